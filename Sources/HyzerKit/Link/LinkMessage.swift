@@ -1,0 +1,151 @@
+import Foundation
+
+/// Protocol constants shared by both ends of the link (see docs/PROTOCOL.md).
+public enum LinkProtocol {
+    /// The version this build speaks. Bump when a message changes incompatibly.
+    public static let version = 1
+    public static let supportedVersions: ClosedRange<Int> = 1...1
+    /// Largest frame body either side accepts; a snapshot of several hundred players fits comfortably.
+    public static let maxFrameBytes = 4 * 1024 * 1024
+}
+
+/// Every frame on the link is one of these, encoded as `{"type": "...", "body": {...}}`.
+public enum LinkMessage: Sendable, Hashable, Codable {
+    /// watch → hub, first frame: who I am and the pairing token.
+    case hello(Hello)
+    /// hub → watch: paired.
+    case welcome(Welcome)
+    /// hub → watch: not paired, with the reason; the hub closes the connection after it.
+    case refused(Refusal)
+    /// watch → hub: a score from the outbox (transferUserInfo semantics).
+    case score(ScoreEvent)
+    /// hub → watch: the event is committed (or was already stored); the watch may drop it from its outbox.
+    case ack(Ack)
+    /// hub → watch: the event will never be accepted, with the reason; the watch keeps it in its rejected log.
+    case rejected(Rejection)
+    /// hub → watch: the current standings (sendMessage semantics, best effort).
+    case standings(StandingsSnapshot)
+    /// either way: I am still here.
+    case heartbeat(Heartbeat)
+
+    public var type: MessageType {
+        switch self {
+        case .hello: .hello
+        case .welcome: .welcome
+        case .refused: .refused
+        case .score: .score
+        case .ack: .ack
+        case .rejected: .rejected
+        case .standings: .standings
+        case .heartbeat: .heartbeat
+        }
+    }
+
+    public enum MessageType: String, Sendable, Hashable, Codable, CaseIterable {
+        case hello, welcome, refused, score, ack, rejected, standings, heartbeat
+    }
+
+    private enum CodingKeys: String, CodingKey { case type, body }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let type = try c.decode(MessageType.self, forKey: .type)
+        switch type {
+        case .hello: self = try .hello(c.decode(Hello.self, forKey: .body))
+        case .welcome: self = try .welcome(c.decode(Welcome.self, forKey: .body))
+        case .refused: self = try .refused(c.decode(Refusal.self, forKey: .body))
+        case .score: self = try .score(c.decode(ScoreEvent.self, forKey: .body))
+        case .ack: self = try .ack(c.decode(Ack.self, forKey: .body))
+        case .rejected: self = try .rejected(c.decode(Rejection.self, forKey: .body))
+        case .standings: self = try .standings(c.decode(StandingsSnapshot.self, forKey: .body))
+        case .heartbeat: self = try .heartbeat(c.decode(Heartbeat.self, forKey: .body))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(type, forKey: .type)
+        switch self {
+        case .hello(let body): try c.encode(body, forKey: .body)
+        case .welcome(let body): try c.encode(body, forKey: .body)
+        case .refused(let body): try c.encode(body, forKey: .body)
+        case .score(let body): try c.encode(body, forKey: .body)
+        case .ack(let body): try c.encode(body, forKey: .body)
+        case .rejected(let body): try c.encode(body, forKey: .body)
+        case .standings(let body): try c.encode(body, forKey: .body)
+        case .heartbeat(let body): try c.encode(body, forKey: .body)
+        }
+    }
+}
+
+public struct Hello: Sendable, Hashable, Codable {
+    public let protocolVersion: Int
+    public let deviceID: String
+    public let token: String
+
+    public init(protocolVersion: Int = LinkProtocol.version, deviceID: String, token: String) {
+        self.protocolVersion = protocolVersion
+        self.deviceID = deviceID
+        self.token = token
+    }
+}
+
+public struct Welcome: Sendable, Hashable, Codable {
+    public let protocolVersion: Int
+    public let hubID: String
+    /// How often the hub sends heartbeats; the watch calls the phone unreachable after three missed.
+    public let heartbeatIntervalMillis: Int
+
+    public init(protocolVersion: Int = LinkProtocol.version, hubID: String, heartbeatIntervalMillis: Int) {
+        self.protocolVersion = protocolVersion
+        self.hubID = hubID
+        self.heartbeatIntervalMillis = heartbeatIntervalMillis
+    }
+}
+
+public struct Refusal: Sendable, Hashable, Codable {
+    public enum Reason: String, Sendable, Hashable, Codable {
+        case wrongToken, unsupportedVersion, helloExpected
+    }
+
+    public let reason: Reason
+    public let message: String
+
+    public init(reason: Reason, message: String) {
+        self.reason = reason
+        self.message = message
+    }
+}
+
+public struct Ack: Sendable, Hashable, Codable {
+    public let eventID: UUID
+    /// True when the hub already held this event (a resend after a lost ack).
+    public let alreadyStored: Bool
+
+    public init(eventID: UUID, alreadyStored: Bool) {
+        self.eventID = eventID
+        self.alreadyStored = alreadyStored
+    }
+}
+
+public struct Rejection: Sendable, Hashable, Codable {
+    public enum Reason: String, Sendable, Hashable, Codable {
+        case noActiveRound, wrongRound, roundNotAcceptingScores, unknownPlayer, strokesOutOfRange, holeOutOfRange, invalidCorrection
+    }
+
+    public let eventID: UUID
+    public let reason: Reason
+    public let message: String
+
+    public init(eventID: UUID, reason: Reason, message: String) {
+        self.eventID = eventID
+        self.reason = reason
+        self.message = message
+    }
+}
+
+public struct Heartbeat: Sendable, Hashable, Codable {
+    public let sentAt: Date
+
+    public init(sentAt: Date) { self.sentAt = sentAt }
+}

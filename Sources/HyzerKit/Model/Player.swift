@@ -1,0 +1,35 @@
+import Foundation
+
+/// A player's stable identifier: a UUID string for registered players, `guest:<name>` for guests.
+public typealias PlayerID = String
+
+/// A player in a round: registered (id is a UUID string) or a guest (id is `guest:<name>`).
+public struct Player: Sendable, Hashable, Codable, Identifiable {
+    public static let guestPrefix = "guest:"
+
+    public let id: PlayerID
+    public let name: String
+
+    public init(id: PlayerID, name: String) {
+        self.id = id
+        self.name = name
+    }
+
+    /// A registered player with a fresh identity.
+    public static func registered(name: String, id: UUID = UUID()) -> Player {
+        Player(id: id.uuidString, name: name)
+    }
+
+    /// A guest: no account, identified by name within the round.
+    public static func guest(name: String) -> Player {
+        Player(id: guestPrefix + name, name: name)
+    }
+
+    public var isGuest: Bool { id.hasPrefix(Self.guestPrefix) }
+
+    /// The display name a player ID stands for when no registered player is known:
+    /// the name part of a guest ID, or nil for a registered ID.
+    public static func guestName(fromID id: PlayerID) -> String? {
+        id.hasPrefix(guestPrefix) ? String(id.dropFirst(guestPrefix.count)) : nil
+    }
+}

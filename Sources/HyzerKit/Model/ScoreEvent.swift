@@ -1,0 +1,126 @@
+import Foundation
+
+/// Where a score came from.
+public enum ScoreSource: String, Sendable, Hashable, Codable, CaseIterable {
+    case tap, voice, crown, resolution
+}
+
+/// Strokes on one hole; every input path accepts 1...10 only.
+public enum Strokes {
+    public static let allowed: ClosedRange<Int> = 1...10
+
+    public static func validate(_ strokes: Int) throws(ScoreError) {
+        guard allowed.contains(strokes) else { throw .strokesOutOfRange(strokes) }
+    }
+}
+
+/// One score as it was reported: immutable and append-only.
+///
+/// A correction is a new event whose `supersedesEventID` names the event it replaces; the current
+/// score of {player, hole} is the leaf of that chain (see `ScoreResolution`), never the latest timestamp.
+public struct ScoreEvent: Sendable, Hashable, Codable, Identifiable {
+    public let id: UUID
+    public let roundID: UUID
+    public let playerID: PlayerID
+    public let hole: Int
+    public let strokes: Int
+    public let supersedesEventID: UUID?
+    public let reportedByPlayerID: PlayerID
+    public let deviceID: String
+    public let source: ScoreSource
+    public let createdAt: Date
+
+    public init(
+        id: UUID = UUID(),
+        roundID: UUID,
+        playerID: PlayerID,
+        hole: Int,
+        strokes: Int,
+        supersedesEventID: UUID? = nil,
+        reportedByPlayerID: PlayerID,
+        deviceID: String,
+        source: ScoreSource,
+        createdAt: Date
+    ) throws(ScoreError) {
+        try Strokes.validate(strokes)
+        guard hole >= 1 else { throw .holeOutOfRange(hole: hole, holeCount: nil) }
+        self.id = id
+        self.roundID = roundID
+        self.playerID = playerID
+        self.hole = hole
+        self.strokes = strokes
+        self.supersedesEventID = supersedesEventID
+        self.reportedByPlayerID = reportedByPlayerID
+        self.deviceID = deviceID
+        self.source = source
+        self.createdAt = createdAt
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, roundID, playerID, hole, strokes, supersedesEventID, reportedByPlayerID, deviceID, source, createdAt
+    }
+
+    /// Decoding validates like the initializer: a frame or file cannot smuggle in 11 strokes.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        try self.init(
+            id: c.decode(UUID.self, forKey: .id),
+            roundID: c.decode(UUID.self, forKey: .roundID),
+            playerID: c.decode(String.self, forKey: .playerID),
+            hole: c.decode(Int.self, forKey: .hole),
+            strokes: c.decode(Int.self, forKey: .strokes),
+            supersedesEventID: c.decodeIfPresent(UUID.self, forKey: .supersedesEventID),
+            reportedByPlayerID: c.decode(String.self, forKey: .reportedByPlayerID),
+            deviceID: c.decode(String.self, forKey: .deviceID),
+            source: c.decode(ScoreSource.self, forKey: .source),
+            createdAt: c.decode(Date.self, forKey: .createdAt)
+        )
+    }
+
+    /// `supersedesEventID` is written as `null` when absent, so every documented field is present.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encode(roundID, forKey: .roundID)
+        try c.encode(playerID, forKey: .playerID)
+        try c.encode(hole, forKey: .hole)
+        try c.encode(strokes, forKey: .strokes)
+        try c.encode(supersedesEventID, forKey: .supersedesEventID)
+        try c.encode(reportedByPlayerID, forKey: .reportedByPlayerID)
+        try c.encode(deviceID, forKey: .deviceID)
+        try c.encode(source, forKey: .source)
+        try c.encode(createdAt, forKey: .createdAt)
+    }
+}
+
+/// Why a score cannot be accepted. `description` is the message a person reads.
+public enum ScoreError: Error, Equatable, Sendable, CustomStringConvertible {
+    case strokesOutOfRange(Int)
+    case holeOutOfRange(hole: Int, holeCount: Int?)
+    case unknownPlayer(PlayerID)
+    case wrongRound(expected: UUID, got: UUID)
+    case roundNotAcceptingScores(status: RoundStatus)
+    case unknownSupersededEvent(UUID)
+    case supersedesDifferentScore(UUID)
+
+    public var description: String {
+        switch self {
+        case .strokesOutOfRange(let strokes):
+            "Strokes must be between \(Strokes.allowed.lowerBound) and \(Strokes.allowed.upperBound); got \(strokes)."
+        case .holeOutOfRange(let hole, let holeCount?):
+            "Hole \(hole) is not on this course; holes are 1...\(holeCount)."
+        case .holeOutOfRange(let hole, nil):
+            "Hole \(hole) is not a hole number; holes are numbered from 1."
+        case .unknownPlayer(let id):
+            "Player \(Player.guestName(fromID: id).map { "guest \"\($0)\"" } ?? id) is not in this round."
+        case .wrongRound(let expected, let got):
+            "Score is for round \(got.uuidString), but the active round is \(expected.uuidString)."
+        case .roundNotAcceptingScores(let status):
+            "The round is \(status.displayName); scores are accepted only while it is active or awaiting finalization."
+        case .unknownSupersededEvent(let id):
+            "The score to correct (\(id.uuidString)) is not in this round's event log."
+        case .supersedesDifferentScore(let id):
+            "Event \(id.uuidString) is for a different player or hole; a correction must supersede a score of the same player and hole."
+        }
+    }
+}

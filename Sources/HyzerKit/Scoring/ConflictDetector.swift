@@ -1,0 +1,77 @@
+import Foundation
+
+/// What an incoming event is, relative to what the log already holds for its {player, hole}
+/// (seeds/002, "Conflict Detection", plus the first score and resolutions).
+public enum ScoreClassification: String, Sendable, Hashable, Codable {
+    /// The first score for this {player, hole}.
+    case newScore
+    /// Same strokes as the current score, no supersedes link: the same fact reported twice.
+    case silentMerge
+    /// Different strokes with no link, or a link to another device's event.
+    case discrepancy
+    /// Supersedes an event from the same device.
+    case correction
+    /// An appended resolution that settles the {player, hole}.
+    case resolution
+}
+
+/// An unsettled disagreement about one {player, hole}, shown until a resolution event lands.
+public struct Discrepancy: Sendable, Hashable, Identifiable {
+    public let playerID: PlayerID
+    public let hole: Int
+    /// The events that disagree, in log order.
+    public let events: [ScoreEvent]
+
+    public var id: ScoreKey { ScoreKey(playerID: playerID, hole: hole) }
+    public var key: ScoreKey { id }
+    /// The distinct stroke values in dispute, in log order.
+    public var candidateStrokes: [Int] {
+        var seen: [Int] = []
+        for event in events where !seen.contains(event.strokes) { seen.append(event.strokes) }
+        return seen
+    }
+}
+
+public enum ConflictDetector {
+    /// Classifies `event` against the earlier events of the same {player, hole}, in log order.
+    public static func classify(_ event: ScoreEvent, history: [ScoreEvent]) -> ScoreClassification {
+        if event.source == .resolution { return .resolution }
+        if let target = event.supersedesEventID, let superseded = history.first(where: { $0.id == target }) {
+            return superseded.deviceID == event.deviceID ? .correction : .discrepancy
+        }
+        guard let current = ScoreResolution.leaves(ofHistory: history).first else { return .newScore }
+        return current.strokes == event.strokes ? .silentMerge : .discrepancy
+    }
+
+    /// Classifies `event` against a log of any events.
+    public static func classify(_ event: ScoreEvent, against log: [ScoreEvent]) -> ScoreClassification {
+        classify(event, history: log.filter { $0.playerID == event.playerID && $0.hole == event.hole && $0.roundID == event.roundID })
+    }
+
+    /// Replays one {player, hole} history and returns the discrepancy still open at its end, if any.
+    public static func openDiscrepancy(inHistory history: [ScoreEvent]) -> Discrepancy? {
+        var involved: [ScoreEvent] = []
+        for (index, event) in history.enumerated() {
+            let prior = Array(history[..<index])
+            switch classify(event, history: prior) {
+            case .resolution:
+                involved = []
+            case .discrepancy:
+                let other = event.supersedesEventID.flatMap { id in prior.first { $0.id == id } }
+                    ?? ScoreResolution.leaves(ofHistory: prior).first
+                for disputed in [other, event].compactMap({ $0 }) where !involved.contains(where: { $0.id == disputed.id }) {
+                    involved.append(disputed)
+                }
+            case .newScore, .silentMerge, .correction:
+                break
+            }
+        }
+        guard let first = involved.first else { return nil }
+        return Discrepancy(playerID: first.playerID, hole: first.hole, events: involved)
+    }
+
+    /// Every open discrepancy in a round's log, by player then hole as they first appear.
+    public static func openDiscrepancies(in events: [ScoreEvent]) -> [Discrepancy] {
+        ScoreLedger(events: events).discrepancies
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+@testable import HyzerKit
+
+@Suite("Standings snapshot")
+struct StandingsSnapshotTests {
+    static let documented = """
+    {
+      "schemaVersion": 1,
+      "hubID": "B2D0A9F4-1111-4222-8333-944455556666",
+      "sequence": 42,
+      "lastUpdatedAt": "2026-11-21T10:00:00.123Z",
+      "round": {
+        "id": "6F1C0000-0000-0000-0000-000000000001", "courseName": "Maple Hill", "status": "active",
+        "currentHole": 7, "holeCount": 18,
+        "holes": [{ "number": 1, "par": 3 }],
+        "standings": [
+          { "playerID": "11111111-1111-1111-1111-111111111111", "name": "Jake", "position": 1, "tied": false,
+            "totalStrokes": 20, "holesPlayed": 6, "scoreRelativeToPar": -2,
+            "currentHoleStrokes": null, "discrepancy": false },
+          { "playerID": "guest:Zed", "name": "Zed", "position": null, "tied": false,
+            "totalStrokes": 0, "holesPlayed": 0, "scoreRelativeToPar": 0,
+            "currentHoleStrokes": null, "discrepancy": false }
+        ]
+      }
+    }
+    """
+
+    @Test("The documented JSON decodes field by field")
+    func decodesDocumentedJSON() throws {
+        let snapshot = try HyzerJSON.decoder().decode(StandingsSnapshot.self, from: Data(Self.documented.utf8))
+        #expect(snapshot.schemaVersion == 1)
+        #expect(snapshot.hubID == "B2D0A9F4-1111-4222-8333-944455556666")
+        #expect(snapshot.sequence == 42)
+        #expect(HyzerJSON.formatTimestamp(snapshot.lastUpdatedAt) == "2026-11-21T10:00:00.123Z")
+        let round = try #require(snapshot.round)
+        #expect(round.id == Fixture.roundID)
+        #expect(round.courseName == "Maple Hill")
+        #expect(round.status == .active)
+        #expect(round.currentHole == 7)
+        #expect(round.holeCount == 18)
+        #expect(round.holes == [Hole(number: 1, par: 3)])
+        #expect(round.standings[0] == Standing(playerID: Player.jake.id, name: "Jake", position: 1, tied: false,
+                                               totalStrokes: 20, holesPlayed: 6, scoreRelativeToPar: -2,
+                                               currentHoleStrokes: nil, discrepancy: false))
+        #expect(round.standings[1].position == nil)
+    }
+
+    @Test("Encoding writes exactly the documented field names, nulls included, and decodes back equal")
+    func encodesDocumentedFieldNames() throws {
+        let snapshot = try HyzerJSON.decoder().decode(StandingsSnapshot.self, from: Data(Self.documented.utf8))
+        let data = try HyzerJSON.encoder().encode(snapshot)
+        let encoded = try JSONSerialization.jsonObject(with: data) as! [String: Any]
+        let original = try JSONSerialization.jsonObject(with: Data(Self.documented.utf8)) as! [String: Any]
+        #expect(NSDictionary(dictionary: encoded).isEqual(to: original))
+
+        #expect(Set(encoded.keys) == ["schemaVersion", "hubID", "sequence", "lastUpdatedAt", "round"])
+        let round = encoded["round"] as! [String: Any]
+        #expect(Set(round.keys) == ["id", "courseName", "status", "currentHole", "holeCount", "holes", "standings"])
+        let standing = (round["standings"] as! [[String: Any]])[1]
+        #expect(Set(standing.keys) == ["playerID", "name", "position", "tied", "totalStrokes", "holesPlayed",
+                                       "scoreRelativeToPar", "currentHoleStrokes", "discrepancy"])
+        #expect(standing["position"] is NSNull)
+        #expect(try HyzerJSON.decoder().decode(StandingsSnapshot.self, from: data) == snapshot)
+    }
+
+    @Test("With no active round, round is written as null rather than left out")
+    func nullRound() throws {
+        let snapshot = StandingsSnapshot(hubID: "hub", sequence: 1, lastUpdatedAt: Fixture.epoch, round: nil)
+        let text = String(decoding: try HyzerJSON.encoder().encode(snapshot), as: UTF8.self)
+        #expect(text == #"{"hubID":"hub","lastUpdatedAt":"2026-11-18T11:06:40.000Z","round":null,"schemaVersion":1,"sequence":1}"#)
+    }
+
+    @Test("A snapshot built from a round carries its standings, current hole and status")
+    func builtFromRound() {
+        let round = Round.fixture(players: [.jake, .mike])
+        let events = [
+            ScoreEvent.fixture(player: .jake, hole: 1, strokes: 2),
+            ScoreEvent.fixture(player: .mike, hole: 1, strokes: 3),
+            ScoreEvent.fixture(player: .jake, hole: 2, strokes: 3),
+        ]
+        let snapshot = RoundSnapshot(round: round, events: events)
+        #expect(snapshot.currentHole == 2)
+        #expect(snapshot.holeCount == 6)
+        #expect(snapshot.courseName == "Maple Hill")
+        #expect(snapshot.standings.map(\.name) == ["Jake", "Mike"])
+        #expect(snapshot.standings.map(\.currentHoleStrokes) == [3, nil])
+        #expect(snapshot.par(ofHole: 3) == 4)
+    }
+
+    @Test("A lower sequence from the same hub is older; another hub's snapshot always wins")
+    func sequenceOrdering() {
+        let shown = StandingsSnapshot(hubID: "A", sequence: 10, lastUpdatedAt: Fixture.epoch, round: nil)
+        #expect(!StandingsSnapshot(hubID: "A", sequence: 9, lastUpdatedAt: Fixture.epoch, round: nil).supersedes(shown))
+        #expect(StandingsSnapshot(hubID: "A", sequence: 11, lastUpdatedAt: Fixture.epoch, round: nil).supersedes(shown))
+        #expect(StandingsSnapshot(hubID: "B", sequence: 1, lastUpdatedAt: Fixture.epoch, round: nil).supersedes(shown))
+        #expect(shown.supersedes(nil))
+    }
+}

@@ -1,0 +1,47 @@
+# Shared by tools/test and tools/demo: find Swift, install the Debian packages the package needs.
+# Sourced, not run.
+
+# C libraries and fonts the package builds and runs against (Debian names).
+HYZER_DEBIAN_PACKAGES=(
+    libsqlite3-dev   # GRDB links the system SQLite
+)
+
+say() { printf '%s\n' "$*" >&2; }
+die() { say "error: $*"; exit 1; }
+
+hyzer_root() { cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd; }
+
+# Swift is not a Debian package; it comes from swift.org's toolchain. Find it or say how to get it.
+ensure_swift() {
+    if ! command -v swift >/dev/null 2>&1; then
+        for dir in /opt/swift/usr/bin /usr/share/swift/usr/bin; do
+            [ -x "$dir/swift" ] && export PATH="$dir:$PATH" && break
+        done
+    fi
+    command -v swift >/dev/null 2>&1 || die "swift is not on PATH. Install a Swift 6 toolchain (https://www.swift.org/install/linux/) and put its usr/bin on PATH."
+}
+
+# Installs every missing package with apt-get: directly as root, through sudo otherwise.
+ensure_debian_packages() {
+    local missing=() pkg
+    for pkg in "$@"; do
+        dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+
+    local runner=()
+    if [ "$(id -u)" -ne 0 ]; then
+        if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+            runner=(sudo -n)
+        else
+            die "missing Debian packages: ${missing[*]}. Run as root or with passwordless sudo, or install them: apt-get install ${missing[*]}"
+        fi
+    fi
+    command -v apt-get >/dev/null 2>&1 || die "missing packages ${missing[*]} and no apt-get to install them (this script expects Debian or Ubuntu)."
+    say "Installing ${missing[*]} with apt-get…"
+    # A new machine has no package lists yet, so update first.
+    "${runner[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q </dev/null >&2 \
+        || die "apt-get update failed; check the network and /etc/apt/sources.list."
+    "${runner[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" </dev/null >&2 \
+        || die "apt-get install ${missing[*]} failed."
+}
