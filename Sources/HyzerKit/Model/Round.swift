@@ -65,11 +65,19 @@ public struct Round: Sendable, Hashable, Codable, Identifiable {
 
     /// Moves between active and awaitingFinalization as the scores make every hole complete or not.
     public mutating func updateProgress(events: [ScoreEvent]) {
+        let scored = ScoreResolution.scoredKeys(in: events.filter { $0.roundID == id })
+        updateProgress(
+            scoredKeyCount: scored.count,
+            playersScoredOnSelectedHole: selectedHole.map { hole in players.filter { scored.contains(ScoreKey(playerID: $0.id, hole: hole)) }.count } ?? 0
+        )
+    }
+
+    /// The same, from counts a store can keep cheaply: how many {player, hole} have a score, and
+    /// how many players have scored the hole the phone moved to.
+    public mutating func updateProgress(scoredKeyCount: Int, playersScoredOnSelectedHole: Int) {
         guard status.acceptsScores else { return }
-        status = isFullyScored(events: events) ? .awaitingFinalization : .active
-        if let selected = selectedHole, scoredPlayers(onHole: selected, events: events) == players.count {
-            selectedHole = nil
-        }
+        status = scoredKeyCount >= players.count * holeCount ? .awaitingFinalization : .active
+        if selectedHole != nil, playersScoredOnSelectedHole >= players.count { selectedHole = nil }
     }
 
     /// Ends the round. An incomplete round ends only when `allowIncomplete` says so.
@@ -122,11 +130,6 @@ public struct Round: Sendable, Hashable, Codable, Identifiable {
     }
 
     public func isFullyScored(events: [ScoreEvent]) -> Bool { missingScores(events: events) == 0 }
-
-    private func scoredPlayers(onHole hole: Int, events: [ScoreEvent]) -> Int {
-        let scored = ScoreResolution.scoredKeys(in: events.filter { $0.roundID == id })
-        return players.filter { scored.contains(ScoreKey(playerID: $0.id, hole: hole)) }.count
-    }
 }
 
 public enum RoundError: Error, Equatable, Sendable, CustomStringConvertible {

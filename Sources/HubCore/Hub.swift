@@ -1,0 +1,451 @@
+import Foundation
+import GRDB
+import HyzerKit
+import HyzerAssets
+import Logging
+
+/// What happened to an event handed to the hub.
+public struct AppendResult: Equatable, Sendable {
+    public enum Outcome: Equatable, Sendable {
+        /// Committed, classified against what the log held for its {player, hole}.
+        case stored(ScoreClassification)
+        /// The log already held this event id: nothing written (a resend after a lost ack).
+        case alreadyStored
+    }
+
+    public let event: ScoreEvent
+    public let outcome: Outcome
+}
+
+/// The phone: every scoring operation, each an invariant-preserving transaction, followed by an
+/// atomic export of `standings.json` when a file home is attached.
+public final class Hub: Sendable {
+    /// The device ID of scores entered on the phone itself.
+    public static let phoneDeviceID = "phone"
+
+    public let paths: HyzerPaths?
+    let database: HubDatabase
+    let clock: @Sendable () -> Date
+    let logger = Logger(label: "hyzer.hub")
+
+    init(database: HubDatabase, paths: HyzerPaths?, clock: @escaping @Sendable () -> Date) {
+        self.database = database
+        self.paths = paths
+        self.clock = clock
+    }
+
+    /// Opens (creating on first use) the hub under `paths.home`, seeding the shipped courses.
+    public static func open(paths: HyzerPaths, clock: @escaping @Sendable () -> Date = Date.init) throws -> Hub {
+        for directory in [paths.hubDirectory, paths.sharedDirectory] {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        }
+        let hub = Hub(database: try HubDatabase.open(at: paths.database), paths: paths, clock: clock)
+        try hub.seedCoursesIfNeeded()
+        return hub
+    }
+
+    /// A hub on an in-memory database with no files: for tests.
+    public static func inMemory(clock: @escaping @Sendable () -> Date = Date.init) throws -> Hub {
+        let hub = Hub(database: try HubDatabase.inMemory(), paths: nil, clock: clock)
+        try hub.seedCoursesIfNeeded()
+        return hub
+    }
+
+    public var hubID: String {
+        get throws { try database.writer.read { db in try Rows.meta(db, "hubID") ?? "" } }
+    }
+
+    // MARK: Courses
+
+    public func courses() throws -> [Course] {
+        try database.writer.read(Rows.courses)
+    }
+
+    public func addCourse(_ course: Course) throws {
+        try database.writer.write { db in try Self.insert(db, course: course) }
+    }
+
+    /// Reads, validates and adds a course file; nothing is stored if any part of it is wrong.
+    @discardableResult
+    public func addCourse(fileAt url: URL) throws -> Course {
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch {
+            throw HubError.badCourseFile(path: url.path, reason: "the file cannot be read")
+        }
+        let course: Course
+        do {
+            course = try HyzerJSON.decoder().decode(Course.self, from: data)
+        } catch let error as CourseError {
+            throw HubError.badCourseFile(path: url.path, reason: error.description)
+        } catch let error as DecodingError {
+            throw HubError.badCourseFile(path: url.path, reason: Self.explain(error))
+        }
+        try addCourse(course)
+        return course
+    }
+
+    private static func insert(_ db: Database, course: Course) throws {
+        if try Rows.course(db, named: course.name) != nil { throw HubError.duplicateCourse(course.name) }
+        try db.execute(sql: "INSERT INTO course (name) VALUES (?)", arguments: [course.name])
+        let id = db.lastInsertedRowID
+        for hole in course.holes {
+            try db.execute(sql: "INSERT INTO hole (courseID, number, par) VALUES (?, ?, ?)", arguments: [id, hole.number, hole.par])
+        }
+    }
+
+    private func seedCoursesIfNeeded() throws {
+        try database.writer.write { db in
+            guard try Rows.meta(db, "coursesSeeded") == nil else { return }
+            for file in HyzerAssets.courseFiles() {
+                let course = try HyzerJSON.decoder().decode(Course.self, from: Data(contentsOf: file))
+                if try Rows.course(db, named: course.name) == nil { try Self.insert(db, course: course) }
+            }
+            try Rows.setMeta(db, "coursesSeeded", "1")
+        }
+    }
+
+    // MARK: Rounds
+
+    /// The round in play (active or awaiting finalization), if any.
+    public func roundInPlay() throws -> Round? {
+        try database.writer.read(Rows.roundInPlay)
+    }
+
+    /// Starts a round: registered players are found by name or created; guests are `guest:<name>`.
+    @discardableResult
+    public func startRound(course courseName: String, players: [String], guests: [String] = []) throws -> Round {
+        let round = try database.writer.write { db -> Round in
+            if let inPlay = try Rows.roundInPlay(db) { throw HubError.roundAlreadyInPlay(course: inPlay.courseName) }
+            guard let (courseID, course) = try Rows.course(db, named: courseName) else {
+                throw HubError.unknownCourse(courseName, available: try Rows.courses(db).map(\.name))
+            }
+            var round = Round(course: course, createdAt: clock())
+            for name in players + guests {
+                guard name.contains(where: { $0.isLetter || $0.isNumber }) else { throw HubError.invalidPlayerName(name) }
+            }
+            do {
+                for name in players.map(Self.trim) {
+                    let existing = try Row.fetchOne(db, sql: "SELECT id, name FROM player WHERE NOT isGuest AND name = ? COLLATE NOCASE", arguments: [name])
+                    try round.addPlayer(existing.map { Player(id: $0["id"], name: $0["name"]) } ?? .registered(name: name))
+                }
+                for name in guests.map(Self.trim) { try round.addPlayer(.guest(name: name)) }
+                try round.start()
+            } catch let error as RoundError {
+                if case .duplicatePlayer(let name) = error { throw HubError.duplicatePlayerName(name) }
+                throw HubError.round(error)
+            }
+            try db.execute(sql: "INSERT INTO round (id, courseID, status, selectedHole, createdAt) VALUES (?, ?, ?, NULL, ?)",
+                           arguments: [round.id.uuidString, courseID, round.status.rawValue, HyzerJSON.formatTimestamp(round.createdAt)])
+            for (ordinal, player) in round.players.enumerated() {
+                try db.execute(sql: "INSERT INTO player (id, name, isGuest) VALUES (?, ?, ?) ON CONFLICT(id) DO NOTHING",
+                               arguments: [player.id, player.name, player.isGuest])
+                try db.execute(sql: "INSERT INTO round_player (roundID, playerID, ordinal) VALUES (?, ?, ?)",
+                               arguments: [round.id.uuidString, player.id, ordinal])
+            }
+            try Rows.bumpSequence(db)
+            return round
+        }
+        try exportSnapshot()
+        return round
+    }
+
+    /// Moves the current hole (the phone's choice until everyone has scored it).
+    @discardableResult
+    public func moveToHole(_ hole: Int) throws -> Round {
+        let round = try mutateRoundInPlay { round, _ in try round.moveToHole(hole) }
+        try exportSnapshot()
+        return round
+    }
+
+    /// Completes the round in play. An incomplete round needs `allowIncomplete`.
+    @discardableResult
+    public func finishRound(allowIncomplete: Bool = false) throws -> Round {
+        let round = try mutateRoundInPlay { round, db in
+            try round.finish(events: try Rows.events(db, roundID: round.id), allowIncomplete: allowIncomplete)
+        }
+        try exportSnapshot()
+        return round
+    }
+
+    private func mutateRoundInPlay(_ change: (inout Round, Database) throws -> Void) throws -> Round {
+        try database.writer.write { db in
+            guard var round = try Rows.roundInPlay(db) else { throw HubError.noActiveRound }
+            do { try change(&round, db) } catch let error as RoundError { throw HubError.round(error) }
+            try db.execute(sql: "UPDATE round SET status = ?, selectedHole = ? WHERE id = ?",
+                           arguments: [round.status.rawValue, round.selectedHole, round.id.uuidString])
+            try Rows.bumpSequence(db)
+            return round
+        }
+    }
+
+    // MARK: Scores
+
+    /// Appends an already-formed event (from the watch, or a test). Idempotent by event id:
+    /// a resend returns `.alreadyStored` and writes nothing. Refusals throw `HubError.score`.
+    @discardableResult
+    public func append(_ event: ScoreEvent) throws -> AppendResult {
+        let result = try database.writer.write { db in try self.append(event, in: db) }
+        if result.outcome != .alreadyStored { try exportSnapshot() }
+        return result
+    }
+
+    /// Appends many events in one transaction (all or nothing), then exports once.
+    @discardableResult
+    public func append(batch events: [ScoreEvent]) throws -> [AppendResult] {
+        let results = try database.writer.write { db in try events.map { try self.append($0, in: db) } }
+        if results.contains(where: { $0.outcome != .alreadyStored }) { try exportSnapshot() }
+        return results
+    }
+
+    /// A score entered on the phone. A second, different score for a hole this device already
+    /// scored is refused in favour of `correct`; the same score again is a harmless silent merge.
+    @discardableResult
+    public func score(
+        player name: String, strokes: Int, hole: Int? = nil, source: ScoreSource = .tap,
+        deviceID: String = Hub.phoneDeviceID, reportedBy: String? = nil
+    ) throws -> AppendResult {
+        let result = try database.writer.write { db -> AppendResult in
+            let round = try Self.requireRoundInPlay(db)
+            let player = try Self.player(named: name, in: round)
+            let reporter = try reportedBy.map { try Self.player(named: $0, in: round) } ?? round.players[0]
+            let hole = try hole ?? Self.currentHole(db, round: round)
+            let event = try makeEvent(round: round, player: player, hole: hole, strokes: strokes, reporter: reporter,
+                                      deviceID: deviceID, source: source, supersedes: nil)
+            if let current = ScoreResolution.leaves(ofHistory: try Rows.history(db, roundID: round.id, playerID: player.id, hole: hole)).first,
+               current.deviceID == deviceID, current.strokes != strokes {
+                throw HubError.alreadyScored(player: player.name, hole: hole, strokes: current.strokes, attempted: strokes)
+            }
+            return try self.append(event, in: db)
+        }
+        try exportSnapshot()
+        return result
+    }
+
+    /// Supersedes the current score of a hole with a new one from the phone.
+    @discardableResult
+    public func correct(player name: String, strokes: Int, hole: Int) throws -> AppendResult {
+        try supersedeCurrent(player: name, strokes: strokes, hole: hole, source: .tap) { player, current in
+            guard current != nil else { throw HubError.noScoreToCorrect(player: player.name, hole: hole) }
+        }
+    }
+
+    /// Settles an open discrepancy with an appended resolution event.
+    @discardableResult
+    public func resolve(player name: String, strokes: Int, hole: Int) throws -> AppendResult {
+        try supersedeCurrent(player: name, strokes: strokes, hole: hole, source: .resolution) { player, _ in
+            throw HubError.noDiscrepancy(player: player.name, hole: hole)
+        }
+    }
+
+    private func supersedeCurrent(
+        player name: String, strokes: Int, hole: Int, source: ScoreSource,
+        check: (Player, ScoreEvent?) throws -> Void
+    ) throws -> AppendResult {
+        let result = try database.writer.write { db -> AppendResult in
+            let round = try Self.requireRoundInPlay(db)
+            let player = try Self.player(named: name, in: round)
+            guard (1...round.holeCount).contains(hole) else { throw HubError.score(.holeOutOfRange(hole: hole, holeCount: round.holeCount)) }
+            let history = try Rows.history(db, roundID: round.id, playerID: player.id, hole: hole)
+            let current = ScoreResolution.leaves(ofHistory: history).first
+            if source == .resolution {
+                if ConflictDetector.openDiscrepancy(inHistory: history) == nil { try check(player, current) }
+            } else {
+                try check(player, current)
+            }
+            let event = try makeEvent(round: round, player: player, hole: hole, strokes: strokes, reporter: round.players[0],
+                                      deviceID: Self.phoneDeviceID, source: source, supersedes: current?.id)
+            return try self.append(event, in: db)
+        }
+        try exportSnapshot()
+        return result
+    }
+
+    /// Records what a spoken transcript makes clear; reports the rest.
+    public func voice(_ transcript: String, hole: Int? = nil) throws -> VoiceOutcome {
+        let outcome = try database.writer.write { db -> VoiceOutcome in
+            let round = try Self.requireRoundInPlay(db)
+            let hole = try hole ?? Self.currentHole(db, round: round)
+            guard (1...round.holeCount).contains(hole) else { throw HubError.score(.holeOutOfRange(hole: hole, holeCount: round.holeCount)) }
+            let parsed = VoiceTranscriptParser.parse(transcript, matcher: FuzzyNameMatcher(players: round.players))
+            var outcome = VoiceOutcome(hole: hole, parse: parsed)
+            for entry in parsed.entries {
+                let history = try Rows.history(db, roundID: round.id, playerID: entry.player.id, hole: hole)
+                if let current = ScoreResolution.leaves(ofHistory: history).first,
+                   current.deviceID == Self.phoneDeviceID, current.strokes != entry.strokes {
+                    outcome.refused.append(.init(entry: entry, reason: HubError.alreadyScored(
+                        player: entry.player.name, hole: hole, strokes: current.strokes, attempted: entry.strokes).description))
+                    continue
+                }
+                let event = try makeEvent(round: round, player: entry.player, hole: hole, strokes: entry.strokes,
+                                          reporter: round.players[0], deviceID: Self.phoneDeviceID, source: .voice, supersedes: nil)
+                outcome.recorded.append(try self.append(event, in: db))
+            }
+            return outcome
+        }
+        if !outcome.recorded.isEmpty { try exportSnapshot() }
+        return outcome
+    }
+
+    private func makeEvent(
+        round: Round, player: Player, hole: Int, strokes: Int, reporter: Player,
+        deviceID: String, source: ScoreSource, supersedes: UUID?
+    ) throws -> ScoreEvent {
+        do {
+            return try ScoreEvent(roundID: round.id, playerID: player.id, hole: hole, strokes: strokes,
+                                  supersedesEventID: supersedes, reportedByPlayerID: reporter.id,
+                                  deviceID: deviceID, source: source, createdAt: clock())
+        } catch {
+            throw HubError.score(error)
+        }
+    }
+
+    /// The one place an event enters the log: dedupe by id, validate against the round and the
+    /// chain it extends, classify, insert, advance the round.
+    private func append(_ event: ScoreEvent, in db: Database) throws -> AppendResult {
+        if try Rows.event(db, id: event.id) != nil { return AppendResult(event: event, outcome: .alreadyStored) }
+        var round = try Self.requireRoundInPlay(db)
+        do {
+            try round.validate(event)
+            if let target = event.supersedesEventID {
+                guard let superseded = try Rows.event(db, id: target), superseded.roundID == event.roundID else {
+                    throw ScoreError.unknownSupersededEvent(target)
+                }
+                guard superseded.playerID == event.playerID, superseded.hole == event.hole else {
+                    throw ScoreError.supersedesDifferentScore(target)
+                }
+            }
+        } catch let error as ScoreError {
+            throw HubError.score(error)
+        }
+        let history = try Rows.history(db, roundID: event.roundID, playerID: event.playerID, hole: event.hole)
+        let classification = ConflictDetector.classify(event, history: history)
+        try Rows.insert(db, event: event, receivedAt: clock())
+        if classification == .newScore {
+            let before = (round.status, round.selectedHole)
+            let scoredKeys = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM (SELECT DISTINCT playerID, hole FROM score_event WHERE roundID = ?)",
+                                              arguments: [round.id.uuidString]) ?? 0
+            let onSelected = try round.selectedHole.map { hole in
+                try Int.fetchOne(db, sql: "SELECT COUNT(DISTINCT playerID) FROM score_event WHERE roundID = ? AND hole = ?",
+                                 arguments: [round.id.uuidString, hole]) ?? 0
+            } ?? 0
+            round.updateProgress(scoredKeyCount: scoredKeys, playersScoredOnSelectedHole: onSelected)
+            if before != (round.status, round.selectedHole) {
+                try db.execute(sql: "UPDATE round SET status = ?, selectedHole = ? WHERE id = ?",
+                               arguments: [round.status.rawValue, round.selectedHole, round.id.uuidString])
+            }
+        }
+        try Rows.bumpSequence(db)
+        logger.debug("stored event", metadata: ["id": "\(event.id)", "classification": "\(classification.rawValue)"])
+        return AppendResult(event: event, outcome: .stored(classification))
+    }
+
+    // MARK: Reads
+
+    /// The round in play, else the latest round, with its log in arrival order.
+    public func eventLog() throws -> (round: Round?, events: [ScoreEvent]) {
+        try database.writer.read { db in
+            guard let round = try Rows.roundInPlay(db) ?? Rows.latestRound(db) else { return (nil, []) }
+            return (round, try Rows.events(db, roundID: round.id))
+        }
+    }
+
+    /// Open discrepancies of the round in play, with the round for names.
+    public func discrepancies() throws -> (round: Round, discrepancies: [Discrepancy]) {
+        try database.writer.read { db in
+            let round = try Self.requireRoundInPlay(db)
+            return (round, ConflictDetector.openDiscrepancies(in: try Rows.events(db, roundID: round.id)))
+        }
+    }
+
+    /// The standings snapshot as of now, exactly what `standings.json` holds after an export.
+    public func snapshot() throws -> StandingsSnapshot {
+        try database.writer.read { db in try self.snapshot(db) }
+    }
+
+    private func snapshot(_ db: Database) throws -> StandingsSnapshot {
+        let round = try Rows.roundInPlay(db)
+        return StandingsSnapshot(
+            hubID: try Rows.meta(db, "hubID") ?? "",
+            sequence: Int(try Rows.meta(db, "sequence") ?? "0") ?? 0,
+            lastUpdatedAt: clock(),
+            round: try round.map { RoundSnapshot(round: $0, events: try Rows.events(db, roundID: $0.id)) }
+        )
+    }
+
+    /// Writes `shared/standings.json` atomically. Exporters in several processes take turns under
+    /// a lock and each writes the newest committed state, so the file ends on the newest.
+    public func exportSnapshot() throws {
+        guard let paths else { return }
+        do {
+            try FileLock.withLock(paths.sharedDirectory.appendingPathComponent(".standings.lock")) {
+                let data = try HyzerJSON.encoder(pretty: true).encode(try snapshot())
+                try DurableFile.replace(paths.standingsSnapshot, with: data)
+            }
+        } catch let error as DurableFileError {
+            throw HubError.storage("The change is saved, but \(paths.standingsSnapshot.path) was not updated: \(error)")
+        }
+    }
+
+    // MARK: Helpers
+
+    private static func requireRoundInPlay(_ db: Database) throws -> Round {
+        guard let round = try Rows.roundInPlay(db) else { throw HubError.noActiveRound }
+        return round
+    }
+
+    private static func currentHole(_ db: Database, round: Round) throws -> Int {
+        round.currentHole(events: try Rows.events(db, roundID: round.id))
+    }
+
+    /// A round player by name: exact (any case), else a clear fuzzy match (first name, small typo).
+    static func player(named name: String, in round: Round) throws -> Player {
+        let wanted = trim(name)
+        if let exact = round.players.first(where: { $0.name.lowercased() == wanted.lowercased() }) { return exact }
+        switch FuzzyNameMatcher(players: round.players).match(wanted) {
+        case .clear(let player): return player
+        case .near(let player, _): throw HubError.unknownPlayer(wanted, roundPlayers: round.players.map(\.name), suggestion: player.name)
+        case .ambiguous, .none: throw HubError.unknownPlayer(wanted, roundPlayers: round.players.map(\.name), suggestion: nil)
+        }
+    }
+
+    private static func trim(_ name: String) -> String { name.trimmingCharacters(in: .whitespacesAndNewlines) }
+
+    static func explain(_ error: DecodingError) -> String {
+        switch error {
+        case .keyNotFound(let key, let context):
+            "missing \"\(key.stringValue)\"\(where_(context))"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context):
+            "wrong type\(where_(context))"
+        case .dataCorrupted(let context):
+            context.codingPath.isEmpty ? "not valid JSON" : "unreadable value\(where_(context))"
+        @unknown default:
+            "not a course file"
+        }
+    }
+
+    private static func where_(_ context: DecodingError.Context) -> String {
+        let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+        return path.isEmpty ? "" : " at \(path)"
+    }
+}
+
+/// What `voice` did with a transcript.
+public struct VoiceOutcome: Equatable, Sendable {
+    public struct Refused: Equatable, Sendable {
+        public let entry: VoiceParseResult.Entry
+        public let reason: String
+    }
+
+    public let hole: Int
+    public let parse: VoiceParseResult
+    public var recorded: [AppendResult] = []
+    public var refused: [Refused] = []
+
+    public init(hole: Int, parse: VoiceParseResult) {
+        self.hole = hole
+        self.parse = parse
+    }
+
+    /// Everything in the transcript was recorded.
+    public var isComplete: Bool { parse.isComplete && refused.isEmpty }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import HyzerKit
+
+/// Everything the hub refuses, with the message a person reads: what was wrong and what is allowed.
+public enum HubError: Error, Equatable, Sendable, CustomStringConvertible {
+    case noActiveRound
+    case roundAlreadyInPlay(course: String)
+    case unknownCourse(String, available: [String])
+    case duplicateCourse(String)
+    case badCourseFile(path: String, reason: String)
+    case unknownPlayer(String, roundPlayers: [String], suggestion: String?)
+    case invalidPlayerName(String)
+    case duplicatePlayerName(String)
+    case alreadyScored(player: String, hole: Int, strokes: Int, attempted: Int)
+    case noScoreToCorrect(player: String, hole: Int)
+    case noDiscrepancy(player: String, hole: Int)
+    case score(ScoreError)
+    case round(RoundError)
+    case course(CourseError)
+    case storage(String)
+
+    public var description: String {
+        switch self {
+        case .noActiveRound:
+            "No round is active. Start one with: hyzer-hub round start --course NAME --player NAME..."
+        case .roundAlreadyInPlay(let course):
+            "A round on \(course) is already in play; only one round can be active. Finish it first with: hyzer-hub round finish"
+        case .unknownCourse(let name, let available):
+            "No course named \"\(name)\". Known courses: \(available.joined(separator: ", ")). Add one with: hyzer-hub course add --file FILE"
+        case .duplicateCourse(let name):
+            "A course named \"\(name)\" already exists; course names must be unique."
+        case .badCourseFile(let path, let reason):
+            "Cannot read course file \(path): \(reason). Expected {\"name\": \"…\", \"holes\": [{\"number\": 1, \"par\": 3}, …]} with holes 1...N and par 2...6."
+        case .unknownPlayer(let name, let players, let suggestion?):
+            "No player named \"\(name)\" in this round; did you mean \(suggestion)? Players: \(players.joined(separator: ", "))."
+        case .unknownPlayer(let name, let players, nil):
+            "No player named \"\(name)\" in this round. Players: \(players.joined(separator: ", "))."
+        case .invalidPlayerName(let name):
+            "\"\(name)\" is not a usable player name; a name needs at least one letter or digit."
+        case .duplicatePlayerName(let name):
+            "\(name) is named twice; each player can be in a round once."
+        case .alreadyScored(let player, let hole, let strokes, let attempted):
+            "\(player) already has \(strokes) on hole \(hole). To change it: hyzer-hub correct \"\(player)\" \(attempted) --hole \(hole)"
+        case .noScoreToCorrect(let player, let hole):
+            "\(player) has no score on hole \(hole) to correct. Record one with: hyzer-hub score \"\(player)\" STROKES --hole \(hole)"
+        case .noDiscrepancy(let player, let hole):
+            "There is no open discrepancy for \(player) on hole \(hole). List them with: hyzer-hub discrepancies"
+        case .score(let error): error.description
+        case .round(let error): error.description
+        case .course(let error): error.description
+        case .storage(let message): message
+        }
+    }
+}

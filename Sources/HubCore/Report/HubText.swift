@@ -1,0 +1,137 @@
+import Foundation
+import HyzerKit
+
+/// The hub's human-readable output. Each function returns the text a command prints.
+public enum HubText {
+    public static func courses(_ courses: [Course]) -> String {
+        let width = max(6, courses.map(\.name.count).max() ?? 0)
+        var lines = ["\(pad("COURSE", width))  HOLES  PAR"]
+        for course in courses {
+            lines.append("\(pad(course.name, width))  \(pad("\(course.holeCount)", 5))  \(course.totalPar)")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    public static func roundStarted(_ round: Round) -> String {
+        let names = round.players.map { $0.isGuest ? "\($0.name) (guest)" : $0.name }
+        return "Started a round on \(round.courseName) (\(round.holeCount) holes) with \(list(names)). "
+            + "\(ScoreFormat.holeProgress(current: 1, of: round.holeCount))."
+    }
+
+    public static func roundFinished(_ round: Round) -> String {
+        "Finished the round on \(round.courseName)."
+    }
+
+    public static func holeMoved(_ round: Round, to hole: Int) -> String {
+        "Now on \(ScoreFormat.holeProgress(current: hole, of: round.holeCount)) at \(round.courseName)."
+    }
+
+    /// The standings table; `snapshot.round == nil` reads "No active round".
+    public static func standings(_ snapshot: StandingsSnapshot) -> String {
+        guard let round = snapshot.round else { return "No active round." }
+        let width = max(6, round.standings.map(\.name.count).max() ?? 0)
+        var lines = [
+            "\(round.courseName) · \(ScoreFormat.holeProgress(current: round.currentHole, of: round.holeCount)) · \(round.status.displayName)",
+            "POS  \(pad("PLAYER", width))  SCORE  THRU  STROKES",
+        ]
+        for standing in round.standings {
+            let thru = standing.holesPlayed == 0 ? "-" : "\(standing.holesPlayed)"
+            let score = standing.holesPlayed == 0 ? "-" : ScoreFormat.relativeToPar(standing.scoreRelativeToPar)
+            let flag = standing.discrepancy ? "  (discrepancy open)" : ""
+            lines.append("\(pad(ScoreFormat.position(of: standing), 3))  \(pad(standing.name, width))  \(pad(score, 5))  \(pad(thru, 4))  \(standing.totalStrokes)\(flag)")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    public static func recorded(_ result: AppendResult, round: Round) -> String {
+        let event = result.event
+        let name = round.player(event.playerID)?.name ?? event.playerID
+        let par = round.holes.first { $0.number == event.hole }?.par
+        let verb = event.source == .resolution ? "Resolved" : event.supersedesEventID == nil ? "Recorded" : "Corrected"
+        var text = "\(verb) \(name): \(event.strokes) on hole \(event.hole)"
+        if let par { text += " (par \(par), \(ScoreFormat.relativeToPar(event.strokes - par)))" }
+        text += "."
+        switch result.outcome {
+        case .alreadyStored: text += " It was already stored; nothing changed."
+        case .stored(.silentMerge): text += " Same as the score already recorded: merged, nothing changes."
+        case .stored(.discrepancy):
+            text += " It disagrees with another device's score: a discrepancy is open (hyzer-hub discrepancies)."
+        case .stored: break
+        }
+        return text
+    }
+
+    public static func voice(_ outcome: VoiceOutcome, round: Round) -> String {
+        var lines: [String] = []
+        for result in outcome.recorded { lines.append(recorded(result, round: round)) }
+        for refused in outcome.refused { lines.append("Not recorded: \(refused.entry.heard) \(refused.entry.strokes): \(refused.reason)") }
+        for suggestion in outcome.parse.suggestions {
+            lines.append("Not recorded: \"\(suggestion.heard)\" \(suggestion.strokes): did you mean \(suggestion.player.name)? "
+                + "(\(Int((suggestion.confidence * 100).rounded())) % match; say it again or use: hyzer-hub score \"\(suggestion.player.name)\" \(suggestion.strokes) --hole \(outcome.hole))")
+        }
+        for problem in outcome.parse.problems { lines.append("Not recorded: \(problem.reason).") }
+        if lines.isEmpty { lines.append("Heard no names or scores in the transcript. Say it like: \"Mike 3, Jake four, Sarah 2\".") }
+        return lines.joined(separator: "\n")
+    }
+
+    public static func events(_ events: [ScoreEvent], round: Round?) -> String {
+        guard let round else { return "No rounds yet." }
+        guard !events.isEmpty else { return "No scores yet in the round on \(round.courseName)." }
+        let names = Dictionary(round.players.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+        let width = max(6, round.players.map(\.name.count).max() ?? 0)
+        var lines = [[pad("#", 4), pad("AT", 24), pad("PLAYER", width), "HOLE", "STROKES", pad("SOURCE", 10), pad("DEVICE", 12), pad("ID", 8), "SUPERSEDES"]
+            .joined(separator: "  ")]
+        for (index, event) in events.enumerated() {
+            lines.append([
+                pad("\(index + 1)", 4), pad(HyzerJSON.formatTimestamp(event.createdAt), 24), pad(names[event.playerID] ?? event.playerID, width),
+                pad("\(event.hole)", 4), pad("\(event.strokes)", 7), pad(event.source.rawValue, 10), pad(event.deviceID, 12),
+                pad(short(event.id), 8), event.supersedesEventID.map(short) ?? "",
+            ].joined(separator: "  "))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    public static func discrepancies(_ discrepancies: [Discrepancy], round: Round) -> String {
+        guard !discrepancies.isEmpty else { return "No open discrepancies." }
+        let names = Dictionary(round.players.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+        return discrepancies.map { discrepancy in
+            let name = names[discrepancy.playerID] ?? discrepancy.playerID
+            let claims = discrepancy.events.map { event in
+                "\(names[event.reportedByPlayerID] ?? event.reportedByPlayerID) says \(event.strokes) (\(event.deviceID))"
+            }
+            return "\(name), hole \(discrepancy.hole): \(claims.joined(separator: ", ")). "
+                + "Settle with: hyzer-hub resolve \"\(name)\" STROKES --hole \(discrepancy.hole)"
+        }.joined(separator: "\n")
+    }
+
+    static func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+    }
+
+    static func short(_ id: UUID) -> String { String(id.uuidString.prefix(8)) }
+
+    static func list(_ items: [String]) -> String {
+        switch items.count {
+        case 0: ""
+        case 1: items[0]
+        default: items.dropLast().joined(separator: ", ") + " and " + items.last!
+        }
+    }
+}
+
+/// A discrepancy as `discrepancies --json` prints it.
+public struct DiscrepancyReport: Codable, Equatable, Sendable {
+    public let playerID: PlayerID
+    public let name: String
+    public let hole: Int
+    public let candidateStrokes: [Int]
+    public let events: [ScoreEvent]
+
+    public init(_ discrepancy: Discrepancy, round: Round) {
+        playerID = discrepancy.playerID
+        name = round.player(discrepancy.playerID)?.name ?? discrepancy.playerID
+        hole = discrepancy.hole
+        candidateStrokes = discrepancy.candidateStrokes
+        events = discrepancy.events
+    }
+}

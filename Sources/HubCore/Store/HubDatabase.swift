@@ -1,0 +1,107 @@
+import Foundation
+import GRDB
+
+/// The hub's SQLite database: owns the schema and its named migrations.
+///
+/// Migrations are never edited once shipped; a change is a new migration. The schema enforces
+/// what the code promises: score events are append-only (UPDATE and DELETE abort), event ids are
+/// unique, strokes are 1...10, at most one round is in play.
+public struct HubDatabase: Sendable {
+    public let writer: any DatabaseWriter
+
+    /// A file database in WAL mode with synchronous=FULL: a committed score survives a power cut.
+    public static func open(at url: URL) throws -> HubDatabase {
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let pool = try DatabasePool(path: url.path, configuration: configuration())
+        return try HubDatabase(writer: pool)
+    }
+
+    /// An in-memory database for tests.
+    public static func inMemory() throws -> HubDatabase {
+        try HubDatabase(writer: DatabaseQueue(configuration: configuration()))
+    }
+
+    private init(writer: any DatabaseWriter) throws {
+        self.writer = writer
+        try Self.migrator.migrate(writer)
+    }
+
+    private static func configuration() -> Configuration {
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        // Two hyzer-hub processes may write at once; the second waits for the first.
+        configuration.busyMode = .timeout(30)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        return configuration
+    }
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: courses, players, rounds, append-only score events") { db in
+            try db.execute(sql: """
+                CREATE TABLE hub_meta (
+                    key TEXT PRIMARY KEY NOT NULL,
+                    value TEXT NOT NULL
+                );
+                INSERT INTO hub_meta (key, value) VALUES ('sequence', '0');
+
+                CREATE TABLE course (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    name TEXT NOT NULL UNIQUE COLLATE NOCASE CHECK (length(trim(name)) > 0)
+                );
+                CREATE TABLE hole (
+                    courseID INTEGER NOT NULL REFERENCES course(id),
+                    number INTEGER NOT NULL CHECK (number >= 1),
+                    par INTEGER NOT NULL CHECK (par BETWEEN 2 AND 6),
+                    PRIMARY KEY (courseID, number)
+                );
+                CREATE TABLE player (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    name TEXT NOT NULL CHECK (length(trim(name)) > 0),
+                    isGuest BOOLEAN NOT NULL,
+                    aliases TEXT NOT NULL DEFAULT '[]'
+                );
+                CREATE UNIQUE INDEX player_registered_name ON player(name COLLATE NOCASE) WHERE NOT isGuest;
+                CREATE TABLE round (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    courseID INTEGER NOT NULL REFERENCES course(id),
+                    status TEXT NOT NULL CHECK (status IN ('setup', 'active', 'awaitingFinalization', 'completed')),
+                    selectedHole INTEGER,
+                    createdAt TEXT NOT NULL
+                );
+                CREATE UNIQUE INDEX round_one_in_play ON round((1)) WHERE status IN ('setup', 'active', 'awaitingFinalization');
+                CREATE TABLE round_player (
+                    roundID TEXT NOT NULL REFERENCES round(id),
+                    playerID TEXT NOT NULL REFERENCES player(id),
+                    ordinal INTEGER NOT NULL,
+                    PRIMARY KEY (roundID, playerID)
+                );
+                CREATE TABLE score_event (
+                    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                    id TEXT NOT NULL UNIQUE,
+                    roundID TEXT NOT NULL REFERENCES round(id),
+                    playerID TEXT NOT NULL REFERENCES player(id),
+                    hole INTEGER NOT NULL CHECK (hole >= 1),
+                    strokes INTEGER NOT NULL CHECK (strokes BETWEEN 1 AND 10),
+                    supersedesEventID TEXT REFERENCES score_event(id),
+                    reportedByPlayerID TEXT NOT NULL,
+                    deviceID TEXT NOT NULL,
+                    source TEXT NOT NULL CHECK (source IN ('tap', 'voice', 'crown', 'resolution')),
+                    createdAt TEXT NOT NULL,
+                    receivedAt TEXT NOT NULL
+                );
+                CREATE INDEX score_event_round ON score_event(roundID, seq);
+                CREATE INDEX score_event_key ON score_event(roundID, playerID, hole, seq);
+                CREATE TRIGGER score_event_no_update BEFORE UPDATE ON score_event
+                BEGIN SELECT RAISE(ABORT, 'score_event is append-only: UPDATE is not allowed'); END;
+                CREATE TRIGGER score_event_no_delete BEFORE DELETE ON score_event
+                BEGIN SELECT RAISE(ABORT, 'score_event is append-only: DELETE is not allowed'); END;
+                """)
+            // The hub's identity: new for every empty database, so a watch can tell a fresh hub from an old one.
+            try db.execute(sql: "INSERT INTO hub_meta (key, value) VALUES ('hubID', ?)", arguments: [UUID().uuidString])
+        }
+        return migrator
+    }
+}

@@ -1,0 +1,102 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// Writes that survive a crash or power cut at any instant.
+public enum DurableFile {
+    /// Replaces `url` with `data` so a reader sees the old file or the new one, never half of
+    /// either: temp file in the same directory, fsync, rename over, fsync the directory.
+    public static func replace(_ url: URL, with data: Data) throws(DurableFileError) {
+        let directory = url.deletingLastPathComponent()
+        let temp = directory.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
+        let fd = open(temp.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw .failed("create", temp.path, errno) }
+        do throws(DurableFileError) {
+            try writeAll(fd, data, path: temp.path)
+            guard fsync(fd) == 0 else { throw DurableFileError.failed("fsync", temp.path, errno) }
+        } catch {
+            close(fd)
+            unlink(temp.path)
+            throw error
+        }
+        close(fd)
+        guard rename(temp.path, url.path) == 0 else {
+            let code = errno
+            unlink(temp.path)
+            throw .failed("rename", url.path, code)
+        }
+        try syncDirectory(directory)
+    }
+
+    /// Appends `data` to `url` and fsyncs before returning.
+    public static func append(_ url: URL, _ data: Data) throws(DurableFileError) {
+        let fd = open(url.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw .failed("open", url.path, errno) }
+        defer { close(fd) }
+        try writeAll(fd, data, path: url.path)
+        guard fsync(fd) == 0 else { throw .failed("fsync", url.path, errno) }
+    }
+
+    public static func syncDirectory(_ directory: URL) throws(DurableFileError) {
+        let fd = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw .failed("open directory", directory.path, errno) }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else { throw .failed("fsync directory", directory.path, errno) }
+    }
+
+    private static func writeAll(_ fd: Int32, _ data: Data, path: String) throws(DurableFileError) {
+        let failure: Int32? = data.withUnsafeBytes { buffer -> Int32? in
+            var offset = 0
+            while offset < buffer.count {
+                let written = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                offset += written
+            }
+            return nil
+        }
+        if let failure { throw .failed("write", path, failure) }
+    }
+}
+
+public enum DurableFileError: Error, Equatable, Sendable, CustomStringConvertible {
+    case failed(String, String, Int32)
+
+    public var description: String {
+        switch self {
+        case .failed(let operation, let path, let code):
+            "Could not \(operation) \(path): \(String(cString: strerror(code)))\(code == ENOSPC ? " (the disk is full)" : "")."
+        }
+    }
+}
+
+/// An exclusive advisory lock on a file, held until `unlock` or process exit.
+public final class FileLock {
+    private let fd: Int32
+
+    /// Blocks until the lock on `url` is ours.
+    public init(_ url: URL) throws(DurableFileError) {
+        fd = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw .failed("open lock", url.path, errno) }
+        while flock(fd, LOCK_EX) != 0 {
+            if errno == EINTR { continue }
+            let code = errno
+            close(fd)
+            throw .failed("lock", url.path, code)
+        }
+    }
+
+    public func unlock() { close(fd) }
+
+    /// Runs `body` holding the lock on `url`.
+    public static func withLock<T>(_ url: URL, _ body: () throws -> T) throws -> T {
+        let lock = try FileLock(url)
+        defer { lock.unlock() }
+        return try body()
+    }
+}

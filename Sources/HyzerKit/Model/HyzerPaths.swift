@@ -1,0 +1,33 @@
+import Foundation
+
+/// Where everything lives under one Hyzer home directory (DESIGN, "Files in the shared directory").
+///
+/// Pure: the environment is passed in, nothing is created here.
+public struct HyzerPaths: Sendable, Hashable {
+    public let home: URL
+
+    public init(home: URL) { self.home = home.standardizedFileURL }
+
+    /// `--home`, else `$HYZER_HOME`, else `$XDG_DATA_HOME/hyzer`, else `~/.local/share/hyzer`.
+    public static func resolve(explicitHome: String?, environment: [String: String], userHome: String) -> HyzerPaths {
+        func url(_ path: String) -> URL { URL(fileURLWithPath: (path as NSString).expandingTildeInPath, isDirectory: true) }
+        if let explicitHome, !explicitHome.isEmpty { return HyzerPaths(home: url(explicitHome)) }
+        if let home = environment["HYZER_HOME"], !home.isEmpty { return HyzerPaths(home: url(home)) }
+        if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty { return HyzerPaths(home: url(xdg).appendingPathComponent("hyzer")) }
+        return HyzerPaths(home: url(userHome).appendingPathComponent(".local/share/hyzer"))
+    }
+
+    public var hubDirectory: URL { home.appendingPathComponent("hub", isDirectory: true) }
+    public var database: URL { hubDirectory.appendingPathComponent("hyzer.sqlite") }
+    public var pairingToken: URL { hubDirectory.appendingPathComponent("token") }
+    public var linkSocket: URL { hubDirectory.appendingPathComponent("link.sock") }
+
+    public var sharedDirectory: URL { home.appendingPathComponent("shared", isDirectory: true) }
+    public var standingsSnapshot: URL { sharedDirectory.appendingPathComponent("standings.json") }
+
+    public var watchDirectory: URL { home.appendingPathComponent("watch", isDirectory: true) }
+    public var hapticLog: URL { watchDirectory.appendingPathComponent("haptics.jsonl") }
+    public var announcementLog: URL { watchDirectory.appendingPathComponent("announcements.jsonl") }
+    public var outbox: URL { watchDirectory.appendingPathComponent("outbox") }
+    public var rejectedLog: URL { watchDirectory.appendingPathComponent("rejected.jsonl") }
+}

@@ -1,0 +1,42 @@
+import ArgumentParser
+import Foundation
+import HubCore
+import HyzerKit
+
+@main
+struct HyzerHub: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "hyzer-hub",
+        abstract: "The phone side of Hyzer: scoring, standings and the standings snapshot the watch reads.",
+        discussion: """
+            Data lives in one home directory: --home, else $HYZER_HOME, else $XDG_DATA_HOME/hyzer, \
+            else ~/.local/share/hyzer. It holds hub/ (database, pairing token), shared/standings.json \
+            (rewritten atomically after every change) and watch/.
+
+            A typical round:
+              hyzer-hub round start --course "Maple Hill" --player Jake --player Mike --guest Sarah
+              hyzer-hub score Jake 3
+              hyzer-hub voice "Mike 4, Sarah two"
+              hyzer-hub standings
+            """,
+        subcommands: [
+            CourseCommand.self, RoundCommand.self, ScoreCommand.self, CorrectCommand.self, VoiceCommand.self,
+            HoleCommand.self, StandingsCommand.self, EventsCommand.self, DiscrepanciesCommand.self,
+            ResolveCommand.self, TokenCommand.self,
+        ]
+    )
+
+    @Option(name: .long, help: ArgumentHelp("The Hyzer home directory.", valueName: "DIR"))
+    var home: String?
+
+    var paths: HyzerPaths {
+        HyzerPaths.resolve(explicitHome: home, environment: ProcessInfo.processInfo.environment, userHome: NSHomeDirectory())
+    }
+
+    func openHub() throws -> Hub { try Hub.open(paths: paths) }
+}
+
+/// Prints a value as pretty JSON with Hyzer's conventions.
+func printJSON<T: Encodable>(_ value: T) throws {
+    print(String(decoding: try HyzerJSON.encoder(pretty: true).encode(value), as: UTF8.self))
+}

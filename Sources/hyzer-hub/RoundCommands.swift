@@ -1,0 +1,79 @@
+import ArgumentParser
+import Foundation
+import HubCore
+import HyzerKit
+
+struct RoundCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "round",
+        abstract: "Start, show or finish the round (one round is active at a time).",
+        subcommands: [Start.self, Show.self, Finish.self]
+    )
+
+    @ParentCommand var root: HyzerHub
+
+    struct Start: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Start a round with players and guests; the player list is fixed once it starts.",
+            discussion: "Registered players are found by name (any case) or created on first use; guests are not kept between rounds."
+        )
+        @ParentCommand var round: RoundCommand
+        @Option(help: ArgumentHelp("The course name (see: hyzer-hub course list).", valueName: "NAME")) var course: String
+        @Option(name: .customLong("player"), parsing: .upToNextOption,
+                help: ArgumentHelp("A registered player; repeat or list several.", valueName: "NAME"))
+        var players: [String] = []
+        @Option(name: .customLong("guest"), parsing: .upToNextOption,
+                help: ArgumentHelp("A guest player; repeat or list several.", valueName: "NAME"))
+        var guests: [String] = []
+
+        func validate() throws {
+            if players.isEmpty && guests.isEmpty {
+                throw ValidationError("A round needs at least one --player or --guest.")
+            }
+        }
+
+        func run() throws {
+            let started = try round.root.openHub().startRound(course: course, players: players, guests: guests)
+            print(HubText.roundStarted(started))
+        }
+    }
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show the round in play and its standings.")
+        @ParentCommand var round: RoundCommand
+        @Flag(help: "Print the round object of the standings snapshot (null when no round is active).") var json = false
+
+        func run() throws {
+            let snapshot = try round.root.openHub().snapshot()
+            if json { try printJSON(snapshot.round) } else { print(HubText.standings(snapshot)) }
+        }
+    }
+
+    struct Finish: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Complete the round in play.")
+        @ParentCommand var round: RoundCommand
+        @Flag(help: "Finish even though some players have holes without a score.") var force = false
+
+        func run() throws {
+            do {
+                print(HubText.roundFinished(try round.root.openHub().finishRound(allowIncomplete: force)))
+            } catch HubError.round(.incomplete(let missing)) {
+                throw HubError.storage("\(RoundError.incomplete(missingScores: missing).description) Score them, or finish anyway with: hyzer-hub round finish --force")
+            }
+        }
+    }
+}
+
+struct HoleCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "hole",
+        abstract: "Move the current hole (it moves on by itself once everyone has scored it)."
+    )
+    @ParentCommand var root: HyzerHub
+    @Argument(help: "The hole number.") var number: Int
+
+    func run() throws {
+        let round = try root.openHub().moveToHole(number)
+        print(HubText.holeMoved(round, to: number))
+    }
+}

@@ -1,0 +1,90 @@
+import ArgumentParser
+import Foundation
+import HubCore
+import HyzerKit
+
+struct ScoreCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "score",
+        abstract: "Record a tap score (strokes 1...10) for a player; the default hole is the current hole.",
+        discussion: """
+            To change a score this device already recorded, use `correct`. --device and --reported-by \
+            let you play another scorer's phone, e.g. to rehearse a discrepancy.
+            """
+    )
+    @ParentCommand var root: HyzerHub
+    @Argument(help: "The player's name (any case; a first name works when it is unique).") var player: String
+    @Argument(help: "Strokes, 1...10.") var strokes: Int
+    @Option(help: "The hole (default: the current hole).") var hole: Int?
+    @Option(help: "The device that reported the score.") var device: String = Hub.phoneDeviceID
+    @Option(name: .customLong("reported-by"), help: ArgumentHelp("The player whose device reported it.", valueName: "NAME"))
+    var reportedBy: String?
+
+    func run() throws {
+        let hub = try root.openHub()
+        let result = try hub.score(player: player, strokes: strokes, hole: hole, deviceID: device, reportedBy: reportedBy)
+        print(HubText.recorded(result, round: try hub.roundInPlay() ?? hub.eventLog().round!))
+    }
+}
+
+struct CorrectCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "correct",
+        abstract: "Replace the current score of a hole (a new event that supersedes it; nothing is erased)."
+    )
+    @ParentCommand var root: HyzerHub
+    @Argument(help: "The player's name.") var player: String
+    @Argument(help: "The corrected strokes, 1...10.") var strokes: Int
+    @Option(help: "The hole to correct.") var hole: Int
+
+    func run() throws {
+        let hub = try root.openHub()
+        let result = try hub.correct(player: player, strokes: strokes, hole: hole)
+        print(HubText.recorded(result, round: try hub.roundInPlay() ?? hub.eventLog().round!))
+    }
+}
+
+struct ResolveCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "resolve",
+        abstract: "Settle an open discrepancy with the agreed strokes (see: hyzer-hub discrepancies)."
+    )
+    @ParentCommand var root: HyzerHub
+    @Argument(help: "The player's name.") var player: String
+    @Argument(help: "The agreed strokes, 1...10.") var strokes: Int
+    @Option(help: "The hole in dispute.") var hole: Int
+
+    func run() throws {
+        let hub = try root.openHub()
+        let result = try hub.resolve(player: player, strokes: strokes, hole: hole)
+        print(HubText.recorded(result, round: try hub.roundInPlay() ?? hub.eventLog().round!))
+    }
+}
+
+struct VoiceCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "voice",
+        abstract: "Record scores from a spoken transcript, e.g. \"Mike 3, Jake four, Sarah 2\".",
+        discussion: """
+            Numbers are digits or words (one to ten). Names are matched to the round's players: a clear \
+            match (over 80 %) is recorded, a near one (50 to 80 %) is answered "did you mean …?", a poor \
+            one is refused. What is clear is recorded even when the rest is not.
+            Exit status: 0 when everything was recorded, 2 when only part was, 1 when nothing was.
+            """
+    )
+    @ParentCommand var root: HyzerHub
+    @Argument(help: "The transcript.") var transcript: String
+    @Option(help: "The hole (default: the current hole).") var hole: Int?
+
+    func run() throws {
+        let hub = try root.openHub()
+        let outcome = try hub.voice(transcript, hole: hole)
+        let text = HubText.voice(outcome, round: try hub.roundInPlay() ?? hub.eventLog().round!)
+        if outcome.isComplete {
+            print(text)
+        } else {
+            print(text)
+            throw ExitCode(outcome.recorded.isEmpty ? 1 : 2)
+        }
+    }
+}
