@@ -14,7 +14,7 @@ struct HyzerHub: ParsableCommand {
             (rewritten atomically after every change) and watch/.
 
             A typical round:
-              hyzer-hub round start --course "Maple Hill" --player Jake --player Mike --guest Sarah
+              hyzer-hub round start --course "Maple Hill" --player Jake Mike --guest Sarah
               hyzer-hub score Jake 3
               hyzer-hub voice "Mike 4, Sarah two"
               hyzer-hub standings

@@ -17,7 +17,7 @@ struct StandingsCommand: ParsableCommand {
 struct EventsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "events",
-        abstract: "Show the score event log of the round in play (else the latest round), in arrival order."
+        abstract: "Show the score event log in arrival order."
     )
     @ParentCommand var root: HyzerHub
     @Flag(help: "Print an array of ScoreEvent objects.") var json = false
@@ -31,7 +31,7 @@ struct EventsCommand: ParsableCommand {
 struct DiscrepanciesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "discrepancies",
-        abstract: "List the open discrepancies: holes where devices disagree until someone resolves them."
+        abstract: "List holes where devices disagree, until resolved."
     )
     @ParentCommand var root: HyzerHub
     @Flag(help: "Print them as JSON.") var json = false
@@ -49,7 +49,7 @@ struct DiscrepanciesCommand: ParsableCommand {
 struct TokenCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "token",
-        abstract: "Print the pairing token a watch presents (created on first use, file mode 0600)."
+        abstract: "Print the pairing token a watch presents."
     )
     @ParentCommand var root: HyzerHub
 

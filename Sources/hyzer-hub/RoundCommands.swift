@@ -6,7 +6,7 @@ import HyzerKit
 struct RoundCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "round",
-        abstract: "Start, show or finish the round (one round is active at a time).",
+        abstract: "Start, show or finish the round (one at a time).",
         subcommands: [Start.self, Show.self, Finish.self]
     )
 
@@ -15,7 +15,7 @@ struct RoundCommand: ParsableCommand {
     struct Start: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Start a round with players and guests; the player list is fixed once it starts.",
-            discussion: "Registered players are found by name (any case) or created on first use; guests are not kept between rounds."
+            discussion: "Registered players are found by name (any case) or created on first use. Guests have no account; their id is guest:<name>."
         )
         @ParentCommand var round: RoundCommand
         @Option(help: ArgumentHelp("The course name (see: hyzer-hub course list).", valueName: "NAME")) var course: String
@@ -67,7 +67,8 @@ struct RoundCommand: ParsableCommand {
 struct HoleCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "hole",
-        abstract: "Move the current hole (it moves on by itself once everyone has scored it)."
+        abstract: "Move the current hole.",
+        discussion: "Otherwise the current hole is the first one not yet scored by every player."
     )
     @ParentCommand var root: HyzerHub
     @Argument(help: "The hole number.") var number: Int

@@ -6,10 +6,10 @@ import HyzerKit
 struct ScoreCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "score",
-        abstract: "Record a tap score (strokes 1...10) for a player; the default hole is the current hole.",
+        abstract: "Record a tap score (strokes 1...10) for a player.",
         discussion: """
-            To change a score this device already recorded, use `correct`. --device and --reported-by \
-            let you play another scorer's phone, e.g. to rehearse a discrepancy.
+            The default hole is the current hole. To change a score this device already recorded, use \
+            `correct`. --device and --reported-by play another scorer's device, e.g. to rehearse a discrepancy.
             """
     )
     @ParentCommand var root: HyzerHub
@@ -30,7 +30,8 @@ struct ScoreCommand: ParsableCommand {
 struct CorrectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "correct",
-        abstract: "Replace the current score of a hole (a new event that supersedes it; nothing is erased)."
+        abstract: "Replace a score (appends a correction, never erases).",
+        discussion: "The correction is a new event that supersedes the current score; the log keeps both."
     )
     @ParentCommand var root: HyzerHub
     @Argument(help: "The player's name.") var player: String
@@ -47,7 +48,7 @@ struct CorrectCommand: ParsableCommand {
 struct ResolveCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "resolve",
-        abstract: "Settle an open discrepancy with the agreed strokes (see: hyzer-hub discrepancies)."
+        abstract: "Settle an open discrepancy with the agreed strokes."
     )
     @ParentCommand var root: HyzerHub
     @Argument(help: "The player's name.") var player: String
@@ -64,7 +65,7 @@ struct ResolveCommand: ParsableCommand {
 struct VoiceCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "voice",
-        abstract: "Record scores from a spoken transcript, e.g. \"Mike 3, Jake four, Sarah 2\".",
+        abstract: "Record scores from speech: \"Mike 3, Jake four\".",
         discussion: """
             Numbers are digits or words (one to ten). Names are matched to the round's players: a clear \
             match (over 80 %) is recorded, a near one (50 to 80 %) is answered "did you mean …?", a poor \

@@ -11,9 +11,12 @@ public struct HubDatabase: Sendable {
 
     /// A file database in WAL mode with synchronous=FULL: a committed score survives a power cut.
     public static func open(at url: URL) throws -> HubDatabase {
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let pool = try DatabasePool(path: url.path, configuration: configuration())
-        return try HubDatabase(writer: pool)
+        let directory = url.deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        // Two processes opening a brand-new database would both try to migrate it; take turns.
+        return try FileLock.withLock(directory.appendingPathComponent(".migrate.lock")) {
+            try HubDatabase(writer: DatabasePool(path: url.path, configuration: configuration()))
+        }
     }
 
     /// An in-memory database for tests.

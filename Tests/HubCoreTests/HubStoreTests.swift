@@ -1,0 +1,178 @@
+import Foundation
+import GRDB
+import Testing
+@testable import HubCore
+import HyzerKit
+
+@Suite("Hub event store")
+struct HubStoreTests {
+    static let start = Date(timeIntervalSince1970: 1_795_000_000)
+
+    static func hubWithRound(players: [String] = ["Jake", "Mike"], guests: [String] = []) throws -> (Hub, Round) {
+        let hub = try Hub.inMemory(clock: { start })
+        let round = try hub.startRound(course: "Willow Creek", players: players, guests: guests)
+        return (hub, round)
+    }
+
+    static func event(_ round: Round, _ player: String, hole: Int, strokes: Int, device: String = "watch-1",
+                      supersedes: UUID? = nil, id: UUID = UUID()) throws -> ScoreEvent {
+        let player = round.players.first { $0.name == player }!
+        return try ScoreEvent(id: id, roundID: round.id, playerID: player.id, hole: hole, strokes: strokes,
+                              supersedesEventID: supersedes, reportedByPlayerID: player.id, deviceID: device,
+                              source: .crown, createdAt: start)
+    }
+
+    @Test("The three shipped courses are there on first use")
+    func seededCourses() throws {
+        let hub = try Hub.inMemory()
+        let courses = try hub.courses()
+        #expect(courses.map(\.name) == ["Cedar Ridge", "Maple Hill", "Willow Creek"])
+        #expect(courses.map(\.holeCount) == [18, 18, 9])
+        #expect(courses.allSatisfy { $0.holes.allSatisfy { Hole.allowedPar.contains($0.par) } })
+    }
+
+    @Test("An appended event reads back identical, in arrival order")
+    func roundTrip() throws {
+        let (hub, round) = try Self.hubWithRound()
+        let first = try Self.event(round, "Jake", hole: 1, strokes: 3)
+        let second = try Self.event(round, "Mike", hole: 1, strokes: 4)
+        #expect(try hub.append(first).outcome == .stored(.newScore))
+        #expect(try hub.append(second).outcome == .stored(.newScore))
+        let log = try hub.eventLog()
+        #expect(log.events == [first, second])
+        #expect(log.round?.id == round.id)
+    }
+
+    @Test("Appending an id already stored is a no-op that says already stored")
+    func duplicateIsNoOp() throws {
+        let (hub, round) = try Self.hubWithRound()
+        let event = try Self.event(round, "Jake", hole: 1, strokes: 3)
+        try hub.append(event)
+        let sequenceBefore = try hub.snapshot().sequence
+        #expect(try hub.append(event).outcome == .alreadyStored)
+        #expect(try hub.eventLog().events == [event])
+        #expect(try hub.snapshot().sequence == sequenceBefore)
+    }
+
+    @Test("UPDATE on the score event table fails with SQLite's error")
+    func updateRefused() throws {
+        let (hub, round) = try Self.hubWithRound()
+        try hub.append(try Self.event(round, "Jake", hole: 1, strokes: 3))
+        let error = #expect(throws: DatabaseError.self) {
+            try hub.database.writer.write { db in try db.execute(sql: "UPDATE score_event SET strokes = 2") }
+        }
+        #expect(error?.resultCode == .SQLITE_CONSTRAINT)
+        #expect(error?.message == "score_event is append-only: UPDATE is not allowed")
+        #expect(try hub.eventLog().events.map(\.strokes) == [3])
+    }
+
+    @Test("DELETE on the score event table fails with SQLite's error")
+    func deleteRefused() throws {
+        let (hub, round) = try Self.hubWithRound()
+        try hub.append(try Self.event(round, "Jake", hole: 1, strokes: 3))
+        let error = #expect(throws: DatabaseError.self) {
+            try hub.database.writer.write { db in try db.execute(sql: "DELETE FROM score_event") }
+        }
+        #expect(error?.message == "score_event is append-only: DELETE is not allowed")
+        #expect(try hub.eventLog().events.count == 1)
+    }
+
+    @Test("The schema itself refuses strokes outside 1...10 and a second event with the same id")
+    func schemaConstraints() throws {
+        let (hub, round) = try Self.hubWithRound()
+        let event = try Self.event(round, "Jake", hole: 1, strokes: 3)
+        try hub.append(event)
+        #expect(throws: DatabaseError.self) {
+            try hub.database.writer.write { db in
+                try db.execute(sql: """
+                    INSERT INTO score_event (id, roundID, playerID, hole, strokes, reportedByPlayerID, deviceID, source, createdAt, receivedAt)
+                    VALUES ('x', ?, ?, 1, 11, 'p', 'd', 'tap', 'now', 'now')
+                    """, arguments: [round.id.uuidString, round.players[0].id])
+            }
+        }
+        #expect(throws: DatabaseError.self) {
+            try hub.database.writer.write { db in try Rows.insert(db, event: event, receivedAt: Self.start) }
+        }
+    }
+
+    @Test("Refused events name the reason and store nothing")
+    func refusals() throws {
+        let (hub, round) = try Self.hubWithRound()
+        let stranger = try ScoreEvent(roundID: round.id, playerID: "guest:Nobody", hole: 1, strokes: 3,
+                                      reportedByPlayerID: "x", deviceID: "w", source: .crown, createdAt: Self.start)
+        #expect(throws: HubError.score(.unknownPlayer("guest:Nobody"))) { try hub.append(stranger) }
+        #expect(throws: HubError.score(.holeOutOfRange(hole: 10, holeCount: 9))) {
+            try hub.append(try Self.event(round, "Jake", hole: 10, strokes: 3))
+        }
+        let missing = UUID()
+        #expect(throws: HubError.score(.unknownSupersededEvent(missing))) {
+            try hub.append(try Self.event(round, "Jake", hole: 1, strokes: 3, supersedes: missing))
+        }
+        let mikes = try Self.event(round, "Mike", hole: 1, strokes: 3)
+        try hub.append(mikes)
+        #expect(throws: HubError.score(.supersedesDifferentScore(mikes.id))) {
+            try hub.append(try Self.event(round, "Jake", hole: 1, strokes: 3, supersedes: mikes.id))
+        }
+        #expect(try hub.eventLog().events == [mikes])
+    }
+
+    @Test("The round becomes awaitingFinalization when every player has every hole, then finishes")
+    func lifecycle() throws {
+        let (hub, round) = try Self.hubWithRound(players: ["Jake"])
+        for hole in 1...8 { try hub.score(player: "Jake", strokes: 3, hole: hole) }
+        #expect(try hub.roundInPlay()?.status == .active)
+        #expect(throws: HubError.round(.incomplete(missingScores: 1))) { try hub.finishRound() }
+        try hub.score(player: "Jake", strokes: 3, hole: 9)
+        #expect(try hub.roundInPlay()?.status == .awaitingFinalization)
+        #expect(try hub.finishRound().status == .completed)
+        #expect(try hub.roundInPlay() == nil)
+        #expect(try hub.snapshot().round == nil)
+        #expect(try hub.eventLog().round?.id == round.id)
+    }
+
+    @Test("Only one round can be in play")
+    func oneRoundAtATime() throws {
+        let (hub, _) = try Self.hubWithRound()
+        #expect(throws: HubError.roundAlreadyInPlay(course: "Willow Creek")) {
+            try hub.startRound(course: "Maple Hill", players: ["Amy"])
+        }
+    }
+
+    @Test("Registered players keep their identity across rounds; guests are guest:<name>")
+    func playersAcrossRounds() throws {
+        let hub = try Hub.inMemory()
+        let first = try hub.startRound(course: "Willow Creek", players: ["Jake"], guests: ["Zed"])
+        try hub.finishRound(allowIncomplete: true)
+        let second = try hub.startRound(course: "Maple Hill", players: ["jake"])
+        #expect(second.players == [first.players[0]])
+        #expect(first.players[1].id == "guest:Zed")
+    }
+
+    @Test("A resolution settles the discrepancy; standings use the resolved strokes")
+    func resolution() throws {
+        let (hub, round) = try Self.hubWithRound()
+        try hub.score(player: "Mike", strokes: 3, hole: 1)
+        let watch = try hub.append(try Self.event(round, "Mike", hole: 1, strokes: 4))
+        #expect(watch.outcome == .stored(.discrepancy))
+        #expect(try hub.discrepancies().discrepancies.map(\.candidateStrokes) == [[3, 4]])
+        #expect(try hub.snapshot().round?.standings.first { $0.name == "Mike" }?.discrepancy == true)
+        #expect(throws: HubError.noDiscrepancy(player: "Jake", hole: 1)) { try hub.resolve(player: "Jake", strokes: 3, hole: 1) }
+
+        let resolved = try hub.resolve(player: "Mike", strokes: 4, hole: 1)
+        #expect(resolved.outcome == .stored(.resolution))
+        #expect(try hub.discrepancies().discrepancies == [])
+        let mike = try #require(try hub.snapshot().round?.standings.first { $0.name == "Mike" })
+        #expect(mike.totalStrokes == 4)
+        #expect(mike.discrepancy == false)
+    }
+
+    @Test("Every change grows the snapshot sequence by one")
+    func sequenceGrows() throws {
+        let hub = try Hub.inMemory()
+        #expect(try hub.snapshot().sequence == 0)
+        try hub.startRound(course: "Willow Creek", players: ["Jake"])
+        try hub.score(player: "Jake", strokes: 3)
+        try hub.moveToHole(4)
+        #expect(try hub.snapshot().sequence == 3)
+    }
+}
