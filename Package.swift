@@ -6,34 +6,78 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .library(name: "HyzerKit", targets: ["HyzerKit"]),
+        .library(name: "HyzerLink", targets: ["HyzerLink"]),
         .library(name: "HubCore", targets: ["HubCore"]),
+        .library(name: "WatchCore", targets: ["WatchCore"]),
         .executable(name: "hyzer-hub", targets: ["hyzer-hub"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // Pure domain: Foundation only, no I/O.
         .target(name: "HyzerKit"),
         // The seeded courses; the target lives in Assets/ so the JSON files stay at the top level.
         .target(name: "HyzerAssets", path: "Assets", exclude: ["README.md"], resources: [.copy("courses")]),
+        // The socket link: framing, handshake, server, watch-side client with its durable outbox.
+        .target(
+            name: "HyzerLink",
+            dependencies: [
+                "HyzerKit",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The watch, without SDL: state machine, crown, haptics, snapshot reading, layout.
+        .target(
+            name: "WatchCore",
+            dependencies: [
+                "HyzerKit", "HyzerLink",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
+        ),
         // The phone: event store, scoring, voice transcripts, snapshot export.
         .target(
             name: "HubCore",
             dependencies: [
-                "HyzerKit", "HyzerAssets",
+                "HyzerKit", "HyzerLink", "HyzerAssets",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(
             name: "hyzer-hub",
-            dependencies: ["HubCore", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "HubCore", "HyzerLink",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .testTarget(name: "HyzerKitTests", dependencies: ["HyzerKit"]),
-        .testTarget(name: "HubCoreTests", dependencies: ["HubCore", "hyzer-hub"]),
+        // Helpers shared by the test targets: running the built executables on temporary homes.
+        .target(name: "HyzerTestSupport", path: "Tests/HyzerTestSupport"),
+        .testTarget(
+            name: "HyzerLinkTests",
+            dependencies: [
+                "HyzerLink", "HyzerTestSupport", "hyzer-hub", "hyzer-link-client",
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ]
+        ),
+        .testTarget(name: "HubCoreTests", dependencies: ["HubCore", "HyzerTestSupport", "hyzer-hub"]),
+        // A faceless watch for the link's end-to-end tests: the watch-side link code in its own
+        // process, so a test can SIGKILL it with a non-empty outbox.
+        .executableTarget(
+            name: "hyzer-link-client",
+            dependencies: ["HyzerLink", "WatchCore", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Tests/HyzerLinkClient"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

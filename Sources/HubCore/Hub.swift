@@ -1,4 +1,5 @@
 import Foundation
+import HyzerLink
 import GRDB
 import HyzerKit
 import HyzerAssets
@@ -182,10 +183,11 @@ public final class Hub: Sendable {
 
     /// Appends an already-formed event (from the watch, or a test). Idempotent by event id:
     /// a resend returns `.alreadyStored` and writes nothing. Refusals throw `HubError.score`.
+    /// With `exportingSnapshot: false` the caller exports (the link server acks first, then exports).
     @discardableResult
-    public func append(_ event: ScoreEvent) throws -> AppendResult {
+    public func append(_ event: ScoreEvent, exportingSnapshot: Bool = true) throws -> AppendResult {
         let result = try database.writer.write { db in try self.append(event, in: db) }
-        if result.outcome != .alreadyStored { try exportSnapshot() }
+        if exportingSnapshot, result.outcome != .alreadyStored { try exportSnapshot() }
         return result
     }
 
@@ -357,6 +359,11 @@ public final class Hub: Sendable {
         }
     }
 
+    /// The sequence of the newest committed change; another process's change shows here at once.
+    public func currentSequence() throws -> Int {
+        try database.writer.read { db in Int(try Rows.meta(db, "sequence") ?? "0") ?? 0 }
+    }
+
     /// The standings snapshot as of now, exactly what `standings.json` holds after an export.
     public func snapshot() throws -> StandingsSnapshot {
         try database.writer.read { db in try self.snapshot(db) }
@@ -374,12 +381,15 @@ public final class Hub: Sendable {
 
     /// Writes `shared/standings.json` atomically. Exporters in several processes take turns under
     /// a lock and each writes the newest committed state, so the file ends on the newest.
-    public func exportSnapshot() throws {
-        guard let paths else { return }
+    /// Returns the snapshot written (nil for a hub without files).
+    @discardableResult
+    public func exportSnapshot() throws -> StandingsSnapshot? {
+        guard let paths else { return nil }
         do {
-            try FileLock.withLock(paths.sharedDirectory.appendingPathComponent(".standings.lock")) {
-                let data = try HyzerJSON.encoder(pretty: true).encode(try snapshot())
-                try DurableFile.replace(paths.standingsSnapshot, with: data)
+            return try FileLock.withLock(paths.sharedDirectory.appendingPathComponent(".standings.lock")) {
+                let snapshot = try snapshot()
+                try DurableFile.replace(paths.standingsSnapshot, with: try HyzerJSON.encoder(pretty: true).encode(snapshot))
+                return snapshot
             }
         } catch let error as DurableFileError {
             throw HubError.storage("The change is saved, but \(paths.standingsSnapshot.path) was not updated: \(error)")

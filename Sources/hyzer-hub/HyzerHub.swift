@@ -4,7 +4,7 @@ import HubCore
 import HyzerKit
 
 @main
-struct HyzerHub: ParsableCommand {
+struct HyzerHub: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "hyzer-hub",
         abstract: "The phone side of Hyzer: scoring, standings and the standings snapshot the watch reads.",
@@ -22,7 +22,7 @@ struct HyzerHub: ParsableCommand {
         subcommands: [
             CourseCommand.self, RoundCommand.self, ScoreCommand.self, CorrectCommand.self, VoiceCommand.self,
             HoleCommand.self, StandingsCommand.self, EventsCommand.self, DiscrepanciesCommand.self,
-            ResolveCommand.self, TokenCommand.self,
+            ResolveCommand.self, TokenCommand.self, ServeCommand.self,
         ]
     )
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HubCore
+import HyzerLink
 import HyzerKit
 
 struct StandingsCommand: ParsableCommand {

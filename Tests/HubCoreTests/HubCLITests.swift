@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import HyzerKit
+import HyzerTestSupport
 
 /// End to end: the built `hyzer-hub` on a temporary home, as a user or script drives it.
 @Suite("hyzer-hub command line")
@@ -233,9 +234,3 @@ struct HubCLITests {
     }
 }
 
-final class LockedCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-    func increment() { lock.withLock { count += 1 } }
-    var value: Int { lock.withLock { count } }
-}

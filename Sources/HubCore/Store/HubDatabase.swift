@@ -1,4 +1,5 @@
 import Foundation
+import HyzerLink
 import GRDB
 
 /// The hub's SQLite database: owns the schema and its named migrations.

@@ -146,6 +146,12 @@ public struct Rejection: Sendable, Hashable, Codable {
 
 public struct Heartbeat: Sendable, Hashable, Codable {
     public let sentAt: Date
+    /// From the hub: the sequence of its newest snapshot, so a watch showing that sequence knows
+    /// its standings are current even when nothing changed.
+    public let sequence: Int?
 
-    public init(sentAt: Date) { self.sentAt = sentAt }
+    public init(sentAt: Date, sequence: Int? = nil) {
+        self.sentAt = sentAt
+        self.sequence = sequence
+    }
 }

@@ -28,6 +28,12 @@ public enum PairingToken {
         return token
     }
 
+    /// The token in `url`, or a message saying why there is none.
+    public static func read(at url: URL) throws(LinkError) -> String {
+        guard let token = read(url) else { throw .noPairingToken(path: url.path) }
+        return token
+    }
+
     private static func read(_ url: URL) -> String? {
         guard let text = try? String(contentsOf: url, encoding: .utf8) else { return nil }
         let token = text.trimmingCharacters(in: .whitespacesAndNewlines)

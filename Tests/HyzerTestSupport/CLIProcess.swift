@@ -1,15 +1,15 @@
 import Foundation
 
 /// Runs a built Hyzer executable the way a user or script would, and captures what it printed.
-struct CLIProcess {
-    struct Result {
-        let status: Int32
-        let stdout: String
-        let stderr: String
+public struct CLIProcess {
+    public struct Result: Sendable {
+        public let status: Int32
+        public let stdout: String
+        public let stderr: String
     }
 
     /// The folder holding the built products (`.build/debug`), found from the test runner's own path.
-    static let productsDirectory: URL = {
+    public static let productsDirectory: URL = {
         let runner = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         var directory = runner.deletingLastPathComponent()
         while directory.path != "/" {
@@ -20,7 +20,7 @@ struct CLIProcess {
         return root.appendingPathComponent(".build/debug")
     }()
 
-    static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Result {
+    public static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Result {
         let process = Process()
         process.executableURL = productsDirectory.appendingPathComponent(executable)
         process.arguments = arguments
@@ -46,29 +46,38 @@ struct CLIProcess {
     }
 }
 
-final class LockedData: @unchecked Sendable {
+public final class LockedData: @unchecked Sendable {
     private let lock = NSLock()
     private var data: Data?
-    func set(_ value: Data) { lock.withLock { data = value } }
-    var isSet: Bool { lock.withLock { data != nil } }
-    var value: Data { lock.withLock { data ?? Data() } }
+    public func set(_ value: Data) { lock.withLock { data = value } }
+    public var isSet: Bool { lock.withLock { data != nil } }
+    public var value: Data { lock.withLock { data ?? Data() } }
 }
 
 /// A temporary Hyzer home, removed when the test is done with it.
-final class TemporaryHome: Sendable {
-    let url: URL
+public final class TemporaryHome: Sendable {
+    public let url: URL
 
-    init() throws {
+    public init() throws {
         url = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
 
     deinit { try? FileManager.default.removeItem(at: url) }
 
-    var path: String { url.path }
+    public var path: String { url.path }
 
     /// Runs `hyzer-hub --home <this> arguments…`.
-    func hub(_ arguments: String...) throws -> CLIProcess.Result {
+    @discardableResult
+    public func hub(_ arguments: String...) throws -> CLIProcess.Result {
         try CLIProcess.run("hyzer-hub", ["--home", path] + arguments)
     }
+}
+
+public final class LockedCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    public init() {}
+    public func increment() { lock.withLock { count += 1 } }
+    public var value: Int { lock.withLock { count } }
 }

@@ -1,0 +1,86 @@
+import Foundation
+import HyzerKit
+import HyzerLink
+import Logging
+import NIOConcurrencyHelpers
+
+/// `hyzer-hub serve`: the hub behind the link server. Acks a watch's score only after it is
+/// committed, rejects what can never be accepted with the reason, pushes standings on every change
+/// (its own and other `hyzer-hub` processes', noticed by polling the change sequence).
+public final class HubLinkService: LinkServerDelegate {
+    public let hub: Hub
+    private let logger = Logger(label: "hyzer.hub.serve")
+    private let server = NIOLockedValueBox<LinkServer?>(nil)
+    private let lastPushed = NIOLockedValueBox(-1)
+
+    public init(hub: Hub) { self.hub = hub }
+
+    /// The server this service pushes through; set once, right after both exist.
+    public func attach(_ server: LinkServer) { self.server.withLockedValue { $0 = server } }
+
+    public func receive(score event: ScoreEvent, deviceID: String, respond: @Sendable (LinkMessage) -> Void) {
+        do {
+            let result = try hub.append(event, exportingSnapshot: false)
+            respond(.ack(Ack(eventID: event.id, alreadyStored: result.outcome == .alreadyStored)))
+            if case .stored(let classification) = result.outcome {
+                logger.info("score from the watch", metadata: [
+                    "device": "\(deviceID)", "event": "\(event.id)", "classification": "\(classification.rawValue)",
+                ])
+                publish()
+            }
+        } catch let error as HubError {
+            guard let rejection = Self.rejection(for: error, eventID: event.id) else {
+                logger.error("could not store a score; the watch will send it again: \(error)")
+                return
+            }
+            logger.warning("rejected a score from \(deviceID): \(rejection.message)")
+            respond(.rejected(rejection))
+        } catch {
+            logger.error("could not store a score; the watch will send it again: \(error)")
+        }
+    }
+
+    public func currentSnapshot() -> StandingsSnapshot? {
+        do { return try hub.snapshot() } catch {
+            logger.error("could not build the standings snapshot: \(error)")
+            return nil
+        }
+    }
+
+    /// Exports `standings.json` and pushes it to every paired watch.
+    public func publish() {
+        do {
+            let snapshot = try hub.exportSnapshot() ?? hub.snapshot()
+            lastPushed.withLockedValue { $0 = max($0, snapshot.sequence) }
+            server.withLockedValue { $0 }?.broadcast(snapshot)
+        } catch {
+            logger.error("could not publish standings: \(error)")
+        }
+    }
+
+    /// Publishes when another process committed a change since the last push.
+    public func publishIfChanged() {
+        do {
+            let sequence = try hub.currentSequence()
+            if sequence > lastPushed.withLockedValue({ $0 }) { publish() }
+        } catch {
+            logger.error("could not read the change sequence: \(error)")
+        }
+    }
+
+    /// What the watch is told for a refusal; nil for a failure that may pass (disk full, I/O).
+    static func rejection(for error: HubError, eventID: UUID) -> Rejection? {
+        let reason: Rejection.Reason
+        switch error {
+        case .noActiveRound: reason = .noActiveRound
+        case .score(.strokesOutOfRange): reason = .strokesOutOfRange
+        case .score(.holeOutOfRange): reason = .holeOutOfRange
+        case .score(.unknownPlayer): reason = .unknownPlayer
+        case .score(.wrongRound): reason = .wrongRound
+        case .score(.roundNotAcceptingScores): reason = .roundNotAcceptingScores
+        case .score(.unknownSupersededEvent), .score(.supersedesDifferentScore): reason = .invalidCorrection
+        default: return nil
+        }
+        return Rejection(eventID: eventID, reason: reason, message: error.description)
+    }
+}

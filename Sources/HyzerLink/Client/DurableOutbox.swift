@@ -1,0 +1,101 @@
+import Foundation
+import HyzerKit
+import Logging
+import NIOConcurrencyHelpers
+
+/// The watch's outbox (WCSession `transferUserInfo` semantics): an event is on disk before the
+/// user is told "saved", leaves in FIFO order, and is removed only when the hub has acked it.
+///
+/// One file per event, `<sequence>-<event id>.json`, each written by temp file + fsync + rename +
+/// directory fsync: a kill at any instant leaves every event either wholly there or not yet queued.
+public final class DurableOutbox: Sendable {
+    public let directory: URL
+    private let state: NIOLockedValueBox<State>
+    private let logger = Logger(label: "hyzer.watch.outbox")
+
+    private struct State {
+        var entries: [(file: String, event: ScoreEvent)] = []
+        var nextSequence = 1
+    }
+
+    public init(directory: URL) throws {
+        self.directory = directory
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        var state = State()
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        for name in names {
+            let url = directory.appendingPathComponent(name)
+            if name.hasPrefix(".") {
+                // A temp file from a write that was cut off: that event was never queued.
+                try? FileManager.default.removeItem(at: url)
+                continue
+            }
+            guard name.hasSuffix(".json"), let sequence = Int(name.prefix { $0 != "-" }) else { continue }
+            do {
+                let event = try HyzerJSON.decoder().decode(ScoreEvent.self, from: Data(contentsOf: url))
+                state.entries.append((name, event))
+                state.nextSequence = max(state.nextSequence, sequence + 1)
+            } catch {
+                logger.error("unreadable outbox file kept aside", metadata: ["file": "\(name)", "error": "\(error)"])
+            }
+        }
+        self.state = NIOLockedValueBox(state)
+    }
+
+    /// Writes the event durably; when this returns, the event survives a crash.
+    public func enqueue(_ event: ScoreEvent) throws {
+        let data = try HyzerJSON.encoder().encode(event)
+        try state.withLockedValue { state in
+            let name = String(format: "%020d-", state.nextSequence) + event.id.uuidString + ".json"
+            try DurableFile.replace(directory.appendingPathComponent(name), with: data)
+            state.nextSequence += 1
+            state.entries.append((name, event))
+        }
+    }
+
+    /// The oldest event not yet acked.
+    public var head: ScoreEvent? { state.withLockedValue { $0.entries.first?.event } }
+
+    public var pending: [ScoreEvent] { state.withLockedValue { $0.entries.map(\.event) } }
+
+    public var count: Int { state.withLockedValue { $0.entries.count } }
+
+    /// Removes an acked (or rejected and logged) event, durably.
+    public func remove(_ id: UUID) throws {
+        try state.withLockedValue { state in
+            guard let index = state.entries.firstIndex(where: { $0.event.id == id }) else { return }
+            let url = directory.appendingPathComponent(state.entries[index].file)
+            if unlink(url.path) != 0 && errno != ENOENT { throw DurableFileError.failed("remove", url.path, errno) }
+            try DurableFile.syncDirectory(directory)
+            state.entries.remove(at: index)
+        }
+    }
+}
+
+/// `watch/rejected.jsonl`: every event the hub refused, with its reason. Nothing is dropped silently.
+public struct RejectedLog: Sendable {
+    public struct Entry: Codable, Equatable, Sendable {
+        public let at: Date
+        public let reason: Rejection.Reason
+        public let message: String
+        public let event: ScoreEvent
+    }
+
+    public let url: URL
+
+    public init(url: URL) { self.url = url }
+
+    public func append(_ event: ScoreEvent, _ rejection: Rejection, at date: Date) throws {
+        var line = try HyzerJSON.encoder().encode(Entry(at: date, reason: rejection.reason, message: rejection.message, event: event))
+        line.append(0x0A)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try DurableFile.append(url, line)
+    }
+
+    public func entries() throws -> [Entry] {
+        guard FileManager.default.fileExists(atPath: url.path) else { return [] }
+        return try String(contentsOf: url, encoding: .utf8).split(separator: "\n").map {
+            try HyzerJSON.decoder().decode(Entry.self, from: Data($0.utf8))
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import HyzerKit
+import NIOCore
+
+/// The link's one framing codec: a 4-byte big-endian length, then that many bytes of JSON
+/// holding one `LinkMessage`.
+///
+/// swift-nio-extras' LengthFieldBasedFrameDecoder has no size limit below 2 GiB, so a hostile
+/// length would make it buffer without bound; this decoder refuses anything over `maxFrameBytes`
+/// as soon as the length is read.
+public struct LinkFrameDecoder: ByteToMessageDecoder, Sendable {
+    public typealias InboundOut = LinkMessage
+
+    public let maxFrameBytes: Int
+
+    public init(maxFrameBytes: Int = LinkProtocol.maxFrameBytes) {
+        self.maxFrameBytes = maxFrameBytes
+    }
+
+    public mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
+        guard let message = try LinkFrame.decode(from: &buffer, maxFrameBytes: maxFrameBytes) else { return .needMoreData }
+        context.fireChannelRead(wrapInboundOut(message))
+        return .continue
+    }
+
+    public mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws -> DecodingState {
+        while try decode(context: context, buffer: &buffer) == .continue {}
+        if buffer.readableBytes > 0 {
+            let expected = buffer.getInteger(at: buffer.readerIndex, as: UInt32.self).map { Int($0) + 4 } ?? 4
+            throw LinkError.truncatedFrame(expected: expected, received: buffer.readableBytes)
+        }
+        return .needMoreData
+    }
+}
+
+public struct LinkFrameEncoder: MessageToByteEncoder, Sendable {
+    public typealias OutboundIn = LinkMessage
+
+    public init() {}
+
+    public func encode(data: LinkMessage, out: inout ByteBuffer) throws {
+        try LinkFrame.encode(data, into: &out)
+    }
+}
+
+/// Frame encoding and decoding over a ByteBuffer, shared by the codec and by tests.
+public enum LinkFrame {
+    public static func encode(_ message: LinkMessage, into buffer: inout ByteBuffer) throws {
+        let body = try HyzerJSON.encoder().encode(message)
+        buffer.writeInteger(UInt32(body.count), endianness: .big)
+        buffer.writeBytes(body)
+    }
+
+    public static func encode(_ message: LinkMessage) throws -> [UInt8] {
+        var buffer = ByteBuffer()
+        try encode(message, into: &buffer)
+        return Array(buffer.readableBytesView)
+    }
+
+    /// One message if a whole frame is buffered, nil if more bytes are needed.
+    public static func decode(from buffer: inout ByteBuffer, maxFrameBytes: Int) throws -> LinkMessage? {
+        guard let length = buffer.getInteger(at: buffer.readerIndex, endianness: .big, as: UInt32.self) else { return nil }
+        guard length > 0 else { throw LinkError.emptyFrame }
+        guard Int(length) <= maxFrameBytes else { throw LinkError.frameTooLarge(length: Int(length), max: maxFrameBytes) }
+        guard buffer.readableBytes >= 4 + Int(length) else { return nil }
+        buffer.moveReaderIndex(forwardBy: 4)
+        let body = buffer.readSlice(length: Int(length))!
+        do {
+            return try HyzerJSON.decoder().decode(LinkMessage.self, from: Data(body.readableBytesView))
+        } catch let error as DecodingError {
+            throw LinkError.malformedFrame(explain(error))
+        } catch let error as ScoreError {
+            throw LinkError.malformedFrame(error.description)
+        } catch {
+            throw LinkError.malformedFrame("\(error)")
+        }
+    }
+
+    static func explain(_ error: DecodingError) -> String {
+        switch error {
+        case .dataCorrupted(let context) where context.codingPath.isEmpty: "not JSON"
+        case .dataCorrupted(let context): "bad value at \(path(context))"
+        case .keyNotFound(let key, let context): "missing \"\(key.stringValue)\"\(context.codingPath.isEmpty ? "" : " at \(path(context))")"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context): "wrong type at \(path(context))"
+        @unknown default: "undecodable"
+        }
+    }
+
+    private static func path(_ context: DecodingError.Context) -> String {
+        context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+    }
+}

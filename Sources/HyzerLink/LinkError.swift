@@ -1,0 +1,38 @@
+import Foundation
+import HyzerKit
+
+/// What goes wrong on the link, with the message a person reads.
+public enum LinkError: Error, Equatable, Sendable, CustomStringConvertible {
+    case invalidAddress(String)
+    case frameTooLarge(length: Int, max: Int)
+    case emptyFrame
+    case truncatedFrame(expected: Int, received: Int)
+    case malformedFrame(String)
+    case refused(Refusal)
+    case noPairingToken(path: String)
+    case unexpectedMessage(LinkMessage.MessageType, state: String)
+    case handshakeTimeout
+
+    public var description: String {
+        switch self {
+        case .invalidAddress(let text):
+            "\"\(text)\" is not a link address; use unix:PATH or tcp:HOST:PORT (e.g. unix:/tmp/hyzer/hub/link.sock, tcp:127.0.0.1:7420)."
+        case .frameTooLarge(let length, let max):
+            "frame of \(length) bytes exceeds the \(max)-byte limit"
+        case .emptyFrame:
+            "empty frame (length 0)"
+        case .truncatedFrame(let expected, let received):
+            "connection closed inside a frame: \(received) of \(expected) bytes received"
+        case .malformedFrame(let reason):
+            "malformed frame: \(reason)"
+        case .refused(let refusal):
+            "the hub refused the pairing (\(refusal.reason.rawValue)): \(refusal.message)"
+        case .noPairingToken(let path):
+            "no pairing token at \(path); start the hub once (hyzer-hub serve or hyzer-hub token) or pass --token-file"
+        case .unexpectedMessage(let type, let state):
+            "unexpected \(type.rawValue) message while \(state)"
+        case .handshakeTimeout:
+            "no hello/welcome in time"
+        }
+    }
+}
