@@ -115,6 +115,9 @@ public final class RawSocket {
 
     deinit { close(fd) }
 
+    /// Says "no more bytes from me" while still reading.
+    public func shutdownWrite() { shutdown(fd, Int32(SHUT_WR)) }
+
     public func send(_ bytes: [UInt8]) {
         _ = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }

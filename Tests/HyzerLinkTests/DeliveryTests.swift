@@ -1,0 +1,143 @@
+import Foundation
+import HyzerKit
+import HyzerLink
+import HyzerTestSupport
+import Testing
+
+/// Zero-loss delivery with real processes: `hyzer-hub serve` and the watch-side link client, each
+/// killed at awkward moments. Every score lands exactly once, in order per device.
+@Suite("Link delivery end to end", .serialized)
+struct DeliveryTests {
+    /// The hub's ids for `device`, in commit order.
+    static func committedIDs(_ home: TemporaryHome, device: String) throws -> [String] {
+        try home.events().filter { $0.deviceID == device }.map(\.id.uuidString)
+    }
+
+    @Test("300 scores while the hub is SIGKILLed and restarted 6 times: exactly 300 events, no duplicates, in order")
+    func hubKilledRepeatedly() throws {
+        let home = try TemporaryHome()
+        try home.startRound(players: 20)
+        var server = try home.serve()
+        let client = try home.linkClient(["--device", "watch-1", "--enqueue", "300", "--interval", "8", "--until-drained", "--timeout", "150"])
+        var restarts = 0
+        while restarts < 6 {
+            usleep(UInt32.random(in: 150_000...500_000))
+            server.kill(SIGKILL)
+            restarts += 1
+            usleep(UInt32.random(in: 20_000...300_000))
+            server = try home.serve()
+        }
+        defer { server.kill() }
+        #expect(client.waitForExit(timeout: 150) == 0, "client: \(client.lines.suffix(5)) \(client.stderr)")
+        #expect(client.queuedIDs.count == 300)
+        let committed = try Self.committedIDs(home, device: "watch-1")
+        #expect(committed.count == 300)
+        #expect(Set(committed).count == 300)
+        #expect(committed == client.queuedIDs)
+        #expect(restarts == 6)
+        // Acks for events committed just before a kill were lost; the resend was recognised.
+        let outbox = try FileManager.default.contentsOfDirectory(atPath: home.url.appendingPathComponent("watch/outbox").path)
+        #expect(outbox.filter { !$0.hasPrefix(".") } == [])
+    }
+
+    @Test("The watch client SIGKILLed with a non-empty outbox drains it in order when restarted")
+    func clientKilled() throws {
+        let home = try TemporaryHome()
+        try home.startRound(players: 4)
+        let server = try home.serve(["--latency", "15"])
+        defer { server.kill() }
+        let first = try home.linkClient(["--device", "watch-1", "--enqueue", "40", "--until-drained"])
+        #expect(first.waitForLine(timeout: 30) { _ in first.lines.filter { $0.hasPrefix("acked") }.count >= 5 })
+        first.kill(SIGKILL)
+        let queued = first.queuedIDs
+        let left = try FileManager.default.contentsOfDirectory(atPath: home.url.appendingPathComponent("watch/outbox").path)
+            .filter { !$0.hasPrefix(".") }
+        #expect(queued.count == 40)
+        #expect(!left.isEmpty)
+
+        let second = try home.linkClient(["--device", "watch-1", "--until-drained"])
+        #expect(second.waitForExit(timeout: 60) == 0)
+        let committed = try Self.committedIDs(home, device: "watch-1")
+        #expect(committed == queued)
+    }
+
+    @Test("With --drop 0.3 every score still lands exactly once, in order")
+    func lossyLink() throws {
+        let home = try TemporaryHome()
+        try home.startRound(players: 4)
+        let server = try home.serve(["--drop", "0.3", "--heartbeat", "200"])
+        defer { server.kill() }
+        let client = try home.linkClient(["--device", "watch-1", "--enqueue", "40", "--until-drained", "--timeout", "120"])
+        #expect(client.waitForExit(timeout: 120) == 0, "client: \(client.lines.suffix(5))")
+        let committed = try Self.committedIDs(home, device: "watch-1")
+        #expect(committed == client.queuedIDs)
+        #expect(committed.count == 40)
+    }
+
+    @Test("Hub down for a while: scores queue on the watch; hub back: the queue drains")
+    func hubDownThenBack() throws {
+        let home = try TemporaryHome()
+        try home.startRound(players: 4)
+        _ = try home.hub("token")
+        let client = try home.linkClient(["--device", "watch-1", "--enqueue", "20", "--until-drained", "--timeout", "60"])
+        #expect(client.waitForLine(timeout: 30) { _ in client.queuedIDs.count == 20 })
+        usleep(500_000)
+        #expect(!client.lines.contains("reachable true"))
+        #expect(try home.events() == [])
+        let outbox = try FileManager.default.contentsOfDirectory(atPath: home.url.appendingPathComponent("watch/outbox").path)
+        #expect(outbox.filter { !$0.hasPrefix(".") }.count == 20)
+
+        let server = try home.serve()
+        defer { server.kill() }
+        #expect(client.waitForExit(timeout: 60) == 0)
+        #expect(try Self.committedIDs(home, device: "watch-1") == client.queuedIDs)
+        #expect(client.lines.contains("reachable true"))
+    }
+
+    @Test("With every push dropped, the watch side still converges on the newest standings through standings.json")
+    func pushesDropped() throws {
+        let home = try TemporaryHome()
+        try home.startRound(players: 2)
+        let server = try home.serve(["--drop", "1"])
+        defer { server.kill() }
+        let watch = try home.linkClient(["--device", "watch-1", "--timeout", "60"])
+        defer { watch.kill() }
+        for hole in 1...5 {
+            #expect(try home.hub("score", "Player 01", "3", "--hole", "\(hole)").status == 0)
+        }
+        let newest = try home.standingsSequence()
+        #expect(watch.waitForLine(timeout: 10) { $0 == "standings \(newest) file" }, "watch: \(watch.lines)")
+        #expect(!watch.lines.contains { $0.hasSuffix(" push") })
+        #expect(!watch.lines.contains("reachable true"))
+    }
+
+    @Test("Changes made by other hyzer-hub commands reach a paired watch as a push")
+    func pushesFromOtherProcesses() throws {
+        let home = try TemporaryHome()
+        try home.startRound(players: 2)
+        let server = try home.serve()
+        defer { server.kill() }
+        let watch = try home.linkClient(["--device", "watch-1", "--timeout", "60"])
+        defer { watch.kill() }
+        #expect(watch.waitForLine(timeout: 10) { $0 == "reachable true" })
+        #expect(try home.hub("score", "Player 02", "4").status == 0)
+        let newest = try home.standingsSequence()
+        #expect(watch.waitForLine(timeout: 5) { $0.hasPrefix("standings \(newest) ") })
+    }
+
+    @Test("An event the hub refuses is answered with the reason and kept in rejected.jsonl, not retried")
+    func rejected() throws {
+        let home = try TemporaryHome()
+        try home.startRound(players: 2)
+        let server = try home.serve()
+        defer { server.kill() }
+        let client = try home.linkClient(["--device", "watch-1", "--enqueue", "2", "--round-id", UUID().uuidString, "--until-drained"])
+        #expect(client.waitForExit(timeout: 30) == 0)
+        #expect(client.lines.filter { $0.hasPrefix("rejected ") && $0.hasSuffix(" wrongRound") }.count == 2)
+        let log = try RejectedLog(url: home.url.appendingPathComponent("watch/rejected.jsonl")).entries()
+        #expect(log.map(\.event.id.uuidString) == client.queuedIDs)
+        #expect(log.map(\.reason) == [.wrongRound, .wrongRound])
+        #expect(log[0].message.hasPrefix("Score is for round "))
+        #expect(try home.events() == [])
+    }
+}
