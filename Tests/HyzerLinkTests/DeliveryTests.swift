@@ -141,3 +141,42 @@ struct DeliveryTests {
         #expect(try home.events() == [])
     }
 }
+
+@Suite("Link over TCP")
+struct TCPLinkTests {
+    @Test("serve --listen tcp:127.0.0.1:0 pairs a watch that connects with --connect and --token-file")
+    func tcp() throws {
+        let home = try TemporaryHome()
+        try home.startRound(players: 2)
+        let server = try home.serve(["--listen", "tcp:127.0.0.1:0"])
+        defer { server.kill() }
+        let ready = try #require(server.lines.first { $0.hasPrefix("hyzer-hub serving on tcp:127.0.0.1:") })
+        let address = String(ready.split(separator: " ")[3])
+        #expect(!address.hasSuffix(":0"))
+
+        // The watch lives in its own home, as on another machine; it only shares the token file.
+        let watchHome = try TemporaryHome()
+        try FileManager.default.createDirectory(at: watchHome.url.appendingPathComponent("shared"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: home.url.appendingPathComponent("shared/standings.json"),
+                                         to: watchHome.url.appendingPathComponent("shared/standings.json"))
+        let client = try watchHome.linkClient(["--connect", address, "--token-file", home.url.appendingPathComponent("hub/token").path,
+                                               "--device", "watch-tcp", "--enqueue", "5", "--until-drained"])
+        #expect(client.waitForExit(timeout: 30) == 0)
+        #expect(try home.events().map(\.id.uuidString) == client.queuedIDs)
+    }
+
+    @Test("serve refuses a bad --listen, --drop or --latency with what is allowed (exit 64)")
+    func badOptions() throws {
+        let home = try TemporaryHome()
+        let cases: [([String], String)] = [
+            (["--listen", "http://x"], "Error: \"http://x\" is not a link address; use unix:PATH or tcp:HOST:PORT (e.g. unix:/tmp/hyzer/hub/link.sock, tcp:127.0.0.1:7420)."),
+            (["--drop", "1.5"], "Error: --drop is a probability between 0 and 1; got 1.5."),
+            (["--latency=-5"], "Error: --latency must be 0 or more milliseconds; got -5."),
+        ]
+        for (arguments, message) in cases {
+            let result = try CLIProcess.run("hyzer-hub", ["--home", home.path, "serve"] + arguments)
+            #expect(result.status == 64)
+            #expect(result.stderr.hasPrefix(message), "\(result.stderr)")
+        }
+    }
+}

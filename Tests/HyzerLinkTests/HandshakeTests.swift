@@ -100,3 +100,27 @@ struct HandshakeTests {
     }
 
 }
+
+@Suite("hyzer-hub serve lifecycle")
+struct ServeLifecycleTests {
+    @Test("SIGTERM and SIGINT stop serve cleanly: exit 0, socket file removed, token kept", arguments: [SIGTERM, SIGINT])
+    func cleanShutdown(signal: Int32) throws {
+        let home = try TemporaryHome()
+        let server = try home.serve()
+        #expect(FileManager.default.fileExists(atPath: home.socketPath))
+        kill(server.process.processIdentifier, signal)
+        #expect(server.waitForExit(timeout: 10) == 0)
+        #expect(!FileManager.default.fileExists(atPath: home.socketPath))
+        let attributes = try FileManager.default.attributesOfItem(atPath: home.url.appendingPathComponent("hub/token").path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+    }
+
+    @Test("The socket is created with mode 0600")
+    func socketMode() throws {
+        let home = try TemporaryHome()
+        let server = try home.serve()
+        defer { server.kill() }
+        let attributes = try FileManager.default.attributesOfItem(atPath: home.socketPath)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+    }
+}
