@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "HubCore", targets: ["HubCore"]),
         .library(name: "WatchCore", targets: ["WatchCore"]),
         .executable(name: "hyzer-hub", targets: ["hyzer-hub"]),
+        .executable(name: "hyzer-watch", targets: ["hyzer-watch"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -56,6 +57,20 @@ let package = Package(
             name: "hyzer-hub",
             dependencies: [
                 "HubCore", "HyzerLink",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // SDL2 + SDL2_ttf + SDL2_image through a plain module map (see Sources/CSDL2/shim.h).
+        .systemLibrary(
+            name: "CSDL2",
+            path: "Sources/CSDL2",
+            providers: [.apt(["libsdl2-dev", "libsdl2-ttf-dev", "libsdl2-image-dev"])]
+        ),
+        .executableTarget(
+            name: "hyzer-watch",
+            dependencies: [
+                "WatchCore", "HyzerLink", "CSDL2",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -3,7 +3,9 @@
 
 # C libraries and fonts the package builds and runs against (Debian names).
 HYZER_DEBIAN_PACKAGES=(
-    libsqlite3-dev   # GRDB links the system SQLite
+    libsqlite3-dev                                        # GRDB links the system SQLite
+    libsdl2-dev libsdl2-ttf-dev libsdl2-image-dev         # hyzer-watch draws with SDL2
+    fonts-dejavu-core fontconfig                          # DejaVu Sans / Sans Mono, found with fc-match
 )
 
 say() { printf '%s\n' "$*" >&2; }

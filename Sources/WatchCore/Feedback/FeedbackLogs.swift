@@ -1,0 +1,46 @@
+import Foundation
+import HyzerKit
+import HyzerLink
+import NIOConcurrencyHelpers
+
+/// Appends JSON lines to a file: `watch/haptics.jsonl`, `watch/announcements.jsonl`.
+///
+/// Lines are written with one `write` each (O_APPEND), not fsynced: they are a log of what the
+/// wearer felt and heard, and the crown's detent-to-haptic budget is a few hundred microseconds.
+public final class JSONLinesLog: Sendable {
+    public let url: URL
+    private let handle: NIOLockedValueBox<FileHandle?>
+
+    public init(url: URL) throws {
+        self.url = url
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        if !FileManager.default.fileExists(atPath: url.path), !FileManager.default.createFile(atPath: url.path, contents: nil) {
+            throw DurableFileError.failed("create", url.path, errno)
+        }
+        let handle = try FileHandle(forWritingTo: url)
+        try handle.seekToEnd()
+        self.handle = NIOLockedValueBox(handle)
+    }
+
+    public func append<T: Encodable>(_ record: T) throws {
+        var line = try HyzerJSON.encoder().encode(record)
+        line.append(0x0A)
+        try handle.withLockedValue { try $0?.write(contentsOf: line) }
+    }
+
+    public func close() {
+        handle.withLockedValue { handle in
+            try? handle?.close()
+            handle = nil
+        }
+    }
+}
+
+/// Monotonic nanoseconds, for input-to-haptic latency.
+public enum MonotonicClock {
+    public static func nanoseconds() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+    }
+}

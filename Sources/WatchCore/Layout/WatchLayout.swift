@@ -1,0 +1,218 @@
+import Foundation
+import HyzerKit
+
+/// `WatchState → DisplayList`: every screen of the face, following seeds/001 components 5 and 6.
+/// Pure: the same state, clock and fonts always give the same frame.
+public enum WatchLayout {
+    // MARK: Geometry (shared with hit testing)
+
+    public static func visibleRows(size: WatchSize) -> Int {
+        let m = WatchMetrics(size: size)
+        return Int((m.height - m.headerHeight - m.footerHeight) / m.rowHeight)
+    }
+
+    /// The frame of the row shown at `slot` (0 is the top visible row).
+    public static func rowFrame(slot: Double, size: WatchSize) -> Rect {
+        let m = WatchMetrics(size: size)
+        return Rect(x: 0, y: m.headerHeight + slot * m.rowHeight, width: m.width, height: m.rowHeight)
+    }
+
+    /// Which standing a tap lands on, by index into the round's standings.
+    public static func row(at point: Point, state: WatchState, size: WatchSize) -> Int? {
+        guard let standings = state.round?.standings else { return nil }
+        for slot in 0..<visibleRows(size: size) {
+            let index = state.scrollRow + slot
+            if index < standings.count, rowFrame(slot: Double(slot), size: size).contains(point) { return index }
+        }
+        return nil
+    }
+
+    public static func saveButton(size: WatchSize) -> Rect {
+        let m = WatchMetrics(size: size)
+        return Rect(x: m.margin * 1.5, y: m.height - m.margin - m.buttonHeight, width: m.width - m.margin * 3, height: m.buttonHeight)
+    }
+
+    // MARK: Frames
+
+    public static func displayList(_ state: WatchState, now: Date, size: WatchSize, measurer: TextMeasurer) -> DisplayList {
+        let m = WatchMetrics(size: size)
+        var list = DisplayList(width: m.width, height: m.height, background: WatchColor.background)
+        switch state.screen {
+        case .crown(let entry):
+            crownScreen(entry, size: size, into: &list, m, measurer)
+        case .leaderboard:
+            if let round = state.round {
+                leaderboard(round, state: state, now: now, size: size, into: &list, m, measurer)
+            } else {
+                noRound(state: state, now: now, into: &list, m, measurer)
+            }
+        }
+        footer(state, now: now, into: &list, m, measurer)
+        hapticPulse(state, now: now, into: &list, m)
+        return list
+    }
+
+    private static func leaderboard(_ round: RoundSnapshot, state: WatchState, now: Date, size: WatchSize,
+                                    into list: inout DisplayList, _ m: WatchMetrics, _ measurer: TextMeasurer) {
+        let stale = state.isStale(at: now)
+        let fade = stale ? 0.5 : 1.0
+        let positionFont = FontSpec(.sansBold, m.rowText)
+        let nameFont = FontSpec(.sansBold, m.rowText)
+        let scoreFont = FontSpec(.monoBold, m.rowText)
+        let arrowFont = FontSpec(.sans, m.caption * 0.8)
+        let positionWidth = measurer.width("T88", positionFont) + m.margin * 0.25
+        let scoreWidth = measurer.width("+88", scoreFont)
+        let markerWidth = measurer.width("!", nameFont) + m.margin * 0.5
+
+        let reshuffle = state.reshuffle
+        let slide = reshuffle.map { state.reduceMotion ? 1 : min(1, max(0, now.timeIntervalSince($0.startedAt) / Reshuffle.slideDuration)) } ?? 1
+        let eased = 1 - pow(1 - slide, 3)
+        let showArrows = reshuffle.map { now.timeIntervalSince($0.startedAt) < Reshuffle.arrowDuration } ?? false
+
+        for (index, standing) in round.standings.enumerated() {
+            let from = Double(reshuffle?.fromRow[standing.playerID] ?? index)
+            let slot = from + (Double(index) - from) * eased - Double(state.scrollRow)
+            guard slot > -1, slot < Double(visibleRows(size: size)) else { continue }
+            let frame = rowFrame(slot: slot, size: size)
+            let x = m.margin
+            let positionText = ScoreFormat.position(of: standing)
+            let positionColor = standing.position == 1 ? WatchColor.accent : WatchColor.textPrimary
+            list.commands.append(.text(positionText, frame: Rect(x: x, y: frame.y, width: positionWidth, height: frame.height),
+                                       font: positionFont, color: positionColor.opacity(fade), alignment: .leading))
+            if showArrows, let up = reshuffle?.movedUp[standing.playerID] {
+                list.commands.append(.text(up ? "▲" : "▼", frame: Rect(x: x + positionWidth - m.margin * 0.9, y: frame.y, width: m.margin, height: frame.height * 0.55),
+                                           font: arrowFont, color: (up ? WatchColor.underPar : WatchColor.overPar).opacity(fade), alignment: .center))
+            }
+            let nameX = x + positionWidth
+            let scoreX = m.width - m.margin - scoreWidth
+            let nameRoom = scoreX - nameX - m.margin * 0.5 - (standing.discrepancy ? markerWidth : 0)
+            let name = measurer.truncate(standing.name, font: nameFont, toFit: nameRoom)
+            list.commands.append(.text(name, frame: Rect(x: nameX, y: frame.y, width: nameRoom, height: frame.height),
+                                       font: nameFont, color: WatchColor.textPrimary.opacity(fade), alignment: .leading))
+            if standing.discrepancy {
+                let nameWidth = measurer.width(name, nameFont)
+                list.commands.append(.text("!", frame: Rect(x: nameX + nameWidth + m.margin * 0.25, y: frame.y, width: markerWidth, height: frame.height),
+                                           font: nameFont, color: WatchColor.overPar.opacity(fade), alignment: .leading))
+            }
+            let played = standing.holesPlayed > 0
+            let tone = ScoreTone.forRound(relativeToPar: standing.scoreRelativeToPar, holesPlayed: standing.holesPlayed)
+            list.commands.append(.text(played ? ScoreFormat.relativeToPar(standing.scoreRelativeToPar) : "-",
+                                       frame: Rect(x: scoreX, y: frame.y, width: scoreWidth, height: frame.height), font: scoreFont,
+                                       color: (played ? tone.color : WatchColor.textSecondary).opacity(fade), alignment: .trailing))
+        }
+
+        // The header covers rows sliding past the top.
+        list.commands.append(.rect(Rect(x: 0, y: 0, width: m.width, height: m.headerHeight), WatchColor.background, cornerRadius: 0))
+        let caption = FontSpec(.sans, m.caption)
+        list.commands.append(.text(ScoreFormat.holeProgress(current: round.currentHole, of: round.holeCount),
+                                   frame: Rect(x: m.margin, y: 0, width: m.width / 2, height: m.headerHeight), font: caption,
+                                   color: WatchColor.textSecondary, alignment: .leading))
+        status(state, now: now, into: &list, m, measurer)
+
+        let rows = round.standings.count
+        let visible = visibleRows(size: size)
+        if rows > visible {
+            let track = Double(visible) * m.rowHeight
+            let thumb = track * Double(visible) / Double(rows)
+            let offset = (track - thumb) * Double(state.scrollRow) / Double(rows - visible)
+            list.commands.append(.rect(Rect(x: m.width - 6, y: m.headerHeight + offset, width: 4, height: thumb), WatchColor.tertiary, cornerRadius: 2))
+        }
+    }
+
+    /// Top right: how old the standings are once stale, and whether the phone is reachable.
+    private static func status(_ state: WatchState, now: Date, into list: inout DisplayList, _ m: WatchMetrics, _ measurer: TextMeasurer) {
+        let caption = FontSpec(.sans, m.caption)
+        var x = m.width - m.margin
+        if !state.reachable {
+            let text = "No phone"
+            let width = measurer.width(text, caption)
+            x -= width
+            list.commands.append(.text(text, frame: Rect(x: x, y: 0, width: width, height: m.headerHeight), font: caption,
+                                       color: WatchColor.overPar, alignment: .trailing))
+            x -= m.margin * 0.5
+        }
+        if state.isStale(at: now), let age = state.age(at: now) {
+            let text = ScoreFormat.relativeAge(seconds: age)
+            let width = measurer.width(text, caption)
+            list.commands.append(.text(text, frame: Rect(x: x - width, y: 0, width: width, height: m.headerHeight), font: caption,
+                                       color: WatchColor.textSecondary, alignment: .trailing))
+        }
+    }
+
+    private static func crownScreen(_ entry: CrownEntry, size: WatchSize, into list: inout DisplayList, _ m: WatchMetrics, _ measurer: TextMeasurer) {
+        let caption = FontSpec(.sans, m.caption)
+        let tone = ScoreTone.forHole(relativeToPar: entry.relativeToPar)
+        list.commands.append(.text("Hole \(entry.hole)", frame: Rect(x: 0, y: m.margin * 0.25, width: m.width, height: m.caption * 1.6),
+                                   font: caption, color: WatchColor.textSecondary, alignment: .center))
+        let nameFont = FontSpec(.sansBold, m.title)
+        let name = measurer.truncate(entry.playerName, font: nameFont, toFit: m.width - m.margin * 2)
+        list.commands.append(.text(name, frame: Rect(x: m.margin, y: m.caption * 1.6, width: m.width - m.margin * 2, height: m.title * 1.5),
+                                   font: nameFont, color: WatchColor.textPrimary, alignment: .center))
+        let button = saveButton(size: size)
+        // The number, par and relative value sit centred between the name and the Save button.
+        let nameBottom = m.caption * 1.6 + m.title * 1.5
+        let block = m.hero * 1.25 + m.caption * 1.5
+        let numberTop = nameBottom + max(0, (button.y - nameBottom - block) / 2)
+        list.commands.append(.text("\(entry.value)", frame: Rect(x: 0, y: numberTop, width: m.width, height: m.hero * 1.25),
+                                   font: FontSpec(.monoBold, m.hero), color: tone.color, alignment: .center))
+        let parTop = numberTop + m.hero * 1.25
+        list.commands.append(.text("Par \(entry.par)", frame: Rect(x: 0, y: parTop, width: m.width / 2 - m.margin * 0.25, height: m.caption * 1.5),
+                                   font: caption, color: WatchColor.textSecondary, alignment: .trailing))
+        list.commands.append(.text(ScoreFormat.relativeToPar(entry.relativeToPar),
+                                   frame: Rect(x: m.width / 2 + m.margin * 0.25, y: parTop, width: m.width / 2, height: m.caption * 1.5),
+                                   font: FontSpec(.monoBold, m.caption), color: tone.color, alignment: .leading))
+        list.commands.append(.rect(button, WatchColor.accent, cornerRadius: button.height / 2))
+        list.commands.append(.text("Save", frame: button, font: FontSpec(.sansBold, m.rowText), color: WatchColor.background, alignment: .center))
+    }
+
+    private static func noRound(state: WatchState, now: Date, into list: inout DisplayList, _ m: WatchMetrics, _ measurer: TextMeasurer) {
+        let waiting = state.snapshot == nil
+        let title = waiting ? "Waiting for the phone" : "No active round"
+        let detail = waiting ? (state.snapshotProblem ?? "No standings yet") : "Start a round on the phone"
+        let titleFont = FontSpec(.sansBold, m.rowText)
+        list.commands.append(.text(measurer.truncate(title, font: titleFont, toFit: m.width - m.margin * 2),
+                                   frame: Rect(x: m.margin, y: m.height / 2 - m.rowText * 1.5, width: m.width - m.margin * 2, height: m.rowText * 1.5),
+                                   font: titleFont, color: WatchColor.textPrimary, alignment: .center))
+        let caption = FontSpec(.sans, m.caption)
+        list.commands.append(.text(measurer.truncate(detail, font: caption, toFit: m.width - m.margin * 2),
+                                   frame: Rect(x: m.margin, y: m.height / 2 + m.margin * 0.25, width: m.width - m.margin * 2, height: m.caption * 1.5),
+                                   font: caption, color: WatchColor.textSecondary, alignment: .center))
+        status(state, now: now, into: &list, m, measurer)
+    }
+
+    /// Bottom: a transient banner, else how many saved scores still wait for the phone.
+    private static func footer(_ state: WatchState, now: Date, into list: inout DisplayList, _ m: WatchMetrics, _ measurer: TextMeasurer) {
+        if case .crown = state.screen { return }
+        let caption = FontSpec(.sans, m.caption)
+        let frame = Rect(x: m.margin * 0.5, y: m.height - m.footerHeight - m.margin * 0.25, width: m.width - m.margin, height: m.footerHeight)
+        if let banner = state.banner, now < banner.until {
+            let color: RGBA = switch banner.style {
+            case .info: WatchColor.textPrimary
+            case .success: WatchColor.underPar
+            case .failure: WatchColor.wayOver
+            }
+            list.commands.append(.rect(frame, WatchColor.elevated, cornerRadius: frame.height / 2))
+            list.commands.append(.text(measurer.truncate(banner.text, font: caption, toFit: frame.width - m.margin),
+                                       frame: frame, font: caption, color: color, alignment: .center))
+        } else if state.pendingTransfers > 0 {
+            list.commands.append(.text("\(state.pendingTransfers) to send", frame: frame, font: caption,
+                                       color: WatchColor.textSecondary, alignment: .center))
+        }
+    }
+
+    private static func hapticPulse(_ state: WatchState, now: Date, into list: inout DisplayList, _ m: WatchMetrics) {
+        guard let pulse = state.pulse else { return }
+        let t = now.timeIntervalSince(pulse.at)
+        guard t >= 0, t < HapticPulse.duration else { return }
+        let color: RGBA = switch pulse.kind {
+        case .tick: WatchColor.accent
+        case .limit, .failure: WatchColor.wayOver
+        case .success: WatchColor.underPar
+        case .notification: WatchColor.overPar
+        }
+        let strength = 1 - t / HapticPulse.duration
+        let thickness = pulse.kind == .tick ? 4.0 : 8.0
+        list.commands.append(.ring(Rect(x: 0, y: 0, width: m.width, height: m.height), color.opacity(strength),
+                                   thickness: thickness, cornerRadius: m.margin * 2))
+    }
+}

@@ -1,0 +1,215 @@
+import Foundation
+import HyzerKit
+import HyzerLink
+import Logging
+import NIOConcurrencyHelpers
+
+/// Where the watch finds its hub and keeps its files.
+public struct WatchConfiguration: Sendable {
+    public var paths: HyzerPaths
+    /// The hub's link address; default `unix:<home>/hub/link.sock`.
+    public var address: LinkAddress
+    /// The pairing token file; default `<home>/hub/token`.
+    public var tokenFile: URL
+    public var deviceID: String
+    public var wearerID: PlayerID?
+    public var size: WatchSize
+    public var reduceMotion: Bool
+
+    public init(paths: HyzerPaths, address: LinkAddress? = nil, tokenFile: URL? = nil, deviceID: String = "watch",
+                wearerID: PlayerID? = nil, size: WatchSize = .mm45, reduceMotion: Bool = false) {
+        self.paths = paths
+        self.address = address ?? .unix(path: paths.linkSocket.path)
+        self.tokenFile = tokenFile ?? paths.pairingToken
+        self.deviceID = deviceID
+        self.wearerID = wearerID
+        self.size = size
+        self.reduceMotion = reduceMotion
+    }
+}
+
+/// The watch's shell: holds the state, feeds it inputs from the hands, the link and the shared
+/// file, and performs the effects (outbox, haptic log, announcements). No SDL: the host draws
+/// `frame()` and turns its events into `send(_:)` calls; tests do the same without a window.
+public final class WatchSession: Sendable {
+    public let configuration: WatchConfiguration
+    public let outbox: DurableOutbox
+    private let hapticLog: JSONLinesLog
+    private let announcementLog: JSONLinesLog
+    private let state: NIOLockedValueBox<WatchState>
+    private let clockOffset = NIOLockedValueBox<TimeInterval>(0)
+    private let hapticCounts = NIOLockedValueBox<[HapticKind: Int]>([:])
+    private let link = NIOLockedValueBox<LinkClient?>(nil)
+    private let linkWanted = NIOLockedValueBox(false)
+    private let changed: @Sendable () -> Void
+    private let snapshotWatcher: NIOLockedValueBox<SnapshotFileWatcher?> = NIOLockedValueBox(nil)
+    private let logger = Logger(label: "hyzer.watch")
+
+    /// - Parameter changed: called (on any thread) after anything that may change the face.
+    public init(configuration: WatchConfiguration, changed: @escaping @Sendable () -> Void = {}) throws {
+        self.configuration = configuration
+        let paths = configuration.paths
+        outbox = try DurableOutbox(directory: paths.outbox)
+        hapticLog = try JSONLinesLog(url: paths.hapticLog)
+        announcementLog = try JSONLinesLog(url: paths.announcementLog)
+        var initial = WatchState(deviceID: configuration.deviceID, wearerID: configuration.wearerID, reduceMotion: configuration.reduceMotion)
+        initial.pendingTransfers = outbox.count
+        state = NIOLockedValueBox(initial)
+        self.changed = changed
+    }
+
+    // MARK: Clock
+
+    /// The watch's clock: real time plus whatever `advance-clock` added.
+    public func now() -> Date { Date().addingTimeInterval(clockOffset.withLockedValue { $0 }) }
+
+    public func advanceClock(by interval: TimeInterval) {
+        clockOffset.withLockedValue { $0 += interval }
+        changed()
+    }
+
+    private func environment() -> WatchEnvironment {
+        let offset = clockOffset.withLockedValue { $0 }
+        return WatchEnvironment(now: Date().addingTimeInterval(offset), size: configuration.size,
+                                hubTimeToWatchTime: { $0.addingTimeInterval(offset) })
+    }
+
+    // MARK: Running
+
+    /// Starts reading `standings.json` and the link to the phone.
+    public func start() {
+        let url = configuration.paths.standingsSnapshot
+        let watcher = SnapshotFileWatcher(url: url) { [weak self] in self?.readSnapshotFile() }
+        snapshotWatcher.withLockedValue { $0 = watcher }
+        watcher.start()
+        readSnapshotFile()
+        setLink(up: true)
+    }
+
+    public func stop() async {
+        snapshotWatcher.withLockedValue { $0?.stop() }
+        linkWanted.withLockedValue { $0 = false }
+        await link.withLockedValue { $0 }?.stop()
+        hapticLog.close()
+        announcementLog.close()
+    }
+
+    /// `link down` / `link up`: make the phone unreachable or reachable again.
+    public func setLink(up: Bool) {
+        linkWanted.withLockedValue { $0 = up }
+        if up {
+            connectWhenPaired()
+        } else if let client = link.withLockedValue({ old in defer { old = nil }; return old }) {
+            Task { await client.stop() }
+            send(.reachability(false))
+        }
+    }
+
+    /// Starts the link client once a pairing token can be read (the hub may start after the watch).
+    private func connectWhenPaired() {
+        guard linkWanted.withLockedValue({ $0 }), link.withLockedValue({ $0 }) == nil else { return }
+        let token: String
+        do {
+            token = try PairingToken.read(at: configuration.tokenFile)
+        } catch {
+            logger.info("not paired yet: \(error); trying again in 1 s")
+            DispatchQueue.global().asyncAfter(deadline: .now() + 1) { [weak self] in self?.connectWhenPaired() }
+            return
+        }
+        let client = LinkClient(
+            configuration: LinkClientConfiguration(address: configuration.address, token: token, deviceID: configuration.deviceID),
+            outbox: outbox, rejectedLog: RejectedLog(url: configuration.paths.rejectedLog)
+        ) { [weak self] event in self?.linkEvent(event) }
+        link.withLockedValue { $0 = client }
+        client.start()
+    }
+
+    private func linkEvent(_ event: LinkClientEvent) {
+        switch event {
+        case .reachability(let reachable): send(.reachability(reachable))
+        case .standings(let snapshot): send(.snapshot(snapshot))
+        case .heartbeat(let heartbeat): send(.heartbeat(sequence: heartbeat.sequence))
+        case .acked: send(.pendingTransfers(outbox.count))
+        case .rejected(_, let rejection):
+            send(.rejected(rejection))
+            send(.pendingTransfers(outbox.count))
+        case .refused(let refusal): send(.pairingRefused(refusal.message))
+        }
+    }
+
+    private func readSnapshotFile() {
+        switch SnapshotFile.read(configuration.paths.standingsSnapshot) {
+        case .success(let snapshot): send(.snapshot(snapshot))
+        case .failure(let error):
+            logger.notice("\(error)")
+            send(.snapshotUnreadable(error.description))
+        }
+    }
+
+    // MARK: Inputs and effects
+
+    /// Feeds one input. `inputTime` (monotonic ns, `MonotonicClock`) is when the host received the
+    /// event; haptics it causes log their latency from it.
+    public func send(_ input: WatchInput, inputTime: UInt64? = nil) {
+        let env = environment()
+        let effects = state.withLockedValue { WatchMachine.reduce(&$0, input, env) }
+        perform(effects, env: env, inputTime: inputTime ?? MonotonicClock.nanoseconds())
+        changed()
+    }
+
+    private func perform(_ effects: [WatchEffect], env: WatchEnvironment, inputTime: UInt64) {
+        var remaining = effects[...]
+        while let effect = remaining.popFirst() {
+            switch effect {
+            case .enqueue(let event):
+                do {
+                    try outbox.enqueue(event)
+                    link.withLockedValue { $0 }?.outboxChanged()
+                } catch {
+                    // Not on disk, so not saved: say so instead of the success that would follow.
+                    logger.error("could not save a score to the outbox: \(error)")
+                    let failure = state.withLockedValue { state -> [WatchEffect] in
+                        state.pendingTransfers = outbox.count
+                        return WatchMachine.reduce(&state, .saveFailed("\(error)"), env)
+                    }
+                    remaining = failure[...]
+                }
+            case .haptic(let kind, let value):
+                let latency = Int((MonotonicClock.nanoseconds() &- inputTime) / 1000)
+                hapticCounts.withLockedValue { $0[kind, default: 0] += 1 }
+                do { try hapticLog.append(HapticRecord(at: env.now, kind: kind, value: value, latencyMicros: latency)) } catch {
+                    logger.error("could not write the haptic log: \(error)")
+                }
+            case .announce(let text):
+                do { try announcementLog.append(AnnouncementRecord(at: env.now, text: text)) } catch {
+                    logger.error("could not write the announcement log: \(error)")
+                }
+            }
+        }
+    }
+
+    // MARK: Reading
+
+    public var current: WatchState { state.withLockedValue { $0 } }
+
+    /// Haptics of `kind` since this session began.
+    public func hapticCount(_ kind: HapticKind) -> Int { hapticCounts.withLockedValue { $0[kind, default: 0] } }
+
+    /// The frame to draw now.
+    public func frame(measurer: TextMeasurer) -> DisplayList {
+        let now = now()
+        return WatchLayout.displayList(current, now: now, size: configuration.size, measurer: measurer)
+    }
+
+    /// Whether the face should be redrawn again soon without any input (an animation runs, or a
+    /// relative age or banner will change): the host's wait timeout.
+    public func nextRedraw() -> TimeInterval {
+        let now = now()
+        let state = current
+        if state.isAnimating(at: now) { return 1.0 / 60 }
+        var wait: TimeInterval = 1
+        if let banner = state.banner, banner.until > now { wait = min(wait, banner.until.timeIntervalSince(now)) }
+        if let age = state.age(at: now), age <= WatchState.staleAfter { wait = min(wait, WatchState.staleAfter - age + 0.001) }
+        return max(0.001, wait)
+    }
+}

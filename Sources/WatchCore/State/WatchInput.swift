@@ -1,0 +1,50 @@
+import Foundation
+import HyzerKit
+
+/// What reaches the watch: the wearer's hands (already turned from SDL events into watch terms by
+/// the host) and the phone (through the link and the shared file).
+public enum WatchInput: Sendable, Hashable {
+    /// Crown rotation in detents; fractions accumulate (a precise wheel).
+    case crown(detents: Double)
+    case tap(Point)
+    case back
+    case save
+    /// Standings from a push or from `standings.json`.
+    case snapshot(StandingsSnapshot)
+    case snapshotUnreadable(String)
+    /// The hub is alive and its newest snapshot has this sequence.
+    case heartbeat(sequence: Int?)
+    case reachability(Bool)
+    /// The outbox holds this many scores not yet acked.
+    case pendingTransfers(Int)
+    case rejected(Rejection)
+    /// Writing a saved score to the outbox failed: it was not saved.
+    case saveFailed(String)
+    /// The hub refused to pair (wrong token, unsupported version).
+    case pairingRefused(String)
+}
+
+/// What the watch does about an input, performed by the shell in order.
+public enum WatchEffect: Sendable, Hashable {
+    /// Put the score in the durable outbox (fsync) and wake the link.
+    case enqueue(ScoreEvent)
+    case haptic(HapticKind, value: Int?)
+    case announce(String)
+}
+
+/// What a reduction needs from outside: the watch's clock and fresh ids.
+public struct WatchEnvironment: Sendable {
+    public var now: Date
+    /// Converts a hub timestamp to the watch's clock (adds any `advance-clock` offset).
+    public var hubTimeToWatchTime: @Sendable (Date) -> Date
+    public var makeID: @Sendable () -> UUID
+    public var size: WatchSize
+
+    public init(now: Date, size: WatchSize = .mm45, hubTimeToWatchTime: @escaping @Sendable (Date) -> Date = { $0 },
+                makeID: @escaping @Sendable () -> UUID = UUID.init) {
+        self.now = now
+        self.size = size
+        self.hubTimeToWatchTime = hubTimeToWatchTime
+        self.makeID = makeID
+    }
+}

@@ -1,0 +1,208 @@
+import CSDL2
+import Foundation
+import WatchCore
+
+/// Errors of the SDL host, with what to do about them.
+struct HostError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+
+    static func sdl(_ what: String) -> HostError { HostError("\(what): \(String(cString: SDL_GetError()))") }
+}
+
+/// The face's fonts, found through fontconfig (fonts-dejavu-core).
+final class FontBook {
+    private var paths: [FontSpec.Family: String] = [:]
+    private var fonts: [FontSpec: OpaquePointer] = [:]
+
+    static let patterns: [FontSpec.Family: (pattern: String, file: String)] = [
+        .sans: ("DejaVu Sans", "DejaVuSans.ttf"),
+        .sansBold: ("DejaVu Sans:bold", "DejaVuSans-Bold.ttf"),
+        .monoBold: ("DejaVu Sans Mono:bold", "DejaVuSansMono-Bold.ttf"),
+    ]
+
+    init() throws {
+        for family in FontSpec.Family.allCases {
+            let (pattern, file) = Self.patterns[family]!
+            guard let path = Self.match(pattern), URL(fileURLWithPath: path).lastPathComponent == file else {
+                throw HostError("Font \(pattern) (\(file)) not found through fontconfig (fc-match '\(pattern)'). Install it: apt-get install fonts-dejavu-core fontconfig")
+            }
+            paths[family] = path
+        }
+    }
+
+    private static func match(_ pattern: String) -> String? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["fc-match", "-f", "%{file}", pattern]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return nil }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let path = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return process.terminationStatus == 0 && FileManager.default.fileExists(atPath: path) ? path : nil
+    }
+
+    func font(_ spec: FontSpec) throws -> OpaquePointer {
+        let key = FontSpec(spec.family, spec.size.rounded())
+        if let font = fonts[key] { return font }
+        guard let font = TTF_OpenFont(paths[spec.family]!, Int32(key.size)) else { throw HostError.sdl("TTF_OpenFont \(paths[spec.family]!)") }
+        fonts[key] = font
+        return font
+    }
+
+    func width(_ text: String, _ spec: FontSpec) -> Double {
+        guard !text.isEmpty, let font = try? font(spec) else { return 0 }
+        var w: Int32 = 0, h: Int32 = 0
+        TTF_SizeUTF8(font, text, &w, &h)
+        return Double(w)
+    }
+
+    deinit { for font in fonts.values { TTF_CloseFont(font) } }
+}
+
+/// Draws display lists with SDL's software renderer into a surface the size of the face. The
+/// surface is what a window shows and what a screenshot saves.
+final class Painter {
+    let surface: UnsafeMutablePointer<SDL_Surface>
+    let renderer: OpaquePointer
+    let fonts: FontBook
+    private var textures: [TextKey: (texture: OpaquePointer, width: Int32, height: Int32)] = [:]
+
+    private struct TextKey: Hashable {
+        let text: String
+        let font: FontSpec
+        let r: UInt8, g: UInt8, b: UInt8
+    }
+
+    init(width: Int, height: Int, fonts: FontBook) throws {
+        guard let surface = SDL_CreateRGBSurfaceWithFormat(0, Int32(width), Int32(height), 32, SDL_PIXELFORMAT_ARGB8888.rawValue) else {
+            throw HostError.sdl("SDL_CreateRGBSurfaceWithFormat")
+        }
+        guard let renderer = SDL_CreateSoftwareRenderer(surface) else { throw HostError.sdl("SDL_CreateSoftwareRenderer") }
+        SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_BLEND)
+        self.surface = surface
+        self.renderer = renderer
+        self.fonts = fonts
+    }
+
+    deinit {
+        for entry in textures.values { SDL_DestroyTexture(entry.texture) }
+        SDL_DestroyRenderer(renderer)
+        SDL_FreeSurface(surface)
+    }
+
+    var measurer: TextMeasurer {
+        let fonts = UncheckedSendable(fonts)
+        return TextMeasurer { text, font in fonts.value.width(text, font) }
+    }
+
+    func draw(_ list: DisplayList) throws {
+        setColor(list.background)
+        SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_NONE)
+        SDL_RenderClear(renderer)
+        SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_BLEND)
+        for command in list.commands {
+            switch command {
+            case .rect(let rect, let color, let radius): fillRoundedRect(rect, radius: radius, color)
+            case .ring(let rect, let color, let thickness, let radius): ring(rect, thickness: thickness, radius: radius, color)
+            case .text(let text, let frame, let font, let color, let alignment): try drawText(text, frame, font, color, alignment)
+            }
+        }
+        SDL_RenderPresent(renderer)
+        if textures.count > 512 { flushTextCache() }
+    }
+
+    func savePNG(to url: URL) throws {
+        guard IMG_SavePNG(surface, url.path) == 0 else { throw HostError.sdl("IMG_SavePNG \(url.path)") }
+    }
+
+    private func flushTextCache() {
+        for entry in textures.values { SDL_DestroyTexture(entry.texture) }
+        textures = [:]
+    }
+
+    private func setColor(_ color: RGBA) {
+        SDL_SetRenderDrawColor(renderer, color.r, color.g, color.b, color.a)
+    }
+
+    private func drawText(_ text: String, _ frame: Rect, _ font: FontSpec, _ color: RGBA, _ alignment: TextAlignment) throws {
+        guard !text.isEmpty, color.a > 0 else { return }
+        let key = TextKey(text: text, font: font, r: color.r, g: color.g, b: color.b)
+        let entry: (texture: OpaquePointer, width: Int32, height: Int32)
+        if let cached = textures[key] {
+            entry = cached
+        } else {
+            guard let rendered = TTF_RenderUTF8_Blended(try fonts.font(font), text, SDL_Color(r: color.r, g: color.g, b: color.b, a: 255)) else {
+                throw HostError.sdl("TTF_RenderUTF8_Blended")
+            }
+            defer { SDL_FreeSurface(rendered) }
+            guard let texture = SDL_CreateTextureFromSurface(renderer, rendered) else { throw HostError.sdl("SDL_CreateTextureFromSurface") }
+            SDL_SetTextureBlendMode(texture, SDL_BLENDMODE_BLEND)
+            entry = (texture, rendered.pointee.w, rendered.pointee.h)
+            textures[key] = entry
+        }
+        SDL_SetTextureAlphaMod(entry.texture, color.a)
+        let x: Double = switch alignment {
+        case .leading: frame.x
+        case .center: frame.x + (frame.width - Double(entry.width)) / 2
+        case .trailing: frame.x + frame.width - Double(entry.width)
+        }
+        var destination = SDL_Rect(x: Int32(x.rounded()), y: Int32((frame.y + (frame.height - Double(entry.height)) / 2).rounded()),
+                                   w: entry.width, h: entry.height)
+        SDL_RenderCopy(renderer, entry.texture, nil, &destination)
+    }
+
+    /// Filled rectangle with rounded corners, drawn as one horizontal span per pixel row.
+    private func fillRoundedRect(_ rect: Rect, radius: Double, _ color: RGBA) {
+        setColor(color)
+        let r = min(radius, rect.height / 2, rect.width / 2)
+        let top = Int(rect.y.rounded()), bottom = Int((rect.y + rect.height).rounded())
+        for y in top..<bottom {
+            let inset = cornerInset(y: Double(y) + 0.5, rect: rect, radius: r)
+            var span = SDL_Rect(x: Int32((rect.x + inset).rounded()), y: Int32(y),
+                                w: Int32((rect.width - 2 * inset).rounded()), h: 1)
+            SDL_RenderFillRect(renderer, &span)
+        }
+    }
+
+    /// A band `thickness` wide just inside `rect`'s rounded outline.
+    private func ring(_ rect: Rect, thickness: Double, radius: Double, _ color: RGBA) {
+        setColor(color)
+        let inner = Rect(x: rect.x + thickness, y: rect.y + thickness, width: rect.width - 2 * thickness, height: rect.height - 2 * thickness)
+        let innerRadius = max(0, radius - thickness)
+        let top = Int(rect.y.rounded()), bottom = Int((rect.y + rect.height).rounded())
+        for y in top..<bottom {
+            let row = Double(y) + 0.5
+            let outer = cornerInset(y: row, rect: rect, radius: radius)
+            let left = rect.x + outer, right = rect.x + rect.width - outer
+            if row < inner.y || row > inner.y + inner.height {
+                var span = SDL_Rect(x: Int32(left.rounded()), y: Int32(y), w: Int32((right - left).rounded()), h: 1)
+                SDL_RenderFillRect(renderer, &span)
+            } else {
+                let innerInset = cornerInset(y: row, rect: inner, radius: innerRadius)
+                var leftSpan = SDL_Rect(x: Int32(left.rounded()), y: Int32(y), w: Int32((inner.x + innerInset - left).rounded()), h: 1)
+                var rightSpan = SDL_Rect(x: Int32((inner.x + inner.width - innerInset).rounded()), y: Int32(y),
+                                         w: Int32((right - (inner.x + inner.width - innerInset)).rounded()), h: 1)
+                SDL_RenderFillRect(renderer, &leftSpan)
+                SDL_RenderFillRect(renderer, &rightSpan)
+            }
+        }
+    }
+
+    /// How far a rounded corner pulls row `y` in from the side.
+    private func cornerInset(y: Double, rect: Rect, radius: Double) -> Double {
+        guard radius > 0 else { return 0 }
+        let dy: Double
+        if y < rect.y + radius { dy = rect.y + radius - y } else if y > rect.y + rect.height - radius { dy = y - (rect.y + rect.height - radius) } else { return 0 }
+        return radius - (max(0, radius * radius - dy * dy)).squareRoot()
+    }
+}
+
+/// For values used only on the host's thread but captured by @Sendable closures.
+struct UncheckedSendable<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
