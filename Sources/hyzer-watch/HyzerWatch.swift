@@ -45,6 +45,8 @@ struct HyzerWatch: ParsableCommand {
     @Option(help: ArgumentHelp("A scenario script to run.", valueName: "FILE")) var script: String?
     @Option(name: .customLong("screenshot-dir"), help: ArgumentHelp("Where screenshots go (default: the current directory).", valueName: "DIR"))
     var screenshotDir: String?
+    @Option(name: .customLong("expect-timeout"), help: ArgumentHelp("Seconds a script expectation may take to come true.", valueName: "S"))
+    var expectTimeout = 3.0
     @Flag(name: .customLong("reduce-motion"), help: "Reshuffles change instantly instead of sliding.") var reduceMotion = false
     @Option(help: ArgumentHelp("This watch's device ID, as the hub records it.", valueName: "ID")) var device = "watch"
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.") var logLevel = "warning"
@@ -108,6 +110,7 @@ struct HyzerWatch: ParsableCommand {
             let runner = ScenarioRunner(session: session, host: host, screenshotDirectory: host.screenshotDirectory) { line in
                 Logger(label: "hyzer.watch.script").info("\(line)")
             }
+            runner.expectationTimeout = expectTimeout
             do { try runner.run(lines) } catch { failure = error }
         } else {
             let stopper = UncheckedSendable(host)

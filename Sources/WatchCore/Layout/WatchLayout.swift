@@ -77,8 +77,10 @@ public enum WatchLayout {
             let x = m.margin
             let positionText = ScoreFormat.position(of: standing)
             let positionColor = standing.position == 1 ? WatchColor.accent : WatchColor.textPrimary
-            list.commands.append(.text(positionText, frame: Rect(x: x, y: frame.y, width: positionWidth, height: frame.height),
-                                       font: positionFont, color: positionColor.opacity(fade), alignment: .leading))
+            if !positionText.isEmpty {
+                list.commands.append(.text(positionText, frame: Rect(x: x, y: frame.y, width: positionWidth, height: frame.height),
+                                           font: positionFont, color: positionColor.opacity(fade), alignment: .leading))
+            }
             if showArrows, let up = reshuffle?.movedUp[standing.playerID] {
                 list.commands.append(.text(up ? "▲" : "▼", frame: Rect(x: x + positionWidth - m.margin * 0.9, y: frame.y, width: m.margin, height: frame.height * 0.55),
                                            font: arrowFont, color: (up ? WatchColor.underPar : WatchColor.overPar).opacity(fade), alignment: .center))
@@ -167,8 +169,8 @@ public enum WatchLayout {
 
     private static func noRound(state: WatchState, now: Date, into list: inout DisplayList, _ m: WatchMetrics, _ measurer: TextMeasurer) {
         let waiting = state.snapshot == nil
-        let title = waiting ? "Waiting for the phone" : "No active round"
-        let detail = waiting ? (state.snapshotProblem ?? "No standings yet") : "Start a round on the phone"
+        let title = waiting ? "No standings yet" : "No active round"
+        let detail = waiting ? "Waiting for the phone" : "Start one on the phone"
         let titleFont = FontSpec(.sansBold, m.rowText)
         list.commands.append(.text(measurer.truncate(title, font: titleFont, toFit: m.width - m.margin * 2),
                                    frame: Rect(x: m.margin, y: m.height / 2 - m.rowText * 1.5, width: m.width - m.margin * 2, height: m.rowText * 1.5),

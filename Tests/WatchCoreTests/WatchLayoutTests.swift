@@ -1,0 +1,103 @@
+import Foundation
+import HyzerKit
+import Testing
+@testable import WatchCore
+
+@Suite("Watch layout")
+struct WatchLayoutTests {
+    static func frame(_ state: WatchState, at seconds: TimeInterval = 1, size: WatchSize = .mm45) -> DisplayList {
+        WatchLayout.displayList(state, now: Fixture.epoch.addingTimeInterval(seconds), size: size, measurer: .estimate)
+    }
+
+    static func color(of text: String, in list: DisplayList) -> RGBA? {
+        list.commands.compactMap { command -> RGBA? in
+            if case .text(let t, _, _, let color, _) = command, t == text { return color } else { return nil }
+        }.first
+    }
+
+    @Test("The leaderboard shows the hole, one row per player: position, name and score")
+    func leaderboard() {
+        let list = Self.frame(Fixture.state())
+        #expect(list.width == 396 && list.height == 484)
+        #expect(list.background == RGBA(hex: 0x0A0A0C))
+        #expect(list.texts == ["1", "Jake", "-2", "2", "Mike", "-1", "3", "Sarah", "+1", "4", "Amy", "+2", "Hole 2 of 9", "No phone"])
+        #expect(Self.color(of: "1", in: list) == WatchColor.accent)  // teal for first
+        #expect(Self.color(of: "2", in: list) == WatchColor.textPrimary)
+    }
+
+    @Test("Each relative score has its colour", arguments: [
+        (-2, 1, "underPar", "#34C759"), (0, 1, "atPar", "#F5F5F7"), (1, 1, "overPar", "#FF9F0A"), (3, 2, "overPar", "#FF9F0A"), (4, 2, "wayOver", "#FF453A"),
+    ])
+    func scoreColours(relative: Int, holes: Int, tone: String, hex: String) {
+        #expect(ScoreTone.forRound(relativeToPar: relative, holesPlayed: holes).rawValue == tone)
+        let state = Fixture.state(Fixture.snapshot(standings: [Fixture.standing("Jake", 1, relative, holes: holes)]))
+        #expect(Self.color(of: ScoreFormat.relativeToPar(relative), in: Self.frame(state))?.hex == hex)
+    }
+
+    @Test("On one hole, a double bogey or worse is way over")
+    func holeTones() {
+        #expect([-1, 0, 1, 2, 3].map { ScoreTone.forHole(relativeToPar: $0) } == [.underPar, .atPar, .overPar, .wayOver, .wayOver])
+    }
+
+    @Test("Ties read T2; a player with no holes has no position and a dash")
+    func tiesAndUnplayed() {
+        let state = Fixture.state(Fixture.snapshot(standings: [
+            Fixture.standing("Jake", 1, -1), Fixture.standing("Amy", 2, 0, tied: true), Fixture.standing("Mike", 2, 0, tied: true),
+            Fixture.standing("Zed", nil, 0),
+        ]))
+        let texts = Self.frame(state).texts
+        #expect(texts.prefix(11) == ["1", "Jake", "-1", "T2", "Amy", "E", "T2", "Mike", "E", "Zed", "-"])
+    }
+
+    @Test("Long names are truncated to fit their row")
+    func truncation() {
+        let state = Fixture.state(Fixture.snapshot(standings: [Fixture.standing("Bartholomew Fitzgerald-Higginbotham", 1, 0)]))
+        let name = Self.frame(state).texts[1]
+        #expect(name.hasSuffix("…"))
+        #expect(name.hasPrefix("Barthol"))
+        #expect(TextMeasurer.estimate.width(name, FontSpec(.sansBold, 34)) < 396 - 24 * 2 - 60)
+    }
+
+    @Test("No active round, and before any standings, say so")
+    func noRound() {
+        var state = WatchState(deviceID: "w")
+        #expect(state.screenName == "no-round")
+        #expect(Self.frame(state).texts.prefix(2) == ["No standings yet", "Waiting for the phone"])
+        _ = WatchMachine.reduce(&state, .snapshot(StandingsSnapshot(hubID: "h", sequence: 3, lastUpdatedAt: Fixture.epoch, round: nil)), Fixture.env())
+        #expect(state.screenName == "no-round")
+        #expect(Self.frame(state).texts.prefix(2) == ["No active round", "Start one on the phone"])
+    }
+
+    @Test("Crown input shows the name, the value in score colour, the par and Save")
+    func crownScreen() {
+        var state = Fixture.state()
+        _ = Fixture.tapRow(0, &state)
+        _ = WatchMachine.reduce(&state, .crown(detents: -1), Fixture.env())
+        let list = Self.frame(state, at: 5)
+        #expect(list.texts == ["Hole 2", "Jake", "2", "Par 3", "-1", "Save"])
+        #expect(Self.color(of: "2", in: list) == WatchColor.underPar)
+        #expect(WatchLayout.saveButton(size: .mm45).contains(Point(x: 198, y: 420)))
+    }
+
+    @Test("A discrepancy is marked on the player's row")
+    func discrepancyMarker() {
+        let state = Fixture.state(Fixture.snapshot(standings: [Fixture.standing("Jake", 1, 0, discrepancy: true)]))
+        #expect(Self.frame(state).texts.prefix(4) == ["1", "Jake", "!", "E"])
+    }
+
+    @Test("The 41 and 49 mm faces have their own sizes")
+    func sizes() {
+        #expect(Self.frame(Fixture.state(), size: .mm41).width == 352)
+        #expect(Self.frame(Fixture.state(), size: .mm49).height == 502)
+    }
+
+    @Test("A haptic shows as a fading ring for a quarter second")
+    func pulse() {
+        var state = Fixture.state()
+        _ = Fixture.tapRow(0, &state)
+        _ = WatchMachine.reduce(&state, .crown(detents: 1), Fixture.env(10))
+        let rings = { (t: TimeInterval) in Self.frame(state, at: t).commands.filter { if case .ring = $0 { true } else { false } }.count }
+        #expect(rings(10.1) == 1)
+        #expect(rings(10.3) == 0)
+    }
+}

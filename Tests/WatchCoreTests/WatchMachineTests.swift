@@ -1,0 +1,161 @@
+import Foundation
+import HyzerKit
+import Testing
+@testable import WatchCore
+
+@Suite("Watch state machine")
+struct WatchMachineTests {
+    @Test("Fractional wheel deltas add up to whole detents")
+    func fractionalDetents() {
+        var crown = CrownAccumulator()
+        #expect((0..<10).map { _ in crown.detents(for: 0.1) } == [0, 0, 0, 0, 0, 0, 0, 0, 0, 1])
+        #expect(crown.detents(for: 0.6) == 0)
+        #expect(crown.detents(for: -0.3) == 0)
+        #expect(crown.detents(for: 0.7) == 1)
+        #expect(crown.detents(for: -2.5) == -2)
+        #expect(crown.detents(for: -0.5) == -1)
+        #expect(crown.detents(for: 3) == 3)
+    }
+
+    @Test("Tapping a row opens crown input at the hole's par and announces it")
+    func tapOpensCrown() {
+        var state = Fixture.state()
+        let effects = Fixture.tapRow(1, &state)
+        #expect(state.screen == .crown(CrownEntry(playerID: "id-Mike", playerName: "Mike", hole: 2, par: 3, value: 3)))
+        #expect(state.screenName == "crown")
+        #expect(effects == [.announce("Score for Mike. Current value 3. Use Digital Crown to adjust. Double tap to save.")])
+    }
+
+    @Test("Each detent is ±1 with a tick; the crown clamps at 1 and 10 with a limit haptic")
+    func clampWithLimit() {
+        var state = Fixture.state()
+        _ = Fixture.tapRow(0, &state)
+        let down = WatchMachine.reduce(&state, .crown(detents: -3), Fixture.env())
+        #expect(down == [.haptic(.tick, value: 2), .haptic(.tick, value: 1), .haptic(.limit, value: 1)])
+        var up: [WatchEffect] = []
+        for _ in 0..<10 { up += WatchMachine.reduce(&state, .crown(detents: 1), Fixture.env()) }
+        #expect(up.filter { $0 == .haptic(.limit, value: 10) }.count == 1)
+        #expect(up.last == .haptic(.limit, value: 10))
+        guard case .crown(let entry) = state.screen else { Issue.record("not on crown"); return }
+        #expect(entry.value == 10)
+    }
+
+    @Test("Save gives a success haptic and queues the score, after the outbox write")
+    func saveQueues() {
+        var state = Fixture.state()
+        _ = Fixture.tapRow(2, &state)
+        _ = WatchMachine.reduce(&state, .crown(detents: 1), Fixture.env())
+        let effects = WatchMachine.reduce(&state, .save, Fixture.env(5))
+        let expected = try! ScoreEvent(id: UUID(uuidString: "00000000-0000-0000-0000-0000000000EE")!, roundID: Fixture.roundID,
+                                       playerID: "id-Sarah", hole: 2, strokes: 4, reportedByPlayerID: "id-Sarah", deviceID: "watch-1",
+                                       source: .crown, createdAt: Fixture.epoch.addingTimeInterval(5))
+        #expect(effects == [.enqueue(expected), .haptic(.success, value: 4), .announce("Saved. Sarah, 4 on hole 2.")])
+        #expect(state.screenName == "leaderboard")
+        #expect(state.pendingTransfers == 1)
+    }
+
+    @Test("Back cancels crown input and records nothing")
+    func backRecordsNothing() {
+        var state = Fixture.state()
+        _ = Fixture.tapRow(0, &state)
+        _ = WatchMachine.reduce(&state, .crown(detents: 2), Fixture.env())
+        #expect(WatchMachine.reduce(&state, .back, Fixture.env()) == [])
+        #expect(state.screenName == "leaderboard")
+        #expect(state.pendingTransfers == 0)
+        #expect(WatchMachine.reduce(&state, .save, Fixture.env()) == [])
+    }
+
+    @Test("Standings turn stale after exactly 30 s and read 2m ago at 120 s")
+    func staleness() {
+        let state = Fixture.state()
+        #expect(!state.isStale(at: Fixture.epoch.addingTimeInterval(30)))
+        #expect(state.isStale(at: Fixture.epoch.addingTimeInterval(30.001)))
+        let measurer = TextMeasurer.estimate
+        let fresh = WatchLayout.displayList(state, now: Fixture.epoch.addingTimeInterval(29), size: .mm45, measurer: measurer)
+        #expect(!fresh.texts.contains { $0.hasSuffix("ago") })
+        let stale = WatchLayout.displayList(state, now: Fixture.epoch.addingTimeInterval(120), size: .mm45, measurer: measurer)
+        #expect(stale.texts.contains("2m ago"))
+        // Rows fade to half opacity.
+        let jake = stale.commands.compactMap { command -> RGBA? in
+            if case .text("Jake", _, _, let color, _) = command { return color } else { return nil }
+        }
+        #expect(jake == [WatchColor.textPrimary.opacity(0.5)])
+    }
+
+    @Test("A heartbeat confirming the shown sequence keeps the standings fresh")
+    func heartbeatKeepsFresh() {
+        var state = Fixture.state()
+        var later = Fixture.env(100)
+        _ = WatchMachine.reduce(&state, .heartbeat(sequence: 1), later)
+        #expect(!state.isStale(at: later.now))
+        later = Fixture.env(200)
+        _ = WatchMachine.reduce(&state, .heartbeat(sequence: 2), later)
+        #expect(state.isStale(at: later.now))
+    }
+
+    @Test("A snapshot with a lower sequence from the same hub is ignored; another hub's is taken")
+    func olderSequenceIgnored() {
+        var state = Fixture.state(Fixture.snapshot(sequence: 5))
+        _ = WatchMachine.reduce(&state, .snapshot(Fixture.snapshot(sequence: 4, standings: [Fixture.standing("Old", 1, 0)])), Fixture.env(1))
+        #expect(state.snapshot?.sequence == 5)
+        #expect(state.round?.standings.first?.name == "Jake")
+        _ = WatchMachine.reduce(&state, .snapshot(Fixture.snapshot(sequence: 1, hubID: "new-hub", standings: [Fixture.standing("New", 1, 0)])), Fixture.env(2))
+        #expect(state.snapshot?.hubID == "new-hub")
+    }
+
+    @Test("When positions change, rows reshuffle with arrows and a notification haptic")
+    func reshuffle() {
+        var state = Fixture.state()
+        let swapped = Fixture.snapshot(sequence: 2, standings: [
+            Fixture.standing("Mike", 1, -3, holes: 2), Fixture.standing("Jake", 2, -2, holes: 2),
+            Fixture.standing("Sarah", 3, 1), Fixture.standing("Amy", 4, 2),
+        ])
+        let effects = WatchMachine.reduce(&state, .snapshot(swapped), Fixture.env(1))
+        #expect(effects.first == .haptic(.notification, value: nil))
+        #expect(effects.last == .announce("Leaderboard. First, Mike, minus three. Second, Jake, minus two. Third, Sarah, plus one. Fourth, Amy, plus two."))
+        #expect(state.reshuffle?.movedUp == ["id-Mike": true, "id-Jake": false])
+
+        let measurer = TextMeasurer.estimate
+        func y(of name: String, at seconds: TimeInterval, _ state: WatchState) -> Double? {
+            WatchLayout.displayList(state, now: Fixture.epoch.addingTimeInterval(seconds), size: .mm45, measurer: measurer).commands.compactMap { command -> Double? in
+                if case .text(let text, let frame, _, _, _) = command, text == name { return frame.y } else { return nil }
+            }.first
+        }
+        let top = WatchLayout.rowFrame(slot: 0, size: .mm45).y, second = WatchLayout.rowFrame(slot: 1, size: .mm45).y
+        #expect(y(of: "Mike", at: 1, state) == second)  // starts where it was
+        let midway = y(of: "Mike", at: 1.15, state)!
+        #expect(midway < second && midway > top)  // sliding
+        #expect(y(of: "Mike", at: 1.3, state) == top)  // there after 0.3 s
+        let frame = WatchLayout.displayList(state, now: Fixture.epoch.addingTimeInterval(1.5), size: .mm45, measurer: measurer)
+        #expect(frame.texts.contains("▲") && frame.texts.contains("▼"))
+        let later = WatchLayout.displayList(state, now: Fixture.epoch.addingTimeInterval(3), size: .mm45, measurer: measurer)
+        #expect(!later.texts.contains("▲"))
+
+        var reduced = Fixture.state(reduceMotion: true)
+        _ = WatchMachine.reduce(&reduced, .snapshot(swapped), Fixture.env(1))
+        #expect(y(of: "Mike", at: 1, reduced) == top)  // instant with reduce motion
+        #expect(WatchLayout.displayList(reduced, now: Fixture.epoch.addingTimeInterval(1), size: .mm45, measurer: measurer).texts.contains("▲"))
+    }
+
+    @Test("The crown scrolls the leaderboard when rows overflow, and taps follow the scroll")
+    func scrolling() {
+        let many = (1...9).map { Fixture.standing("P\($0)", $0, $0) }
+        var state = Fixture.state(Fixture.snapshot(standings: many))
+        #expect(WatchLayout.visibleRows(size: .mm45) == 4)
+        _ = WatchMachine.reduce(&state, .crown(detents: -10), Fixture.env())
+        #expect(state.scrollRow == 5)
+        let frame = WatchLayout.displayList(state, now: Fixture.epoch, size: .mm45, measurer: .estimate)
+        #expect(frame.texts.contains("P9") && !frame.texts.contains("P1"))
+        _ = WatchMachine.reduce(&state, .tap(WatchLayout.rowFrame(slot: 0, size: .mm45).center), Fixture.env())
+        guard case .crown(let entry) = state.screen else { Issue.record("no crown input"); return }
+        #expect(entry.playerName == "P6")
+    }
+
+    @Test("A rejected score shows why, with a failure haptic")
+    func rejection() {
+        var state = Fixture.state()
+        let effects = WatchMachine.reduce(&state, .rejected(Rejection(eventID: UUID(), reason: .noActiveRound, message: "No round is active.")), Fixture.env())
+        #expect(effects.first == .haptic(.failure, value: nil))
+        #expect(state.banner?.text == "Not accepted: No round is active.")
+    }
+}

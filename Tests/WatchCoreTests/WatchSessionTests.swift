@@ -1,0 +1,176 @@
+import Foundation
+import HyzerKit
+import HyzerLink
+import HyzerTestSupport
+import Testing
+@testable import WatchCore
+
+/// The watch's shell on a temporary home, with no hub: files in, files out.
+@Suite("Watch session")
+struct WatchSessionTests {
+    static func session(_ home: TemporaryHome) throws -> WatchSession {
+        try WatchSession(configuration: WatchConfiguration(paths: HyzerPaths(home: home.url), deviceID: "watch-1"))
+    }
+
+    static func write(_ snapshot: StandingsSnapshot, to home: TemporaryHome) throws {
+        let url = home.url.appendingPathComponent("shared/standings.json")
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try HyzerJSON.encoder().encode(snapshot).write(to: url)
+    }
+
+    static func lines(_ home: TemporaryHome, _ file: String) throws -> [String] {
+        try String(contentsOf: home.url.appendingPathComponent("watch/\(file)"), encoding: .utf8).split(separator: "\n").map(String.init)
+    }
+
+    @Test("Save logs a success haptic and writes the score to the outbox before anything else")
+    func saveWritesOutbox() throws {
+        let home = try TemporaryHome()
+        try Self.write(Fixture.snapshot(), to: home)
+        let session = try Self.session(home)
+        session.start()
+        defer { Task { await session.stop() } }
+        #expect(session.current.snapshot?.sequence == 1)
+        session.send(.tap(WatchLayout.rowFrame(slot: 0, size: .mm45).center))
+        session.send(.crown(detents: 0.5))
+        session.send(.crown(detents: 0.5))
+        session.send(.save)
+
+        let queued = try DurableOutbox(directory: home.url.appendingPathComponent("watch/outbox")).pending
+        #expect(queued.map(\.playerID) == ["id-Jake"])
+        #expect(queued.map(\.strokes) == [4])
+        #expect(queued.map(\.source) == [.crown])
+        let haptics = try Self.lines(home, "haptics.jsonl").map { try HyzerJSON.decoder().decode(HapticRecord.self, from: Data($0.utf8)) }
+        #expect(haptics.map(\.kind) == [.tick, .success])
+        #expect(haptics.map(\.value) == [4, 4])
+        #expect(haptics.allSatisfy { $0.latencyMicros >= 0 && $0.latencyMicros < 1_000_000 })
+        let raw = try Self.lines(home, "haptics.jsonl")[0]
+        let object = try JSONSerialization.jsonObject(with: Data(raw.utf8)) as! [String: Any]
+        #expect(Set(object.keys) == ["at", "kind", "value", "latencyMicros"])
+        let announcements = try Self.lines(home, "announcements.jsonl").map { try HyzerJSON.decoder().decode(AnnouncementRecord.self, from: Data($0.utf8)).text }
+        #expect(announcements.contains("Score for Jake. Current value 3. Use Digital Crown to adjust. Double tap to save."))
+        #expect(session.current.pendingTransfers == 1)
+        #expect(session.frame(measurer: .estimate).texts.contains("Saved Jake 4"))
+    }
+
+    @Test("Back after turning the crown records nothing: no outbox file, no success haptic")
+    func backRecordsNothing() throws {
+        let home = try TemporaryHome()
+        try Self.write(Fixture.snapshot(), to: home)
+        let session = try Self.session(home)
+        session.start()
+        defer { Task { await session.stop() } }
+        session.send(.tap(WatchLayout.rowFrame(slot: 1, size: .mm45).center))
+        session.send(.crown(detents: 2))
+        session.send(.back)
+        #expect(try DurableOutbox(directory: home.url.appendingPathComponent("watch/outbox")).count == 0)
+        #expect(session.hapticCount(.success) == 0)
+        #expect(session.hapticCount(.tick) == 2)
+    }
+
+    @Test("Corrupt and half-written snapshots keep the last good one and say why", arguments: [
+        ("half-written", "{\"schemaVersion\": 1, \"hubID\": \"hub\", \"seq"),
+        ("corrupt", "\u{0}\u{1}garbage"),
+        ("empty", ""),
+    ])
+    func badSnapshotKeepsLastGood(label: String, content: String) throws {
+        let home = try TemporaryHome()
+        try Self.write(Fixture.snapshot(sequence: 7), to: home)
+        let session = try Self.session(home)
+        session.start()
+        defer { Task { await session.stop() } }
+        #expect(session.current.snapshot?.sequence == 7)
+
+        let url = home.url.appendingPathComponent("shared/standings.json")
+        try Data(content.utf8).write(to: url)
+        // The watcher notices the new file; the reader refuses it.
+        for _ in 0..<200 where session.current.snapshotProblem == nil { usleep(10_000) }
+        #expect(session.current.snapshot?.sequence == 7)
+        #expect(session.current.snapshotProblem?.contains("is partial or corrupt") == true)
+        #expect(session.frame(measurer: .estimate).texts.contains("Jake"))
+    }
+
+    @Test("A missing file, a partial file and an unknown schema each read as a reason, never a crash")
+    func snapshotFileReasons() throws {
+        let home = try TemporaryHome()
+        let url = home.url.appendingPathComponent("standings.json")
+        #expect(SnapshotFile.read(url) == .failure(.missing(path: url.path)))
+        try Data("{\"schemaVersion\":".utf8).write(to: url)
+        #expect(SnapshotFile.read(url) == .failure(.unreadable(path: url.path, reason: "17 bytes that are not a standings snapshot")))
+        var future = try JSONSerialization.jsonObject(with: HyzerJSON.encoder().encode(Fixture.snapshot())) as! [String: Any]
+        future["schemaVersion"] = 2
+        try JSONSerialization.data(withJSONObject: future).write(to: url)
+        #expect(SnapshotFile.read(url) == .failure(.unsupportedSchema(version: 2)))
+    }
+
+    @Test("A newer snapshot written by the hub is picked up from the file")
+    func fileUpdates() throws {
+        let home = try TemporaryHome()
+        try Self.write(Fixture.snapshot(sequence: 1), to: home)
+        let session = try Self.session(home)
+        session.start()
+        defer { Task { await session.stop() } }
+        try Self.write(Fixture.snapshot(sequence: 2, standings: [Fixture.standing("Zoe", 1, -4)]), to: home)
+        for _ in 0..<200 where session.current.snapshot?.sequence != 2 { usleep(10_000) }
+        #expect(session.current.round?.standings.map(\.name) == ["Zoe"])
+    }
+}
+
+@Suite("Scenario scripts")
+struct ScenarioScriptTests {
+    @Test("Every command of the language parses")
+    func parsesAll() throws {
+        let script = """
+            # a comment
+            wait-snapshot
+            wait-snapshot 10s
+            tap Holyn Handley
+            crown +3
+            crown -1
+            save
+            back
+            wait 300ms
+            advance-clock 2m
+            link down
+            link up
+            screenshot face.png   # trailing comment
+            expect-screen crown
+            expect-text "Hole 7 of 18"
+            expect-text "#1 fan"
+            expect-stale true
+            expect-reachable false
+            expect-haptics 3 tick
+            quit
+            """
+        let commands = try ScenarioScript.parse(script).map(\.command)
+        #expect(commands == [
+            .waitSnapshot(timeout: 5), .waitSnapshot(timeout: 10), .tap(name: "Holyn Handley"), .crown(3), .crown(-1), .save, .back,
+            .wait(0.3), .advanceClock(120), .link(up: false), .link(up: true), .screenshot(path: "face.png"),
+            .expectScreen("crown"), .expectText("Hole 7 of 18"), .expectText("#1 fan"), .expectStale(true), .expectReachable(false),
+            .expectHaptics(count: 3, kind: .tick), .quit,
+        ])
+        #expect(try ScenarioScript.parse(script)[2].number == 4)
+    }
+
+    @Test("Mistakes name the line and what is allowed", arguments: [
+        ("crown 3", "line 2: crown 3: crown takes +N or -N detents, e.g. crown +2"),
+        ("wait soon", "line 2: wait soon: \"soon\" is not a duration; use e.g. 300ms, 2s, 1.5s, 2m, 1h"),
+        ("expect-screen settings", "line 2: expect-screen settings: screens are leaderboard, crown and no-round; got settings"),
+        ("expect-haptics 2 buzz", "line 2: expect-haptics 2 buzz: haptic kinds are tick, limit, success, failure, notification; got buzz"),
+        ("screenshot face.jpg", "line 2: screenshot face.jpg: screenshots are PNG files: screenshot NAME.png"),
+        ("link sideways", "line 2: link sideways: link takes up or down"),
+    ])
+    func syntaxErrors(line: String, message: String) {
+        #expect(throws: ScenarioError.self) { try ScenarioScript.parse("save\n\(line)") }
+        do { _ = try ScenarioScript.parse("save\n\(line)") } catch { #expect(error.description == message) }
+    }
+
+    @Test("An unknown command lists the language")
+    func unknown() {
+        do {
+            _ = try ScenarioScript.parse("dance")
+            Issue.record("parsed")
+        } catch {
+            #expect(error.description.hasPrefix("line 1: dance: unknown command \"dance\"; commands: wait-snapshot [TIMEOUT] | tap NAME"))
+        }
+    }
+}
