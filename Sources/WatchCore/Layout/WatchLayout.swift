@@ -81,10 +81,6 @@ public enum WatchLayout {
                 list.commands.append(.text(positionText, frame: Rect(x: x, y: frame.y, width: positionWidth, height: frame.height),
                                            font: positionFont, color: positionColor.opacity(fade), alignment: .leading))
             }
-            if showArrows, let up = reshuffle?.movedUp[standing.playerID] {
-                list.commands.append(.text(up ? "▲" : "▼", frame: Rect(x: x + positionWidth - m.margin * 0.9, y: frame.y, width: m.margin, height: frame.height * 0.55),
-                                           font: arrowFont, color: (up ? WatchColor.underPar : WatchColor.overPar).opacity(fade), alignment: .center))
-            }
             let nameX = x + positionWidth
             let scoreX = m.width - m.margin - scoreWidth
             let nameRoom = scoreX - nameX - m.margin * 0.5 - (standing.discrepancy ? markerWidth : 0)
@@ -101,6 +97,11 @@ public enum WatchLayout {
             list.commands.append(.text(played ? ScoreFormat.relativeToPar(standing.scoreRelativeToPar) : "-",
                                        frame: Rect(x: scoreX, y: frame.y, width: scoreWidth, height: frame.height), font: scoreFont,
                                        color: (played ? tone.color : WatchColor.textSecondary).opacity(fade), alignment: .trailing))
+            // After the row's own text, so a row still reads "1 Sarah -2" while its arrow shows.
+            if showArrows, let up = reshuffle?.movedUp[standing.playerID] {
+                list.commands.append(.text(up ? "▲" : "▼", frame: Rect(x: x + positionWidth - m.margin * 0.9, y: frame.y, width: m.margin, height: frame.height * 0.55),
+                                           font: arrowFont, color: (up ? WatchColor.underPar : WatchColor.overPar).opacity(fade), alignment: .center))
+            }
         }
 
         // The header covers rows sliding past the top.
@@ -121,24 +122,11 @@ public enum WatchLayout {
         }
     }
 
-    /// Top right: how old the standings are once stale, and whether the phone is reachable.
+    /// Top right: how old the standings are, once stale.
     private static func status(_ state: WatchState, now: Date, into list: inout DisplayList, _ m: WatchMetrics, _ measurer: TextMeasurer) {
-        let caption = FontSpec(.sans, m.caption)
-        var x = m.width - m.margin
-        if !state.reachable {
-            let text = "No phone"
-            let width = measurer.width(text, caption)
-            x -= width
-            list.commands.append(.text(text, frame: Rect(x: x, y: 0, width: width, height: m.headerHeight), font: caption,
-                                       color: WatchColor.overPar, alignment: .trailing))
-            x -= m.margin * 0.5
-        }
-        if state.isStale(at: now), let age = state.age(at: now) {
-            let text = ScoreFormat.relativeAge(seconds: age)
-            let width = measurer.width(text, caption)
-            list.commands.append(.text(text, frame: Rect(x: x - width, y: 0, width: width, height: m.headerHeight), font: caption,
-                                       color: WatchColor.textSecondary, alignment: .trailing))
-        }
+        guard state.isStale(at: now), let age = state.age(at: now) else { return }
+        list.commands.append(.text(ScoreFormat.relativeAge(seconds: age), frame: Rect(x: m.width / 2, y: 0, width: m.width / 2 - m.margin, height: m.headerHeight),
+                                   font: FontSpec(.sans, m.caption), color: WatchColor.textSecondary, alignment: .trailing))
     }
 
     private static func crownScreen(_ entry: CrownEntry, size: WatchSize, into list: inout DisplayList, _ m: WatchMetrics, _ measurer: TextMeasurer) {
@@ -182,23 +170,40 @@ public enum WatchLayout {
         status(state, now: now, into: &list, m, measurer)
     }
 
-    /// Bottom: a transient banner, else how many saved scores still wait for the phone.
+    /// Bottom: whether the phone is reachable and how many saved scores wait for it; a transient
+    /// banner above that.
     private static func footer(_ state: WatchState, now: Date, into list: inout DisplayList, _ m: WatchMetrics, _ measurer: TextMeasurer) {
         if case .crown = state.screen { return }
         let caption = FontSpec(.sans, m.caption)
         let frame = Rect(x: m.margin * 0.5, y: m.height - m.footerHeight - m.margin * 0.25, width: m.width - m.margin, height: m.footerHeight)
+        let pending = state.pendingTransfers > 0 ? "\(state.pendingTransfers) to send" : nil
+        let hasStatus = !state.reachable || pending != nil
+        if !state.reachable {
+            let text = "No phone"
+            let gap = measurer.width(" · ", caption)
+            let total = measurer.width(text, caption) + (pending.map { gap + measurer.width($0, caption) } ?? 0)
+            let x = frame.x + (frame.width - total) / 2
+            list.commands.append(.text(text, frame: Rect(x: x, y: frame.y, width: measurer.width(text, caption), height: frame.height),
+                                       font: caption, color: WatchColor.overPar, alignment: .leading))
+            if let pending {
+                list.commands.append(.text("· \(pending)", frame: Rect(x: x + measurer.width(text, caption) + measurer.width(" ", caption), y: frame.y,
+                                                                        width: total, height: frame.height),
+                                           font: caption, color: WatchColor.textSecondary, alignment: .leading))
+            }
+        } else if let pending {
+            list.commands.append(.text(pending, frame: frame, font: caption, color: WatchColor.textSecondary, alignment: .center))
+        }
         if let banner = state.banner, now < banner.until {
             let color: RGBA = switch banner.style {
             case .info: WatchColor.textPrimary
             case .success: WatchColor.underPar
             case .failure: WatchColor.wayOver
             }
-            list.commands.append(.rect(frame, WatchColor.elevated, cornerRadius: frame.height / 2))
-            list.commands.append(.text(measurer.truncate(banner.text, font: caption, toFit: frame.width - m.margin),
-                                       frame: frame, font: caption, color: color, alignment: .center))
-        } else if state.pendingTransfers > 0 {
-            list.commands.append(.text("\(state.pendingTransfers) to send", frame: frame, font: caption,
-                                       color: WatchColor.textSecondary, alignment: .center))
+            let toast = Rect(x: frame.x, y: frame.y - (hasStatus ? frame.height + m.margin * 0.25 : 0),
+                             width: frame.width, height: frame.height)
+            list.commands.append(.rect(toast, WatchColor.elevated, cornerRadius: toast.height / 2))
+            list.commands.append(.text(measurer.truncate(banner.text, font: caption, toFit: toast.width - m.margin),
+                                       frame: toast, font: caption, color: color, alignment: .center))
         }
     }
 

@@ -1,0 +1,185 @@
+import Foundation
+import HyzerKit
+import HyzerTestSupport
+import Testing
+
+/// `hyzer-watch --headless --script` against a real `hyzer-hub serve`, as CI and users run it.
+@Suite("Headless watch end to end", .serialized)
+struct WatchHeadlessTests {
+    static func script(_ home: TemporaryHome, _ text: String) throws -> String {
+        let url = home.url.appendingPathComponent("scenario-\(UUID().uuidString.prefix(6)).txt")
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        return url.path
+    }
+
+    static func watch(_ home: TemporaryHome, script: String, _ extra: [String] = []) throws -> CLIProcess.Result {
+        try CLIProcess.run("hyzer-watch", ["--home", home.path, "--headless", "--script", script, "--screenshot-dir", home.path] + extra)
+    }
+
+    static func standings(_ home: TemporaryHome) throws -> [String] {
+        let snapshot = try HyzerJSON.decoder().decode(StandingsSnapshot.self, from: Data(try home.hub("standings", "--json").stdout.utf8))
+        return (snapshot.round?.standings ?? []).map { "\(ScoreFormat.position(of: $0)) \($0.name) \(ScoreFormat.relativeToPar($0.scoreRelativeToPar))" }
+    }
+
+    /// Width and height from a PNG's IHDR chunk.
+    static func pngSize(_ url: URL) throws -> (Int, Int)? {
+        let bytes = [UInt8](try Data(contentsOf: url))
+        guard bytes.count > 24, bytes[0..<8] == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], bytes[12..<16] == [0x49, 0x48, 0x44, 0x52] else { return nil }
+        let int = { (o: Int) in Int(bytes[o]) << 24 | Int(bytes[o + 1]) << 16 | Int(bytes[o + 2]) << 8 | Int(bytes[o + 3]) }
+        return (int(16), int(20))
+    }
+
+    @Test("Four players scored with the crown show on the face and in hyzer-hub standings; the screenshot is a 396×484 PNG")
+    func scoreFourWithTheCrown() throws {
+        let home = try TemporaryHome()
+        #expect(try home.hub("round", "start", "--course", "Maple Hill", "--player", "Ann", "Ben", "Cat", "Dan").status == 0)
+        let server = try home.serve()
+        defer { server.kill() }
+        let script = try Self.script(home, """
+            wait-snapshot
+            expect-screen leaderboard
+            expect-reachable true
+            expect-text "Hole 1 of 18"
+            tap Ann
+            expect-screen crown
+            expect-text "Par 3"
+            crown +1
+            save
+            tap Ben
+            crown -1
+            save
+            tap Cat
+            save
+            tap Dan
+            crown +3
+            crown +1
+            crown -1
+            save
+            expect-haptics 4 success
+            expect-haptics 7 tick
+            expect-text "1 Ben -1 2 Cat E 3 Ann +1 4 Dan +3"
+            expect-text "Hole 2 of 18"
+            screenshot leaderboard.png
+            quit
+            """)
+        let result = try Self.watch(home, script: script)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try Self.standings(home) == ["1 Ben -1", "2 Cat E", "3 Ann +1", "4 Dan +3"])
+        let events = try HyzerJSON.decoder().decode([ScoreEvent].self, from: Data(try home.hub("events", "--json").stdout.utf8))
+        #expect(events.map(\.source) == [.crown, .crown, .crown, .crown])
+        #expect(events.allSatisfy { $0.deviceID == "watch" })
+        let png = home.url.appendingPathComponent("leaderboard.png")
+        let size = try Self.pngSize(png)
+        #expect(size?.0 == 396 && size?.1 == 484)
+    }
+
+    @Test("Hub stopped: the phone is unreachable and scores queue; hub back: they land")
+    func hubStoppedThenBack() throws {
+        let home = try TemporaryHome()
+        #expect(try home.hub("round", "start", "--course", "Willow Creek", "--player", "Ann", "Ben").status == 0)
+        var server = try home.serve()
+        let script = try Self.script(home, """
+            wait-snapshot
+            expect-reachable true
+            wait 200ms
+            expect-reachable false
+            expect-text "No phone"
+            tap Ann
+            crown -1
+            save
+            tap Ben
+            save
+            expect-text "2 to send"
+            expect-reachable true
+            expect-text "1 Ann -1 2 Ben E"
+            expect-haptics 2 success
+            """)
+        let watch = try RunningProcess("hyzer-watch", ["--home", home.path, "--headless", "--script", script, "--log-level", "info", "--expect-timeout", "15"])
+        // Stop the hub once the watch has seen it, restart it once both scores are queued.
+        #expect(waitFor(10) { watch.stderr.contains("line 3: wait 200ms") })
+        server.kill(SIGTERM)
+        let outbox = home.url.appendingPathComponent("watch/outbox")
+        #expect(waitFor(15) { ((try? FileManager.default.contentsOfDirectory(atPath: outbox.path)) ?? []).filter { !$0.hasPrefix(".") }.count == 2 })
+        #expect(try home.events().isEmpty)
+        server = try home.serve()
+        defer { server.kill() }
+        #expect(watch.waitForExit(timeout: 30) == 0, "\(watch.stderr.suffix(600))")
+        #expect(try Self.standings(home) == ["1 Ann -1", "2 Ben E"])
+    }
+
+    @Test("link down makes the phone unreachable; the watch still reads standings.json; link up reconnects")
+    func linkDownAndUp() throws {
+        let home = try TemporaryHome()
+        #expect(try home.hub("round", "start", "--course", "Willow Creek", "--player", "Ann", "Ben").status == 0)
+        let server = try home.serve()
+        defer { server.kill() }
+        let script = try Self.script(home, """
+            wait-snapshot
+            expect-reachable true
+            link down
+            expect-reachable false
+            advance-clock 2m
+            expect-stale true
+            expect-text "2m ago"
+            screenshot stale.png
+            link up
+            expect-reachable true
+            expect-stale false
+            """)
+        let result = try Self.watch(home, script: script)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try Self.pngSize(home.url.appendingPathComponent("stale.png"))?.0 == 396)
+    }
+
+    @Test("A failed expectation exits 1 naming the line and what was seen instead")
+    func failedExpectation() throws {
+        let home = try TemporaryHome()
+        let script = try Self.script(home, """
+            # no hub, no round
+            expect-screen no-round
+            expect-text "Jake"
+            save
+            """)
+        let result = try Self.watch(home, script: script, ["--expect-timeout", "0.2"])
+        #expect(result.status == 1)
+        #expect(result.stderr.hasSuffix("""
+            line 3: expect-text "Jake": expectation not met; visible text: "No standings yet", "Waiting for the phone", "No phone"
+
+            """))
+    }
+
+    @Test("A script with a mistake is refused before anything runs (exit 2), naming the line")
+    func badScript() throws {
+        let home = try TemporaryHome()
+        let script = try Self.script(home, "wait-snapshot\ncrown 2\n")
+        let result = try Self.watch(home, script: script)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("line 2: crown 2: crown takes +N or -N detents, e.g. crown +2"))
+    }
+
+    @Test("--help lists the input mapping; a bad --size is refused with what is allowed")
+    func help() throws {
+        let help = try CLIProcess.run("hyzer-watch", ["--help"])
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("mouse wheel, Up/Down"))
+        #expect(help.stdout.contains("right click, Escape"))
+        let bad = try CLIProcess.run("hyzer-watch", ["--size", "44", "--headless"])
+        #expect(bad.status == 64)
+        #expect(bad.stderr.hasPrefix("Error: --size must be 41, 45 or 49 (mm); got 44."))
+    }
+}
+
+func waitFor(_ seconds: TimeInterval, _ condition: () -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if condition() { return true }
+        usleep(10_000)
+    }
+    return condition()
+}
+
+extension TemporaryHome {
+    func events() throws -> [ScoreEvent] {
+        try HyzerJSON.decoder().decode([ScoreEvent].self, from: Data(try hub("events", "--json").stdout.utf8))
+    }
+}
