@@ -61,11 +61,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // SDL2 + SDL2_ttf + SDL2_image through a plain module map (see Sources/CSDL2/shim.h).
+        // SDL2 + SDL2_ttf + SDL2_image + fontconfig through a plain module map (see Sources/CSDL2/shim.h).
         .systemLibrary(
             name: "CSDL2",
             path: "Sources/CSDL2",
-            providers: [.apt(["libsdl2-dev", "libsdl2-ttf-dev", "libsdl2-image-dev"])]
+            providers: [.apt(["libsdl2-dev", "libsdl2-ttf-dev", "libsdl2-image-dev", "libfontconfig-dev"])]
         ),
         .executableTarget(
             name: "hyzer-watch",

@@ -25,24 +25,24 @@ final class FontBook {
         for family in FontSpec.Family.allCases {
             let (pattern, file) = Self.patterns[family]!
             guard let path = Self.match(pattern), URL(fileURLWithPath: path).lastPathComponent == file else {
-                throw HostError("Font \(pattern) (\(file)) not found through fontconfig (fc-match '\(pattern)'). Install it: apt-get install fonts-dejavu-core fontconfig")
+                throw HostError("Font \(pattern) (\(file)) not found through fontconfig (fc-match '\(pattern)'). Install it: apt-get install fonts-dejavu-core")
             }
             paths[family] = path
         }
     }
 
+    /// The file fontconfig picks for `pattern` (what `fc-match -f '%{file}' PATTERN` prints).
     private static func match(_ pattern: String) -> String? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["fc-match", "-f", "%{file}", pattern]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return nil }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let path = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        return process.terminationStatus == 0 && FileManager.default.fileExists(atPath: path) ? path : nil
+        guard FcInit() != 0, let parsed = FcNameParse(pattern) else { return nil }
+        defer { FcPatternDestroy(parsed) }
+        FcConfigSubstitute(nil, parsed, FcMatchPattern)
+        FcDefaultSubstitute(parsed)
+        var result = FcResultNoMatch
+        guard let matched = FcFontMatch(nil, parsed, &result) else { return nil }
+        defer { FcPatternDestroy(matched) }
+        var file: UnsafeMutablePointer<FcChar8>?
+        guard FcPatternGetString(matched, FC_FILE, 0, &file) == FcResultMatch, let file else { return nil }
+        return String(cString: file)
     }
 
     func font(_ spec: FontSpec) throws -> OpaquePointer {

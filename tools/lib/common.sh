@@ -5,7 +5,7 @@
 HYZER_DEBIAN_PACKAGES=(
     libsqlite3-dev                                        # GRDB links the system SQLite
     libsdl2-dev libsdl2-ttf-dev libsdl2-image-dev         # hyzer-watch draws with SDL2
-    fonts-dejavu-core fontconfig                          # DejaVu Sans / Sans Mono, found with fc-match
+    fonts-dejavu-core libfontconfig-dev                   # DejaVu Sans / Sans Mono, found through fontconfig
 )
 
 say() { printf '%s\n' "$*" >&2; }
