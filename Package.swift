@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "WatchCore", targets: ["WatchCore"]),
         .executable(name: "hyzer-hub", targets: ["hyzer-hub"]),
         .executable(name: "hyzer-watch", targets: ["hyzer-watch"]),
+        .executable(name: "hyzer-bench", targets: ["hyzer-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -71,6 +72,16 @@ let package = Package(
             name: "hyzer-watch",
             dependencies: [
                 "WatchCore", "HyzerLink", "CSDL2",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Every budget of DESIGN.md measured next to the physical limit, in one run (release build).
+        .executableTarget(
+            name: "hyzer-bench",
+            dependencies: [
+                "HyzerKit", "HyzerLink", "HubCore", "WatchCore",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

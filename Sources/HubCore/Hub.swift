@@ -194,7 +194,10 @@ public final class Hub: Sendable {
     /// Appends many events in one transaction (all or nothing), then exports once.
     @discardableResult
     public func append(batch events: [ScoreEvent]) throws -> [AppendResult] {
-        let results = try database.writer.write { db in try events.map { try self.append($0, in: db) } }
+        let results = try database.writer.write { db in
+            var context = AppendContext()
+            return try events.map { try self.append($0, in: db, context: &context) }
+        }
         if results.contains(where: { $0.outcome != .alreadyStored }) { try exportSnapshot() }
         return results
     }
@@ -303,9 +306,21 @@ public final class Hub: Sendable {
 
     /// The one place an event enters the log: dedupe by id, validate against the round and the
     /// chain it extends, classify, insert, advance the round.
+    /// What one write transaction knows about the round in play, so a batch loads it once.
+    struct AppendContext {
+        var round: Round?
+        /// {player, hole} pairs with a score, counted once and then kept up to date.
+        var scoredKeys: Int?
+    }
+
     private func append(_ event: ScoreEvent, in db: Database) throws -> AppendResult {
+        var context = AppendContext()
+        return try append(event, in: db, context: &context)
+    }
+
+    private func append(_ event: ScoreEvent, in db: Database, context: inout AppendContext) throws -> AppendResult {
         if try Rows.event(db, id: event.id) != nil { return AppendResult(event: event, outcome: .alreadyStored) }
-        var round = try Self.requireRoundInPlay(db)
+        var round = try context.round ?? Self.requireRoundInPlay(db)
         do {
             try round.validate(event)
             if let target = event.supersedesEventID {
@@ -324,8 +339,10 @@ public final class Hub: Sendable {
         try Rows.insert(db, event: event, receivedAt: clock())
         if classification == .newScore {
             let before = (round.status, round.selectedHole)
-            let scoredKeys = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM (SELECT DISTINCT playerID, hole FROM score_event WHERE roundID = ?)",
-                                              arguments: [round.id.uuidString]) ?? 0
+            let scoredKeys = try context.scoredKeys.map { $0 + 1 }
+                ?? Int.fetchOne(db, sql: "SELECT COUNT(*) FROM (SELECT DISTINCT playerID, hole FROM score_event WHERE roundID = ?)",
+                                arguments: [round.id.uuidString]) ?? 0
+            context.scoredKeys = scoredKeys
             let onSelected = try round.selectedHole.map { hole in
                 try Int.fetchOne(db, sql: "SELECT COUNT(DISTINCT playerID) FROM score_event WHERE roundID = ? AND hole = ?",
                                  arguments: [round.id.uuidString, hole]) ?? 0
@@ -336,6 +353,7 @@ public final class Hub: Sendable {
                                arguments: [round.status.rawValue, round.selectedHole, round.id.uuidString])
             }
         }
+        context.round = round
         try Rows.bumpSequence(db)
         logger.debug("stored event", metadata: ["id": "\(event.id)", "classification": "\(classification.rawValue)"])
         return AppendResult(event: event, outcome: .stored(classification))

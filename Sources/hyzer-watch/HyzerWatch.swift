@@ -50,6 +50,8 @@ struct HyzerWatch: ParsableCommand {
     @Flag(name: .customLong("reduce-motion"), help: "Reshuffles change instantly instead of sliding.") var reduceMotion = false
     @Option(help: ArgumentHelp("This watch's device ID, as the hub records it.", valueName: "ID")) var device = "watch"
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.") var logLevel = "warning"
+    /// For hyzer-bench: print "first-frame" on stdout the moment the first frame is drawn.
+    @Flag(name: .customLong("report-first-frame"), help: .hidden) var reportFirstFrame = false
 
     func validate() throws {
         guard WatchSize(rawValue: size) != nil else { throw ValidationError("--size must be 41, 45 or 49 (mm); got \(size).") }
@@ -103,6 +105,7 @@ struct HyzerWatch: ParsableCommand {
             screenshotDirectory: URL(fileURLWithPath: screenshotDir ?? FileManager.default.currentDirectoryPath))
         session.start()
         host.renderIfNeeded(force: true)
+        if reportFirstFrame { FileHandle.standardOutput.write(Data("first-frame\n".utf8)) }
         Logger(label: "hyzer.watch").info("first frame \(Int(Date().timeIntervalSince(started) * 1000)) ms after start")
 
         var failure: ScenarioError?

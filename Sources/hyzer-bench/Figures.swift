@@ -1,0 +1,298 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import HubCore
+import HyzerKit
+import HyzerLink
+import WatchCore
+
+/// One row of the budget table.
+struct Figure: Encodable {
+    let name: String
+    /// "seconds", "events/s", "% of a core", "MB".
+    let unit: String
+    let p50: Double
+    let p99: Double?
+    let iterations: Int
+    let limitName: String?
+    let limit: Double?
+    /// How far from the physical limit: figure ÷ limit for times, limit ÷ figure for rates.
+    let ratio: Double?
+    let seedsBudget: String
+    let target: String
+    let meetsTarget: Bool
+    let note: String?
+}
+
+/// Where the bench works: a temporary folder, and the built executables next to this one.
+struct BenchContext {
+    let directory: URL
+    let binDirectory: URL
+    let quick: Bool
+
+    func n(_ full: Int, quick small: Int) -> Int { quick ? small : full }
+
+    func scratch(_ name: String) throws -> URL {
+        let url = directory.appendingPathComponent(name, isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}
+
+enum Figures {
+    // MARK: Watch
+
+    /// Crown detent → haptic recorded, through WatchSession (reducer, effects, haptic log writer).
+    static func crownToHaptic(_ context: BenchContext, lineWrite: Samples) throws -> Figure {
+        let home = try context.scratch("crown")
+        let session = try WatchSession(configuration: WatchConfiguration(paths: HyzerPaths(home: home), deviceID: "bench"))
+        session.send(.snapshot(sampleSnapshot(players: 6)))
+        session.send(.tap(WatchLayout.rowFrame(slot: 0, size: .mm45).center))
+        let iterations = context.n(20_000, quick: 500)
+        for index in 0..<iterations {
+            session.send(.crown(detents: index % 2 == 0 ? 1 : -1), inputTime: MonotonicClock.nanoseconds())
+        }
+        let lines = try String(contentsOf: HyzerPaths(home: home).hapticLog, encoding: .utf8).split(separator: "\n")
+        let decoder = HyzerJSON.decoder()
+        var samples = Samples()
+        for line in lines {
+            let record = try decoder.decode(HapticRecord.self, from: Data(line.utf8))
+            if record.kind == .tick { samples.add(Double(record.latencyMicros) / 1e6) }
+        }
+        return time("crown detent → haptic logged", samples, limit: ("write() of a 100-byte line", lineWrite.p50),
+                     seeds: "< 50 ms", target: "p99 < 250 µs", meets: samples.p99 < 250e-6)
+    }
+
+    /// Crown detent → a frame showing the new value: the reducer plus the layout of the next frame.
+    static func crownToFrame(_ context: BenchContext) throws -> Figure {
+        let home = try context.scratch("frame")
+        let session = try WatchSession(configuration: WatchConfiguration(paths: HyzerPaths(home: home), deviceID: "bench"))
+        session.send(.snapshot(sampleSnapshot(players: 6)))
+        session.send(.tap(WatchLayout.rowFrame(slot: 0, size: .mm45).center))
+        var up = true
+        let samples = measure(context.n(5_000, quick: 200)) {
+            session.send(.crown(detents: up ? 1 : -1))
+            up.toggle()
+            _ = session.frame(measurer: .estimate)
+        }
+        return time("crown detent → next frame's display list", samples, limit: ("one display refresh (60 Hz)", 1.0 / 60),
+                     seeds: "—", target: "next frame, p99 < 17 ms", meets: samples.p99 < 0.017,
+                     note: "display list only; SDL draws it in ~0.1–0.4 ms (not measured here); frames are paced at 60 Hz")
+    }
+
+    /// Save → outbox fsync → hub commit → ack → new standings.json seen by the watch.
+    static func saveToSnapshot(_ context: BenchContext, limit: Double) throws -> Figure {
+        let home = try context.scratch("save")
+        let paths = HyzerPaths(home: home)
+        let hub = try Hub.open(paths: paths)
+        try hub.startRound(course: "Maple Hill", players: (1...6).map { "Player \($0)" })
+        _ = try PairingToken.loadOrCreate(at: paths.pairingToken)
+        let server = try ChildProcess(context.binDirectory.appendingPathComponent("hyzer-hub").path,
+                                      ["--home", home.path, "serve", "--log-level", "error"])
+        defer { server.terminate() }
+        guard server.waitForOutput(containing: "serving on", timeout: 30) else { throw BenchError("hyzer-hub serve did not start") }
+
+        let seen = DispatchSemaphore(value: 0)
+        let target = LockedInt()
+        let sessionBox = LockedSession()
+        let session = try WatchSession(configuration: WatchConfiguration(paths: paths, deviceID: "bench-watch")) {
+            if let session = sessionBox.value, let sequence = session.current.snapshot?.sequence, sequence >= target.value, target.value > 0 {
+                target.value = 0
+                seen.signal()
+            }
+        }
+        sessionBox.value = session
+        session.start()
+        let deadline = Date().addingTimeInterval(15)
+        while !session.current.reachable || session.current.snapshot == nil {
+            if Date() > deadline { throw BenchError("the watch did not pair with the hub") }
+            usleep(5_000)
+        }
+        let samples = try measure(context.n(300, quick: 20), warmup: 3, pause: 0.02) {
+            session.send(.tap(WatchLayout.rowFrame(slot: 0, size: .mm45).center))
+            let next = (session.current.snapshot?.sequence ?? 0) + 1
+            target.value = next
+            session.send(.save)
+            if seen.wait(timeout: .now() + 5) == .timedOut { throw BenchError("no new snapshot within 5 s of a save") }
+        }
+        let stopped = DispatchSemaphore(value: 0)
+        Task {
+            await session.stop()
+            stopped.signal()
+        }
+        stopped.wait()
+        return time("watch Save → outbox fsync → hub commit → ack → new snapshot seen", samples,
+                    limit: ("fsync+rename ×2 + socket RTT ×2 + SQLite commit", limit),
+                    seeds: "< 5 s", target: "p50 < 2 ms, p99 < 5 ms", meets: samples.p50 < 0.002 && samples.p99 < 0.005,
+                    note: "saves 20 ms apart, real hyzer-hub serve over the Unix socket")
+    }
+
+    /// Spawn → first frame of a headless watch, against a C SDL program doing the same.
+    static func startToFirstFrame(_ context: BenchContext) throws -> Figure {
+        let home = try context.scratch("start")
+        let watch = context.binDirectory.appendingPathComponent("hyzer-watch").path
+        let iterations = context.n(10, quick: 3)
+        var samples = Samples()
+        for _ in 0..<iterations {
+            let start = monotonic()
+            let child = try ChildProcess(watch, ["--home", home.path, "--headless", "--report-first-frame"])
+            guard child.waitForOutput(containing: "first-frame", timeout: 20) else { throw BenchError("hyzer-watch drew no first frame") }
+            samples.add(monotonic() - start)
+            child.terminate()
+        }
+        let limit = try CReference.firstFrame(in: try context.scratch("c-sdl"), iterations: iterations)
+        return time("headless watch start → first frame", samples, limit: limit.map { ("a C SDL program's first frame", $0.p50) },
+                    seeds: "< 2 s", target: "< 100 ms", meets: samples.p99 < 0.1,
+                    note: limit == nil ? "no C compiler: limit not measured" : nil)
+    }
+
+    /// Idle CPU and resident memory of a headless watch paired with a serving hub.
+    static func idle(_ context: BenchContext) throws -> [Figure] {
+        let home = try context.scratch("idle")
+        let paths = HyzerPaths(home: home)
+        let hub = try Hub.open(paths: paths)
+        try hub.startRound(course: "Maple Hill", players: ["Ann", "Ben", "Cat", "Dan"])
+        let server = try ChildProcess(context.binDirectory.appendingPathComponent("hyzer-hub").path, ["--home", home.path, "serve", "--log-level", "error"])
+        defer { server.terminate() }
+        guard server.waitForOutput(containing: "serving on", timeout: 30) else { throw BenchError("hyzer-hub serve did not start") }
+        let watch = try ChildProcess(context.binDirectory.appendingPathComponent("hyzer-watch").path,
+                                     ["--home", home.path, "--headless", "--report-first-frame"])
+        defer { watch.terminate() }
+        guard watch.waitForOutput(containing: "first-frame", timeout: 20) else { throw BenchError("hyzer-watch drew no first frame") }
+        usleep(1_000_000)
+        let window = context.quick ? 1.0 : 10.0
+        let before = ProcStat.cpuSeconds(pid: watch.pid)
+        let started = monotonic()
+        usleep(UInt32(window * 1e6))
+        let cpu = (ProcStat.cpuSeconds(pid: watch.pid) - before) / (monotonic() - started) * 100
+        let rss = ProcStat.residentMegabytes(pid: watch.pid)
+        return [
+            Figure(name: "watch idle CPU (\(Int(window)) s, paired, heartbeats every 1 s)", unit: "% of a core", p50: cpu, p99: nil,
+                   iterations: 1, limitName: "nothing to do", limit: 0, ratio: nil, seedsBudget: "—", target: "< 1 %",
+                   meetsTarget: cpu < 1, note: nil),
+            Figure(name: "watch resident memory", unit: "MB", p50: rss, p99: nil, iterations: 1, limitName: nil, limit: nil, ratio: nil,
+                   seedsBudget: "—", target: "< 60 MB", meetsTarget: rss < 60, note: nil),
+        ]
+    }
+
+    // MARK: Standings
+
+    static func standings(_ context: BenchContext, players count: Int, correctionsPerPlayer: Int) -> Figure {
+        let players = (0..<count).map { Player(id: "p\($0)", name: "Player \($0)") }
+        let holes = (1...18).map { Hole(number: $0, par: [3, 3, 4, 3, 5][$0 % 5]) }
+        var events: [ScoreEvent] = []
+        let round = UUID()
+        for player in players {
+            var byHole: [Int: ScoreEvent] = [:]
+            for hole in holes {
+                let event = try! ScoreEvent(roundID: round, playerID: player.id, hole: hole.number, strokes: 2 + (hole.number + player.id.count) % 4,
+                                            reportedByPlayerID: player.id, deviceID: "phone", source: .tap, createdAt: Date())
+                byHole[hole.number] = event
+                events.append(event)
+            }
+            for correction in 0..<correctionsPerPlayer {
+                let hole = correction * 5 + 1
+                let event = try! ScoreEvent(roundID: round, playerID: player.id, hole: hole, strokes: 3, supersedesEventID: byHole[hole]!.id,
+                                            reportedByPlayerID: player.id, deviceID: "phone", source: .tap, createdAt: Date())
+                events.append(event)
+            }
+        }
+        let iterations = count > 100 ? context.n(40, quick: 5) : context.n(20_000, quick: 500)
+        let samples = measure(iterations) {
+            let standings = StandingsEngine.standings(events: events, holes: holes, players: players, currentHole: 7)
+            precondition(standings.count == count)
+        }
+        let big = count > 100
+        return time("standings recompute, \(count) players × 18 holes\(correctionsPerPlayer > 0 ? ", \(correctionsPerPlayer) corrections each" : "")",
+                    samples, limit: nil, seeds: big ? "—" : "~20 ms", target: big ? "< 20 ms" : "< 50 µs",
+                    meets: big ? samples.p50 < 0.020 : samples.p50 < 50e-6, note: "\(events.count) events")
+    }
+
+    // MARK: Hub ingest
+
+    static func ingestOnePerCommit(_ context: BenchContext, commit: Samples) throws -> Figure {
+        let (hub, round) = try ingestHub(context, name: "ingest-single")
+        let events = ingestEvents(round, count: context.n(3_000, quick: 200))
+        var index = 0
+        let start = monotonic()
+        let samples = try measure(events.count, warmup: 0) {
+            try hub.append(events[index], exportingSnapshot: false)
+            index += 1
+        }
+        let rate = Double(events.count) / (monotonic() - start)
+        let limitRate = 1 / commit.p50
+        return Figure(name: "durable hub ingest, one event per commit", unit: "events/s", p50: rate, p99: nil, iterations: events.count,
+                      limitName: "SQLite WAL commits/s (synchronous=FULL)", limit: limitRate, ratio: limitRate / rate,
+                      seedsBudget: "—", target: "≥ 5,000 events/s", meetsTarget: rate >= 5_000,
+                      note: "per event p50 \(formatDuration(samples.p50)), p99 \(formatDuration(samples.p99))")
+    }
+
+    static func ingestBatched(_ context: BenchContext, rowsPerSecond: Double) throws -> Figure {
+        let (hub, round) = try ingestHub(context, name: "ingest-batch")
+        let events = ingestEvents(round, count: context.n(20_000, quick: 1_000))
+        let start = monotonic()
+        try hub.append(batch: events)
+        let rate = Double(events.count) / (monotonic() - start)
+        return Figure(name: "durable hub ingest, batched (one transaction)", unit: "events/s", p50: rate, p99: nil, iterations: events.count,
+                      limitName: "SQLite rows/s in one transaction", limit: rowsPerSecond, ratio: rowsPerSecond / rate,
+                      seedsBudget: "—", target: "≥ 100,000 events/s", meetsTarget: rate >= 100_000,
+                      note: "includes validation, classification and one snapshot export")
+    }
+
+    private static func ingestHub(_ context: BenchContext, name: String) throws -> (Hub, Round) {
+        let hub = try Hub.open(paths: HyzerPaths(home: try context.scratch(name)))
+        let round = try hub.startRound(course: "Maple Hill", players: (1...40).map { "Player \($0)" })
+        return (hub, round)
+    }
+
+    /// Scores cycling through every {player, hole}, so most are new scores and some are repeats.
+    private static func ingestEvents(_ round: Round, count: Int) -> [ScoreEvent] {
+        (0..<count).map { index in
+            let player = round.players[index % round.players.count]
+            let hole = (index / round.players.count) % round.holeCount + 1
+            return try! ScoreEvent(roundID: round.id, playerID: player.id, hole: hole, strokes: 2 + index % 4,
+                                   reportedByPlayerID: player.id, deviceID: "bench", source: .crown, createdAt: Date())
+        }
+    }
+
+    // MARK: Helpers
+
+    static func time(_ name: String, _ samples: Samples, limit: (String, Double)?, seeds: String, target: String, meets: Bool, note: String? = nil) -> Figure {
+        Figure(name: name, unit: "seconds", p50: samples.p50, p99: samples.p99, iterations: samples.count, limitName: limit?.0,
+               limit: limit?.1, ratio: limit.map { samples.p50 / $0.1 }, seedsBudget: seeds, target: target, meetsTarget: meets, note: note)
+    }
+
+    static func sampleSnapshot(players: Int) -> StandingsSnapshot {
+        let holes = (1...18).map { Hole(number: $0, par: 3) }
+        let standings = (0..<players).map {
+            Standing(playerID: "p\($0)", name: "Player \($0)", position: $0 + 1, tied: false, totalStrokes: 10 + $0, holesPlayed: 3,
+                     scoreRelativeToPar: $0 + 1, currentHoleStrokes: nil, discrepancy: false)
+        }
+        return StandingsSnapshot(hubID: "bench", sequence: 1, lastUpdatedAt: Date(), round: RoundSnapshot(
+            id: UUID(), courseName: "Bench", status: .active, currentHole: 4, holeCount: 18, holes: holes, standings: standings))
+    }
+}
+
+struct BenchError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+final class LockedInt: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored = 0
+    var value: Int {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+}
+
+final class LockedSession: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: WatchSession?
+    var value: WatchSession? {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+}

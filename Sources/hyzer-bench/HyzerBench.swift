@@ -1,0 +1,110 @@
+import ArgumentParser
+import Foundation
+import Logging
+
+@main
+struct HyzerBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "hyzer-bench",
+        abstract: "Measure every budget of DESIGN.md next to the physical limit, measured in the same run.",
+        discussion: """
+            Run it in release: swift run -c release hyzer-bench. It starts real hyzer-hub and \
+            hyzer-watch processes from its own build folder, on temporary homes. --quick runs few \
+            iterations, only to prove every figure can be measured (CI does this; the numbers mean little).
+            """
+    )
+
+    @Flag(help: "Few iterations: proves the bench runs, not a measurement.") var quick = false
+    @Flag(help: "Print the figures as JSON.") var json = false
+
+    func run() throws {
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = .error
+            return handler
+        }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-bench-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bin = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        for tool in ["hyzer-hub", "hyzer-watch"] where !FileManager.default.isExecutableFile(atPath: bin.appendingPathComponent(tool).path) {
+            throw ValidationError("\(tool) is not built next to hyzer-bench in \(bin.path); build everything first: swift build -c release")
+        }
+        let context = BenchContext(directory: directory, binDirectory: bin, quick: quick)
+        func progress(_ text: String) { if !json { FileHandle.standardError.write(Data("… \(text)\n".utf8)) } }
+
+        progress("physical limits")
+        let limits = try context.scratch("limits")
+        let socket = PhysicalLimits.unixSocketRoundTrip(iterations: context.n(20_000, quick: 500))
+        let replaceBackToBack = try PhysicalLimits.durableReplace(iterations: context.n(300, quick: 20), spacing: 0, in: limits)
+        let replaceSpaced = try PhysicalLimits.durableReplace(iterations: context.n(200, quick: 10), spacing: 0.02, in: limits)
+        let commit = try PhysicalLimits.sqliteCommit(iterations: context.n(2_000, quick: 100), in: limits)
+        let batchRows = try PhysicalLimits.sqliteBatchRowsPerSecond(rows: context.n(200_000, quick: 10_000), in: limits)
+        let lineWrite = try PhysicalLimits.lineWrite(iterations: context.n(20_000, quick: 500), in: limits)
+
+        var figures: [Figure] = []
+        progress("crown → haptic")
+        figures.append(try Figures.crownToHaptic(context, lineWrite: lineWrite))
+        figures.append(try Figures.crownToFrame(context))
+        progress("save → snapshot (real hyzer-hub serve)")
+        let saveLimit = 2 * replaceSpaced.p50 + 2 * socket.p50 + commit.p50
+        figures.append(try Figures.saveToSnapshot(context, limit: saveLimit))
+        progress("standings")
+        figures.append(Figures.standings(context, players: 6, correctionsPerPlayer: 0))
+        figures.append(Figures.standings(context, players: 1_000, correctionsPerPlayer: 3))
+        progress("hub ingest")
+        figures.append(try Figures.ingestOnePerCommit(context, commit: commit))
+        figures.append(try Figures.ingestBatched(context, rowsPerSecond: batchRows))
+        progress("watch start")
+        figures.append(try Figures.startToFirstFrame(context))
+        progress("watch idle")
+        figures.append(contentsOf: try Figures.idle(context))
+
+        let limitFigures = [
+            Figure(name: "limit: Unix socket round trip, 200 bytes", unit: "seconds", p50: socket.p50, p99: socket.p99, iterations: socket.count,
+                   limitName: nil, limit: nil, ratio: nil, seedsBudget: "—", target: "—", meetsTarget: true, note: nil),
+            Figure(name: "limit: fsync + rename of a 2 KB file, back to back", unit: "seconds", p50: replaceBackToBack.p50, p99: replaceBackToBack.p99,
+                   iterations: replaceBackToBack.count, limitName: nil, limit: nil, ratio: nil, seedsBudget: "—", target: "—", meetsTarget: true, note: nil),
+            Figure(name: "limit: fsync + rename of a 2 KB file, 20 ms apart", unit: "seconds", p50: replaceSpaced.p50, p99: replaceSpaced.p99,
+                   iterations: replaceSpaced.count, limitName: nil, limit: nil, ratio: nil, seedsBudget: "—", target: "—", meetsTarget: true, note: nil),
+            Figure(name: "limit: SQLite WAL commit (synchronous=FULL)", unit: "seconds", p50: commit.p50, p99: commit.p99, iterations: commit.count,
+                   limitName: nil, limit: nil, ratio: nil, seedsBudget: "—", target: "—", meetsTarget: true, note: nil),
+        ]
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            print(String(decoding: try encoder.encode(["figures": figures, "limits": limitFigures]), as: UTF8.self))
+        } else {
+            print(Report.table(figures + limitFigures, quick: quick))
+        }
+    }
+}
+
+enum Report {
+    static func table(_ figures: [Figure], quick: Bool) -> String {
+        var lines = [
+            quick ? "(--quick: few iterations; these numbers prove the bench runs, they are not a measurement)\n" : "",
+            "| what | p50 | p99 | physical limit (same run) | ratio | seeds' budget | target | met |",
+            "| --- | --- | --- | --- | --- | --- | --- | --- |",
+        ]
+        for figure in figures {
+            let limit = figure.limit.map { "\(value($0, unit: figure.unit)) (\(figure.limitName ?? ""))" } ?? (figure.limitName ?? "—")
+            let ratio = figure.ratio.map { String(format: "%.1f×", $0) } ?? "—"
+            let met = figure.name.hasPrefix("limit:") ? "" : figure.meetsTarget ? "yes" : "**no**"
+            var name = figure.name
+            if let note = figure.note { name += " — \(note)" }
+            lines.append("| \(name) | \(value(figure.p50, unit: figure.unit)) | \(figure.p99.map { value($0, unit: figure.unit) } ?? "—") | \(limit) | \(ratio) | \(figure.seedsBudget) | \(figure.target) | \(met) |")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func value(_ value: Double, unit: String) -> String {
+        switch unit {
+        case "seconds": formatDuration(value)
+        case "events/s": value.isFinite ? "\(Int(value.rounded()).formatted()) /s" : "n/a"
+        case "% of a core": String(format: "%.2f %%", value)
+        case "MB": String(format: "%.1f MB", value)
+        default: "\(value)"
+        }
+    }
+}

@@ -1,0 +1,96 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import GRDB
+import HyzerLink
+
+/// What the machine itself can do, measured in the same run as the figures they bound.
+enum PhysicalLimits {
+    /// Round trip of a 200-byte message over a Unix stream socket pair, echoed by a second thread.
+    static func unixSocketRoundTrip(iterations: Int) -> Samples {
+        var fds: [Int32] = [0, 0]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0 else { return Samples() }
+        let (client, server) = (fds[0], fds[1])
+        let echo = Thread {
+            var buffer = [UInt8](repeating: 0, count: 200)
+            while true {
+                var received = 0
+                while received < 200 {
+                    let n = buffer.withUnsafeMutableBytes { read(server, $0.baseAddress! + received, 200 - received) }
+                    if n <= 0 { return }
+                    received += n
+                }
+                _ = buffer.withUnsafeBytes { write(server, $0.baseAddress!, 200) }
+            }
+        }
+        echo.start()
+        var message = [UInt8](repeating: 0x41, count: 200)
+        let samples = measure(iterations, warmup: 50) {
+            _ = message.withUnsafeBytes { write(client, $0.baseAddress!, 200) }
+            var received = 0
+            while received < 200 {
+                let n = message.withUnsafeMutableBytes { read(client, $0.baseAddress! + received, 200 - received) }
+                if n <= 0 { break }
+                received += n
+            }
+        }
+        close(client)
+        close(server)
+        return samples
+    }
+
+    /// Durable replace of a 2 KB file: temp + fsync + rename + directory fsync, back to back or
+    /// spaced out (real scoring is spaced out, and the disk is slower to wake).
+    static func durableReplace(iterations: Int, spacing: TimeInterval, in directory: URL) throws -> Samples {
+        let url = directory.appendingPathComponent("limit-\(spacing).json")
+        let data = Data(repeating: 0x7B, count: 2048)
+        return try measure(iterations, pause: spacing) {
+            try DurableFile.replace(url, with: data)
+        }
+    }
+
+    /// One SQLite commit of one small row, WAL mode, synchronous=FULL (the hub's settings).
+    static func sqliteCommit(iterations: Int, in directory: URL) throws -> Samples {
+        let queue = try database(directory.appendingPathComponent("limit-commit.sqlite"))
+        var n = 0
+        return try measure(iterations) {
+            n += 1
+            try queue.write { db in try db.execute(sql: "INSERT INTO t (id, payload) VALUES (?, ?)", arguments: ["c\(n)", String(repeating: "x", count: 200)]) }
+        }
+    }
+
+    /// Rows per second inserted in one transaction (prepared statement, WAL, synchronous=FULL).
+    static func sqliteBatchRowsPerSecond(rows: Int, in directory: URL) throws -> Double {
+        let queue = try database(directory.appendingPathComponent("limit-batch.sqlite"))
+        let start = monotonic()
+        try queue.write { db in
+            let statement = try db.makeStatement(sql: "INSERT INTO t (id, payload) VALUES (?, ?)")
+            for index in 0..<rows {
+                try statement.execute(arguments: ["b\(index)", String(repeating: "x", count: 200)])
+            }
+        }
+        return Double(rows) / (monotonic() - start)
+    }
+
+    /// A plain `write` of one ~100-byte line to an open file: the floor under logging a haptic.
+    static func lineWrite(iterations: Int, in directory: URL) throws -> Samples {
+        let url = directory.appendingPathComponent("limit-lines.jsonl")
+        let fd = open(url.path, O_WRONLY | O_APPEND | O_CREAT | O_TRUNC, 0o644)
+        defer { close(fd) }
+        let line = [UInt8](repeating: 0x61, count: 100) + [0x0A]
+        return measure(iterations, warmup: 20) {
+            _ = line.withUnsafeBytes { write(fd, $0.baseAddress!, $0.count) }
+        }
+    }
+
+    private static func database(_ url: URL) throws -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+        configuration.journalMode = .wal
+        let queue = try DatabaseQueue(path: url.path, configuration: configuration)
+        try queue.write { db in try db.execute(sql: "CREATE TABLE IF NOT EXISTS t (id TEXT PRIMARY KEY, payload TEXT NOT NULL)") }
+        return queue
+    }
+}
+

@@ -1,0 +1,47 @@
+import Foundation
+
+/// Samples of one measurement, in seconds.
+struct Samples {
+    var values: [Double] = []
+
+    mutating func add(_ seconds: Double) { values.append(seconds) }
+
+    func percentile(_ p: Double) -> Double {
+        guard !values.isEmpty else { return .nan }
+        let sorted = values.sorted()
+        let rank = min(sorted.count - 1, max(0, Int((p / 100 * Double(sorted.count)).rounded(.up)) - 1))
+        return sorted[rank]
+    }
+
+    var p50: Double { percentile(50) }
+    var p99: Double { percentile(99) }
+    var count: Int { values.count }
+}
+
+/// Monotonic seconds.
+func monotonic() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
+
+/// Runs `body` `count` times and times each run; `pause` sleeps before each run, untimed.
+func measure(_ count: Int, warmup: Int = 3, pause: TimeInterval = 0, _ body: () throws -> Void) rethrows -> Samples {
+    for _ in 0..<warmup { try body() }
+    var samples = Samples()
+    for _ in 0..<count {
+        if pause > 0 { usleep(UInt32(pause * 1e6)) }
+        let start = monotonic()
+        try body()
+        samples.add(monotonic() - start)
+    }
+    return samples
+}
+
+/// "123 µs", "4.5 ms", "1.20 s".
+func formatDuration(_ seconds: Double) -> String {
+    guard seconds.isFinite else { return "n/a" }
+    if seconds < 1e-3 { return String(format: "%.1f µs", seconds * 1e6) }
+    if seconds < 1 { return String(format: "%.2f ms", seconds * 1e3) }
+    return String(format: "%.2f s", seconds)
+}
