@@ -97,6 +97,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "HubCoreTests", dependencies: ["HubCore", "HyzerTestSupport", "hyzer-hub"]),
+        .testTarget(name: "HyzerBenchTests", dependencies: ["HyzerTestSupport", "hyzer-bench", "hyzer-hub", "hyzer-watch"]),
         .testTarget(name: "WatchCoreTests", dependencies: ["WatchCore", "HyzerTestSupport", "hyzer-hub", "hyzer-watch"]),
         // A faceless watch for the link's end-to-end tests: the watch-side link code in its own
         // process, so a test can SIGKILL it with a non-empty outbox.

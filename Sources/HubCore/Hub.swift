@@ -4,6 +4,7 @@ import GRDB
 import HyzerKit
 import HyzerAssets
 import Logging
+import NIOConcurrencyHelpers
 
 /// What happened to an event handed to the hub.
 public struct AppendResult: Equatable, Sendable {
@@ -28,6 +29,10 @@ public final class Hub: Sendable {
     let database: HubDatabase
     let clock: @Sendable () -> Date
     let logger = Logger(label: "hyzer.hub")
+
+    /// The round in play as last loaded. Its course and players never change once it is active,
+    /// so each append re-reads only its status and selected hole.
+    private let roundInPlayCache = NIOLockedValueBox<Round?>(nil)
 
     init(database: HubDatabase, paths: HyzerPaths?, clock: @escaping @Sendable () -> Date) {
         self.database = database
@@ -311,6 +316,8 @@ public final class Hub: Sendable {
         var round: Round?
         /// {player, hole} pairs with a score, counted once and then kept up to date.
         var scoredKeys: Int?
+        /// The change sequence grows once per transaction: a batch is one change to publish.
+        var sequenceBumped = false
     }
 
     private func append(_ event: ScoreEvent, in db: Database) throws -> AppendResult {
@@ -319,8 +326,8 @@ public final class Hub: Sendable {
     }
 
     private func append(_ event: ScoreEvent, in db: Database, context: inout AppendContext) throws -> AppendResult {
-        if try Rows.event(db, id: event.id) != nil { return AppendResult(event: event, outcome: .alreadyStored) }
-        var round = try context.round ?? Self.requireRoundInPlay(db)
+        if try Rows.containsEvent(db, id: event.id) { return AppendResult(event: event, outcome: .alreadyStored) }
+        var round = try context.round ?? cachedRoundInPlay(db)
         do {
             try round.validate(event)
             if let target = event.supersedesEventID {
@@ -339,10 +346,20 @@ public final class Hub: Sendable {
         try Rows.insert(db, event: event, receivedAt: clock())
         if classification == .newScore {
             let before = (round.status, round.selectedHole)
-            let scoredKeys = try context.scoredKeys.map { $0 + 1 }
-                ?? Int.fetchOne(db, sql: "SELECT COUNT(*) FROM (SELECT DISTINCT playerID, hole FROM score_event WHERE roundID = ?)",
-                                arguments: [round.id.uuidString]) ?? 0
-            context.scoredKeys = scoredKeys
+            let scoredKeys: Int
+            if let known = context.scoredKeys {
+                scoredKeys = known + 1
+            } else {
+                // The round can only have become complete if this player now has every hole: count
+                // their holes (a few index rows) before counting the whole round.
+                let playerHoles = try Int.fetchOne(
+                    db.cachedStatement(sql: "SELECT COUNT(DISTINCT hole) FROM score_event WHERE roundID = ? AND playerID = ?"),
+                    arguments: [round.id.uuidString, event.playerID]) ?? 0
+                scoredKeys = playerHoles < round.holeCount ? 0
+                    : try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM (SELECT DISTINCT playerID, hole FROM score_event WHERE roundID = ?)",
+                                       arguments: [round.id.uuidString]) ?? 0
+                if playerHoles >= round.holeCount { context.scoredKeys = scoredKeys }
+            }
             let onSelected = try round.selectedHole.map { hole in
                 try Int.fetchOne(db, sql: "SELECT COUNT(DISTINCT playerID) FROM score_event WHERE roundID = ? AND hole = ?",
                                  arguments: [round.id.uuidString, hole]) ?? 0
@@ -354,9 +371,23 @@ public final class Hub: Sendable {
             }
         }
         context.round = round
-        try Rows.bumpSequence(db)
+        if !context.sequenceBumped {
+            try Rows.bumpSequence(db)
+            context.sequenceBumped = true
+        }
         logger.debug("stored event", metadata: ["id": "\(event.id)", "classification": "\(classification.rawValue)"])
         return AppendResult(event: event, outcome: .stored(classification))
+    }
+
+    private func cachedRoundInPlay(_ db: Database) throws -> Round {
+        guard let header = try Rows.roundInPlayHeader(db) else { throw HubError.noActiveRound }
+        if let cached = roundInPlayCache.withLockedValue({ $0 }), cached.id.uuidString == header.id {
+            return Round(id: cached.id, course: try Course(name: cached.courseName, holes: cached.holes), players: cached.players,
+                         status: header.status, selectedHole: header.selectedHole, createdAt: cached.createdAt)
+        }
+        let round = try Rows.round(db, id: header.id)
+        roundInPlayCache.withLockedValue { $0 = round }
+        return round
     }
 
     // MARK: Reads

@@ -16,6 +16,8 @@ struct HyzerBench: ParsableCommand {
 
     @Flag(help: "Few iterations: proves the bench runs, not a measurement.") var quick = false
     @Flag(help: "Print the figures as JSON.") var json = false
+    @Option(help: ArgumentHelp("Only the figures whose name contains this text (limits are always measured).", valueName: "TEXT"))
+    var only: String?
 
     func run() throws {
         LoggingSystem.bootstrap { label in
@@ -42,23 +44,23 @@ struct HyzerBench: ParsableCommand {
         let batchRows = try PhysicalLimits.sqliteBatchRowsPerSecond(rows: context.n(200_000, quick: 10_000), in: limits)
         let lineWrite = try PhysicalLimits.lineWrite(iterations: context.n(20_000, quick: 500), in: limits)
 
-        var figures: [Figure] = []
-        progress("crown → haptic")
-        figures.append(try Figures.crownToHaptic(context, lineWrite: lineWrite))
-        figures.append(try Figures.crownToFrame(context))
-        progress("save → snapshot (real hyzer-hub serve)")
         let saveLimit = 2 * replaceSpaced.p50 + 2 * socket.p50 + commit.p50
-        figures.append(try Figures.saveToSnapshot(context, limit: saveLimit))
-        progress("standings")
-        figures.append(Figures.standings(context, players: 6, correctionsPerPlayer: 0))
-        figures.append(Figures.standings(context, players: 1_000, correctionsPerPlayer: 3))
-        progress("hub ingest")
-        figures.append(try Figures.ingestOnePerCommit(context, commit: commit))
-        figures.append(try Figures.ingestBatched(context, rowsPerSecond: batchRows))
-        progress("watch start")
-        figures.append(try Figures.startToFirstFrame(context))
-        progress("watch idle")
-        figures.append(contentsOf: try Figures.idle(context))
+        let runs: [(String, () throws -> [Figure])] = [
+            ("crown → haptic", { [try Figures.crownToHaptic(context, lineWrite: lineWrite)] }),
+            ("crown → frame", { [try Figures.crownToFrame(context)] }),
+            ("save → snapshot", { [try Figures.saveToSnapshot(context, limit: saveLimit)] }),
+            ("standings 6", { [Figures.standings(context, players: 6, correctionsPerPlayer: 0)] }),
+            ("standings 1000", { [Figures.standings(context, players: 1_000, correctionsPerPlayer: 3)] }),
+            ("ingest single", { [try Figures.ingestOnePerCommit(context, commit: commit)] }),
+            ("ingest batch", { [try Figures.ingestBatched(context, rowsPerSecond: batchRows)] }),
+            ("watch start", { [try Figures.startToFirstFrame(context)] }),
+            ("watch idle", { try Figures.idle(context) }),
+        ]
+        var figures: [Figure] = []
+        for (label, run) in runs where only.map({ label.contains($0) }) ?? true {
+            progress(label)
+            figures.append(contentsOf: try run())
+        }
 
         let limitFigures = [
             Figure(name: "limit: Unix socket round trip, 200 bytes", unit: "seconds", p50: socket.p50, p99: socket.p99, iterations: socket.count,

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import HyzerKit
 
@@ -36,5 +37,31 @@ struct FormattingTests {
         #expect(ScoreFormat.spokenRelativeToPar(0) == "even")
         #expect(ScoreFormat.spokenRelativeToPar(3) == "plus three")
         #expect(ScoreFormat.spokenOrdinal(1) == "first")
+    }
+}
+
+@Suite("Timestamps")
+struct TimestampTests {
+    @Test("The documented timestamp format")
+    func documented() {
+        #expect(HyzerJSON.formatTimestamp(Date(timeIntervalSince1970: 1_795_000_000.5)) == "2026-11-18T11:06:40.500Z")
+        #expect(HyzerJSON.formatTimestamp(Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00.000Z")
+        #expect(HyzerJSON.formatTimestamp(Date(timeIntervalSince1970: 951_782_400)) == "2000-02-29T00:00:00.000Z")
+    }
+
+    @Test("Timestamps format as ISO-8601 UTC with milliseconds and parse back, across eras", arguments: [
+        0.0, 1_795_000_000.123, 951_782_400.5, 4_102_444_799.999, -1.0, 1_709_164_800,
+    ])
+    func roundTrip(seconds: Double) throws {
+        let date = Date(timeIntervalSince1970: seconds)
+        let text = HyzerJSON.formatTimestamp(date)
+        let reference = date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt))
+        // Foundation truncates binary fractions (.123 can print .122); ours rounds to the nearest
+        // representable millisecond first. Everything up to the milliseconds must agree.
+        #expect(text.prefix(20) == reference.prefix(20))
+        #expect(abs(Int(text.dropFirst(20).prefix(3))! - Int(reference.dropFirst(20).prefix(3))!) <= 1)
+        #expect(text.count == 24 && text.hasSuffix("Z"))
+        let parsed = try #require(HyzerJSON.parseTimestamp(text))
+        #expect(abs(parsed.timeIntervalSince1970 - (seconds * 1000).rounded(.down) / 1000) < 0.0005)
     }
 }

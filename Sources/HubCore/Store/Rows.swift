@@ -68,13 +68,27 @@ enum Rows {
 
     /// One {player, hole} history in log order.
     static func history(_ db: Database, roundID: UUID, playerID: PlayerID, hole: Int) throws -> [ScoreEvent] {
-        try Row.fetchAll(db, sql: """
+        let statement = try db.cachedStatement(sql: """
             SELECT \(eventColumns) FROM score_event WHERE roundID = ? AND playerID = ? AND hole = ? ORDER BY seq
-            """, arguments: [roundID.uuidString, playerID, hole]).map(event)
+            """)
+        return try Row.fetchAll(statement, arguments: [roundID.uuidString, playerID, hole]).map(event)
     }
 
     static func event(_ db: Database, id: UUID) throws -> ScoreEvent? {
-        try Row.fetchOne(db, sql: "SELECT \(eventColumns) FROM score_event WHERE id = ?", arguments: [id.uuidString]).map(event)
+        let statement = try db.cachedStatement(sql: "SELECT \(eventColumns) FROM score_event WHERE id = ?")
+        return try Row.fetchOne(statement, arguments: [id.uuidString]).map(event)
+    }
+
+    static func containsEvent(_ db: Database, id: UUID) throws -> Bool {
+        let statement = try db.cachedStatement(sql: "SELECT 1 FROM score_event WHERE id = ?")
+        return try Int.fetchOne(statement, arguments: [id.uuidString]) != nil
+    }
+
+    /// The round in play's id, status and selected hole: the parts of a round that change.
+    static func roundInPlayHeader(_ db: Database) throws -> (id: String, status: RoundStatus, selectedHole: Int?)? {
+        let statement = try db.cachedStatement(sql: "SELECT id, status, selectedHole FROM round WHERE status IN ('setup', 'active', 'awaitingFinalization')")
+        guard let row = try Row.fetchOne(statement), let status = RoundStatus(rawValue: row["status"]) else { return nil }
+        return (row["id"], status, row["selectedHole"])
     }
 
     static func event(_ row: Row) throws -> ScoreEvent {
@@ -90,9 +104,10 @@ enum Rows {
     }
 
     static func insert(_ db: Database, event: ScoreEvent, receivedAt: Date) throws {
-        try db.execute(sql: """
+        let statement = try db.cachedStatement(sql: """
             INSERT INTO score_event (\(eventColumns), receivedAt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [
+            """)
+        try statement.execute(arguments: [
                 event.id.uuidString, event.roundID.uuidString, event.playerID, event.hole, event.strokes,
                 event.supersedesEventID?.uuidString, event.reportedByPlayerID, event.deviceID, event.source.rawValue,
                 HyzerJSON.formatTimestamp(event.createdAt), HyzerJSON.formatTimestamp(receivedAt),
@@ -110,7 +125,7 @@ enum Rows {
 
     /// Marks a committed change: the snapshot sequence grows by one.
     static func bumpSequence(_ db: Database) throws {
-        try db.execute(sql: "UPDATE hub_meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'sequence'")
+        try db.cachedStatement(sql: "UPDATE hub_meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'sequence'").execute()
     }
 
     static func timestamp(_ text: String) -> Date {

@@ -49,22 +49,33 @@ public enum ConflictDetector {
     }
 
     /// Replays one {player, hole} history and returns the discrepancy still open at its end, if any.
+    ///
+    /// One pass: each event is classified against what came before it (as `classify` would), with
+    /// the current leaf kept up to date instead of recomputed, so a long history costs O(n).
     public static func openDiscrepancy(inHistory history: [ScoreEvent]) -> Discrepancy? {
         var involved: [ScoreEvent] = []
+        var involvedIDs = Set<UUID>()
+        var indexByID: [UUID: Int] = [:]
+        var superseded = Set<UUID>()
+        var firstLeaf = 0  // leaves start at the last resolution; this only moves forward
         for (index, event) in history.enumerated() {
-            let prior = Array(history[..<index])
-            switch classify(event, history: prior) {
-            case .resolution:
+            while firstLeaf < index && superseded.contains(history[firstLeaf].id) { firstLeaf += 1 }
+            let currentLeaf = firstLeaf < index ? history[firstLeaf] : nil
+            var disputed: ScoreEvent?
+            if event.source == .resolution {
                 involved = []
-            case .discrepancy:
-                let other = event.supersedesEventID.flatMap { id in prior.first { $0.id == id } }
-                    ?? ScoreResolution.leaves(ofHistory: prior).first
-                for disputed in [other, event].compactMap({ $0 }) where !involved.contains(where: { $0.id == disputed.id }) {
-                    involved.append(disputed)
-                }
-            case .newScore, .silentMerge, .correction:
-                break
+                involvedIDs = []
+            } else if let target = event.supersedesEventID, let targetIndex = indexByID[target] {
+                if history[targetIndex].deviceID != event.deviceID { disputed = history[targetIndex] }
+            } else if let currentLeaf, currentLeaf.strokes != event.strokes {
+                disputed = currentLeaf
             }
+            if let disputed {
+                for member in [disputed, event] where involvedIDs.insert(member.id).inserted { involved.append(member) }
+            }
+            indexByID[event.id] = index
+            if let target = event.supersedesEventID { superseded.insert(target) }
+            if event.source == .resolution { firstLeaf = index }
         }
         guard let first = involved.first else { return nil }
         return Discrepancy(playerID: first.playerID, hole: first.hole, events: involved)

@@ -1,28 +1,49 @@
 /// One pass over a round's log: the events grouped by {player, hole} in log order, the current
 /// score of each, and the discrepancies still open. Standings and the snapshot read from this.
 public struct ScoreLedger: Sendable {
-    public private(set) var histories: [ScoreKey: [ScoreEvent]] = [:]
-    public private(set) var currentScores: [ScoreKey: ScoreEvent] = [:]
+    /// Each {player, hole} in the order it first appeared in the log.
+    public private(set) var keys: [ScoreKey] = []
+    /// The current score of `keys[i]` (nil only for a chain with no leaf, which valid logs never have).
+    public private(set) var current: [ScoreEvent?] = []
     public private(set) var openDiscrepancies: [ScoreKey: Discrepancy] = [:]
-    private var keyOrder: [ScoreKey] = []
+    private var histories: [[ScoreEvent]] = []
 
     /// `events` must be in log order: the order they reached the hub.
     public init(events: [ScoreEvent]) {
+        var slot: [ScoreKey: Int] = [:]
+        slot.reserveCapacity(events.count)
+        keys.reserveCapacity(events.count)
+        histories.reserveCapacity(events.count)
         for event in events {
             let key = ScoreKey(playerID: event.playerID, hole: event.hole)
-            if histories[key] == nil { keyOrder.append(key) }
-            histories[key, default: []].append(event)
-        }
-        for (key, history) in histories {
-            if history.count == 1 {
-                currentScores[key] = history[0]
-                continue
+            if let index = slot[key] {
+                histories[index].append(event)
+            } else {
+                slot[key] = keys.count
+                keys.append(key)
+                histories.append([event])
             }
-            if let current = ScoreResolution.leaves(ofHistory: history).first { currentScores[key] = current }
-            if let open = ConflictDetector.openDiscrepancy(inHistory: history) { openDiscrepancies[key] = open }
+        }
+        current = histories.map { history in
+            history.count == 1 ? history[0] : ScoreResolution.leaves(ofHistory: history).first
+        }
+        for (index, history) in histories.enumerated() where history.count > 1 {
+            if let open = ConflictDetector.openDiscrepancy(inHistory: history) { openDiscrepancies[keys[index]] = open }
         }
     }
 
+    /// Every {player, hole} with its current score.
+    public var currentScores: [ScoreKey: ScoreEvent] {
+        var result: [ScoreKey: ScoreEvent] = [:]
+        for (key, event) in zip(keys, current) { if let event { result[key] = event } }
+        return result
+    }
+
+    /// The history of one {player, hole}, in log order.
+    public func history(of key: ScoreKey) -> [ScoreEvent] {
+        keys.firstIndex(of: key).map { histories[$0] } ?? []
+    }
+
     /// Open discrepancies in the order their {player, hole} first appeared in the log.
-    public var discrepancies: [Discrepancy] { keyOrder.compactMap { openDiscrepancies[$0] } }
+    public var discrepancies: [Discrepancy] { keys.compactMap { openDiscrepancies[$0] } }
 }

@@ -16,56 +16,59 @@ public enum StandingsEngine {
     public static func standings(
         ledger: ScoreLedger, holes: [Hole], players: [Player], currentHole: Int? = nil
     ) -> [Standing] {
-        var parByHole: [Int: Int] = [:]
+        let maxHole = holes.map(\.number).max() ?? 0
+        var parByHole = [Int?](repeating: nil, count: maxHole + 1)
         for hole in holes { parByHole[hole.number] = hole.par }
 
         struct Tally { var strokes = 0, par = 0, holes = 0, discrepancy = false, currentHoleStrokes: Int? }
-        var tallies: [PlayerID: Tally] = [:]
-        tallies.reserveCapacity(players.count)
-        for player in players { tallies[player.id] = Tally() }
+        var slot: [PlayerID: Int] = [:]
+        slot.reserveCapacity(players.count)
+        for (index, player) in players.enumerated() where slot[player.id] == nil { slot[player.id] = index }
+        var tallies = [Tally](repeating: Tally(), count: players.count)
 
-        for (key, event) in ledger.currentScores {
-            guard var tally = tallies[key.playerID], let par = parByHole[key.hole] else { continue }
-            tally.strokes += event.strokes
-            tally.par += par
-            tally.holes += 1
-            if key.hole == currentHole { tally.currentHoleStrokes = event.strokes }
-            tallies[key.playerID] = tally
+        func par(_ hole: Int) -> Int? { hole >= 1 && hole <= maxHole ? parByHole[hole] : nil }
+        for (key, event) in zip(ledger.keys, ledger.current) {
+            guard let event, let index = slot[key.playerID], let par = par(key.hole) else { continue }
+            tallies[index].strokes += event.strokes
+            tallies[index].par += par
+            tallies[index].holes += 1
+            if key.hole == currentHole { tallies[index].currentHoleStrokes = event.strokes }
         }
-        for key in ledger.openDiscrepancies.keys where tallies[key.playerID] != nil && parByHole[key.hole] != nil {
-            tallies[key.playerID]?.discrepancy = true
+        for key in ledger.openDiscrepancies.keys {
+            if let index = slot[key.playerID], par(key.hole) != nil { tallies[index].discrepancy = true }
         }
 
-        let ordered = players.sorted { lhs, rhs in
-            let l = tallies[lhs.id]!, r = tallies[rhs.id]!
-            if (l.holes > 0) != (r.holes > 0) { return l.holes > 0 }
-            if l.holes > 0, l.strokes - l.par != r.strokes - r.par { return l.strokes - l.par < r.strokes - r.par }
-            return nameOrder(lhs, rhs)
+        // Sort indices on precomputed keys: played first, then relative score, then name.
+        let sortNames = players.map { $0.name.lowercased() }
+        let order = players.indices.sorted { l, r in
+            let a = tallies[l], b = tallies[r]
+            if (a.holes > 0) != (b.holes > 0) { return a.holes > 0 }
+            if a.holes > 0, a.strokes - a.par != b.strokes - b.par { return a.strokes - a.par < b.strokes - b.par }
+            if sortNames[l] != sortNames[r] { return sortNames[l] < sortNames[r] }
+            if players[l].name != players[r].name { return players[l].name < players[r].name }
+            return players[l].id < players[r].id
         }
 
         var countByScore: [Int: Int] = [:]
-        for player in players {
-            let tally = tallies[player.id]!
-            if tally.holes > 0 { countByScore[tally.strokes - tally.par, default: 0] += 1 }
-        }
+        for tally in tallies where tally.holes > 0 { countByScore[tally.strokes - tally.par, default: 0] += 1 }
 
         var result: [Standing] = []
-        result.reserveCapacity(ordered.count)
+        result.reserveCapacity(order.count)
         var position = 0
         var previousScore: Int?
-        for (index, player) in ordered.enumerated() {
-            let tally = tallies[player.id]!
+        for (rank, index) in order.enumerated() {
+            let tally = tallies[index]
             let relative = tally.strokes - tally.par
-            var rank: Int?
+            var shown: Int?
             if tally.holes > 0 {
-                if relative != previousScore { position = index + 1 }
+                if relative != previousScore { position = rank + 1 }
                 previousScore = relative
-                rank = position
+                shown = position
             }
             result.append(Standing(
-                playerID: player.id,
-                name: player.name,
-                position: rank,
+                playerID: players[index].id,
+                name: players[index].name,
+                position: shown,
                 tied: tally.holes > 0 && countByScore[relative, default: 0] > 1,
                 totalStrokes: tally.strokes,
                 holesPlayed: tally.holes,
@@ -87,13 +90,5 @@ public enum StandingsEngine {
             newStandings: standings(events: events, holes: holes, players: players, currentHole: currentHole),
             trigger: trigger
         )
-    }
-
-    /// Within a tie: by name, case-insensitively, then by ID so the order never depends on input order.
-    private static func nameOrder(_ lhs: Player, _ rhs: Player) -> Bool {
-        let l = lhs.name.lowercased(), r = rhs.name.lowercased()
-        if l != r { return l < r }
-        if lhs.name != rhs.name { return lhs.name < rhs.name }
-        return lhs.id < rhs.id
     }
 }

@@ -60,13 +60,16 @@ public final class DurableOutbox: Sendable {
 
     public var count: Int { state.withLockedValue { $0.entries.count } }
 
-    /// Removes an acked (or rejected and logged) event, durably.
+    /// Removes an acked (or rejected and logged) event.
+    ///
+    /// The directory is not fsynced: if a crash undoes the unlink, the event is sent again and the
+    /// hub, which deduplicates by id, acks it as already stored. Skipping that fsync keeps it off
+    /// the path between an ack and the standings push that follows it.
     public func remove(_ id: UUID) throws {
         try state.withLockedValue { state in
             guard let index = state.entries.firstIndex(where: { $0.event.id == id }) else { return }
             let url = directory.appendingPathComponent(state.entries[index].file)
             if unlink(url.path) != 0 && errno != ENOENT { throw DurableFileError.failed("remove", url.path, errno) }
-            try DurableFile.syncDirectory(directory)
             state.entries.remove(at: index)
         }
     }

@@ -1,0 +1,37 @@
+import Foundation
+import HyzerTestSupport
+import Testing
+
+/// `hyzer-bench --quick` runs end to end and reports every figure. No figure is judged here:
+/// performance is measured by the bench in release, never asserted against the wall clock in tests.
+@Suite("hyzer-bench --quick")
+struct BenchQuickTests {
+    struct Report: Decodable {
+        struct Figure: Decodable {
+            let name: String
+            let unit: String
+            let p50: Double
+            let iterations: Int
+        }
+        let figures: [Figure]
+        let limits: [Figure]
+    }
+
+    @Test("Every figure of the budget table and every physical limit is measured")
+    func quickRun() throws {
+        let result = try CLIProcess.run("hyzer-bench", ["--quick", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = try JSONDecoder().decode(Report.self, from: Data(result.stdout.utf8))
+        let names = report.figures.map(\.name)
+        for expected in [
+            "crown detent → haptic logged", "crown detent → next frame", "watch Save → outbox fsync → hub commit → ack → new snapshot seen",
+            "standings recompute, 6 players × 18 holes", "standings recompute, 1000 players × 18 holes, 3 corrections each",
+            "durable hub ingest, one event per commit", "durable hub ingest, batched", "headless watch start → first frame",
+            "watch idle CPU", "watch resident memory",
+        ] {
+            #expect(names.contains { $0.hasPrefix(expected) }, "missing \(expected)")
+        }
+        #expect(report.limits.count == 4)
+        #expect((report.figures + report.limits).allSatisfy { $0.p50.isFinite && $0.p50 >= 0 && $0.iterations > 0 })
+    }
+}
