@@ -49,6 +49,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let signals = TerminationSignals()
         let level = Logger.Level(rawValue: logLevel) ?? .info
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
@@ -83,39 +84,50 @@ struct ServeCommand: AsyncParsableCommand {
                 try? await Task.sleep(for: .milliseconds(20))
             }
         }
-        let signal = await waitForTerminationSignal()
+        let signal = await signals.wait()
         Logger(label: "hyzer.hub.serve").info("received \(signal); shutting down")
         watcher.cancel()
         await server.shutdown()
     }
 }
 
-/// Suspends until SIGINT or SIGTERM arrives; returns its name.
-func waitForTerminationSignal() async -> String {
-    await withCheckedContinuation { continuation in
-        let once = OnceFlag()
-        var sources: [any DispatchSourceSignal] = []
+/// SIGINT and SIGTERM, caught from the moment this is created (before the ready line is printed,
+/// so a signal sent as soon as the server says it is ready is never lost).
+final class TerminationSignals: @unchecked Sendable {
+    private let lock = NSLock()
+    private var received: String?
+    private var waiter: CheckedContinuation<String, Never>?
+    private var sources: [any DispatchSourceSignal] = []
+
+    init() {
         for (number, name) in [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")] {
-            signal(number, SIG_IGN)
+            signal(number, SIG_IGN)  // first: the default action would end the process
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler {
-                if once.claim() { continuation.resume(returning: name) }
-            }
+            source.setEventHandler { [weak self] in self?.deliver(name) }
             source.resume()
             sources.append(source)
         }
-        SignalSources.keep(sources)
     }
-}
 
-/// Keeps the signal sources alive for the life of the process.
-enum SignalSources {
-    nonisolated(unsafe) private static var retained: [any DispatchSourceSignal] = []
-    static func keep(_ sources: [any DispatchSourceSignal]) { retained += sources }
-}
+    private func deliver(_ name: String) {
+        let waiter = lock.withLock { () -> CheckedContinuation<String, Never>? in
+            guard received == nil else { return nil }
+            received = name
+            defer { self.waiter = nil }
+            return self.waiter
+        }
+        waiter?.resume(returning: name)
+    }
 
-final class OnceFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var claimed = false
-    func claim() -> Bool { lock.withLock { defer { claimed = true }; return !claimed } }
+    /// Suspends until a signal has arrived; returns its name.
+    func wait() async -> String {
+        await withCheckedContinuation { continuation in
+            let already = lock.withLock { () -> String? in
+                if let received { return received }
+                waiter = continuation
+                return nil
+            }
+            if let already { continuation.resume(returning: already) }
+        }
+    }
 }

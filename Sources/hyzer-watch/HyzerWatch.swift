@@ -83,6 +83,19 @@ struct HyzerWatch: ParsableCommand {
             throw ExitCode(2)
         }
 
+        // Catch SIGINT/SIGTERM from the start; the host loop stops when one has arrived.
+        let wakeBox = WatchHost.Wake()
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN)  // first: the default action would end the process
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                wakeBox.stopRequested = true
+                wakeBox.signal()
+            }
+            source.resume()
+            SignalSources.keep(source)
+        }
+
         if headless { setenv("SDL_VIDEODRIVER", "dummy", 1) }
         // The framebuffer path is ~3× cheaper per frame than SDL's OpenGL-on-CPU path under Xvfb.
         setenv("SDL_FRAMEBUFFER_ACCELERATION", "0", 0)
@@ -93,7 +106,7 @@ struct HyzerWatch: ParsableCommand {
         guard TTF_Init() == 0 else { throw HostError.sdl("TTF_Init") }
         defer { TTF_Quit() }
 
-        let wake = WatchHost.Wake()
+        let wake = wakeBox
         let session = try WatchSession(
             configuration: WatchConfiguration(
                 paths: paths, address: try connect.map { try LinkAddress(parsing: $0) },
@@ -116,14 +129,6 @@ struct HyzerWatch: ParsableCommand {
             runner.expectationTimeout = expectTimeout
             do { try runner.run(lines) } catch { failure = error }
         } else {
-            let stopper = UncheckedSendable(host)
-            for number in [SIGINT, SIGTERM] {
-                signal(number, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-                source.setEventHandler { stopper.value.stop() }
-                source.resume()
-                SignalSources.keep(source)
-            }
             host.run()
         }
         let done = DispatchSemaphore(value: 0)

@@ -111,16 +111,10 @@ final class WatchHost: ScenarioHost {
 
     // MARK: Events
 
-    /// Runs until the window closes, Q is pressed, or `stop()` is called.
+    /// Runs until the window closes, Q is pressed, or SIGINT/SIGTERM sets `wake.stopRequested`.
     func run() {
         renderIfNeeded(force: true)
         while !quitRequested { pump(for: 3600) }
-    }
-
-    /// Safe from any thread (signal handlers).
-    func stop() {
-        wake.stopRequested = true
-        wake.signal()
     }
 
     /// Handles input and redraws for `seconds`, sleeping whenever nothing is due (idle CPU near zero).

@@ -20,8 +20,8 @@ public struct CLIProcess {
         return root.appendingPathComponent(".build/debug")
     }()
 
-    public static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Result {
-        let process = Process()
+    /// Starts a built executable with piped output, no stdin and no inherited HYZER_HOME.
+    static func launch(_ process: Process, _ executable: String, _ arguments: [String], environment: [String: String]) throws -> (out: Pipe, err: Pipe) {
         process.executableURL = productsDirectory.appendingPathComponent(executable)
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
@@ -33,6 +33,12 @@ public struct CLIProcess {
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
         try process.run()
+        return (out, err)
+    }
+
+    public static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Result {
+        let process = Process()
+        let (out, err) = try launch(process, executable, arguments, environment: environment)
         // Read both pipes to the end before waiting, so a chatty process never blocks on a full pipe.
         let stderrData = LockedData()
         let reader = Thread { stderrData.set(err.fileHandleForReading.readDataToEndOfFile()) }

@@ -11,17 +11,7 @@ public final class RunningProcess: @unchecked Sendable {
     private var stderrText = ""
 
     public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws {
-        process.executableURL = CLIProcess.productsDirectory.appendingPathComponent(executable)
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        env.removeValue(forKey: "HYZER_HOME")
-        for (key, value) in environment { env[key] = value }
-        process.environment = env
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        let (out, err) = try CLIProcess.launch(process, executable, arguments, environment: environment)
         Thread { [self] in
             var pending = Data()
             while true {
