@@ -392,6 +392,11 @@ public final class Hub: Sendable {
 
     // MARK: Reads
 
+    /// The round in play, else the most recent one (what a command's output names players from).
+    public func currentOrLatestRound() throws -> Round? {
+        try database.writer.read { db in try Rows.roundInPlay(db) ?? Rows.latestRound(db) }
+    }
+
     /// The round in play, else the latest round, with its log in arrival order.
     public func eventLog() throws -> (round: Round?, events: [ScoreEvent]) {
         try database.writer.read { db in

@@ -40,3 +40,9 @@ struct HyzerHub: AsyncParsableCommand {
 func printJSON<T: Encodable>(_ value: T) throws {
     print(String(decoding: try HyzerJSON.encoder(pretty: true).encode(value), as: UTF8.self))
 }
+
+/// A message for the person at the terminal that only the command line adds (a flag to try).
+struct CommandMessage: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -58,7 +58,7 @@ struct RoundCommand: ParsableCommand {
             do {
                 print(HubText.roundFinished(try round.root.openHub().finishRound(allowIncomplete: force)))
             } catch HubError.round(.incomplete(let missing)) {
-                throw HubError.storage("\(RoundError.incomplete(missingScores: missing).description) Score them, or finish anyway with: hyzer-hub round finish --force")
+                throw CommandMessage("\(RoundError.incomplete(missingScores: missing).description) Score them, or finish anyway with: hyzer-hub round finish --force")
             }
         }
     }

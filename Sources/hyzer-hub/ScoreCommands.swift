@@ -23,7 +23,7 @@ struct ScoreCommand: ParsableCommand {
     func run() throws {
         let hub = try root.openHub()
         let result = try hub.score(player: player, strokes: strokes, hole: hole, deviceID: device, reportedBy: reportedBy)
-        print(HubText.recorded(result, round: try hub.roundInPlay() ?? hub.eventLog().round!))
+        print(HubText.recorded(result, round: try reportRound(hub)))
     }
 }
 
@@ -41,7 +41,7 @@ struct CorrectCommand: ParsableCommand {
     func run() throws {
         let hub = try root.openHub()
         let result = try hub.correct(player: player, strokes: strokes, hole: hole)
-        print(HubText.recorded(result, round: try hub.roundInPlay() ?? hub.eventLog().round!))
+        print(HubText.recorded(result, round: try reportRound(hub)))
     }
 }
 
@@ -58,7 +58,7 @@ struct ResolveCommand: ParsableCommand {
     func run() throws {
         let hub = try root.openHub()
         let result = try hub.resolve(player: player, strokes: strokes, hole: hole)
-        print(HubText.recorded(result, round: try hub.roundInPlay() ?? hub.eventLog().round!))
+        print(HubText.recorded(result, round: try reportRound(hub)))
     }
 }
 
@@ -80,7 +80,7 @@ struct VoiceCommand: ParsableCommand {
     func run() throws {
         let hub = try root.openHub()
         let outcome = try hub.voice(transcript, hole: hole)
-        let text = HubText.voice(outcome, round: try hub.roundInPlay() ?? hub.eventLog().round!)
+        let text = HubText.voice(outcome, round: try reportRound(hub))
         if outcome.isComplete {
             print(text)
         } else {
@@ -88,4 +88,10 @@ struct VoiceCommand: ParsableCommand {
             throw ExitCode(outcome.recorded.isEmpty ? 1 : 2)
         }
     }
+}
+
+/// The round whose players a just-recorded score names.
+func reportRound(_ hub: Hub) throws -> Round {
+    guard let round = try hub.currentOrLatestRound() else { throw HubError.noActiveRound }
+    return round
 }
