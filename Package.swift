@@ -3,12 +3,11 @@ import PackageDescription
 
 let package = Package(
     name: "Hyzer",
-    platforms: [.macOS(.v14)],
+    // Linux only (inotify, Glibc, SDL2 from Debian): no Apple platform is claimed.
     products: [
+        // What a third-party watch or tool written in Swift links: the domain and the link.
         .library(name: "HyzerKit", targets: ["HyzerKit"]),
         .library(name: "HyzerLink", targets: ["HyzerLink"]),
-        .library(name: "HubCore", targets: ["HubCore"]),
-        .library(name: "WatchCore", targets: ["WatchCore"]),
         .executable(name: "hyzer-hub", targets: ["hyzer-hub"]),
         .executable(name: "hyzer-watch", targets: ["hyzer-watch"]),
         .executable(name: "hyzer-bench", targets: ["hyzer-bench"]),
@@ -18,17 +17,21 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
     ],
     targets: [
         // Pure domain: Foundation only, no I/O.
         .target(name: "HyzerKit"),
         // The seeded courses; the target lives in Assets/ so the JSON files stay at the top level.
         .target(name: "HyzerAssets", path: "Assets", exclude: ["README.md"], resources: [.copy("courses")]),
-        // The socket link: framing, handshake, server, watch-side client with its durable outbox.
+        // Durable files (temp + fsync + rename, fsynced appends) and inter-process file locks.
+        .target(name: "HyzerStorage"),
+        // The socket link: messages, framing, handshake, server, watch-side client with its durable outbox.
         .target(
             name: "HyzerLink",
             dependencies: [
-                "HyzerKit",
+                "HyzerKit", "HyzerStorage",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -39,7 +42,7 @@ let package = Package(
         .target(
             name: "WatchCore",
             dependencies: [
-                "HyzerKit", "HyzerLink",
+                "HyzerKit", "HyzerLink", "HyzerStorage",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
@@ -48,18 +51,29 @@ let package = Package(
         .target(
             name: "HubCore",
             dependencies: [
-                "HyzerKit", "HyzerLink", "HyzerAssets",
+                "HyzerKit", "HyzerLink", "HyzerStorage", "HyzerAssets",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // What the three executables share on the command line: --version, logging options, typed arguments.
+        .target(
+            name: "HyzerCLI",
+            dependencies: [
+                "HyzerLink",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ]
+        ),
         .executableTarget(
             name: "hyzer-hub",
             dependencies: [
-                "HubCore", "HyzerLink",
+                "HubCore", "HyzerLink", "HyzerCLI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // SDL2 + SDL2_ttf + SDL2_image + fontconfig through a plain module map (see Sources/CSDL2/shim.h).
@@ -71,7 +85,7 @@ let package = Package(
         .executableTarget(
             name: "hyzer-watch",
             dependencies: [
-                "WatchCore", "HyzerLink", "CSDL2",
+                "WatchCore", "HyzerLink", "CSDL2", "HyzerCLI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -80,20 +94,26 @@ let package = Package(
         .executableTarget(
             name: "hyzer-bench",
             dependencies: [
-                "HyzerKit", "HyzerLink", "HubCore", "WatchCore",
+                "HyzerKit", "HyzerLink", "HyzerStorage", "HubCore", "WatchCore", "HyzerCLI",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Subprocess", package: "swift-subprocess"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(name: "HyzerKitTests", dependencies: ["HyzerKit"]),
         // Helpers shared by the test targets: running the built executables on temporary homes.
-        .target(name: "HyzerTestSupport", path: "Tests/HyzerTestSupport"),
+        .target(
+            name: "HyzerTestSupport",
+            dependencies: [.product(name: "Subprocess", package: "swift-subprocess")],
+            path: "Tests/HyzerTestSupport"
+        ),
         .testTarget(
             name: "HyzerLinkTests",
             dependencies: [
-                "HyzerLink", "HyzerTestSupport", "hyzer-hub", "hyzer-link-client",
+                "HyzerKit", "HyzerLink", "HyzerTestSupport", "hyzer-hub", "hyzer-link-client",
                 .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOTestUtils", package: "swift-nio"),
             ]
         ),
         .testTarget(name: "HubCoreTests", dependencies: ["HubCore", "HyzerTestSupport", "hyzer-hub"]),

@@ -1,8 +1,6 @@
 import Foundation
-import HyzerLink
-import GRDB
-import HyzerKit
 import HyzerAssets
+import HyzerKit
 import Logging
 import NIOConcurrencyHelpers
 
@@ -19,14 +17,15 @@ public struct AppendResult: Equatable, Sendable {
     public let outcome: Outcome
 }
 
-/// The phone: every scoring operation, each an invariant-preserving transaction, followed by an
-/// atomic export of `standings.json` when a file home is attached.
+/// The phone's use cases: every scoring operation is one invariant-preserving transaction on the
+/// `HubDatabase`, followed by an atomic export of `standings.json` when a file home is attached.
 public final class Hub: Sendable {
     /// The device ID of scores entered on the phone itself.
     public static let phoneDeviceID = "phone"
 
     public let paths: HyzerPaths?
     let database: HubDatabase
+    private let exporter: SnapshotExporter?
     let clock: @Sendable () -> Date
     let logger = Logger(label: "hyzer.hub")
 
@@ -37,6 +36,7 @@ public final class Hub: Sendable {
     init(database: HubDatabase, paths: HyzerPaths?, clock: @escaping @Sendable () -> Date) {
         self.database = database
         self.paths = paths
+        self.exporter = paths.map { SnapshotExporter(url: $0.standingsSnapshot) }
         self.clock = clock
     }
 
@@ -58,17 +58,17 @@ public final class Hub: Sendable {
     }
 
     public var hubID: String {
-        get throws { try database.writer.read { db in try Rows.meta(db, "hubID") ?? "" } }
+        get throws { try database.read { store in try store.hubID } }
     }
 
     // MARK: Courses
 
     public func courses() throws -> [Course] {
-        try database.writer.read(Rows.courses)
+        try database.read { store in try store.courses() }
     }
 
     public func addCourse(_ course: Course) throws {
-        try database.writer.write { db in try Self.insert(db, course: course) }
+        try database.write { store in try Self.insert(course, into: store) }
     }
 
     /// Reads, validates and adds a course file; nothing is stored if any part of it is wrong.
@@ -84,29 +84,25 @@ public final class Hub: Sendable {
         } catch let error as CourseError {
             throw HubError.badCourseFile(path: url.path, reason: error.description)
         } catch let error as DecodingError {
-            throw HubError.badCourseFile(path: url.path, reason: Self.explain(error))
+            throw HubError.badCourseFile(path: url.path, reason: HyzerJSON.explain(error))
         }
         try addCourse(course)
         return course
     }
 
-    private static func insert(_ db: Database, course: Course) throws {
-        if try Rows.course(db, named: course.name) != nil { throw HubError.duplicateCourse(course.name) }
-        try db.execute(sql: "INSERT INTO course (name) VALUES (?)", arguments: [course.name])
-        let id = db.lastInsertedRowID
-        for hole in course.holes {
-            try db.execute(sql: "INSERT INTO hole (courseID, number, par) VALUES (?, ?, ?)", arguments: [id, hole.number, hole.par])
-        }
+    private static func insert(_ course: Course, into store: HubStore) throws {
+        if try store.course(named: course.name) != nil { throw HubError.duplicateCourse(course.name) }
+        try store.insert(course)
     }
 
     private func seedCoursesIfNeeded() throws {
-        try database.writer.write { db in
-            guard try Rows.meta(db, "coursesSeeded") == nil else { return }
+        try database.write { store in
+            guard try store.meta(MetaRecord.coursesSeeded) == nil else { return }
             for file in HyzerAssets.courseFiles() {
                 let course = try HyzerJSON.decoder().decode(Course.self, from: Data(contentsOf: file))
-                if try Rows.course(db, named: course.name) == nil { try Self.insert(db, course: course) }
+                if try store.course(named: course.name) == nil { try store.insert(course) }
             }
-            try Rows.setMeta(db, "coursesSeeded", "1")
+            try store.setMeta(MetaRecord.coursesSeeded, "1")
         }
     }
 
@@ -114,16 +110,16 @@ public final class Hub: Sendable {
 
     /// The round in play (active or awaiting finalization), if any.
     public func roundInPlay() throws -> Round? {
-        try database.writer.read(Rows.roundInPlay)
+        try database.read { store in try store.roundInPlay() }
     }
 
     /// Starts a round: registered players are found by name or created; guests are `guest:<name>`.
     @discardableResult
     public func startRound(course courseName: String, players: [String], guests: [String] = []) throws -> Round {
-        let round = try database.writer.write { db -> Round in
-            if let inPlay = try Rows.roundInPlay(db) { throw HubError.roundAlreadyInPlay(course: inPlay.courseName) }
-            guard let (courseID, course) = try Rows.course(db, named: courseName) else {
-                throw HubError.unknownCourse(courseName, available: try Rows.courses(db).map(\.name))
+        let round = try database.write { store -> Round in
+            if let inPlay = try store.roundInPlay() { throw HubError.roundAlreadyInPlay(course: inPlay.courseName) }
+            guard let (courseID, course) = try store.course(named: courseName) else {
+                throw HubError.unknownCourse(courseName, available: try store.courses().map(\.name))
             }
             var round = Round(course: course, createdAt: clock())
             for name in players + guests {
@@ -131,8 +127,7 @@ public final class Hub: Sendable {
             }
             do {
                 for name in players.map(Self.trim) {
-                    let existing = try Row.fetchOne(db, sql: "SELECT id, name FROM player WHERE NOT isGuest AND name = ? COLLATE NOCASE", arguments: [name])
-                    try round.addPlayer(existing.map { Player(id: $0["id"], name: $0["name"]) } ?? .registered(name: name))
+                    try round.addPlayer(try store.registeredPlayer(named: name) ?? .registered(name: name))
                 }
                 for name in guests.map(Self.trim) { try round.addPlayer(.guest(name: name)) }
                 try round.start()
@@ -140,15 +135,8 @@ public final class Hub: Sendable {
                 if case .duplicatePlayer(let name) = error { throw HubError.duplicatePlayerName(name) }
                 throw HubError.round(error)
             }
-            try db.execute(sql: "INSERT INTO round (id, courseID, status, selectedHole, createdAt) VALUES (?, ?, ?, NULL, ?)",
-                           arguments: [round.id.uuidString, courseID, round.status.rawValue, HyzerJSON.formatTimestamp(round.createdAt)])
-            for (ordinal, player) in round.players.enumerated() {
-                try db.execute(sql: "INSERT INTO player (id, name, isGuest) VALUES (?, ?, ?) ON CONFLICT(id) DO NOTHING",
-                               arguments: [player.id, player.name, player.isGuest])
-                try db.execute(sql: "INSERT INTO round_player (roundID, playerID, ordinal) VALUES (?, ?, ?)",
-                               arguments: [round.id.uuidString, player.id, ordinal])
-            }
-            try Rows.bumpSequence(db)
+            try store.insert(round, courseID: courseID)
+            try store.bumpSequence()
             return round
         }
         try exportSnapshot()
@@ -166,20 +154,19 @@ public final class Hub: Sendable {
     /// Completes the round in play. An incomplete round needs `allowIncomplete`.
     @discardableResult
     public func finishRound(allowIncomplete: Bool = false) throws -> Round {
-        let round = try mutateRoundInPlay { round, db in
-            try round.finish(events: try Rows.events(db, roundID: round.id), allowIncomplete: allowIncomplete)
+        let round = try mutateRoundInPlay { round, store in
+            try round.finish(events: try store.events(roundID: round.id), allowIncomplete: allowIncomplete)
         }
         try exportSnapshot()
         return round
     }
 
-    private func mutateRoundInPlay(_ change: (inout Round, Database) throws -> Void) throws -> Round {
-        try database.writer.write { db in
-            guard var round = try Rows.roundInPlay(db) else { throw HubError.noActiveRound }
-            do { try change(&round, db) } catch let error as RoundError { throw HubError.round(error) }
-            try db.execute(sql: "UPDATE round SET status = ?, selectedHole = ? WHERE id = ?",
-                           arguments: [round.status.rawValue, round.selectedHole, round.id.uuidString])
-            try Rows.bumpSequence(db)
+    private func mutateRoundInPlay(_ change: (inout Round, HubStore) throws -> Void) throws -> Round {
+        try database.write { store in
+            guard var round = try store.roundInPlay() else { throw HubError.noActiveRound }
+            do { try change(&round, store) } catch let error as RoundError { throw HubError.round(error) }
+            try store.updateProgress(of: round)
+            try store.bumpSequence()
             return round
         }
     }
@@ -191,7 +178,7 @@ public final class Hub: Sendable {
     /// With `exportingSnapshot: false` the caller exports (the link server acks first, then exports).
     @discardableResult
     public func append(_ event: ScoreEvent, exportingSnapshot: Bool = true) throws -> AppendResult {
-        let result = try database.writer.write { db in try self.append(event, in: db) }
+        let result = try database.write { store in try self.append(event, in: store) }
         if exportingSnapshot, result.outcome != .alreadyStored { try exportSnapshot() }
         return result
     }
@@ -199,9 +186,9 @@ public final class Hub: Sendable {
     /// Appends many events in one transaction (all or nothing), then exports once.
     @discardableResult
     public func append(batch events: [ScoreEvent]) throws -> [AppendResult] {
-        let results = try database.writer.write { db in
+        let results = try database.write { store in
             var context = AppendContext()
-            return try events.map { try self.append($0, in: db, context: &context) }
+            return try events.map { try self.append($0, in: store, context: &context) }
         }
         if results.contains(where: { $0.outcome != .alreadyStored }) { try exportSnapshot() }
         return results
@@ -214,18 +201,18 @@ public final class Hub: Sendable {
         player name: String, strokes: Int, hole: Int? = nil, source: ScoreSource = .tap,
         deviceID: String = Hub.phoneDeviceID, reportedBy: String? = nil
     ) throws -> AppendResult {
-        let result = try database.writer.write { db -> AppendResult in
-            let round = try Self.requireRoundInPlay(db)
+        let result = try database.write { store -> AppendResult in
+            let round = try Self.requireRoundInPlay(store)
             let player = try Self.player(named: name, in: round)
             let reporter = try reportedBy.map { try Self.player(named: $0, in: round) } ?? round.players[0]
-            let hole = try hole ?? Self.currentHole(db, round: round)
+            let hole = try hole ?? Self.currentHole(store, round: round)
             let event = try makeEvent(round: round, player: player, hole: hole, strokes: strokes, reporter: reporter,
                                       deviceID: deviceID, source: source, supersedes: nil)
-            if let current = ScoreResolution.leaves(ofHistory: try Rows.history(db, roundID: round.id, playerID: player.id, hole: hole)).first,
-               current.deviceID == deviceID, current.strokes != strokes {
-                throw HubError.alreadyScored(player: player.name, hole: hole, strokes: current.strokes, attempted: strokes)
+            let history = try store.history(roundID: round.id, playerID: player.id, hole: hole)
+            if let own = ScoreResolution.ownScoreContradicted(inHistory: history, deviceID: deviceID, strokes: strokes) {
+                throw HubError.alreadyScored(player: player.name, hole: hole, strokes: own.strokes, attempted: strokes)
             }
-            return try self.append(event, in: db)
+            return try self.append(event, in: store)
         }
         try exportSnapshot()
         return result
@@ -251,11 +238,11 @@ public final class Hub: Sendable {
         player name: String, strokes: Int, hole: Int, source: ScoreSource,
         check: (Player, ScoreEvent?) throws -> Void
     ) throws -> AppendResult {
-        let result = try database.writer.write { db -> AppendResult in
-            let round = try Self.requireRoundInPlay(db)
+        let result = try database.write { store -> AppendResult in
+            let round = try Self.requireRoundInPlay(store)
             let player = try Self.player(named: name, in: round)
             guard (1...round.holeCount).contains(hole) else { throw HubError.score(.holeOutOfRange(hole: hole, holeCount: round.holeCount)) }
-            let history = try Rows.history(db, roundID: round.id, playerID: player.id, hole: hole)
+            let history = try store.history(roundID: round.id, playerID: player.id, hole: hole)
             let current = ScoreResolution.leaves(ofHistory: history).first
             if source == .resolution {
                 if ConflictDetector.openDiscrepancy(inHistory: history) == nil { try check(player, current) }
@@ -264,7 +251,7 @@ public final class Hub: Sendable {
             }
             let event = try makeEvent(round: round, player: player, hole: hole, strokes: strokes, reporter: round.players[0],
                                       deviceID: Self.phoneDeviceID, source: source, supersedes: current?.id)
-            return try self.append(event, in: db)
+            return try self.append(event, in: store)
         }
         try exportSnapshot()
         return result
@@ -272,23 +259,22 @@ public final class Hub: Sendable {
 
     /// Records what a spoken transcript makes clear; reports the rest.
     public func voice(_ transcript: String, hole: Int? = nil) throws -> VoiceOutcome {
-        let outcome = try database.writer.write { db -> VoiceOutcome in
-            let round = try Self.requireRoundInPlay(db)
-            let hole = try hole ?? Self.currentHole(db, round: round)
+        let outcome = try database.write { store -> VoiceOutcome in
+            let round = try Self.requireRoundInPlay(store)
+            let hole = try hole ?? Self.currentHole(store, round: round)
             guard (1...round.holeCount).contains(hole) else { throw HubError.score(.holeOutOfRange(hole: hole, holeCount: round.holeCount)) }
             let parsed = VoiceTranscriptParser.parse(transcript, matcher: FuzzyNameMatcher(players: round.players))
             var outcome = VoiceOutcome(hole: hole, parse: parsed)
             for entry in parsed.entries {
-                let history = try Rows.history(db, roundID: round.id, playerID: entry.player.id, hole: hole)
-                if let current = ScoreResolution.leaves(ofHistory: history).first,
-                   current.deviceID == Self.phoneDeviceID, current.strokes != entry.strokes {
+                let history = try store.history(roundID: round.id, playerID: entry.player.id, hole: hole)
+                if let own = ScoreResolution.ownScoreContradicted(inHistory: history, deviceID: Self.phoneDeviceID, strokes: entry.strokes) {
                     outcome.refused.append(.init(entry: entry, reason: HubError.alreadyScored(
-                        player: entry.player.name, hole: hole, strokes: current.strokes, attempted: entry.strokes).description))
+                        player: entry.player.name, hole: hole, strokes: own.strokes, attempted: entry.strokes).description))
                     continue
                 }
                 let event = try makeEvent(round: round, player: entry.player, hole: hole, strokes: entry.strokes,
                                           reporter: round.players[0], deviceID: Self.phoneDeviceID, source: .voice, supersedes: nil)
-                outcome.recorded.append(try self.append(event, in: db))
+                outcome.recorded.append(try self.append(event, in: store))
             }
             return outcome
         }
@@ -309,8 +295,6 @@ public final class Hub: Sendable {
         }
     }
 
-    /// The one place an event enters the log: dedupe by id, validate against the round and the
-    /// chain it extends, classify, insert, advance the round.
     /// What one write transaction knows about the round in play, so a batch loads it once.
     struct AppendContext {
         var round: Round?
@@ -320,18 +304,20 @@ public final class Hub: Sendable {
         var sequenceBumped = false
     }
 
-    private func append(_ event: ScoreEvent, in db: Database) throws -> AppendResult {
+    private func append(_ event: ScoreEvent, in store: HubStore) throws -> AppendResult {
         var context = AppendContext()
-        return try append(event, in: db, context: &context)
+        return try append(event, in: store, context: &context)
     }
 
-    private func append(_ event: ScoreEvent, in db: Database, context: inout AppendContext) throws -> AppendResult {
-        if try Rows.containsEvent(db, id: event.id) { return AppendResult(event: event, outcome: .alreadyStored) }
-        var round = try context.round ?? cachedRoundInPlay(db)
+    /// The one place an event enters the log: dedupe by id, validate against the round and the
+    /// chain it extends, classify, insert, advance the round.
+    private func append(_ event: ScoreEvent, in store: HubStore, context: inout AppendContext) throws -> AppendResult {
+        if try store.containsEvent(id: event.id) { return AppendResult(event: event, outcome: .alreadyStored) }
+        var round = try context.round ?? cachedRoundInPlay(store)
         do {
             try round.validate(event)
             if let target = event.supersedesEventID {
-                guard let superseded = try Rows.event(db, id: target), superseded.roundID == event.roundID else {
+                guard let superseded = try store.event(id: target), superseded.roundID == event.roundID else {
                     throw ScoreError.unknownSupersededEvent(target)
                 }
                 guard superseded.playerID == event.playerID, superseded.hole == event.hole else {
@@ -341,9 +327,9 @@ public final class Hub: Sendable {
         } catch let error as ScoreError {
             throw HubError.score(error)
         }
-        let history = try Rows.history(db, roundID: event.roundID, playerID: event.playerID, hole: event.hole)
+        let history = try store.history(roundID: event.roundID, playerID: event.playerID, hole: event.hole)
         let classification = ConflictDetector.classify(event, history: history)
-        try Rows.insert(db, event: event, receivedAt: clock())
+        try store.insert(event, receivedAt: clock())
         if classification == .newScore {
             let before = (round.status, round.selectedHole)
             let scoredKeys: Int
@@ -352,40 +338,30 @@ public final class Hub: Sendable {
             } else {
                 // The round can only have become complete if this player now has every hole: count
                 // their holes (a few index rows) before counting the whole round.
-                let playerHoles = try Int.fetchOne(
-                    db.cachedStatement(sql: "SELECT COUNT(DISTINCT hole) FROM score_event WHERE roundID = ? AND playerID = ?"),
-                    arguments: [round.id.uuidString, event.playerID]) ?? 0
-                scoredKeys = playerHoles < round.holeCount ? 0
-                    : try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM (SELECT DISTINCT playerID, hole FROM score_event WHERE roundID = ?)",
-                                       arguments: [round.id.uuidString]) ?? 0
+                let playerHoles = try store.holesScored(roundID: round.id, playerID: event.playerID)
+                scoredKeys = playerHoles < round.holeCount ? 0 : try store.scoredKeys(roundID: round.id)
                 if playerHoles >= round.holeCount { context.scoredKeys = scoredKeys }
             }
-            let onSelected = try round.selectedHole.map { hole in
-                try Int.fetchOne(db, sql: "SELECT COUNT(DISTINCT playerID) FROM score_event WHERE roundID = ? AND hole = ?",
-                                 arguments: [round.id.uuidString, hole]) ?? 0
-            } ?? 0
+            let onSelected = try round.selectedHole.map { hole in try store.playersScored(roundID: round.id, hole: hole) } ?? 0
             round.updateProgress(scoredKeyCount: scoredKeys, playersScoredOnSelectedHole: onSelected)
-            if before != (round.status, round.selectedHole) {
-                try db.execute(sql: "UPDATE round SET status = ?, selectedHole = ? WHERE id = ?",
-                               arguments: [round.status.rawValue, round.selectedHole, round.id.uuidString])
-            }
+            if before != (round.status, round.selectedHole) { try store.updateProgress(of: round) }
         }
         context.round = round
         if !context.sequenceBumped {
-            try Rows.bumpSequence(db)
+            try store.bumpSequence()
             context.sequenceBumped = true
         }
         logger.debug("stored event", metadata: ["id": "\(event.id)", "classification": "\(classification.rawValue)"])
         return AppendResult(event: event, outcome: .stored(classification))
     }
 
-    private func cachedRoundInPlay(_ db: Database) throws -> Round {
-        guard let header = try Rows.roundInPlayHeader(db) else { throw HubError.noActiveRound }
+    private func cachedRoundInPlay(_ store: HubStore) throws -> Round {
+        guard let header = try store.roundInPlayHeader() else { throw HubError.noActiveRound }
         if let cached = roundInPlayCache.withLockedValue({ $0 }), cached.id.uuidString == header.id {
             return Round(id: cached.id, course: try Course(name: cached.courseName, holes: cached.holes), players: cached.players,
                          status: header.status, selectedHole: header.selectedHole, createdAt: cached.createdAt)
         }
-        let round = try Rows.round(db, id: header.id)
+        guard let round = try store.roundInPlay() else { throw HubError.noActiveRound }
         roundInPlayCache.withLockedValue { $0 = round }
         return round
     }
@@ -394,71 +370,58 @@ public final class Hub: Sendable {
 
     /// The round in play, else the most recent one (what a command's output names players from).
     public func currentOrLatestRound() throws -> Round? {
-        try database.writer.read { db in try Rows.roundInPlay(db) ?? Rows.latestRound(db) }
+        try database.read { store in try store.roundInPlay() ?? store.latestRound() }
     }
 
     /// The round in play, else the latest round, with its log in arrival order.
     public func eventLog() throws -> (round: Round?, events: [ScoreEvent]) {
-        try database.writer.read { db in
-            guard let round = try Rows.roundInPlay(db) ?? Rows.latestRound(db) else { return (nil, []) }
-            return (round, try Rows.events(db, roundID: round.id))
+        try database.read { store in
+            guard let round = try store.roundInPlay() ?? store.latestRound() else { return (nil, []) }
+            return (round, try store.events(roundID: round.id))
         }
     }
 
     /// Open discrepancies of the round in play, with the round for names.
     public func discrepancies() throws -> (round: Round, discrepancies: [Discrepancy]) {
-        try database.writer.read { db in
-            let round = try Self.requireRoundInPlay(db)
-            return (round, ConflictDetector.openDiscrepancies(in: try Rows.events(db, roundID: round.id)))
+        try database.read { store in
+            let round = try Self.requireRoundInPlay(store)
+            return (round, ConflictDetector.openDiscrepancies(in: try store.events(roundID: round.id)))
         }
     }
 
     /// The sequence of the newest committed change; another process's change shows here at once.
     public func currentSequence() throws -> Int {
-        try database.writer.read { db in Int(try Rows.meta(db, "sequence") ?? "0") ?? 0 }
+        try database.read { store in try store.sequence }
     }
 
     /// The standings snapshot as of now, exactly what `standings.json` holds after an export.
     public func snapshot() throws -> StandingsSnapshot {
-        try database.writer.read { db in try self.snapshot(db) }
+        try database.read { store in
+            StandingsSnapshot(
+                hubID: try store.hubID,
+                sequence: try store.sequence,
+                lastUpdatedAt: clock(),
+                round: try store.roundInPlay().map { RoundSnapshot(round: $0, events: try store.events(roundID: $0.id)) }
+            )
+        }
     }
 
-    private func snapshot(_ db: Database) throws -> StandingsSnapshot {
-        let round = try Rows.roundInPlay(db)
-        return StandingsSnapshot(
-            hubID: try Rows.meta(db, "hubID") ?? "",
-            sequence: Int(try Rows.meta(db, "sequence") ?? "0") ?? 0,
-            lastUpdatedAt: clock(),
-            round: try round.map { RoundSnapshot(round: $0, events: try Rows.events(db, roundID: $0.id)) }
-        )
-    }
-
-    /// Writes `shared/standings.json` atomically. Exporters in several processes take turns under
-    /// a lock and each writes the newest committed state, so the file ends on the newest.
-    /// Returns the snapshot written (nil for a hub without files).
+    /// Writes `shared/standings.json` (see `SnapshotExporter`); returns the snapshot written, nil
+    /// for a hub without files.
     @discardableResult
     public func exportSnapshot() throws -> StandingsSnapshot? {
-        guard let paths else { return nil }
-        do {
-            return try FileLock.withLock(paths.sharedDirectory.appendingPathComponent(".standings.lock")) {
-                let snapshot = try snapshot()
-                try DurableFile.replace(paths.standingsSnapshot, with: try HyzerJSON.encoder(pretty: true).encode(snapshot))
-                return snapshot
-            }
-        } catch let error as DurableFileError {
-            throw HubError.storage("The change is saved, but \(paths.standingsSnapshot.path) was not updated: \(error)")
-        }
+        try exporter?.export(snapshot)
     }
 
     // MARK: Helpers
 
-    private static func requireRoundInPlay(_ db: Database) throws -> Round {
-        guard let round = try Rows.roundInPlay(db) else { throw HubError.noActiveRound }
+    private static func requireRoundInPlay(_ store: HubStore) throws -> Round {
+        guard let round = try store.roundInPlay() else { throw HubError.noActiveRound }
         return round
     }
 
-    private static func currentHole(_ db: Database, round: Round) throws -> Int {
-        round.currentHole(events: try Rows.events(db, roundID: round.id))
+    private static func currentHole(_ store: HubStore, round: Round) throws -> Int {
+        round.currentHole(events: try store.events(roundID: round.id))
     }
 
     /// A round player by name: exact (any case), else a clear fuzzy match (first name, small typo).
@@ -473,24 +436,6 @@ public final class Hub: Sendable {
     }
 
     private static func trim(_ name: String) -> String { name.trimmingCharacters(in: .whitespacesAndNewlines) }
-
-    static func explain(_ error: DecodingError) -> String {
-        switch error {
-        case .keyNotFound(let key, let context):
-            "missing \"\(key.stringValue)\"\(where_(context))"
-        case .typeMismatch(_, let context), .valueNotFound(_, let context):
-            "wrong type\(where_(context))"
-        case .dataCorrupted(let context):
-            context.codingPath.isEmpty ? "not valid JSON" : "unreadable value\(where_(context))"
-        @unknown default:
-            "not a course file"
-        }
-    }
-
-    private static func where_(_ context: DecodingError.Context) -> String {
-        let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
-        return path.isEmpty ? "" : " at \(path)"
-    }
 }
 
 /// What `voice` did with a transcript.

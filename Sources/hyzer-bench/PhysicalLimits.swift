@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import HyzerStorage
 import GRDB
 import HyzerLink
 

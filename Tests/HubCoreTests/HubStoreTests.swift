@@ -3,6 +3,7 @@ import GRDB
 import Testing
 @testable import HubCore
 import HyzerKit
+import HyzerTestSupport
 
 @Suite("Hub event store")
 struct HubStoreTests {
@@ -12,6 +13,14 @@ struct HubStoreTests {
         let hub = try Hub.inMemory(clock: { start })
         let round = try hub.startRound(course: "Willow Creek", players: players, guests: guests)
         return (hub, round)
+    }
+
+    /// A hub on files in a temporary home, and a second, raw connection to its database: what any
+    /// other program could do to the file.
+    static func hubOnDiskWithRound(in home: TemporaryHome) throws -> (Hub, Round, DatabaseQueue) {
+        let hub = try Hub.open(paths: HyzerPaths(home: home.url), clock: { start })
+        let round = try hub.startRound(course: "Willow Creek", players: ["Jake", "Mike"])
+        return (hub, round, try DatabaseQueue(path: home.url.appendingPathComponent("hub/hyzer.sqlite").path))
     }
 
     static func event(_ round: Round, _ player: String, hole: Int, strokes: Int, device: String = "watch-1",
@@ -56,10 +65,11 @@ struct HubStoreTests {
 
     @Test("UPDATE on the score event table fails with SQLite's error")
     func updateRefused() throws {
-        let (hub, round) = try Self.hubWithRound()
+        let home = try TemporaryHome()
+        let (hub, round, raw) = try Self.hubOnDiskWithRound(in: home)
         try hub.append(try Self.event(round, "Jake", hole: 1, strokes: 3))
         let error = #expect(throws: DatabaseError.self) {
-            try hub.database.writer.write { db in try db.execute(sql: "UPDATE score_event SET strokes = 2") }
+            try raw.write { db in try db.execute(sql: "UPDATE score_event SET strokes = 2") }
         }
         #expect(error?.resultCode == .SQLITE_CONSTRAINT)
         #expect(error?.message == "score_event is append-only: UPDATE is not allowed")
@@ -68,10 +78,11 @@ struct HubStoreTests {
 
     @Test("DELETE on the score event table fails with SQLite's error")
     func deleteRefused() throws {
-        let (hub, round) = try Self.hubWithRound()
+        let home = try TemporaryHome()
+        let (hub, round, raw) = try Self.hubOnDiskWithRound(in: home)
         try hub.append(try Self.event(round, "Jake", hole: 1, strokes: 3))
         let error = #expect(throws: DatabaseError.self) {
-            try hub.database.writer.write { db in try db.execute(sql: "DELETE FROM score_event") }
+            try raw.write { db in try db.execute(sql: "DELETE FROM score_event") }
         }
         #expect(error?.message == "score_event is append-only: DELETE is not allowed")
         #expect(try hub.eventLog().events.count == 1)
@@ -79,20 +90,28 @@ struct HubStoreTests {
 
     @Test("The schema itself refuses strokes outside 1...10 and a second event with the same id")
     func schemaConstraints() throws {
-        let (hub, round) = try Self.hubWithRound()
+        let home = try TemporaryHome()
+        let (hub, round, raw) = try Self.hubOnDiskWithRound(in: home)
         let event = try Self.event(round, "Jake", hole: 1, strokes: 3)
         try hub.append(event)
         #expect(throws: DatabaseError.self) {
-            try hub.database.writer.write { db in
+            try raw.write { db in
                 try db.execute(sql: """
                     INSERT INTO score_event (id, roundID, playerID, hole, strokes, reportedByPlayerID, deviceID, source, createdAt, receivedAt)
                     VALUES ('x', ?, ?, 1, 11, 'p', 'd', 'tap', 'now', 'now')
                     """, arguments: [round.id.uuidString, round.players[0].id])
             }
         }
+        let duplicate = try #require(try raw.read { db in try Row.fetchOne(db, sql: "SELECT * FROM score_event") })
         #expect(throws: DatabaseError.self) {
-            try hub.database.writer.write { db in try Rows.insert(db, event: event, receivedAt: Self.start) }
+            try raw.write { db in
+                try db.execute(sql: """
+                    INSERT INTO score_event (id, roundID, playerID, hole, strokes, reportedByPlayerID, deviceID, source, createdAt, receivedAt)
+                    VALUES (?, ?, ?, 2, 4, 'p', 'd', 'tap', 'now', 'now')
+                    """, arguments: [duplicate["id"] as String, duplicate["roundID"] as String, duplicate["playerID"] as String])
+            }
         }
+        #expect(try hub.eventLog().events == [event])
     }
 
     @Test("Refused events name the reason and store nothing")

@@ -1,5 +1,6 @@
 import Foundation
 import HyzerKit
+import HyzerLink
 import Testing
 @testable import WatchCore
 

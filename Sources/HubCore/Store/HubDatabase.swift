@@ -1,14 +1,25 @@
 import Foundation
-import HyzerLink
+import HyzerStorage
 import GRDB
 
-/// The hub's SQLite database: owns the schema and its named migrations.
+/// The hub's SQLite database: owns the connection, the schema and its named migrations. Every
+/// statement runs through `read` or `write`, inside a transaction, against a `HubStore`.
 ///
 /// Migrations are never edited once shipped; a change is a new migration. The schema enforces
 /// what the code promises: score events are append-only (UPDATE and DELETE abort), event ids are
 /// unique, strokes are 1...10, at most one round is in play.
 public struct HubDatabase: Sendable {
-    public let writer: any DatabaseWriter
+    private let writer: any DatabaseWriter
+
+    /// Runs `body` in a read transaction: it sees one committed state.
+    func read<T>(_ body: (HubStore) throws -> T) throws -> T {
+        try writer.read { db in try body(HubStore(db: db)) }
+    }
+
+    /// Runs `body` in a write transaction: all of it commits, or none of it when it throws.
+    func write<T>(_ body: (HubStore) throws -> T) throws -> T {
+        try writer.write { db in try body(HubStore(db: db)) }
+    }
 
     /// A file database in WAL mode with synchronous=FULL: a committed score survives a power cut.
     public static func open(at url: URL) throws -> HubDatabase {
@@ -105,6 +116,10 @@ public struct HubDatabase: Sendable {
                 """)
             // The hub's identity: new for every empty database, so a watch can tell a fresh hub from an old one.
             try db.execute(sql: "INSERT INTO hub_meta (key, value) VALUES ('hubID', ?)", arguments: [UUID().uuidString])
+        }
+        migrator.registerMigration("v2: players have no aliases") { db in
+            // Never read or written since v1; the voice matcher works from names.
+            try db.alter(table: "player") { table in table.drop(column: "aliases") }
         }
         return migrator
     }

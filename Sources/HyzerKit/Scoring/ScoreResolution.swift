@@ -43,6 +43,15 @@ public enum ScoreResolution {
         leaves(for: playerID, hole: hole, in: events).first
     }
 
+    /// The rule for scoring a hole again from the same device: a device never disagrees with
+    /// itself. Returns this device's current score when `strokes` would contradict it (the new
+    /// value must then be a correction that supersedes it); nil when scoring is fine (no score yet,
+    /// another device's score, or the same strokes again, which is a harmless silent merge).
+    public static func ownScoreContradicted(inHistory history: [ScoreEvent], deviceID: String, strokes: Int) -> ScoreEvent? {
+        guard let current = leaves(ofHistory: history).first, current.deviceID == deviceID, current.strokes != strokes else { return nil }
+        return current
+    }
+
     /// Every {player, hole} with a current score.
     public static func scoredKeys(in events: [ScoreEvent]) -> Set<ScoreKey> {
         Set(ScoreLedger(events: events).currentScores.keys)

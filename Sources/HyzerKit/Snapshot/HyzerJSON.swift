@@ -57,4 +57,29 @@ public enum HyzerJSON {
     public static func parseTimestamp(_ text: String) -> Date? {
         (try? withFraction.parse(text)) ?? (try? withoutFraction.parse(text))
     }
+
+    /// What a person reads about JSON that does not decode: "not valid JSON", "missing \"name\"",
+    /// "wrong type at holes[0].par". The one explainer for files and frames alike.
+    public static func explain(_ error: DecodingError) -> String {
+        switch error {
+        case .dataCorrupted(let context) where context.codingPath.isEmpty:
+            return "not valid JSON"
+        case .dataCorrupted(let context):
+            return "unreadable value\(location(context))"
+        case .keyNotFound(let key, let context):
+            return "missing \"\(key.stringValue)\"\(location(context))"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context):
+            return "wrong type\(location(context))"
+        @unknown default:
+            return "undecodable"
+        }
+    }
+
+    private static func location(_ context: DecodingError.Context) -> String {
+        var path = ""
+        for key in context.codingPath {
+            if let index = key.intValue { path += "[\(index)]" } else { path += (path.isEmpty ? "" : ".") + key.stringValue }
+        }
+        return path.isEmpty ? "" : " at \(path)"
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HyzerKit
+import HyzerStorage
 import Logging
 import NIOConcurrencyHelpers
 
@@ -43,14 +44,26 @@ public final class DurableOutbox: Sendable {
     }
 
     /// Writes the event durably; when this returns, the event survives a crash.
+    ///
+    /// The file's sequence is reserved under the lock and the write (with its fsyncs) happens
+    /// outside it, so a slow disk never blocks readers of the queue; entries stay in sequence order.
     public func enqueue(_ event: ScoreEvent) throws {
         let data = try HyzerJSON.encoder().encode(event)
-        try state.withLockedValue { state in
-            let name = String(format: "%020d-", state.nextSequence) + event.id.uuidString + ".json"
-            try DurableFile.replace(directory.appendingPathComponent(name), with: data)
-            state.nextSequence += 1
-            state.entries.append((name, event))
+        let sequence = state.withLockedValue { state in
+            defer { state.nextSequence += 1 }
+            return state.nextSequence
         }
+        let name = Self.fileName(sequence: sequence, eventID: event.id)
+        try DurableFile.replace(directory.appendingPathComponent(name), with: data)
+        state.withLockedValue { state in
+            let index = state.entries.firstIndex { $0.file > name } ?? state.entries.endIndex
+            state.entries.insert((name, event), at: index)
+        }
+    }
+
+    /// `<sequence, 20 digits>-<event id>.json`: names sort in queue order.
+    static func fileName(sequence: Int, eventID: UUID) -> String {
+        String(format: "%020d-", sequence) + eventID.uuidString + ".json"
     }
 
     /// The oldest event not yet acked.

@@ -1,5 +1,6 @@
 import Foundation
 import HyzerKit
+import HyzerStorage
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
@@ -19,7 +20,7 @@ public struct LinkClientConfiguration: Sendable {
 
     public init(
         address: LinkAddress, token: String, deviceID: String, handshakeTimeout: TimeAmount = .seconds(2),
-        backoffBase: TimeAmount = .milliseconds(50), backoffCap: TimeAmount = .seconds(2),
+        backoffBase: TimeAmount = LinkProtocol.backoffBase, backoffCap: TimeAmount = LinkProtocol.backoffCap,
         minimumAckTimeout: TimeAmount = .milliseconds(200), maxFrameBytes: Int = LinkProtocol.maxFrameBytes
     ) {
         self.address = address
@@ -48,8 +49,10 @@ public enum LinkClientEvent: Sendable, Equatable {
 /// the previous is acked, so the hub commits a device's events in order), and reports standings
 /// pushes, heartbeats and reachability.
 ///
-/// All mutable state lives on one event loop; the public methods may be called from any thread.
-public final class LinkClient: @unchecked Sendable {
+/// All mutable state lives in a box bound to one event loop; the public methods may be called
+/// from any thread and hop onto it. Blocking file work (the rejected log's fsync) runs on NIO's
+/// thread pool, never on the loop.
+public final class LinkClient: Sendable {
     public let configuration: LinkClientConfiguration
     public let outbox: DurableOutbox
     public let rejectedLog: RejectedLog
@@ -57,20 +60,25 @@ public final class LinkClient: @unchecked Sendable {
     private let onEvent: @Sendable (LinkClientEvent) -> Void
     private let logger: Logger
     private let reachable = NIOLockedValueBox(false)
+    private let loop: NIOLoopBoundBox<LoopState>
 
-    // Event-loop state.
-    private var channel: (any Channel)?
-    private var paired = false
-    private var stopped = true
-    private var attempt = 0
-    private var inFlight: ScoreEvent?
-    private var inFlightSentAt = NIODeadline.now()
-    private var smoothedRoundTrip: TimeAmount?
-    private var ackTimer: Scheduled<Void>?
-    private var handshakeTimer: Scheduled<Void>?
-    private var reconnectTimer: Scheduled<Void>?
-    private var heartbeats: RepeatedTask?
-    private var lastHeard = NIODeadline.now()
+    /// Everything that changes, touched on `eventLoop` only.
+    private struct LoopState: Sendable {
+        var channel: (any Channel)?
+        var paired = false
+        var stopped = true
+        var attempt = 0
+        var inFlight: ScoreEvent?
+        var inFlightSentAt = NIODeadline.now()
+        /// Rejected events whose log entry is being written; not sent again meanwhile.
+        var recordingRejections: Set<UUID> = []
+        var smoothedRoundTrip: TimeAmount?
+        var ackTimer: Scheduled<Void>?
+        var handshakeTimer: Scheduled<Void>?
+        var reconnectTimer: Scheduled<Void>?
+        var heartbeats: RepeatedTask?
+        var lastHeard = NIODeadline.now()
+    }
 
     public init(
         configuration: LinkClientConfiguration, outbox: DurableOutbox, rejectedLog: RejectedLog,
@@ -81,30 +89,32 @@ public final class LinkClient: @unchecked Sendable {
         self.outbox = outbox
         self.rejectedLog = rejectedLog
         self.eventLoop = group.next()
+        self.loop = .makeBoxSendingValue(LoopState(), eventLoop: eventLoop)
         self.onEvent = onEvent
         var logger = Logger(label: "hyzer.watch.link")
         logger[metadataKey: "device"] = "\(configuration.deviceID)"
         self.logger = logger
     }
 
-    /// Whether the phone is reachable: paired and heard from within three heartbeats.
+    /// Whether the phone is reachable: paired and heard from within the allowed missed heartbeats.
     public var isReachable: Bool { reachable.withLockedValue { $0 } }
 
     public func start() {
         eventLoop.execute {
-            guard self.stopped else { return }
-            self.stopped = false
+            guard self.loop.value.stopped else { return }
+            self.loop.value.stopped = false
             self.connect()
         }
     }
 
     /// Disconnects and stops reconnecting. The outbox keeps whatever was not acked.
     public func stop() async {
-        try? await eventLoop.submit {
-            self.stopped = true
-            self.reconnectTimer?.cancel()
-            return self.channel
-        }.get()?.close()
+        let channel = try? await eventLoop.submit {
+            self.loop.value.stopped = true
+            self.loop.value.reconnectTimer?.cancel()
+            return self.loop.value.channel
+        }.get()
+        try? await channel?.close()
     }
 
     /// Call after enqueuing: sends at once when the link is idle.
@@ -115,7 +125,7 @@ public final class LinkClient: @unchecked Sendable {
     // MARK: Connection
 
     private func connect() {
-        guard !stopped, channel == nil else { return }
+        guard !loop.value.stopped, loop.value.channel == nil else { return }
         let bootstrap = ClientBootstrap(group: eventLoop)
             .connectTimeout(.seconds(2))
             .channelInitializer { [configuration] channel in
@@ -134,14 +144,14 @@ public final class LinkClient: @unchecked Sendable {
         connecting.hop(to: eventLoop).whenComplete { result in
             switch result {
             case .success(let channel):
-                if self.stopped {
+                if self.loop.value.stopped {
                     channel.close(promise: nil)
                     return
                 }
-                self.channel = channel
-                self.lastHeard = .now()
+                self.loop.value.channel = channel
+                self.loop.value.lastHeard = .now()
                 channel.writeAndFlush(LinkMessage.hello(Hello(deviceID: self.configuration.deviceID, token: self.configuration.token)), promise: nil)
-                self.handshakeTimer = self.eventLoop.scheduleTask(in: self.configuration.handshakeTimeout) {
+                self.loop.value.handshakeTimer = self.eventLoop.scheduleTask(in: self.configuration.handshakeTimeout) {
                     self.logger.info("no welcome in time; reconnecting")
                     channel.close(promise: nil)
                 }
@@ -153,22 +163,21 @@ public final class LinkClient: @unchecked Sendable {
     }
 
     private func scheduleReconnect() {
-        guard !stopped else { return }
-        let exponent = min(attempt, 16)
+        guard !loop.value.stopped else { return }
+        let exponent = min(loop.value.attempt, 16)
         let ceiling = min(configuration.backoffCap.nanoseconds, configuration.backoffBase.nanoseconds << exponent)
         let delay = TimeAmount.nanoseconds(Int64(Double(ceiling) * Double.random(in: 0.5...1.0)))
-        attempt += 1
-        reconnectTimer = eventLoop.scheduleTask(in: delay) { self.connect() }
+        loop.value.attempt += 1
+        loop.value.reconnectTimer = eventLoop.scheduleTask(in: delay) { self.connect() }
     }
 
     fileprivate func disconnected() {
-        eventLoop.assertInEventLoop()
-        channel = nil
-        paired = false
-        inFlight = nil
-        ackTimer?.cancel()
-        handshakeTimer?.cancel()
-        heartbeats?.cancel()
+        loop.value.channel = nil
+        loop.value.paired = false
+        loop.value.inFlight = nil
+        loop.value.ackTimer?.cancel()
+        loop.value.handshakeTimer?.cancel()
+        loop.value.heartbeats?.cancel()
         setReachable(false)
         scheduleReconnect()
     }
@@ -187,27 +196,26 @@ public final class LinkClient: @unchecked Sendable {
     // MARK: Messages
 
     fileprivate func received(_ message: LinkMessage) {
-        eventLoop.assertInEventLoop()
-        lastHeard = .now()
+        loop.value.lastHeard = .now()
         switch message {
         case .welcome(let welcome):
-            handshakeTimer?.cancel()
-            paired = true
-            attempt = 0
+            loop.value.handshakeTimer?.cancel()
+            loop.value.paired = true
+            loop.value.attempt = 0
             startHeartbeats(every: .milliseconds(Int64(max(50, welcome.heartbeatIntervalMillis))))
             setReachable(true)
             sendNext()
         case .refused(let refusal):
             logger.error("the hub refused the pairing: \(refusal.message)")
             onEvent(.refused(refusal))
-            channel?.close(promise: nil)
+            loop.value.channel?.close(promise: nil)
         case .standings(let snapshot):
             onEvent(.standings(snapshot))
         case .heartbeat(let heartbeat):
-            if paired { setReachable(true) }
+            if loop.value.paired { setReachable(true) }
             onEvent(.heartbeat(heartbeat))
         case .ack(let ack):
-            guard let event = inFlight, event.id == ack.eventID else { return }  // an ack for an earlier resend
+            guard let event = loop.value.inFlight, event.id == ack.eventID else { return }  // an ack for an earlier resend
             do {
                 try outbox.remove(event.id)
             } catch {
@@ -218,31 +226,45 @@ public final class LinkClient: @unchecked Sendable {
             onEvent(.acked(event, alreadyStored: ack.alreadyStored))
             sendNext()
         case .rejected(let rejection):
-            guard let event = inFlight, event.id == rejection.eventID else { return }
-            do {
-                try rejectedLog.append(event, rejection, at: Date())
-                try outbox.remove(event.id)
-            } catch {
-                logger.error("could not record a rejected event; it stays in the outbox: \(error)")
-                return
-            }
-            logger.warning("the hub rejected a score: \(rejection.message)")
-            finishInFlight()
-            onEvent(.rejected(event, rejection))
-            sendNext()
+            guard let event = loop.value.inFlight, event.id == rejection.eventID,
+                  !loop.value.recordingRejections.contains(event.id) else { return }
+            loop.value.ackTimer?.cancel()
+            loop.value.recordingRejections.insert(event.id)
+            record(event, rejection)
         case .hello, .score:
             logger.warning("closing connection: unexpected \(message.type.rawValue) message from the hub")
-            channel?.close(promise: nil)
+            loop.value.channel?.close(promise: nil)
+        }
+    }
+
+    /// Logs a rejected event durably (off the loop), then takes it out of the outbox.
+    private func record(_ event: ScoreEvent, _ rejection: Rejection) {
+        let (outbox, rejectedLog) = (self.outbox, self.rejectedLog)
+        NIOThreadPool.singleton.runIfActive(eventLoop: eventLoop) {
+            try rejectedLog.append(event, rejection, at: Date())
+            try outbox.remove(event.id)
+        }.whenComplete { result in
+            self.loop.value.recordingRejections.remove(event.id)
+            switch result {
+            case .success:
+                self.logger.warning("the hub rejected a score: \(rejection.message)")
+                if self.loop.value.inFlight?.id == event.id { self.finishInFlight() }
+                self.onEvent(.rejected(event, rejection))
+            case .failure(let error):
+                self.logger.error("could not record a rejected event; it stays in the outbox: \(error)")
+                if self.loop.value.inFlight?.id == event.id { self.finishInFlight() }
+            }
+            self.sendNext()
         }
     }
 
     private func startHeartbeats(every interval: TimeAmount) {
-        heartbeats?.cancel()
-        heartbeats = eventLoop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { _ in
-            guard let channel = self.channel else { return }
-            if NIODeadline.now() - self.lastHeard > interval * 3 {
+        loop.value.heartbeats?.cancel()
+        loop.value.heartbeats = eventLoop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { _ in
+            guard let channel = self.loop.value.channel else { return }
+            if NIODeadline.now() - self.loop.value.lastHeard > interval * LinkProtocol.missedHeartbeatsBeforeUnreachable {
                 self.setReachable(false)
-                self.logger.info("nothing heard from the hub for 3 heartbeats; reconnecting")
+                self.logger.info("nothing heard from the hub for \(LinkProtocol.missedHeartbeatsBeforeUnreachable) heartbeats; reconnecting")
                 channel.close(promise: nil)
                 return
             }
@@ -253,37 +275,38 @@ public final class LinkClient: @unchecked Sendable {
     // MARK: Delivery
 
     private func sendNext() {
-        eventLoop.assertInEventLoop()
-        guard paired, inFlight == nil, let channel, let event = outbox.head else { return }
-        inFlight = event
+        guard loop.value.paired, loop.value.inFlight == nil, let channel = loop.value.channel, let event = outbox.head,
+              !loop.value.recordingRejections.contains(event.id) else { return }
+        loop.value.inFlight = event
         send(event, on: channel)
     }
 
     private func send(_ event: ScoreEvent, on channel: any Channel) {
-        inFlightSentAt = .now()
+        loop.value.inFlightSentAt = .now()
         channel.writeAndFlush(LinkMessage.score(event), promise: nil)
-        ackTimer?.cancel()
-        ackTimer = eventLoop.scheduleTask(in: ackTimeout) {
-            guard self.paired, let channel = self.channel, let pending = self.inFlight, pending.id == event.id else { return }
+        loop.value.ackTimer?.cancel()
+        loop.value.ackTimer = eventLoop.scheduleTask(in: ackTimeout) {
+            guard self.loop.value.paired, let channel = self.loop.value.channel,
+                  let pending = self.loop.value.inFlight, pending.id == event.id else { return }
             self.logger.debug("no ack in time; sending again", metadata: ["event": "\(event.id)"])
             self.send(pending, on: channel)
         }
     }
 
     private func finishInFlight() {
-        inFlight = nil
-        ackTimer?.cancel()
-        ackTimer = nil
+        loop.value.inFlight = nil
+        loop.value.ackTimer?.cancel()
+        loop.value.ackTimer = nil
     }
 
     private var ackTimeout: TimeAmount {
-        guard let rtt = smoothedRoundTrip else { return configuration.minimumAckTimeout * 2 }
+        guard let rtt = loop.value.smoothedRoundTrip else { return configuration.minimumAckTimeout * 2 }
         return max(configuration.minimumAckTimeout, rtt * 3)
     }
 
     private func measureRoundTrip() {
-        let sample = NIODeadline.now() - inFlightSentAt
-        smoothedRoundTrip = smoothedRoundTrip.map { .nanoseconds(($0.nanoseconds * 7 + sample.nanoseconds) / 8) } ?? sample
+        let sample = NIODeadline.now() - loop.value.inFlightSentAt
+        loop.value.smoothedRoundTrip = loop.value.smoothedRoundTrip.map { .nanoseconds(($0.nanoseconds * 7 + sample.nanoseconds) / 8) } ?? sample
     }
 }
 

@@ -68,25 +68,11 @@ public enum LinkFrame {
         do {
             return try HyzerJSON.decoder().decode(LinkMessage.self, from: Data(body.readableBytesView))
         } catch let error as DecodingError {
-            throw LinkError.malformedFrame(explain(error))
+            throw LinkError.malformedFrame(HyzerJSON.explain(error))
         } catch let error as ScoreError {
             throw LinkError.malformedFrame(error.description)
         } catch {
             throw LinkError.malformedFrame("\(error)")
         }
-    }
-
-    static func explain(_ error: DecodingError) -> String {
-        switch error {
-        case .dataCorrupted(let context) where context.codingPath.isEmpty: "not JSON"
-        case .dataCorrupted(let context): "bad value at \(path(context))"
-        case .keyNotFound(let key, let context): "missing \"\(key.stringValue)\"\(context.codingPath.isEmpty ? "" : " at \(path(context))")"
-        case .typeMismatch(_, let context), .valueNotFound(_, let context): "wrong type at \(path(context))"
-        @unknown default: "undecodable"
-        }
-    }
-
-    private static func path(_ context: DecodingError.Context) -> String {
-        context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HyzerKit
+import HyzerStorage
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
@@ -25,8 +26,8 @@ public struct LinkServerConfiguration: Sendable {
     public var maxFrameBytes: Int
 
     public init(
-        address: LinkAddress, token: String, hubID: String, heartbeatInterval: TimeAmount = .seconds(1),
-        helloTimeout: TimeAmount = .seconds(5), conditions: LinkConditions = LinkConditions(),
+        address: LinkAddress, token: String, hubID: String, heartbeatInterval: TimeAmount = LinkProtocol.defaultHeartbeatInterval,
+        helloTimeout: TimeAmount = LinkProtocol.defaultHelloTimeout, conditions: LinkConditions = LinkConditions(),
         maxFrameBytes: Int = LinkProtocol.maxFrameBytes
     ) {
         self.address = address
@@ -245,8 +246,9 @@ final class ServerConnectionHandler: ChannelInboundHandler {
         let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
         heartbeats = context.eventLoop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { _ in
             let (handler, context) = loopBound.value
-            if NIODeadline.now() - handler.lastHeard > interval * 3 {
-                handler.logger.info("watch unreachable: nothing heard for 3 heartbeats; closing")
+            let missed = LinkProtocol.missedHeartbeatsBeforeUnreachable
+            if NIODeadline.now() - handler.lastHeard > interval * missed {
+                handler.logger.info("watch unreachable: nothing heard for \(missed) heartbeats; closing")
                 handler.close(context: context)
                 return
             }

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import HyzerStorage
 
 /// The secret a watch presents in its hello. Created on first use, readable by its owner only.
 public enum PairingToken {

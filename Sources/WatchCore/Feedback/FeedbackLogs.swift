@@ -1,6 +1,6 @@
 import Foundation
+import HyzerStorage
 import HyzerKit
-import HyzerLink
 import NIOConcurrencyHelpers
 
 /// Appends JSON lines to a file: `watch/haptics.jsonl`, `watch/announcements.jsonl`.

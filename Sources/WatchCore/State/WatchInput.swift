@@ -1,5 +1,6 @@
 import Foundation
 import HyzerKit
+import HyzerLink
 
 /// What reaches the watch: the wearer's hands (already turned from SDL events into watch terms by
 /// the host) and the phone (through the link and the shared file).

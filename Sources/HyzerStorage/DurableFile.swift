@@ -74,29 +74,3 @@ public enum DurableFileError: Error, Equatable, Sendable, CustomStringConvertibl
         }
     }
 }
-
-/// An exclusive advisory lock on a file, held until `unlock` or process exit.
-public final class FileLock {
-    private let fd: Int32
-
-    /// Blocks until the lock on `url` is ours.
-    public init(_ url: URL) throws(DurableFileError) {
-        fd = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw .failed("open lock", url.path, errno) }
-        while flock(fd, LOCK_EX) != 0 {
-            if errno == EINTR { continue }
-            let code = errno
-            close(fd)
-            throw .failed("lock", url.path, code)
-        }
-    }
-
-    public func unlock() { close(fd) }
-
-    /// Runs `body` holding the lock on `url`.
-    public static func withLock<T>(_ url: URL, _ body: () throws -> T) throws -> T {
-        let lock = try FileLock(url)
-        defer { lock.unlock() }
-        return try body()
-    }
-}

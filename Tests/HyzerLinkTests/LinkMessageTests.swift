@@ -1,18 +1,22 @@
 import Foundation
 import Testing
-@testable import HyzerKit
+import HyzerKit
+@testable import HyzerLink
 
 @Suite("Link messages")
 struct LinkMessageTests {
+    static let epoch = Date(timeIntervalSince1970: 1_795_000_000)
     static let samples: [LinkMessage] = [
         .hello(Hello(deviceID: "watch-1", token: "secret")),
         .welcome(Welcome(hubID: "hub", heartbeatIntervalMillis: 1000)),
         .refused(Refusal(reason: .wrongToken, message: "Wrong pairing token.")),
-        .score(.fixture(player: .jake, hole: 1, strokes: 3, deviceID: "watch-1", source: .crown)),
+        .score(try! ScoreEvent(roundID: UUID(), playerID: "11111111-1111-1111-1111-111111111111", hole: 1, strokes: 3,
+                               reportedByPlayerID: "11111111-1111-1111-1111-111111111111", deviceID: "watch-1", source: .crown,
+                               createdAt: epoch)),
         .ack(Ack(eventID: UUID(), alreadyStored: true)),
         .rejected(Rejection(eventID: UUID(), reason: .strokesOutOfRange, message: "Strokes must be between 1 and 10; got 11.")),
-        .standings(StandingsSnapshot(hubID: "hub", sequence: 3, lastUpdatedAt: Fixture.epoch, round: nil)),
-        .heartbeat(Heartbeat(sentAt: Fixture.epoch)),
+        .standings(StandingsSnapshot(hubID: "hub", sequence: 3, lastUpdatedAt: epoch, round: nil)),
+        .heartbeat(Heartbeat(sentAt: epoch)),
     ]
 
     @Test("Every message round-trips through JSON with its type tag", arguments: samples)

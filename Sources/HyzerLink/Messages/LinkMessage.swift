@@ -1,13 +1,5 @@
 import Foundation
-
-/// Protocol constants shared by both ends of the link (see docs/PROTOCOL.md).
-public enum LinkProtocol {
-    /// The version this build speaks. Bump when a message changes incompatibly.
-    public static let version = 1
-    public static let supportedVersions: ClosedRange<Int> = 1...1
-    /// Largest frame body either side accepts; a snapshot of several hundred players fits comfortably.
-    public static let maxFrameBytes = 4 * 1024 * 1024
-}
+import HyzerKit
 
 /// Every frame on the link is one of these, encoded as `{"type": "...", "body": {...}}`.
 public enum LinkMessage: Sendable, Hashable, Codable {

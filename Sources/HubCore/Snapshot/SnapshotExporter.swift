@@ -1,0 +1,31 @@
+import Foundation
+import HyzerKit
+import HyzerStorage
+
+/// Writes `shared/standings.json`, the file a watch on the same machine always has.
+///
+/// Exporters in several `hyzer-hub` processes take turns under a file lock, and each builds its
+/// snapshot from the newest committed state while holding it, so the file always ends on the
+/// newest. The write is durable and atomic (temp file, fsync, rename, directory fsync).
+public struct SnapshotExporter: Sendable {
+    public let url: URL
+    private let lockURL: URL
+
+    public init(url: URL) {
+        self.url = url
+        lockURL = url.deletingLastPathComponent().appendingPathComponent(".standings.lock")
+    }
+
+    /// Builds the snapshot with `makeSnapshot` under the lock and writes it; returns what was written.
+    public func export(_ makeSnapshot: () throws -> StandingsSnapshot) throws -> StandingsSnapshot {
+        do {
+            return try FileLock.withLock(lockURL) {
+                let snapshot = try makeSnapshot()
+                try DurableFile.replace(url, with: try HyzerJSON.encoder(pretty: true).encode(snapshot))
+                return snapshot
+            }
+        } catch let error as DurableFileError {
+            throw HubError.storage("The change is saved, but \(url.path) was not updated: \(error)")
+        }
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import GRDB
+import HyzerKit
+
+/// The hub's tables inside one transaction that `HubDatabase` holds open: every SQL statement
+/// the hub runs is here, behind methods that speak the domain.
+struct HubStore {
+    let db: Database
+
+    // MARK: Meta
+
+    func meta(_ key: String) throws -> String? {
+        try MetaRecord.fetchOne(db, key: key)?.value
+    }
+
+    func setMeta(_ key: String, _ value: String) throws {
+        try MetaRecord(key: key, value: value).upsert(db)
+    }
+
+    var hubID: String { get throws { try meta(MetaRecord.hubID) ?? "" } }
+
+    /// The change sequence: grows by one per committed change, across every process using the file.
+    var sequence: Int { get throws { Int(try meta(MetaRecord.sequence) ?? "0") ?? 0 } }
+
+    /// Marks a committed change: the snapshot sequence grows by one.
+    func bumpSequence() throws {
+        try db.cachedStatement(sql: "UPDATE hub_meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'sequence'").execute()
+    }
+
+    // MARK: Courses
+
+    func courses() throws -> [Course] {
+        try CourseRecord.order(CourseRecord.Columns.name.collating(.nocase)).fetchAll(db).map(course)
+    }
+
+    func course(named name: String) throws -> (id: Int64, course: Course)? {
+        guard let record = try CourseRecord.filter(CourseRecord.Columns.name.collating(.nocase) == name).fetchOne(db),
+              let id = record.id else { return nil }
+        return (id, try course(record))
+    }
+
+    private func course(_ record: CourseRecord) throws -> Course {
+        let holes = try HoleRecord.filter(HoleRecord.Columns.courseID == record.id).order(HoleRecord.Columns.number).fetchAll(db)
+        do {
+            return try Course(name: record.name, holes: holes.map(\.hole))
+        } catch {
+            throw HubError.storage("The stored course \"\(record.name)\" is invalid: \(error)")
+        }
+    }
+
+    func insert(_ course: Course) throws {
+        var record = CourseRecord(id: nil, name: course.name)
+        try record.insert(db)
+        guard let id = record.id else { throw HubError.storage("The course \"\(course.name)\" got no id.") }
+        for hole in course.holes { try HoleRecord(courseID: id, number: hole.number, par: hole.par).insert(db) }
+    }
+
+    // MARK: Players and rounds
+
+    /// The registered (not guest) player with this name, any case.
+    func registeredPlayer(named name: String) throws -> Player? {
+        try PlayerRecord
+            .filter(!PlayerRecord.Columns.isGuest && PlayerRecord.Columns.name.collating(.nocase) == name)
+            .fetchOne(db)?.player
+    }
+
+    /// Stores a new round with its players (a registered player already known is kept as is).
+    func insert(_ round: Round, courseID: Int64) throws {
+        try RoundRecord(round, courseID: courseID).insert(db)
+        for (ordinal, player) in round.players.enumerated() {
+            try PlayerRecord(player).insert(db, onConflict: .ignore)
+            try RoundPlayerRecord(roundID: round.id.uuidString, playerID: player.id, ordinal: ordinal).insert(db)
+        }
+    }
+
+    /// Saves the parts of a round that change: status and selected hole.
+    func updateProgress(of round: Round) throws {
+        try db.cachedStatement(sql: "UPDATE round SET status = ?, selectedHole = ? WHERE id = ?")
+            .execute(arguments: [round.status.rawValue, round.selectedHole, round.id.uuidString])
+    }
+
+    /// The round in play (setup, active or awaiting finalization), if any.
+    func roundInPlay() throws -> Round? {
+        try inPlayRecord().map(round)
+    }
+
+    /// The most recently created round, in play or not.
+    func latestRound() throws -> Round? {
+        try RoundRecord.order(RoundRecord.Columns.createdAt.desc, Column.rowID.desc).fetchOne(db).map(round)
+    }
+
+    /// The round in play's id, status and selected hole: the parts of a round that change.
+    func roundInPlayHeader() throws -> (id: String, status: RoundStatus, selectedHole: Int?)? {
+        try inPlayRecord().map { ($0.id, $0.status, $0.selectedHole) }
+    }
+
+    private func inPlayRecord() throws -> RoundRecord? {
+        try RoundRecord.fetchOne(db.cachedStatement(sql: "SELECT * FROM round WHERE status IN ('setup', 'active', 'awaitingFinalization')"))
+    }
+
+    private func round(_ record: RoundRecord) throws -> Round {
+        guard let courseRecord = try CourseRecord.fetchOne(db, key: record.courseID) else {
+            throw HubError.storage("Round \(record.id) names a course that is missing from the database.")
+        }
+        let players = try PlayerRecord.fetchAll(db, sql: """
+            SELECT player.* FROM round_player JOIN player ON player.id = round_player.playerID
+            WHERE round_player.roundID = ? ORDER BY round_player.ordinal
+            """, arguments: [record.id])
+        guard let id = UUID(uuidString: record.id) else { throw HubError.storage("Round \(record.id) has an unreadable id.") }
+        return Round(id: id, course: try course(courseRecord), players: players.map(\.player), status: record.status,
+                     selectedHole: record.selectedHole, createdAt: HyzerJSON.parseTimestamp(record.createdAt) ?? Date(timeIntervalSince1970: 0))
+    }
+
+    // MARK: Score events
+
+    /// A round's events in log order: the order they reached the hub.
+    func events(roundID: UUID) throws -> [ScoreEvent] {
+        try ScoreEventRecord.fetchAll(db.cachedStatement(sql: "SELECT * FROM score_event WHERE roundID = ? ORDER BY seq"),
+                                      arguments: [roundID.uuidString]).map { try $0.event() }
+    }
+
+    /// One {player, hole} history in log order.
+    func history(roundID: UUID, playerID: PlayerID, hole: Int) throws -> [ScoreEvent] {
+        let statement = try db.cachedStatement(sql: "SELECT * FROM score_event WHERE roundID = ? AND playerID = ? AND hole = ? ORDER BY seq")
+        return try ScoreEventRecord.fetchAll(statement, arguments: [roundID.uuidString, playerID, hole]).map { try $0.event() }
+    }
+
+    func event(id: UUID) throws -> ScoreEvent? {
+        try ScoreEventRecord.fetchOne(db.cachedStatement(sql: "SELECT * FROM score_event WHERE id = ?"), arguments: [id.uuidString])?.event()
+    }
+
+    func containsEvent(id: UUID) throws -> Bool {
+        try Int.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM score_event WHERE id = ?"), arguments: [id.uuidString]) != nil
+    }
+
+    func insert(_ event: ScoreEvent, receivedAt: Date) throws {
+        try ScoreEventRecord(event, receivedAt: receivedAt).insert(db)
+    }
+
+    /// Distinct holes `playerID` has a score on.
+    func holesScored(roundID: UUID, playerID: PlayerID) throws -> Int {
+        try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(DISTINCT hole) FROM score_event WHERE roundID = ? AND playerID = ?"),
+                         arguments: [roundID.uuidString, playerID]) ?? 0
+    }
+
+    /// Distinct {player, hole} pairs with a score.
+    func scoredKeys(roundID: UUID) throws -> Int {
+        try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM (SELECT DISTINCT playerID, hole FROM score_event WHERE roundID = ?)"),
+                         arguments: [roundID.uuidString]) ?? 0
+    }
+
+    /// Players with a score on `hole`.
+    func playersScored(roundID: UUID, hole: Int) throws -> Int {
+        try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(DISTINCT playerID) FROM score_event WHERE roundID = ? AND hole = ?"),
+                         arguments: [roundID.uuidString, hole]) ?? 0
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import GRDB
+import HyzerKit
+
+// The hub's tables as GRDB records: one type per table, columns named once. Conversions to and
+// from the domain live here, so nothing outside the store reads a row by hand.
+
+/// `hub_meta`: the hub's identity, its change sequence and one-time markers.
+struct MetaRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "hub_meta"
+    enum Columns { static let key = Column(CodingKeys.key) }
+
+    var key: String
+    var value: String
+
+    static let hubID = "hubID"
+    static let sequence = "sequence"
+    static let coursesSeeded = "coursesSeeded"
+}
+
+/// `course` and its `hole` rows.
+struct CourseRecord: Codable, FetchableRecord, MutablePersistableRecord {
+    static let databaseTableName = "course"
+    static let holes = hasMany(HoleRecord.self)
+    enum Columns { static let name = Column(CodingKeys.name) }
+
+    var id: Int64?
+    var name: String
+
+    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+struct HoleRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "hole"
+    enum Columns {
+        static let courseID = Column(CodingKeys.courseID)
+        static let number = Column(CodingKeys.number)
+    }
+
+    var courseID: Int64
+    var number: Int
+    var par: Int
+
+    var hole: Hole { Hole(number: number, par: par) }
+}
+
+/// `player`: registered players (found again by name in later rounds) and guests.
+struct PlayerRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "player"
+    enum Columns {
+        static let name = Column(CodingKeys.name)
+        static let isGuest = Column(CodingKeys.isGuest)
+    }
+
+    var id: String
+    var name: String
+    var isGuest: Bool
+
+    init(_ player: Player) {
+        id = player.id
+        name = player.name
+        isGuest = player.isGuest
+    }
+
+    var player: Player { Player(id: id, name: name) }
+}
+
+/// `round`: its course, lifecycle status and the hole the phone moved to.
+struct RoundRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "round"
+    enum Columns {
+        static let id = Column(CodingKeys.id)
+        static let status = Column(CodingKeys.status)
+        static let createdAt = Column(CodingKeys.createdAt)
+    }
+
+    /// The statuses of a round in play; the schema allows one such round at a time.
+    static let inPlayStatuses: [RoundStatus] = [.setup, .active, .awaitingFinalization]
+
+    var id: String
+    var courseID: Int64
+    var status: RoundStatus
+    var selectedHole: Int?
+    var createdAt: String
+
+    init(_ round: Round, courseID: Int64) {
+        id = round.id.uuidString
+        self.courseID = courseID
+        status = round.status
+        selectedHole = round.selectedHole
+        createdAt = HyzerJSON.formatTimestamp(round.createdAt)
+    }
+}
+
+extension RoundStatus: DatabaseValueConvertible {}
+
+/// `round_player`: who plays a round, in the order they were named.
+struct RoundPlayerRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "round_player"
+
+    var roundID: String
+    var playerID: String
+    var ordinal: Int
+}
+
+/// `score_event`: the append-only log. `seq` is the hub's arrival order; `receivedAt` its clock.
+struct ScoreEventRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "score_event"
+    enum CodingKeys: String, CodingKey {
+        case id, roundID, playerID, hole, strokes, supersedesEventID, reportedByPlayerID, deviceID, source, createdAt, receivedAt
+    }
+
+    var id: String
+    var roundID: String
+    var playerID: String
+    var hole: Int
+    var strokes: Int
+    var supersedesEventID: String?
+    var reportedByPlayerID: String
+    var deviceID: String
+    var source: String
+    var createdAt: String
+    var receivedAt: String
+
+    init(_ event: ScoreEvent, receivedAt: Date) {
+        id = event.id.uuidString
+        roundID = event.roundID.uuidString
+        playerID = event.playerID
+        hole = event.hole
+        strokes = event.strokes
+        supersedesEventID = event.supersedesEventID?.uuidString
+        reportedByPlayerID = event.reportedByPlayerID
+        deviceID = event.deviceID
+        source = event.source.rawValue
+        createdAt = HyzerJSON.formatTimestamp(event.createdAt)
+        self.receivedAt = HyzerJSON.formatTimestamp(receivedAt)
+    }
+
+    /// The domain event; a row the domain would refuse is reported as damaged storage.
+    func event() throws -> ScoreEvent {
+        guard let eventID = UUID(uuidString: id), let round = UUID(uuidString: roundID),
+              let source = ScoreSource(rawValue: source) else {
+            throw HubError.storage("A stored score event is unreadable (id \(id)).")
+        }
+        do {
+            return try ScoreEvent(
+                id: eventID, roundID: round, playerID: playerID, hole: hole, strokes: strokes,
+                supersedesEventID: supersedesEventID.flatMap(UUID.init(uuidString:)), reportedByPlayerID: reportedByPlayerID,
+                deviceID: deviceID, source: source, createdAt: HyzerJSON.parseTimestamp(createdAt) ?? Date(timeIntervalSince1970: 0))
+        } catch {
+            throw HubError.storage("The stored score event \(id) is invalid: \(error)")
+        }
+    }
+}

@@ -1,0 +1,19 @@
+import NIOCore
+
+/// Constants both ends of the link share (see docs/PROTOCOL.md). Defined once, here.
+public enum LinkProtocol {
+    /// The version this build speaks. Bump when a message changes incompatibly.
+    public static let version = 1
+    public static let supportedVersions: ClosedRange<Int> = 1...1
+    /// Largest frame body either side accepts; a snapshot of several hundred players fits comfortably.
+    public static let maxFrameBytes = 4 * 1024 * 1024
+    /// How often the hub sends heartbeats unless told otherwise; its welcome tells the watch.
+    public static let defaultHeartbeatInterval: TimeAmount = .seconds(1)
+    /// Heartbeats that may go unanswered before either end calls the other unreachable.
+    public static let missedHeartbeatsBeforeUnreachable: Int64 = 3
+    /// The watch's reconnect delays grow from `backoffBase`, doubling, up to `backoffCap` (with jitter).
+    public static let backoffBase: TimeAmount = .milliseconds(50)
+    public static let backoffCap: TimeAmount = .seconds(2)
+    /// How long a new connection may take to say hello before the hub refuses it.
+    public static let defaultHelloTimeout: TimeAmount = .seconds(5)
+}
