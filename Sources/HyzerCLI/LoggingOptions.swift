@@ -1,17 +1,23 @@
 import ArgumentParser
 import Logging
+import Synchronization
 
 /// `--log-level`, shared by every executable. Logs always go to standard error, so a command's
 /// output on standard output (`--json` above all) is never mixed with a log line.
 public struct LoggingOptions: ParsableArguments {
-    @Option(name: .customLong("log-level"), help: "How much to log on standard error.")
-    public var logLevel: Logger.Level = .warning
+    @Option(name: .customLong("log-level"),
+            help: "How much to log on standard error (default: info for serve, warning otherwise).")
+    public var logLevel: Logger.Level?
 
     public init() {}
 
-    /// Sends every logger to standard error at `logLevel`. Call once, first thing in `run()`.
-    public func bootstrap() {
-        let level = logLevel
+    private static let bootstrapped = Mutex(false)
+
+    /// Sends every logger to standard error at `logLevel` (else `defaultLevel`), first thing in
+    /// `run()`. Only the first call in a process counts (swift-log allows one bootstrap).
+    public func bootstrap(defaultLevel: Logger.Level = .warning) {
+        guard Self.bootstrapped.withLock({ done in defer { done = true }; return !done }) else { return }
+        let level = logLevel ?? defaultLevel
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level

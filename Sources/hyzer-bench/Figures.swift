@@ -53,7 +53,7 @@ enum Figures {
         // latencyMicros stops just before the write).
         var up = true
         let samples = measure(context.n(20_000, quick: 500), warmup: 100) {
-            session.send(.crown(detents: up ? 1 : -1), inputTime: MonotonicClock.nanoseconds())
+            session.send(.crown(detents: up ? 1 : -1), inputTime: .now)
             up.toggle()
         }
         return time("crown detent → haptic logged", samples, limit: ("write() of a 100-byte line", lineWrite.p50),

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HubCore
+import HyzerCLI
 import HyzerKit
 
 @main
@@ -18,7 +19,10 @@ struct HyzerHub: AsyncParsableCommand {
               hyzer-hub score Jake 3
               hyzer-hub voice "Mike 4, Sarah two"
               hyzer-hub standings
+
+            Logs go to standard error, so --json output on standard output is always clean JSON.
             """,
+        version: HyzerVersion.current,
         subcommands: [
             CourseCommand.self, RoundCommand.self, ScoreCommand.self, CorrectCommand.self, VoiceCommand.self,
             HoleCommand.self, StandingsCommand.self, EventsCommand.self, DiscrepanciesCommand.self,
@@ -26,14 +30,28 @@ struct HyzerHub: AsyncParsableCommand {
         ]
     )
 
-    @Option(name: .long, help: ArgumentHelp("The Hyzer home directory.", valueName: "DIR"))
+    @Option(name: .long, help: ArgumentHelp("The Hyzer home directory.", valueName: "DIR"), completion: .directory)
     var home: String?
+    @OptionGroup var logging: LoggingOptions
 
     var paths: HyzerPaths {
         HyzerPaths.resolve(explicitHome: home, environment: ProcessInfo.processInfo.environment, userHome: NSHomeDirectory())
     }
 
-    func openHub() throws -> Hub { try Hub.open(paths: paths) }
+    /// Starts logging and opens the hub: what every subcommand but `serve` does first.
+    func openHub() throws -> Hub {
+        logging.bootstrap()
+        return try Hub.open(paths: paths)
+    }
+}
+
+/// The names of the courses in the hub under the home being completed (for shell completion).
+func courseNames(_ words: [String]) -> [String] {
+    var home: String?
+    if let flag = words.firstIndex(of: "--home"), flag + 1 < words.count { home = words[flag + 1] }
+    let paths = HyzerPaths.resolve(explicitHome: home, environment: ProcessInfo.processInfo.environment, userHome: NSHomeDirectory())
+    guard FileManager.default.fileExists(atPath: paths.database.path), let hub = try? Hub.open(paths: paths) else { return [] }
+    return ((try? hub.courses()) ?? []).map(\.name)
 }
 
 /// Prints a value as pretty JSON with Hyzer's conventions.

@@ -55,6 +55,7 @@ struct TokenCommand: ParsableCommand {
     @ParentCommand var root: HyzerHub
 
     func run() throws {
+        root.logging.bootstrap()
         print(try PairingToken.loadOrCreate(at: root.paths.pairingToken))
     }
 }

@@ -18,13 +18,16 @@ struct RoundCommand: ParsableCommand {
             discussion: "Registered players are found by name (any case) or created on first use. Guests have no account; their id is guest:<name>."
         )
         @ParentCommand var round: RoundCommand
-        @Option(help: ArgumentHelp("The course name (see: hyzer-hub course list).", valueName: "NAME")) var course: String
+        @Option(help: ArgumentHelp("The course name (see: hyzer-hub course list).", valueName: "NAME"),
+                completion: .custom { words, _, _ in courseNames(words) })
+        var course: String
         @Option(name: .customLong("player"), parsing: .upToNextOption,
                 help: ArgumentHelp("A registered player; repeat or list several.", valueName: "NAME"))
         var players: [String] = []
         @Option(name: .customLong("guest"), parsing: .upToNextOption,
                 help: ArgumentHelp("A guest player; repeat or list several.", valueName: "NAME"))
         var guests: [String] = []
+        @Flag(help: "Print the round as `round show --json` does.") var json = false
 
         func validate() throws {
             if players.isEmpty && guests.isEmpty {
@@ -33,8 +36,9 @@ struct RoundCommand: ParsableCommand {
         }
 
         func run() throws {
-            let started = try round.root.openHub().startRound(course: course, players: players, guests: guests)
-            print(HubText.roundStarted(started))
+            let hub = try round.root.openHub()
+            let started = try hub.startRound(course: course, players: players, guests: guests)
+            if json { try printJSON(try hub.snapshot().round) } else { print(HubText.roundStarted(started)) }
         }
     }
 

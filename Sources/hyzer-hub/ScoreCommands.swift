@@ -19,11 +19,12 @@ struct ScoreCommand: ParsableCommand {
     @Option(help: "The device that reported the score.") var device: String = Hub.phoneDeviceID
     @Option(name: .customLong("reported-by"), help: ArgumentHelp("The player whose device reported it.", valueName: "NAME"))
     var reportedBy: String?
+    @Flag(help: jsonHelp) var json = false
 
     func run() throws {
         let hub = try root.openHub()
         let result = try hub.score(player: player, strokes: strokes, hole: hole, deviceID: device, reportedBy: reportedBy)
-        print(HubText.recorded(result, round: try reportRound(hub)))
+        try report(result, hub: hub, json: json)
     }
 }
 
@@ -37,11 +38,12 @@ struct CorrectCommand: ParsableCommand {
     @Argument(help: "The player's name.") var player: String
     @Argument(help: "The corrected strokes, 1...10.") var strokes: Int
     @Option(help: "The hole to correct.") var hole: Int
+    @Flag(help: jsonHelp) var json = false
 
     func run() throws {
         let hub = try root.openHub()
         let result = try hub.correct(player: player, strokes: strokes, hole: hole)
-        print(HubText.recorded(result, round: try reportRound(hub)))
+        try report(result, hub: hub, json: json)
     }
 }
 
@@ -54,11 +56,12 @@ struct ResolveCommand: ParsableCommand {
     @Argument(help: "The player's name.") var player: String
     @Argument(help: "The agreed strokes, 1...10.") var strokes: Int
     @Option(help: "The hole in dispute.") var hole: Int
+    @Flag(help: jsonHelp) var json = false
 
     func run() throws {
         let hub = try root.openHub()
         let result = try hub.resolve(player: player, strokes: strokes, hole: hole)
-        print(HubText.recorded(result, round: try reportRound(hub)))
+        try report(result, hub: hub, json: json)
     }
 }
 
@@ -76,18 +79,23 @@ struct VoiceCommand: ParsableCommand {
     @ParentCommand var root: HyzerHub
     @Argument(help: "The transcript.") var transcript: String
     @Option(help: "The hole (default: the current hole).") var hole: Int?
+    @Flag(help: "Print what was recorded, suggested and refused as JSON (the exit status is the same).") var json = false
 
     func run() throws {
         let hub = try root.openHub()
         let outcome = try hub.voice(transcript, hole: hole)
-        let text = HubText.voice(outcome, round: try reportRound(hub))
-        if outcome.isComplete {
-            print(text)
-        } else {
-            print(text)
-            throw ExitCode(outcome.recorded.isEmpty ? 1 : 2)
-        }
+        let round = try reportRound(hub)
+        if json { try printJSON(VoiceReport(outcome, round: round)) } else { print(HubText.voice(outcome, round: round)) }
+        if !outcome.isComplete { throw ExitCode(outcome.recorded.isEmpty ? 1 : 2) }
     }
+}
+
+let jsonHelp: ArgumentHelp = "Print the stored event and its outcome (newScore, silentMerge, discrepancy, correction, resolution, alreadyStored) as JSON."
+
+/// Prints a just-recorded score for a person, or as JSON.
+func report(_ result: AppendResult, hub: Hub, json: Bool) throws {
+    let round = try reportRound(hub)
+    if json { try printJSON(RecordedReport(result, round: round)) } else { print(HubText.recorded(result, round: round)) }
 }
 
 /// The round whose players a just-recorded score names.

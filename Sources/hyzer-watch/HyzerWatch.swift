@@ -1,6 +1,7 @@
 import ArgumentParser
 import CSDL2
 import Foundation
+import HyzerCLI
 import HyzerKit
 import HyzerLink
 import Logging
@@ -32,48 +33,42 @@ struct HyzerWatch: ParsableCommand {
             DURATION, advance-clock DURATION, link down/up, screenshot FILE.png, expect-screen, \
             expect-text, expect-stale, expect-reachable, expect-haptics N KIND, quit) and exits 1 at \
             the first unmet expectation, naming the line; 2 for a script it cannot read.
-            """
+
+            Logs go to standard error.
+            """,
+        version: HyzerVersion.current
     )
 
-    @Option(help: ArgumentHelp("The Hyzer home directory (as for hyzer-hub).", valueName: "DIR")) var home: String?
-    @Option(help: ArgumentHelp("The hub's link: unix:PATH or tcp:HOST:PORT (default: unix:<home>/hub/link.sock).", valueName: "ADDRESS"))
-    var connect: String?
-    @Option(name: .customLong("token-file"), help: ArgumentHelp("The pairing token (default: <home>/hub/token).", valueName: "FILE"))
+    @Option(help: ArgumentHelp("The Hyzer home directory (as for hyzer-hub).", valueName: "DIR"), completion: .directory)
+    var home: String?
+    @Option(help: ArgumentHelp("The hub's link: unix:PATH or tcp:HOST:PORT (default: unix:<home>/hub/link.sock).", valueName: "ADDRESS"),
+            transform: LinkAddress.parseArgument)
+    var connect: LinkAddress?
+    @Option(name: .customLong("token-file"), help: ArgumentHelp("The pairing token (default: <home>/hub/token).", valueName: "FILE"),
+            completion: .file())
     var tokenFile: String?
-    @Option(help: ArgumentHelp("Case size: 41, 45 or 49 (mm).", valueName: "MM")) var size = 45
+    @Option(help: ArgumentHelp("Case size in mm.", valueName: "MM")) var size: WatchSize = .mm45
     @Flag(help: "No window: SDL's dummy video driver.") var headless = false
-    @Option(help: ArgumentHelp("A scenario script to run.", valueName: "FILE")) var script: String?
+    @Option(help: ArgumentHelp("A scenario script to run.", valueName: "FILE"), completion: .file()) var script: String?
     @Option(name: .customLong("screenshot-dir"), help: ArgumentHelp("Where screenshots go (default: the current directory).", valueName: "DIR"))
     var screenshotDir: String?
     @Option(name: .customLong("expect-timeout"), help: ArgumentHelp("Seconds a script expectation may take to come true.", valueName: "S"))
     var expectTimeout = 3.0
     @Flag(name: .customLong("reduce-motion"), help: "Reshuffles change instantly instead of sliding.") var reduceMotion = false
     @Option(help: ArgumentHelp("This watch's device ID, as the hub records it.", valueName: "ID")) var device = "watch"
-    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.") var logLevel = "warning"
+    @OptionGroup var logging: LoggingOptions
     /// For hyzer-bench: print "first-frame" on stdout the moment the first frame is drawn.
     @Flag(name: .customLong("report-first-frame"), help: .hidden) var reportFirstFrame = false
 
     func validate() throws {
-        guard WatchSize(rawValue: size) != nil else { throw ValidationError("--size must be 41, 45 or 49 (mm); got \(size).") }
-        if let connect {
-            do { _ = try LinkAddress(parsing: connect) } catch { throw ValidationError(error.description) }
-        }
         if let script, !FileManager.default.isReadableFile(atPath: script) {
             throw ValidationError("Cannot read the script \(script).")
-        }
-        guard Logger.Level(rawValue: logLevel) != nil else {
-            throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical; got \(logLevel).")
         }
     }
 
     func run() throws {
-        let level = Logger.Level(rawValue: logLevel) ?? .warning
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
-        let started = Date()
+        logging.bootstrap()
+        let started = ContinuousClock.now
         let paths = HyzerPaths.resolve(explicitHome: home, environment: ProcessInfo.processInfo.environment, userHome: NSHomeDirectory())
         let lines: [ScenarioLine]
         do {
@@ -83,22 +78,11 @@ struct HyzerWatch: ParsableCommand {
             throw ExitCode(2)
         }
 
-        // Catch SIGINT/SIGTERM from the start; the host loop stops when one has arrived.
-        let wakeBox = WatchHost.Wake()
-        for number in [SIGINT, SIGTERM] {
-            signal(number, SIG_IGN)  // first: the default action would end the process
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler {
-                wakeBox.stopRequested = true
-                wakeBox.signal()
-            }
-            source.resume()
-            SignalSources.keep(source)
-        }
-
         if headless { setenv("SDL_VIDEODRIVER", "dummy", 1) }
         // The framebuffer path is ~3× cheaper per frame than SDL's OpenGL-on-CPU path under Xvfb.
         setenv("SDL_FRAMEBUFFER_ACCELERATION", "0", 0)
+        // SIGINT and SIGTERM are ours (below), not turned into SDL quit events.
+        SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1")
         guard SDL_Init(UInt32(SDL_INIT_VIDEO)) == 0 else {
             throw HostError("Cannot start SDL video (\(String(cString: SDL_GetError()))). With no display, run with --headless or under xvfb-run.")
         }
@@ -106,20 +90,21 @@ struct HyzerWatch: ParsableCommand {
         guard TTF_Init() == 0 else { throw HostError.sdl("TTF_Init") }
         defer { TTF_Quit() }
 
-        let wake = wakeBox
+        let wake = WatchHost.Wake(eventType: headless ? nil : SDL_RegisterEvents(1))
+        TerminationSignal.trapNow { _ in wake.requestStop() }
         let session = try WatchSession(
             configuration: WatchConfiguration(
-                paths: paths, address: try connect.map { try LinkAddress(parsing: $0) },
+                paths: paths, address: connect,
                 tokenFile: tokenFile.map { URL(fileURLWithPath: $0) }, deviceID: device,
-                size: WatchSize(rawValue: size)!, reduceMotion: reduceMotion),
+                size: size, reduceMotion: reduceMotion),
             changed: { wake.signal() })
         let host = try WatchHost(
-            session: session, wake: wake, headless: headless, title: "Hyzer — \(size) mm",
+            session: session, wake: wake, headless: headless, title: "Hyzer — \(size.rawValue) mm",
             screenshotDirectory: URL(fileURLWithPath: screenshotDir ?? FileManager.default.currentDirectoryPath))
         session.start()
         host.renderIfNeeded(force: true)
         if reportFirstFrame { FileHandle.standardOutput.write(Data("first-frame\n".utf8)) }
-        Logger(label: "hyzer.watch").info("first frame \(Int(Date().timeIntervalSince(started) * 1000)) ms after start")
+        Logger(label: "hyzer.watch").info("first frame \(started.duration(to: .now)) after start")
 
         var failure: ScenarioError?
         if script != nil {
@@ -144,7 +129,8 @@ struct HyzerWatch: ParsableCommand {
     }
 }
 
-enum SignalSources {
-    nonisolated(unsafe) private static var retained: [any DispatchSourceSignal] = []
-    static func keep(_ source: any DispatchSourceSignal) { retained.append(source) }
+extension WatchSize: ExpressibleByArgument {
+    public init?(argument: String) { self.init(rawValue: Int(argument) ?? 0) }
+    public var defaultValueDescription: String { "\(rawValue)" }
+    public static var allValueStrings: [String] { allCases.map { "\($0.rawValue)" } }
 }

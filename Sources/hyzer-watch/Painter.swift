@@ -10,8 +10,12 @@ struct HostError: Error, CustomStringConvertible {
     static func sdl(_ what: String) -> HostError { HostError("\(what): \(String(cString: SDL_GetError()))") }
 }
 
-/// The face's fonts, found through fontconfig (fonts-dejavu-core).
-final class FontBook {
+/// The face's fonts, found through fontconfig (fonts-dejavu-core), opened and cached on first use.
+///
+/// `@unchecked Sendable` because the text measurer (a `@Sendable` closure) holds it: the cache is
+/// confined to the thread that made it (the one that draws), and every access checks that.
+final class FontBook: @unchecked Sendable {
+    private let owner = pthread_self()
     private var paths: [FontSpec.Family: String] = [:]
     private var fonts: [FontSpec: OpaquePointer] = [:]
 
@@ -45,7 +49,12 @@ final class FontBook {
         return String(cString: file)
     }
 
+    private func assertOnOwnerThread() {
+        precondition(pthread_equal(owner, pthread_self()) != 0, "FontBook is used only on the thread that draws")
+    }
+
     func font(_ spec: FontSpec) throws -> OpaquePointer {
+        assertOnOwnerThread()
         let key = FontSpec(spec.family, spec.size.rounded())
         if let font = fonts[key] { return font }
         guard let font = TTF_OpenFont(paths[spec.family]!, Int32(key.size)) else { throw HostError.sdl("TTF_OpenFont \(paths[spec.family]!)") }
@@ -95,8 +104,8 @@ final class Painter {
     }
 
     var measurer: TextMeasurer {
-        let fonts = UncheckedSendable(fonts)
-        return TextMeasurer { text, font in fonts.value.width(text, font) }
+        let fonts = self.fonts
+        return TextMeasurer { text, font in fonts.width(text, font) }
     }
 
     func draw(_ list: DisplayList) throws {
@@ -199,10 +208,4 @@ final class Painter {
         if y < rect.y + radius { dy = rect.y + radius - y } else if y > rect.y + rect.height - radius { dy = y - (rect.y + rect.height - radius) } else { return 0 }
         return radius - (max(0, radius * radius - dy * dy)).squareRoot()
     }
-}
-
-/// For values used only on the host's thread but captured by @Sendable closures.
-struct UncheckedSendable<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
 }

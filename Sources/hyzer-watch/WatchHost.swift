@@ -1,6 +1,7 @@
 import CSDL2
 import Foundation
 import Logging
+import Synchronization
 import WatchCore
 
 /// The SDL host: turns SDL events into watch input, draws the session's frames (only when they
@@ -14,31 +15,35 @@ final class WatchHost: ScenarioHost {
     let screenshotDirectory: URL
     private let wake: Wake
     private var lastDrawn: DisplayList?
-    private var lastPresent = Date.distantPast
+    private var lastPresent: ContinuousClock.Instant?
     private(set) var quitRequested = false
     private let logger = Logger(label: "hyzer.watch.host")
 
-    /// How a session's change wakes the host: an SDL user event with a window, a semaphore without.
-    final class Wake: @unchecked Sendable {
-        var eventType: UInt32 = 0
+    /// How a session's change (or a signal) wakes the host: an SDL user event with a window, a
+    /// semaphore without. Immutable once made; the stop request is an atomic flag.
+    final class Wake: Sendable {
+        /// The registered SDL user event type; nil when headless.
+        private let eventType: UInt32?
         let semaphore = DispatchSemaphore(value: 0)
-        var headless = true
-        private let lock = NSLock()
-        private var stopFlag = false
+        private let stop = Atomic<Bool>(false)
 
-        /// Set from a signal handler's thread; read by the host loop.
-        var stopRequested: Bool {
-            get { lock.withLock { stopFlag } }
-            set { lock.withLock { stopFlag = newValue } }
+        init(eventType: UInt32?) { self.eventType = eventType }
+
+        /// Set once SIGINT or SIGTERM arrived; the host loop then ends.
+        var stopRequested: Bool { stop.load(ordering: .acquiring) }
+
+        func requestStop() {
+            stop.store(true, ordering: .releasing)
+            signal()
         }
 
         func signal() {
-            if headless {
-                semaphore.signal()
-            } else {
+            if let eventType {
                 var event = SDL_Event()
                 event.type = eventType
                 SDL_PushEvent(&event)
+            } else {
+                semaphore.signal()
             }
         }
     }
@@ -57,12 +62,14 @@ final class WatchHost: ScenarioHost {
                 throw HostError.sdl("SDL_CreateWindow")
             }
             self.window = window
-            wake.eventType = SDL_RegisterEvents(1)
-            wake.headless = false
         }
     }
 
     var measurer: TextMeasurer { painter.measurer }
+
+    static func seconds(_ duration: Duration) -> TimeInterval {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
 
     // MARK: Drawing
 
@@ -72,13 +79,13 @@ final class WatchHost: ScenarioHost {
     func renderIfNeeded(force: Bool = false) -> TimeInterval {
         let list = session.frame(measurer: painter.measurer)
         guard force || list != lastDrawn else { return session.nextRedraw() }
-        let sinceLast = Date().timeIntervalSince(lastPresent)
+        let sinceLast = lastPresent.map { Self.seconds($0.duration(to: .now)) } ?? .infinity
         if !force && sinceLast < Self.frameInterval { return Self.frameInterval - sinceLast }
         do {
             try painter.draw(list)
             present()
             lastDrawn = list
-            lastPresent = Date()
+            lastPresent = .now
         } catch {
             logger.error("could not draw a frame: \(error)")
         }
@@ -119,10 +126,10 @@ final class WatchHost: ScenarioHost {
 
     /// Handles input and redraws for `seconds`, sleeping whenever nothing is due (idle CPU near zero).
     func pump(for seconds: TimeInterval) {
-        let deadline = Date().addingTimeInterval(seconds)
+        let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
         repeat {
             let due = renderIfNeeded()
-            let wait = max(0, min(due, deadline.timeIntervalSinceNow))
+            let wait = max(0, min(due, Self.seconds(ContinuousClock.now.duration(to: deadline))))
             if window == nil {
                 _ = wake.semaphore.wait(timeout: .now() + wait)
             } else {
@@ -133,13 +140,13 @@ final class WatchHost: ScenarioHost {
                 }
             }
             if wake.stopRequested { quitRequested = true }
-        } while Date() < deadline && !quitRequested
+        } while ContinuousClock.now < deadline && !quitRequested
         renderIfNeeded()
     }
 
     /// SDL events in, watch input out. Nothing SDL crosses into WatchCore.
     private func handle(_ event: SDL_Event) {
-        let received = MonotonicClock.nanoseconds()
+        let received = ContinuousClock.now
         switch event.type {
         case SDL_QUIT.rawValue:
             quitRequested = true

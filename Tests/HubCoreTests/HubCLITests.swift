@@ -205,7 +205,7 @@ struct HubCLITests {
         let result = try CLIProcess.run("hyzer-hub", ["--help"])
         #expect(result.status == 0)
         for line in [
-            "USAGE: hyzer-hub [--home <DIR>] <subcommand>",
+            "USAGE: hyzer-hub [--home <DIR>] [--log-level <log-level>] <subcommand>",
             "  course                  List the known courses or add one from a file.",
             "  round                   Start, show or finish the round (one at a time).",
             "  score                   Record a tap score (strokes 1...10) for a player.",
@@ -221,7 +221,7 @@ struct HubCLITests {
             #expect(result.stdout.contains(line), "missing: \(line)")
         }
         let score = try CLIProcess.run("hyzer-hub", ["score", "--help"])
-        #expect(score.stdout.contains("USAGE: hyzer-hub score <player> <strokes> [--hole <hole>] [--device <device>] [--reported-by <NAME>]"))
+        #expect(score.stdout.contains("USAGE: hyzer-hub score <player> <strokes> [--hole <hole>] [--device <device>] [--reported-by <NAME>] [--json]"))
     }
 
     @Test("A misspelled subcommand or a missing argument is a usage error (exit 64)")

@@ -169,7 +169,7 @@ struct TCPLinkTests {
     func badOptions() throws {
         let home = try TemporaryHome()
         let cases: [([String], String)] = [
-            (["--listen", "http://x"], "Error: \"http://x\" is not a link address; use unix:PATH or tcp:HOST:PORT (e.g. unix:/tmp/hyzer/hub/link.sock, tcp:127.0.0.1:7420)."),
+            (["--listen", "http://x"], "Error: The value 'http://x' is invalid for '--listen <ADDRESS>': \"http://x\" is not a link address; use unix:PATH or tcp:HOST:PORT (e.g. unix:/tmp/hyzer/hub/link.sock, tcp:127.0.0.1:7420)."),
             (["--drop", "1.5"], "Error: --drop is a probability between 0 and 1; got 1.5."),
             (["--latency=-5"], "Error: --latency must be 0 or more milliseconds; got -5."),
         ]

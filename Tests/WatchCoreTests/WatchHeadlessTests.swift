@@ -163,9 +163,10 @@ struct WatchHeadlessTests {
         #expect(help.status == 0)
         #expect(help.stdout.contains("mouse wheel, Up/Down"))
         #expect(help.stdout.contains("right click, Escape"))
+        #expect(help.stdout.contains("(values: 41, 45, 49; default: 45)"))
         let bad = try CLIProcess.run("hyzer-watch", ["--size", "44", "--headless"])
         #expect(bad.status == 64)
-        #expect(bad.stderr.hasPrefix("Error: --size must be 41, 45 or 49 (mm); got 44."))
+        #expect(bad.stderr.hasPrefix("Error: The value '44' is invalid for '--size <MM>'. Please provide one of '41', '45' or '49'."))
     }
 }
 

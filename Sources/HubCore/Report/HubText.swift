@@ -118,20 +118,3 @@ public enum HubText {
         }
     }
 }
-
-/// A discrepancy as `discrepancies --json` prints it.
-public struct DiscrepancyReport: Codable, Equatable, Sendable {
-    public let playerID: PlayerID
-    public let name: String
-    public let hole: Int
-    public let candidateStrokes: [Int]
-    public let events: [ScoreEvent]
-
-    public init(_ discrepancy: Discrepancy, round: Round) {
-        playerID = discrepancy.playerID
-        name = round.player(discrepancy.playerID)?.name ?? discrepancy.playerID
-        hole = discrepancy.hole
-        candidateStrokes = discrepancy.candidateStrokes
-        events = discrepancy.events
-    }
-}

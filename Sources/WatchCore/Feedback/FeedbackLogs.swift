@@ -35,12 +35,3 @@ public final class JSONLinesLog: Sendable {
         }
     }
 }
-
-/// Monotonic nanoseconds, for input-to-haptic latency.
-public enum MonotonicClock {
-    public static func nanoseconds() -> UInt64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
-    }
-}

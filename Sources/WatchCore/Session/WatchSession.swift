@@ -39,8 +39,9 @@ public final class WatchSession: Sendable {
     private let state: NIOLockedValueBox<WatchState>
     private let clockOffset = NIOLockedValueBox<TimeInterval>(0)
     private let hapticCounts = NIOLockedValueBox<[HapticKind: Int]>([:])
-    private let link = NIOLockedValueBox<LinkClient?>(nil)
-    private let linkWanted = NIOLockedValueBox(false)
+    /// Whether the link should be up and the client serving it, in one box: "connect when
+    /// wanted and not yet connected" is decided under one lock, so there is never a second client.
+    private let link = NIOLockedValueBox(LinkState())
     private let changed: @Sendable () -> Void
     private let snapshotWatcher: NIOLockedValueBox<SnapshotFileWatcher?> = NIOLockedValueBox(nil)
     private let logger = Logger(label: "hyzer.watch")
@@ -88,26 +89,37 @@ public final class WatchSession: Sendable {
 
     public func stop() async {
         snapshotWatcher.withLockedValue { $0?.stop() }
-        linkWanted.withLockedValue { $0 = false }
-        await link.withLockedValue { $0 }?.stop()
+        await link.withLockedValue { $0.takeDown() }?.stop()
         hapticLog.close()
         announcementLog.close()
     }
 
     /// `link down` / `link up`: make the phone unreachable or reachable again.
     public func setLink(up: Bool) {
-        linkWanted.withLockedValue { $0 = up }
         if up {
+            link.withLockedValue { $0.wanted = true }
             connectWhenPaired()
-        } else if let client = link.withLockedValue({ old in defer { old = nil }; return old }) {
+        } else if let client = link.withLockedValue({ $0.takeDown() }) {
             Task { await client.stop() }
             send(.reachability(false))
         }
     }
 
+    private struct LinkState {
+        var wanted = false
+        var client: LinkClient?
+
+        /// Not wanted any more: returns the client to stop, if one was running.
+        mutating func takeDown() -> LinkClient? {
+            wanted = false
+            defer { client = nil }
+            return client
+        }
+    }
+
     /// Starts the link client once a pairing token can be read (the hub may start after the watch).
     private func connectWhenPaired() {
-        guard linkWanted.withLockedValue({ $0 }), link.withLockedValue({ $0 }) == nil else { return }
+        guard link.withLockedValue({ $0.wanted && $0.client == nil }) else { return }
         let token: String
         do {
             token = try PairingToken.read(at: configuration.tokenFile)
@@ -120,8 +132,12 @@ public final class WatchSession: Sendable {
             configuration: LinkClientConfiguration(address: configuration.address, token: token, deviceID: configuration.deviceID),
             outbox: outbox, rejectedLog: RejectedLog(url: configuration.paths.rejectedLog)
         ) { [weak self] event in self?.linkEvent(event) }
-        link.withLockedValue { $0 = client }
-        client.start()
+        let adopted = link.withLockedValue { state in
+            guard state.wanted, state.client == nil else { return false }
+            state.client = client
+            return true
+        }
+        if adopted { client.start() }
     }
 
     private func linkEvent(_ event: LinkClientEvent) {
@@ -148,23 +164,23 @@ public final class WatchSession: Sendable {
 
     // MARK: Inputs and effects
 
-    /// Feeds one input. `inputTime` (monotonic ns, `MonotonicClock`) is when the host received the
-    /// event; haptics it causes log their latency from it.
-    public func send(_ input: WatchInput, inputTime: UInt64? = nil) {
+    /// Feeds one input. `inputTime` is when the host received the event; haptics it causes log
+    /// their latency from it.
+    public func send(_ input: WatchInput, inputTime: ContinuousClock.Instant? = nil) {
         let env = environment()
         let effects = state.withLockedValue { WatchMachine.reduce(&$0, input, env) }
-        perform(effects, env: env, inputTime: inputTime ?? MonotonicClock.nanoseconds())
+        perform(effects, env: env, inputTime: inputTime ?? .now)
         changed()
     }
 
-    private func perform(_ effects: [WatchEffect], env: WatchEnvironment, inputTime: UInt64) {
+    private func perform(_ effects: [WatchEffect], env: WatchEnvironment, inputTime: ContinuousClock.Instant) {
         var remaining = effects[...]
         while let effect = remaining.popFirst() {
             switch effect {
             case .enqueue(let event):
                 do {
                     try outbox.enqueue(event)
-                    link.withLockedValue { $0 }?.outboxChanged()
+                    link.withLockedValue { $0.client }?.outboxChanged()
                 } catch {
                     // Not on disk, so not saved: say so instead of the success that would follow.
                     logger.error("could not save a score to the outbox: \(error)")
@@ -175,7 +191,8 @@ public final class WatchSession: Sendable {
                     remaining = failure[...]
                 }
             case .haptic(let kind, let value):
-                let latency = Int((MonotonicClock.nanoseconds() &- inputTime) / 1000)
+                let elapsed = inputTime.duration(to: .now).components
+                let latency = Int(elapsed.seconds) * 1_000_000 + Int(elapsed.attoseconds / 1_000_000_000_000)
                 hapticCounts.withLockedValue { $0[kind, default: 0] += 1 }
                 do { try hapticLog.append(HapticRecord(at: env.now, kind: kind, value: value, latencyMicros: latency)) } catch {
                     logger.error("could not write the haptic log: \(error)")
