@@ -8,7 +8,7 @@ struct VoiceTranscriptParserTests {
     static let jake = Player(id: "j", name: "Jake")
     static let sarah = Player(id: "s", name: "Sarah")
     static let holyn = Player(id: "guest:Holyn Handley", name: "Holyn Handley")
-    static let matcher = FuzzyNameMatcher(players: [mike, jake, sarah, holyn], aliases: ["m": ["Michael"]])
+    static let matcher = FuzzyNameMatcher(players: [mike, jake, sarah, holyn])
 
     static func parse(_ text: String) -> VoiceParseResult { VoiceTranscriptParser.parse(text, matcher: matcher) }
     static func recorded(_ text: String) -> [String] { parse(text).entries.map { "\($0.player.name) \($0.strokes)" } }
@@ -33,6 +33,15 @@ struct VoiceTranscriptParserTests {
         #expect(result.problems == [])
         #expect(result.suggestions == [])
         #expect(result.isComplete)
+    }
+
+    @Test("Common short and long forms match both ways: Mike is Michael, Jacob is Jake")
+    func nicknames() {
+        let michael = Player(id: "mi", name: "Michael Smith")
+        let matcher = FuzzyNameMatcher(players: [michael, Self.jake])
+        #expect(matcher.match("Mike") == .clear(michael))
+        #expect(matcher.match("Jacob") == .clear(Self.jake))
+        #expect(matcher.match("Bob") == .none)
     }
 
     @Test("A partial transcript keeps what is clear and reports the rest")

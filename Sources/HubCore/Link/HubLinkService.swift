@@ -11,7 +11,7 @@ public final class HubLinkService: LinkServerDelegate {
     public let hub: Hub
     private let logger = Logger(label: "hyzer.hub.serve")
     private let server = NIOLockedValueBox<LinkServer?>(nil)
-    private let lastPushed = NIOLockedValueBox(-1)
+    private let lastPushed = NIOLockedValueBox<StandingsSnapshot?>(nil)
 
     public init(hub: Hub) { self.hub = hub }
 
@@ -26,7 +26,7 @@ public final class HubLinkService: LinkServerDelegate {
                 logger.info("score from the watch", metadata: [
                     "device": "\(deviceID)", "event": "\(event.id)", "classification": "\(classification.rawValue)",
                 ])
-                publish()
+                publish(trigger: classification == .resolution ? .conflictResolution : .watchScore)
             }
         } catch let error as HubError {
             guard let rejection = Self.rejection(for: error, eventID: event.id) else {
@@ -47,25 +47,45 @@ public final class HubLinkService: LinkServerDelegate {
         }
     }
 
-    /// Exports `standings.json` and pushes it to every paired watch.
-    public func publish() {
+    /// Exports `standings.json`, pushes it to every paired watch, and logs who moved and why. A
+    /// nil trigger (a change another process made) is a conflict resolution when it cleared a
+    /// discrepancy flag, else a score entered on the phone.
+    public func publish(trigger: StandingsChangeTrigger? = nil) {
         do {
             let snapshot = try hub.exportSnapshot() ?? hub.snapshot()
-            lastPushed.withLockedValue { $0 = max($0, snapshot.sequence) }
+            let previous = lastPushed.withLockedValue { last -> StandingsSnapshot? in
+                defer { if snapshot.supersedes(last) { last = snapshot } }
+                return last
+            }
             server.withLockedValue { $0 }?.broadcast(snapshot)
+            let before = previous?.round?.standings ?? [], after = snapshot.round?.standings ?? []
+            let cleared = after.filter(\.discrepancy).count < before.filter(\.discrepancy).count
+            let change = StandingsChange(previousStandings: before, newStandings: after,
+                                         trigger: trigger ?? (cleared ? .conflictResolution : .localScore))
+            if !change.positionChanges.isEmpty { logger.info("\(Self.describe(change))") }
         } catch {
             logger.error("could not publish standings: \(error)")
         }
     }
 
-    /// Publishes when another process committed a change since the last push.
+    /// Publishes when another process (a `hyzer-hub` command on the phone) committed a change
+    /// since the last push.
     public func publishIfChanged() {
         do {
             let sequence = try hub.currentSequence()
-            if sequence > lastPushed.withLockedValue({ $0 }) { publish() }
+            if sequence > lastPushed.withLockedValue({ $0?.sequence ?? -1 }) { publish() }
         } catch {
             logger.error("could not read the change sequence: \(error)")
         }
+    }
+
+    /// "standings changed (watchScore): Jake 2 → 1, Mike 1 → 2".
+    static func describe(_ change: StandingsChange) -> String {
+        let names = Dictionary(change.newStandings.map { ($0.playerID, $0.name) }, uniquingKeysWith: { first, _ in first })
+        let moves = change.positionChanges
+            .sorted { ($0.value.to, names[$0.key] ?? "") < ($1.value.to, names[$1.key] ?? "") }
+            .map { "\(names[$0.key] ?? $0.key) \($0.value.from) → \($0.value.to)" }
+        return "standings changed (\(change.trigger.rawValue)): \(moves.joined(separator: ", "))"
     }
 
     /// What the watch is told for a refusal; nil for a failure that may pass (disk full, I/O).

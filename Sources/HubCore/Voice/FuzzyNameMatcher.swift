@@ -4,7 +4,7 @@ import HyzerKit
 /// Matches a heard or typed name to a round's players (seeds/001, "Voice-specific consistency"):
 /// accept above 80 % confidence, ask "did you mean …?" from 50 % to 80 %, refuse below 50 %.
 /// Confidence is 1 − edit distance / length against each player's full name, first and last
-/// name and aliases.
+/// name, and the common short and long forms of each (`Nicknames`: Mike for Michael and back).
 public struct FuzzyNameMatcher: Sendable {
     public static let acceptAbove = 0.8
     public static let suggestFrom = 0.5
@@ -18,12 +18,12 @@ public struct FuzzyNameMatcher: Sendable {
 
     private let candidates: [(player: Player, keys: [String])]
 
-    public init(players: [Player], aliases: [PlayerID: [String]] = [:]) {
+    public init(players: [Player]) {
         candidates = players.map { player in
             let words = Self.normalize(player.name).split(separator: " ").map(String.init)
             var keys = [Self.normalize(player.name)]
             if words.count > 1 { keys += [words[0], words[words.count - 1]] }
-            keys += (aliases[player.id] ?? []).map(Self.normalize)
+            keys += words.flatMap { Nicknames.forms(of: $0) }
             return (player, keys.filter { !$0.isEmpty })
         }
     }
@@ -72,5 +72,34 @@ public struct FuzzyNameMatcher: Sendable {
             swap(&previous, &current)
         }
         return previous[b.count]
+    }
+}
+
+/// Short and long forms of common first names, both ways: a player named Michael is heard as
+/// "Mike", one named Mike may be called "Michael" (seeds/001: "Mike matches Michael if that's
+/// the display name").
+enum Nicknames {
+    static let groups: [[String]] = [
+        ["michael", "mike", "mikey", "mick"], ["jacob", "jake"], ["samantha", "sam", "sammy"], ["samuel", "sam"],
+        ["william", "will", "bill", "billy", "liam"], ["robert", "rob", "bob", "bobby"], ["richard", "rich", "rick", "dick"],
+        ["james", "jim", "jimmy", "jamie"], ["joseph", "joe", "joey"], ["thomas", "tom", "tommy"], ["daniel", "dan", "danny"],
+        ["matthew", "matt"], ["christopher", "chris"], ["nicholas", "nick"], ["anthony", "tony"], ["andrew", "andy", "drew"],
+        ["benjamin", "ben"], ["jonathan", "jon"], ["timothy", "tim"], ["steven", "steve"], ["stephen", "steve"],
+        ["edward", "ed", "eddie"], ["alexander", "alex"], ["alexandra", "alex", "lexi"], ["katherine", "kate", "katie", "kathy"],
+        ["elizabeth", "liz", "beth", "lizzie"], ["jennifer", "jen", "jenny"], ["rebecca", "becca", "becky"],
+        ["victoria", "vicky", "tori"], ["margaret", "maggie", "meg"], ["patricia", "pat", "patty"], ["patrick", "pat"],
+        ["gregory", "greg"], ["zachary", "zach"], ["nathaniel", "nate"], ["nathan", "nate"], ["kenneth", "ken", "kenny"],
+        ["ronald", "ron"], ["donald", "don"], ["charles", "charlie", "chuck"], ["susan", "sue", "suzy"],
+    ]
+
+    private static let index: [String: Set<String>] = {
+        var index: [String: Set<String>] = [:]
+        for group in groups { for name in group { index[name, default: []].formUnion(group) } }
+        return index
+    }()
+
+    /// The other forms of `name` (lowercased), not including itself.
+    static func forms(of name: String) -> [String] {
+        (index[name] ?? []).subtracting([name]).sorted()
     }
 }

@@ -24,7 +24,8 @@ public struct ScoreEvent: Sendable, Hashable, Codable, Identifiable {
     public let playerID: PlayerID
     public let hole: Int
     public let strokes: Int
-    public let supersedesEventID: UUID?
+    /// The event this one replaces; written as null for a first score.
+    @EncodedNull public private(set) var supersedesEventID: UUID?
     public let reportedByPlayerID: PlayerID
     public let deviceID: String
     public let source: ScoreSource
@@ -75,21 +76,6 @@ public struct ScoreEvent: Sendable, Hashable, Codable, Identifiable {
             source: c.decode(ScoreSource.self, forKey: .source),
             createdAt: c.decode(Date.self, forKey: .createdAt)
         )
-    }
-
-    /// `supersedesEventID` is written as `null` when absent, so every documented field is present.
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(roundID, forKey: .roundID)
-        try c.encode(playerID, forKey: .playerID)
-        try c.encode(hole, forKey: .hole)
-        try c.encode(strokes, forKey: .strokes)
-        try c.encode(supersedesEventID, forKey: .supersedesEventID)
-        try c.encode(reportedByPlayerID, forKey: .reportedByPlayerID)
-        try c.encode(deviceID, forKey: .deviceID)
-        try c.encode(source, forKey: .source)
-        try c.encode(createdAt, forKey: .createdAt)
     }
 }
 

@@ -10,8 +10,8 @@ public struct StandingsSnapshot: Sendable, Hashable, Codable {
     /// Grows with every export within one `hubID`.
     public let sequence: Int
     public let lastUpdatedAt: Date
-    /// nil when no round is active.
-    public let round: RoundSnapshot?
+    /// nil (written as null) when no round is active.
+    @EncodedNull public private(set) var round: RoundSnapshot?
 
     public init(schemaVersion: Int = currentSchemaVersion, hubID: String, sequence: Int, lastUpdatedAt: Date, round: RoundSnapshot?) {
         self.schemaVersion = schemaVersion
@@ -26,17 +26,6 @@ public struct StandingsSnapshot: Sendable, Hashable, Codable {
     public func supersedes(_ shown: StandingsSnapshot?) -> Bool {
         guard let shown, shown.hubID == hubID else { return true }
         return sequence >= shown.sequence
-    }
-
-    private enum CodingKeys: String, CodingKey { case schemaVersion, hubID, sequence, lastUpdatedAt, round }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(schemaVersion, forKey: .schemaVersion)
-        try c.encode(hubID, forKey: .hubID)
-        try c.encode(sequence, forKey: .sequence)
-        try c.encode(lastUpdatedAt, forKey: .lastUpdatedAt)
-        try c.encode(round, forKey: .round)
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import HyzerKit
 
 /// The Taptic Engine's vocabulary on the watch (seeds/001, "Haptics match platform").
 public enum HapticKind: String, Sendable, Hashable, Codable, CaseIterable {
@@ -18,7 +19,8 @@ public enum HapticKind: String, Sendable, Hashable, Codable, CaseIterable {
 public struct HapticRecord: Sendable, Hashable, Codable {
     public let at: Date
     public let kind: HapticKind
-    public let value: Int?
+    /// The crown value the haptic marks; written as null when there is none.
+    @EncodedNull public private(set) var value: Int?
     /// From the input event's timestamp to this haptic being recorded.
     public let latencyMicros: Int
 
@@ -27,17 +29,6 @@ public struct HapticRecord: Sendable, Hashable, Codable {
         self.kind = kind
         self.value = value
         self.latencyMicros = latencyMicros
-    }
-
-    private enum CodingKeys: String, CodingKey { case at, kind, value, latencyMicros }
-
-    /// `value` is written as null when absent: every line has the same four fields.
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(at, forKey: .at)
-        try c.encode(kind, forKey: .kind)
-        try c.encode(value, forKey: .value)
-        try c.encode(latencyMicros, forKey: .latencyMicros)
     }
 }
 
