@@ -50,8 +50,8 @@ public final class Hub: Sendable {
         return hub
     }
 
-    /// A hub on an in-memory database with no files: for tests.
-    public static func inMemory(clock: @escaping @Sendable () -> Date = Date.init) throws -> Hub {
+    /// A hub on an in-memory database with no files (tests reach it with `@testable import`).
+    static func inMemory(clock: @escaping @Sendable () -> Date = Date.init) throws -> Hub {
         let hub = Hub(database: try HubDatabase.inMemory(), paths: nil, clock: clock)
         try hub.seedCoursesIfNeeded()
         return hub

@@ -31,8 +31,8 @@ public struct HubDatabase: Sendable {
         }
     }
 
-    /// An in-memory database for tests.
-    public static func inMemory() throws -> HubDatabase {
+    /// An in-memory database (tests reach it with `@testable import`).
+    static func inMemory() throws -> HubDatabase {
         try HubDatabase(writer: DatabaseQueue(configuration: configuration()))
     }
 

@@ -74,9 +74,6 @@ struct RoundRecord: Codable, FetchableRecord, PersistableRecord {
         static let createdAt = Column(CodingKeys.createdAt)
     }
 
-    /// The statuses of a round in play; the schema allows one such round at a time.
-    static let inPlayStatuses: [RoundStatus] = [.setup, .active, .awaitingFinalization]
-
     var id: String
     var courseID: Int64
     var status: RoundStatus

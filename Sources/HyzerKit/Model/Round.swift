@@ -128,8 +128,6 @@ public struct Round: Sendable, Hashable, Codable, Identifiable {
         }
         return missing
     }
-
-    public func isFullyScored(events: [ScoreEvent]) -> Bool { missingScores(events: events) == 0 }
 }
 
 public enum RoundError: Error, Equatable, Sendable, CustomStringConvertible {

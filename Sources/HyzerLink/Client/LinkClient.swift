@@ -2,7 +2,6 @@ import Foundation
 import HyzerKit
 import HyzerStorage
 import Logging
-import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 
@@ -59,7 +58,6 @@ public final class LinkClient: Sendable {
     private let eventLoop: any EventLoop
     private let onEvent: @Sendable (LinkClientEvent) -> Void
     private let logger: Logger
-    private let reachable = NIOLockedValueBox(false)
     private let loop: NIOLoopBoundBox<LoopState>
 
     /// Everything that changes, touched on `eventLoop` only.
@@ -78,6 +76,7 @@ public final class LinkClient: Sendable {
         var reconnectTimer: Scheduled<Void>?
         var heartbeats: RepeatedTask?
         var lastHeard = NIODeadline.now()
+        var reachable = false
     }
 
     public init(
@@ -95,9 +94,6 @@ public final class LinkClient: Sendable {
         logger[metadataKey: "device"] = "\(configuration.deviceID)"
         self.logger = logger
     }
-
-    /// Whether the phone is reachable: paired and heard from within the allowed missed heartbeats.
-    public var isReachable: Bool { reachable.withLockedValue { $0 } }
 
     public func start() {
         eventLoop.execute {
@@ -183,10 +179,8 @@ public final class LinkClient: Sendable {
     }
 
     private func setReachable(_ value: Bool) {
-        let changed = reachable.withLockedValue { old in
-            defer { old = value }
-            return old != value
-        }
+        let changed = loop.value.reachable != value
+        loop.value.reachable = value
         if changed {
             logger.info(value ? "phone reachable" : "phone unreachable")
             onEvent(.reachability(value))

@@ -43,7 +43,8 @@ public struct LinkFrameEncoder: MessageToByteEncoder, Sendable {
     }
 }
 
-/// Frame encoding and decoding over a ByteBuffer, shared by the codec and by tests.
+/// Frame encoding and decoding over a ByteBuffer: the codec's work, also usable by a client that
+/// writes raw bytes to the socket.
 public enum LinkFrame {
     public static func encode(_ message: LinkMessage, into buffer: inout ByteBuffer) throws {
         let body = try HyzerJSON.encoder().encode(message)

@@ -106,10 +106,6 @@ public final class LinkServer: Sendable {
         for channel in channels { channel.writeAndFlush(LinkMessage.standings(snapshot), promise: nil) }
     }
 
-    public var pairedDevices: [String] {
-        state.withLockedValue { $0.paired.values.map(\.deviceID).sorted() }
-    }
-
     var lastSnapshot: StandingsSnapshot? { state.withLockedValue { $0.lastSnapshot } }
 
     /// Stops accepting, closes every connection, removes the socket file.

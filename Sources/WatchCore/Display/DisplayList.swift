@@ -75,7 +75,7 @@ public struct DisplayList: Sendable, Hashable {
 }
 
 /// Measures text in a font, so layout can truncate names to fit. The SDL host measures with
-/// SDL2_ttf; tests use `TextMeasurer.estimate`.
+/// SDL2_ttf; without a window (tests, the bench) `TextMeasurer.estimate` stands in.
 public struct TextMeasurer: Sendable {
     public let width: @Sendable (String, FontSpec) -> Double
 
