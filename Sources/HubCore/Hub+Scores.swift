@@ -1,0 +1,202 @@
+import Foundation
+import HyzerKit
+
+/// Scores: the phone's tap, correction, resolution and voice use cases, and the one place an
+/// event (from the watch or the phone) enters the log.
+extension Hub {
+    // MARK: Scores
+
+    /// Appends an already-formed event (from the watch, or a test). Idempotent by event id:
+    /// a resend returns `.alreadyStored` and writes nothing. Refusals throw `HubError.score`.
+    /// With `exportingSnapshot: false` the caller exports (the link server acks first, then exports).
+    @discardableResult
+    public func append(_ event: ScoreEvent, exportingSnapshot: Bool = true) throws -> AppendResult {
+        let result = try database.write { store in try self.append(event, in: store) }
+        if exportingSnapshot, result.outcome != .alreadyStored { try exportSnapshot() }
+        return result
+    }
+
+    /// Appends many events in one transaction (all or nothing), then exports once.
+    @discardableResult
+    public func append(batch events: [ScoreEvent]) throws -> [AppendResult] {
+        let results = try database.write { store in
+            var context = AppendContext()
+            return try events.map { try self.append($0, in: store, context: &context) }
+        }
+        if results.contains(where: { $0.outcome != .alreadyStored }) { try exportSnapshot() }
+        return results
+    }
+
+    /// A score entered on the phone. A second, different score for a hole this device already
+    /// scored is refused in favour of `correct`; the same score again is a harmless silent merge.
+    @discardableResult
+    public func score(
+        player name: String, strokes: Int, hole: Int? = nil, source: ScoreSource = .tap,
+        deviceID: String = Hub.phoneDeviceID, reportedBy: String? = nil
+    ) throws -> AppendResult {
+        let result = try database.write { store -> AppendResult in
+            let round = try Self.requireRoundInPlay(store)
+            let player = try Self.player(named: name, in: round)
+            let reporter = try reportedBy.map { try Self.player(named: $0, in: round) } ?? round.players[0]
+            let hole = try hole ?? Self.currentHole(store, round: round)
+            let event = try makeEvent(round: round, player: player, hole: hole, strokes: strokes, reporter: reporter,
+                                      deviceID: deviceID, source: source, supersedes: nil)
+            let history = try store.history(roundID: round.id, playerID: player.id, hole: hole)
+            if let own = ScoreResolution.ownScoreContradicted(inHistory: history, deviceID: deviceID, strokes: strokes) {
+                throw HubError.alreadyScored(player: player.name, hole: hole, strokes: own.strokes, attempted: strokes)
+            }
+            return try self.append(event, in: store)
+        }
+        try exportSnapshot()
+        return result
+    }
+
+    /// Supersedes the current score of a hole with a new one from the phone.
+    @discardableResult
+    public func correct(player name: String, strokes: Int, hole: Int) throws -> AppendResult {
+        try supersedeCurrent(player: name, strokes: strokes, hole: hole, source: .tap) { player, current in
+            guard current != nil else { throw HubError.noScoreToCorrect(player: player.name, hole: hole) }
+        }
+    }
+
+    /// Settles an open discrepancy with an appended resolution event.
+    @discardableResult
+    public func resolve(player name: String, strokes: Int, hole: Int) throws -> AppendResult {
+        try supersedeCurrent(player: name, strokes: strokes, hole: hole, source: .resolution) { player, _ in
+            throw HubError.noDiscrepancy(player: player.name, hole: hole)
+        }
+    }
+
+    private func supersedeCurrent(
+        player name: String, strokes: Int, hole: Int, source: ScoreSource,
+        check: (Player, ScoreEvent?) throws -> Void
+    ) throws -> AppendResult {
+        let result = try database.write { store -> AppendResult in
+            let round = try Self.requireRoundInPlay(store)
+            let player = try Self.player(named: name, in: round)
+            guard (1...round.holeCount).contains(hole) else { throw HubError.score(.holeOutOfRange(hole: hole, holeCount: round.holeCount)) }
+            let history = try store.history(roundID: round.id, playerID: player.id, hole: hole)
+            let current = ScoreResolution.leaves(ofHistory: history).first
+            if source == .resolution {
+                if ConflictDetector.openDiscrepancy(inHistory: history) == nil { try check(player, current) }
+            } else {
+                try check(player, current)
+            }
+            let event = try makeEvent(round: round, player: player, hole: hole, strokes: strokes, reporter: round.players[0],
+                                      deviceID: Self.phoneDeviceID, source: source, supersedes: current?.id)
+            return try self.append(event, in: store)
+        }
+        try exportSnapshot()
+        return result
+    }
+
+    /// Records what a spoken transcript makes clear; reports the rest.
+    public func voice(_ transcript: String, hole: Int? = nil) throws -> VoiceOutcome {
+        let outcome = try database.write { store -> VoiceOutcome in
+            let round = try Self.requireRoundInPlay(store)
+            let hole = try hole ?? Self.currentHole(store, round: round)
+            guard (1...round.holeCount).contains(hole) else { throw HubError.score(.holeOutOfRange(hole: hole, holeCount: round.holeCount)) }
+            let parsed = VoiceTranscriptParser.parse(transcript, matcher: FuzzyNameMatcher(players: round.players))
+            var outcome = VoiceOutcome(hole: hole, parse: parsed)
+            for entry in parsed.entries {
+                let history = try store.history(roundID: round.id, playerID: entry.player.id, hole: hole)
+                if let own = ScoreResolution.ownScoreContradicted(inHistory: history, deviceID: Self.phoneDeviceID, strokes: entry.strokes) {
+                    outcome.refused.append(.init(entry: entry, reason: HubError.alreadyScored(
+                        player: entry.player.name, hole: hole, strokes: own.strokes, attempted: entry.strokes).description))
+                    continue
+                }
+                let event = try makeEvent(round: round, player: entry.player, hole: hole, strokes: entry.strokes,
+                                          reporter: round.players[0], deviceID: Self.phoneDeviceID, source: .voice, supersedes: nil)
+                outcome.recorded.append(try self.append(event, in: store))
+            }
+            return outcome
+        }
+        if !outcome.recorded.isEmpty { try exportSnapshot() }
+        return outcome
+    }
+
+    private func makeEvent(
+        round: Round, player: Player, hole: Int, strokes: Int, reporter: Player,
+        deviceID: String, source: ScoreSource, supersedes: UUID?
+    ) throws -> ScoreEvent {
+        do {
+            return try ScoreEvent(roundID: round.id, playerID: player.id, hole: hole, strokes: strokes,
+                                  supersedesEventID: supersedes, reportedByPlayerID: reporter.id,
+                                  deviceID: deviceID, source: source, createdAt: clock())
+        } catch {
+            throw HubError.score(error)
+        }
+    }
+
+    /// What one write transaction knows about the round in play, so a batch loads it once.
+    struct AppendContext {
+        var round: Round?
+        /// {player, hole} pairs with a score, counted once and then kept up to date.
+        var scoredKeys: Int?
+        /// The change sequence grows once per transaction: a batch is one change to publish.
+        var sequenceBumped = false
+    }
+
+    private func append(_ event: ScoreEvent, in store: HubStore) throws -> AppendResult {
+        var context = AppendContext()
+        return try append(event, in: store, context: &context)
+    }
+
+    /// The one place an event enters the log: dedupe by id, validate against the round and the
+    /// chain it extends, classify, insert, advance the round.
+    private func append(_ event: ScoreEvent, in store: HubStore, context: inout AppendContext) throws -> AppendResult {
+        if try store.containsEvent(id: event.id) { return AppendResult(event: event, outcome: .alreadyStored) }
+        var round = try context.round ?? cachedRoundInPlay(store)
+        do {
+            try round.validate(event)
+            if let target = event.supersedesEventID {
+                guard let superseded = try store.event(id: target), superseded.roundID == event.roundID else {
+                    throw ScoreError.unknownSupersededEvent(target)
+                }
+                guard superseded.playerID == event.playerID, superseded.hole == event.hole else {
+                    throw ScoreError.supersedesDifferentScore(target)
+                }
+            }
+        } catch let error as ScoreError {
+            throw HubError.score(error)
+        }
+        let history = try store.history(roundID: event.roundID, playerID: event.playerID, hole: event.hole)
+        let classification = ConflictDetector.classify(event, history: history)
+        try store.insert(event, receivedAt: clock())
+        if classification == .newScore {
+            let before = (round.status, round.selectedHole)
+            let scoredKeys: Int
+            if let known = context.scoredKeys {
+                scoredKeys = known + 1
+            } else {
+                // The round can only have become complete if this player now has every hole: count
+                // their holes (a few index rows) before counting the whole round.
+                let playerHoles = try store.holesScored(roundID: round.id, playerID: event.playerID)
+                scoredKeys = playerHoles < round.holeCount ? 0 : try store.scoredKeys(roundID: round.id)
+                if playerHoles >= round.holeCount { context.scoredKeys = scoredKeys }
+            }
+            let onSelected = try round.selectedHole.map { hole in try store.playersScored(roundID: round.id, hole: hole) } ?? 0
+            round.updateProgress(scoredKeyCount: scoredKeys, playersScoredOnSelectedHole: onSelected)
+            if before != (round.status, round.selectedHole) { try store.updateProgress(of: round) }
+        }
+        context.round = round
+        if !context.sequenceBumped {
+            try store.bumpSequence()
+            context.sequenceBumped = true
+        }
+        logger.debug("stored event", metadata: ["id": "\(event.id)", "classification": "\(classification.rawValue)"])
+        return AppendResult(event: event, outcome: .stored(classification))
+    }
+
+    private func cachedRoundInPlay(_ store: HubStore) throws -> Round {
+        guard let header = try store.roundInPlayHeader() else { throw HubError.noActiveRound }
+        if let cached = roundInPlayCache.withLockedValue({ $0 }), cached.id.uuidString == header.id {
+            return Round(id: cached.id, course: try Course(name: cached.courseName, holes: cached.holes), players: cached.players,
+                         status: header.status, selectedHole: header.selectedHole, createdAt: cached.createdAt)
+        }
+        guard let round = try store.roundInPlay() else { throw HubError.noActiveRound }
+        roundInPlayCache.withLockedValue { $0 = round }
+        return round
+    }
+
+}
