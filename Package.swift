@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.5.0"),
     ],
     targets: [
         // Pure domain: Foundation only, no I/O.
@@ -70,7 +71,7 @@ let package = Package(
         .executableTarget(
             name: "hyzer-hub",
             dependencies: [
-                "HubCore", "HyzerLink", "HyzerCLI",
+                "HubCore", "HyzerLink", "HyzerStorage", "HyzerCLI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -94,18 +95,22 @@ let package = Package(
         .executableTarget(
             name: "hyzer-bench",
             dependencies: [
-                "HyzerKit", "HyzerLink", "HyzerStorage", "HubCore", "WatchCore", "HyzerCLI",
+                "HyzerKit", "HyzerLink", "HyzerStorage", "HubCore", "WatchCore", "HyzerCLI", "HyzerTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "HyzerKitTests", dependencies: ["HyzerKit"]),
+        .testTarget(name: "HyzerKitTests", dependencies: ["HyzerKit", "HyzerTestSupport"]),
         // Helpers shared by the test targets: running the built executables on temporary homes.
         .target(
             name: "HyzerTestSupport",
-            dependencies: [.product(name: "Subprocess", package: "swift-subprocess")],
+            dependencies: [
+                .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
             path: "Tests/HyzerTestSupport"
         ),
         .testTarget(
@@ -123,7 +128,7 @@ let package = Package(
         // process, so a test can SIGKILL it with a non-empty outbox.
         .executableTarget(
             name: "hyzer-link-client",
-            dependencies: ["HyzerLink", "WatchCore", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["HyzerLink", "HyzerStorage", "WatchCore", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Tests/HyzerLinkClient"
         ),
     ],

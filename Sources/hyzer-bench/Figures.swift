@@ -5,6 +5,8 @@ import Foundation
 import HubCore
 import HyzerKit
 import HyzerLink
+import HyzerTestSupport
+import NIOConcurrencyHelpers
 import WatchCore
 
 /// One row of the budget table.
@@ -88,26 +90,29 @@ enum Figures {
         let names = ["Ann", "Ben", "Cat", "Dan"]
         try hub.startRound(course: "Maple Hill", players: names)
         _ = try PairingToken.loadOrCreate(at: paths.pairingToken)
-        let server = try ChildProcess(context.binDirectory.appendingPathComponent("hyzer-hub").path,
-                                      ["--home", home.path, "serve", "--log-level", "error"])
+        let server = try RunningProcess.start(context.binDirectory.appendingPathComponent("hyzer-hub").path,
+                                              ["--home", home.path, "serve", "--log-level", "error"])
         defer { server.terminate() }
-        guard server.waitForOutput(containing: "serving on", timeout: 30) else { throw BenchError("hyzer-hub serve did not start") }
+        guard server.waitForOutput(containing: "serving on", timeout: .seconds(30)) else { throw BenchError("hyzer-hub serve did not start") }
 
         let seen = DispatchSemaphore(value: 0)
-        let target = LockedInt()
-        let sessionBox = LockedSession()
+        let target = NIOLockedValueBox(0)
+        let sessionBox = NIOLockedValueBox<WatchSession?>(nil)
         let session = try WatchSession(configuration: WatchConfiguration(paths: paths, deviceID: "bench-watch")) {
-            if let session = sessionBox.value, let sequence = session.current.snapshot?.sequence, target.value > 0, sequence >= target.value {
-                target.value = 0
-                seen.signal()
+            guard let sequence = sessionBox.withLockedValue({ $0 })?.current.snapshot?.sequence else { return }
+            let reached = target.withLockedValue { wanted in
+                guard wanted > 0, sequence >= wanted else { return false }
+                wanted = 0
+                return true
             }
+            if reached { seen.signal() }
         }
-        sessionBox.value = session
+        sessionBox.withLockedValue { $0 = session }
         session.start()
         func waitUntil(_ what: String, _ condition: () -> Bool) throws {
-            let deadline = Date().addingTimeInterval(15)
+            let deadline = ContinuousClock.now + .seconds(15)
             while !condition() {
-                if Date() > deadline { throw BenchError("timed out waiting for \(what)") }
+                if ContinuousClock.now > deadline { throw BenchError("timed out waiting for \(what)") }
                 usleep(1_000)
             }
         }
@@ -127,11 +132,11 @@ enum Figures {
             guard let row = session.current.round?.standings.firstIndex(where: { $0.name == name }) else { throw BenchError("\(name) is not on the watch") }
             session.send(.tap(WatchLayout.rowFrame(slot: Double(row), size: .mm45).center))
             let next = (session.current.snapshot?.sequence ?? 0) + 1
-            target.value = next
+            target.withLockedValue { $0 = next }
             // The timed part starts here in spirit; tapping costs microseconds.
-            let before = monotonic()
+            let before = ContinuousClock.now
             session.send(.save)
-            enqueued.add(monotonic() - before)
+            enqueued.add(before.duration(to: .now))
             if seen.wait(timeout: .now() + 5) == .timedOut { throw BenchError("no new snapshot within 5 s of a save") }
         }
         let stopped = DispatchSemaphore(value: 0)
@@ -153,10 +158,10 @@ enum Figures {
         let iterations = context.n(10, quick: 3)
         var samples = Samples()
         for _ in 0..<iterations {
-            let start = monotonic()
-            let child = try ChildProcess(watch, ["--home", home.path, "--headless", "--report-first-frame"])
-            guard child.waitForOutput(containing: "first-frame", timeout: 20) else { throw BenchError("hyzer-watch drew no first frame") }
-            samples.add(monotonic() - start)
+            let start = ContinuousClock.now
+            let child = try RunningProcess.start(watch, ["--home", home.path, "--headless", "--report-first-frame"])
+            guard child.waitForOutput(containing: "first-frame", timeout: .seconds(20)) else { throw BenchError("hyzer-watch drew no first frame") }
+            samples.add(start.duration(to: .now))
             child.terminate()
         }
         let limit = try CReference.firstFrame(in: try context.scratch("c-sdl"), iterations: iterations)
@@ -165,27 +170,33 @@ enum Figures {
                     note: limit == nil ? "no C compiler: limit not measured" : nil)
     }
 
-    /// Idle CPU and resident memory of a headless watch paired with a serving hub.
+    /// Idle CPU of a serving hub and of the headless watch paired with it (a round in play,
+    /// heartbeats on), and the watch's resident memory.
     static func idle(_ context: BenchContext) throws -> [Figure] {
         let home = try context.scratch("idle")
         let paths = HyzerPaths(home: home)
         let hub = try Hub.open(paths: paths)
         try hub.startRound(course: "Maple Hill", players: ["Ann", "Ben", "Cat", "Dan"])
-        let server = try ChildProcess(context.binDirectory.appendingPathComponent("hyzer-hub").path, ["--home", home.path, "serve", "--log-level", "error"])
+        let server = try RunningProcess.start(context.binDirectory.appendingPathComponent("hyzer-hub").path, ["--home", home.path, "serve", "--log-level", "error"])
         defer { server.terminate() }
-        guard server.waitForOutput(containing: "serving on", timeout: 30) else { throw BenchError("hyzer-hub serve did not start") }
-        let watch = try ChildProcess(context.binDirectory.appendingPathComponent("hyzer-watch").path,
-                                     ["--home", home.path, "--headless", "--report-first-frame"])
+        guard server.waitForOutput(containing: "serving on", timeout: .seconds(30)) else { throw BenchError("hyzer-hub serve did not start") }
+        let watch = try RunningProcess.start(context.binDirectory.appendingPathComponent("hyzer-watch").path,
+                                             ["--home", home.path, "--headless", "--report-first-frame"])
         defer { watch.terminate() }
-        guard watch.waitForOutput(containing: "first-frame", timeout: 20) else { throw BenchError("hyzer-watch drew no first frame") }
+        guard watch.waitForOutput(containing: "first-frame", timeout: .seconds(20)) else { throw BenchError("hyzer-watch drew no first frame") }
         usleep(1_000_000)
         let window = context.quick ? 1.0 : 10.0
-        let before = ProcStat.cpuSeconds(pid: watch.pid)
-        let started = monotonic()
+        let before = (watch: ProcStat.cpuSeconds(pid: watch.pid), hub: ProcStat.cpuSeconds(pid: server.pid))
+        let started = ContinuousClock.now
         usleep(UInt32(window * 1e6))
-        let cpu = (ProcStat.cpuSeconds(pid: watch.pid) - before) / (monotonic() - started) * 100
+        let elapsed = started.duration(to: .now).seconds
+        let cpu = (ProcStat.cpuSeconds(pid: watch.pid) - before.watch) / elapsed * 100
+        let hubCPU = (ProcStat.cpuSeconds(pid: server.pid) - before.hub) / elapsed * 100
         let rss = ProcStat.residentMegabytes(pid: watch.pid)
         return [
+            Figure(name: "hub idle CPU (\(Int(window)) s, serve, a round in play, one watch paired, heartbeats every 1 s)",
+                   unit: "% of a core", p50: hubCPU, p99: nil, iterations: 1, limitName: "nothing to do", limit: 0, ratio: nil,
+                   seedsBudget: "—", target: "< 0.5 %", meetsTarget: hubCPU < 0.5, note: nil),
             Figure(name: "watch idle CPU (\(Int(window)) s, paired, heartbeats every 1 s)", unit: "% of a core", p50: cpu, p99: nil,
                    iterations: 1, limitName: "nothing to do", limit: 0, ratio: nil, seedsBudget: "—", target: "< 1 %",
                    meetsTarget: cpu < 1, note: nil),
@@ -234,12 +245,12 @@ enum Figures {
         let (hub, round) = try ingestHub(context, name: "ingest-single", players: count / 18 + 1)
         let events = ingestEvents(round, count: count)
         var index = 0
-        let start = monotonic()
+        let start = ContinuousClock.now
         let samples = try measure(events.count, warmup: 0) {
             try hub.append(events[index], exportingSnapshot: false)
             index += 1
         }
-        let rate = Double(events.count) / (monotonic() - start)
+        let rate = Double(events.count) / start.duration(to: .now).seconds
         let limitRate = 1 / commit.p50
         return Figure(name: "durable hub ingest, one event per commit", unit: "events/s", p50: rate, p99: nil, iterations: events.count,
                       limitName: "SQLite WAL commits/s (synchronous=FULL)", limit: limitRate, ratio: limitRate / rate,
@@ -251,9 +262,9 @@ enum Figures {
         let count = context.n(18_000, quick: 1_800)
         let (hub, round) = try ingestHub(context, name: "ingest-batch", players: count / 18)
         let events = ingestEvents(round, count: count)
-        let start = monotonic()
+        let start = ContinuousClock.now
         try hub.append(batch: events)
-        let rate = Double(events.count) / (monotonic() - start)
+        let rate = Double(events.count) / start.duration(to: .now).seconds
         return Figure(name: "durable hub ingest, batched (one transaction)", unit: "events/s", p50: rate, p99: nil, iterations: events.count,
                       limitName: "SQLite rows/s in one transaction", limit: rowsPerSecond, ratio: rowsPerSecond / rate,
                       seedsBudget: "—", target: "≥ 100,000 events/s", meetsTarget: rate >= 100_000,
@@ -297,22 +308,4 @@ enum Figures {
 struct BenchError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
-}
-
-final class LockedInt: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored = 0
-    var value: Int {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
-    }
-}
-
-final class LockedSession: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: WatchSession?
-    var value: WatchSession? {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
-    }
 }

@@ -64,14 +64,14 @@ enum PhysicalLimits {
     /// Rows per second inserted in one transaction (prepared statement, WAL, synchronous=FULL).
     static func sqliteBatchRowsPerSecond(rows: Int, in directory: URL) throws -> Double {
         let queue = try database(directory.appendingPathComponent("limit-batch.sqlite"))
-        let start = monotonic()
+        let start = ContinuousClock.now
         try queue.write { db in
             let statement = try db.makeStatement(sql: "INSERT INTO t (id, payload) VALUES (?, ?)")
             for index in 0..<rows {
                 try statement.execute(arguments: ["b\(index)", String(repeating: "x", count: 200)])
             }
         }
-        return Double(rows) / (monotonic() - start)
+        return Double(rows) / start.duration(to: .now).seconds
     }
 
     /// A plain `write` of one ~100-byte line to an open file: the floor under logging a haptic.

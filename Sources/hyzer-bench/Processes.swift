@@ -2,52 +2,49 @@
 import Glibc
 #endif
 import Foundation
+import HyzerTestSupport
+import NIOConcurrencyHelpers
+import Subprocess
 
-/// A child process whose stdout is read line by line.
-final class ChildProcess: @unchecked Sendable {
-    let process = Process()
-    private let lock = NSLock()
-    private var output = ""
+/// The bench's own thread waits here while the work runs on the cooperative pool.
+///
+/// The bench is a synchronous command: its main thread is not one of the pool's threads, so it may
+/// block while child processes are run and read by swift-subprocess's tasks.
+func awaitOnPool<T: Sendable, Failure: Error>(_ operation: @escaping @Sendable () async throws(Failure) -> T) throws(Failure) -> T {
+    let finished = DispatchSemaphore(value: 0)
+    let outcome = NIOLockedValueBox<Result<T, Failure>?>(nil)
+    Task {
+        let result: Result<T, Failure>
+        do throws(Failure) { result = .success(try await operation()) } catch { result = .failure(error) }
+        outcome.withLockedValue { $0 = result }
+        finished.signal()
+    }
+    finished.wait()
+    return try outcome.withLockedValue { $0! }.get()
+}
 
-    init(_ path: String, _ arguments: [String], environment: [String: String] = [:]) throws {
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        for (key, value) in environment { env[key] = value }
-        process.environment = env
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        Thread { [self] in
-            while true {
-                let chunk = pipe.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                lock.withLock { output += String(decoding: chunk, as: UTF8.self) }
-            }
-        }.start()
+/// A child the bench starts and times, through the test support's process runner.
+extension RunningProcess {
+    /// Starts the executable at `path` and returns once it is running.
+    static func start(_ path: String, _ arguments: [String]) throws -> RunningProcess {
+        try awaitOnPool { try await RunningProcess(path: path, arguments) }
     }
 
-    var pid: Int32 { process.processIdentifier }
+    /// The child's pid, for /proc.
+    var pid: Int32 { processIdentifier ?? -1 }
 
-    func waitForOutput(containing text: String, timeout: TimeInterval) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if lock.withLock({ output.contains(text) }) { return true }
-            if !process.isRunning { return false }
-            usleep(200)
-        }
-        return false
+    /// Whether a stdout line containing `text` came within `timeout`, looked for every 200 µs so the
+    /// moment it came is timed closely.
+    func waitForOutput(containing text: String, timeout: Duration) -> Bool {
+        awaitOnPool { await self.waitForLine(timeout: timeout, pollingEvery: .microseconds(200)) { $0.contains(text) } }
     }
 
+    /// SIGTERM, then SIGKILL if it has not ended within 5 s; returns once it has ended.
     func terminate() {
-        guard process.isRunning else { return }
-        kill(process.processIdentifier, SIGTERM)
-        let deadline = Date().addingTimeInterval(5)
-        while process.isRunning && Date() < deadline { usleep(1_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        awaitOnPool {
+            self.send(SIGTERM)
+            if await self.waitForExit(timeout: .seconds(5)) == nil { await self.kill(SIGKILL) }
+        }
     }
 }
 
@@ -98,19 +95,18 @@ enum CReference {
         let source = directory.appendingPathComponent("first-frame.c")
         let binary = directory.appendingPathComponent("first-frame")
         try Self.source.write(to: source, atomically: true, encoding: .utf8)
-        let compile = Process()
-        compile.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        compile.arguments = ["cc", "-O2", "-o", binary.path, source.path, "-lSDL2"]
-        compile.standardError = FileHandle.nullDevice
-        guard (try? compile.run()) != nil else { return nil }
-        compile.waitUntilExit()
-        guard compile.terminationStatus == 0 else { return nil }
+        let arguments = ["cc", "-O2", "-o", binary.path, source.path, "-lSDL2"]
+        let compiled = try? awaitOnPool {
+            try await Subprocess.run(.path("/usr/bin/env"), arguments: Arguments(arguments), output: .discarded, error: .discarded)
+                .terminationStatus.isSuccess
+        }
+        guard compiled == true else { return nil }
         var samples = Samples()
         for _ in 0..<iterations {
-            let start = monotonic()
-            let child = try ChildProcess(binary.path, [])
-            guard child.waitForOutput(containing: "first-frame", timeout: 10) else { return nil }
-            samples.add(monotonic() - start)
+            let start = ContinuousClock.now
+            let child = try RunningProcess.start(binary.path, [])
+            guard child.waitForOutput(containing: "first-frame", timeout: .seconds(10)) else { return nil }
+            samples.add(start.duration(to: .now))
             child.terminate()
         }
         return samples

@@ -5,6 +5,7 @@ struct Samples {
     var values: [Double] = []
 
     mutating func add(_ seconds: Double) { values.append(seconds) }
+    mutating func add(_ duration: Duration) { values.append(duration.seconds) }
 
     func percentile(_ p: Double) -> Double {
         guard !values.isEmpty else { return .nan }
@@ -18,11 +19,9 @@ struct Samples {
     var count: Int { values.count }
 }
 
-/// Monotonic seconds.
-func monotonic() -> Double {
-    var time = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &time)
-    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+extension Duration {
+    /// This duration in seconds, as the figures report it.
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }
 
 /// Runs `body` `count` times and times each run; `pause` sleeps before each run, untimed.
@@ -31,9 +30,9 @@ func measure(_ count: Int, warmup: Int = 3, pause: TimeInterval = 0, _ body: () 
     var samples = Samples()
     for _ in 0..<count {
         if pause > 0 { usleep(UInt32(pause * 1e6)) }
-        let start = monotonic()
+        let start = ContinuousClock.now
         try body()
-        samples.add(monotonic() - start)
+        samples.add(start.duration(to: .now))
     }
     return samples
 }

@@ -4,6 +4,7 @@ import HubCore
 import HyzerCLI
 import HyzerKit
 import HyzerLink
+import HyzerStorage
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -61,7 +62,7 @@ struct ServeCommand: AsyncParsableCommand {
             delegate: service
         )
         service.attach(server)
-        let serving = HubServeService(server: server, service: service, logger: logger) { bound in
+        let serving = HubServeService(server: server, service: service, database: paths.database, logger: logger) { bound in
             // Unbuffered, so a script waiting for this line sees it at once.
             FileHandle.standardOutput.write(Data("hyzer-hub serving on \(bound) (home \(paths.home.path))\n".utf8))
         }
@@ -78,6 +79,8 @@ struct ServeCommand: AsyncParsableCommand {
 struct HubServeService: Service {
     let server: LinkServer
     let service: HubLinkService
+    /// The hub's SQLite file: every commit, this process's or another's, writes its WAL.
+    let database: URL
     let logger: Logger
     let ready: @Sendable (LinkAddress) -> Void
 
@@ -85,14 +88,15 @@ struct HubServeService: Service {
         service.publish()
         try await server.start()
         ready(server.boundAddress ?? server.configuration.address)
-        // Other hyzer-hub processes commit straight to the database; notice within 20 ms.
-        try? await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                service.publishIfChanged()
-                try await Task.sleep(for: .milliseconds(20))
-            }
+        // Other hyzer-hub processes commit straight to the database: inotify on its WAL tells at
+        // once (a 1 s poll stands in where inotify is missing); nothing polls while idle.
+        let watcher = FileChangeWatcher(files: [database, URL(fileURLWithPath: database.path + "-wal")]) { [service] in
+            service.publishIfChanged()
         }
+        watcher.start(name: "hyzer.hub.store-watcher")
+        try? await gracefulShutdown()
         logger.info("shutting down")
+        watcher.stop()
         await server.shutdown()
     }
 }

@@ -18,23 +18,23 @@ struct HubCLITests {
     }
 
     @Test("A round scored by tap, voice and correction gives the expected standings in --json and in standings.json")
-    func scoreARound() throws {
+    func scoreARound() async throws {
         let home = try TemporaryHome()
         // Willow Creek pars: 3, 3, 3, 4, 3, 3, 3, 4, 3
-        let start = try home.hub("round", "start", "--course", "willow creek", "--player", "Jake", "--player", "Mike", "--guest", "Holyn Handley")
+        let start = try await home.hub("round", "start", "--course", "willow creek", "--player", "Jake", "--player", "Mike", "--guest", "Holyn Handley")
         #expect(start.status == 0)
         #expect(start.stdout == "Started a round on Willow Creek (9 holes) with Jake, Mike and Holyn Handley (guest). Hole 1 of 9.\n")
 
-        #expect(try home.hub("score", "Jake", "2").stdout == "Recorded Jake: 2 on hole 1 (par 3, -1).\n")
-        let voice = try home.hub("voice", "Mike four, Holyn 3")
+        #expect(try await home.hub("score", "Jake", "2").stdout == "Recorded Jake: 2 on hole 1 (par 3, -1).\n")
+        let voice = try await home.hub("voice", "Mike four, Holyn 3")
         #expect(voice.status == 0)
         #expect(voice.stdout == "Recorded Mike: 4 on hole 1 (par 3, +1).\nRecorded Holyn Handley: 3 on hole 1 (par 3, E).\n")
         // Everyone has hole 1, so the current hole moved to 2.
-        #expect(try home.hub("score", "Mike", "3").stdout == "Recorded Mike: 3 on hole 2 (par 3, E).\n")
-        #expect(try home.hub("correct", "Mike", "3", "--hole", "1").stdout == "Corrected Mike: 3 on hole 1 (par 3, E).\n")
+        #expect(try await home.hub("score", "Mike", "3").stdout == "Recorded Mike: 3 on hole 2 (par 3, E).\n")
+        #expect(try await home.hub("correct", "Mike", "3", "--hole", "1").stdout == "Corrected Mike: 3 on hole 1 (par 3, E).\n")
 
         let expected = ["1 Jake -1 thru 1 = 2", "T2 Holyn Handley E thru 1 = 3", "T2 Mike E thru 2 = 6"]
-        let printed = try home.hub("standings", "--json")
+        let printed = try await home.hub("standings", "--json")
         #expect(printed.status == 0)
         let fromCommand = try Self.standings(printed.stdout)
         #expect(Self.rows(fromCommand) == expected)
@@ -48,7 +48,7 @@ struct HubCLITests {
         #expect(fromFile.sequence == fromCommand.sequence)
         #expect(fromFile.sequence == 6)
 
-        let text = try home.hub("standings").stdout
+        let text = try await home.hub("standings").stdout
         #expect(text == """
             Willow Creek · Hole 2 of 9 · active
             POS  PLAYER         SCORE  THRU  STROKES
@@ -58,20 +58,20 @@ struct HubCLITests {
 
             """)
 
-        let events = try HyzerJSON.decoder().decode([ScoreEvent].self, from: Data(try home.hub("events", "--json").stdout.utf8))
+        let events = try HyzerJSON.decoder().decode([ScoreEvent].self, from: Data(try await home.hub("events", "--json").stdout.utf8))
         #expect(events.map(\.source) == [.tap, .voice, .voice, .tap, .tap])
         #expect(events[4].supersedesEventID == events[1].id)
     }
 
     @Test("With no active round, standings.json has round null and standings say so")
-    func noRound() throws {
+    func noRound() async throws {
         let home = try TemporaryHome()
-        #expect(try home.hub("round", "start", "--course", "Willow Creek", "--player", "Jake").status == 0)
-        #expect(try home.hub("round", "finish", "--force").stdout == "Finished the round on Willow Creek.\n")
+        #expect(try await home.hub("round", "start", "--course", "Willow Creek", "--player", "Jake").status == 0)
+        #expect(try await home.hub("round", "finish", "--force").stdout == "Finished the round on Willow Creek.\n")
         let file = try Self.standings(try String(contentsOf: home.url.appendingPathComponent("shared/standings.json"), encoding: .utf8))
         #expect(file.round == nil)
-        #expect(try home.hub("standings").stdout == "No active round.\n")
-        #expect(try home.hub("round", "show", "--json").stdout == "null\n")
+        #expect(try await home.hub("standings").stdout == "No active round.\n")
+        #expect(try await home.hub("round", "show", "--json").stdout == "null\n")
     }
 
     @Test("Every bad input exits non-zero with a message naming what is allowed, and writes nothing",
@@ -90,18 +90,18 @@ struct HubCLITests {
              "Error: A round on Willow Creek is already in play; only one round can be active. Finish it first with: hyzer-hub round finish\n"),
             (["round", "finish"], "Error: The round is not complete: 17 scores are still missing. Score them, or finish anyway with: hyzer-hub round finish --force\n"),
           ])
-    func badInput(arguments: [String], message: String) throws {
+    func badInput(arguments: [String], message: String) async throws {
         let home = try TemporaryHome()
-        _ = try home.hub("round", "start", "--course", "Willow Creek", "--player", "Jake", "--player", "Mike")
-        _ = try home.hub("score", "Jake", "3")
-        let before = try home.hub("events", "--json").stdout
+        _ = try await home.hub("round", "start", "--course", "Willow Creek", "--player", "Jake", "--player", "Mike")
+        _ = try await home.hub("score", "Jake", "3")
+        let before = try await home.hub("events", "--json").stdout
         let snapshotBefore = try Data(contentsOf: home.url.appendingPathComponent("shared/standings.json"))
 
-        let result = try CLIProcess.run("hyzer-hub", ["--home", home.path] + arguments)
+        let result = try await CLIProcess.run("hyzer-hub", ["--home", home.path] + arguments)
         #expect(result.status == 1)
         #expect(result.stderr == message)
         #expect(result.stdout == "")
-        #expect(try home.hub("events", "--json").stdout == before)
+        #expect(try await home.hub("events", "--json").stdout == before)
         #expect(try Data(contentsOf: home.url.appendingPathComponent("shared/standings.json")) == snapshotBefore)
     }
 
@@ -112,19 +112,19 @@ struct HubCLITests {
             ("unknown course", ["round", "start", "--course", "Pebble", "--player", "Jake"],
              "Error: No course named \"Pebble\". Known courses: Cedar Ridge, Maple Hill, Willow Creek. Add one with: hyzer-hub course add --file FILE\n"),
           ])
-    func badInputWithoutRound(label: String, arguments: [String], message: String) throws {
+    func badInputWithoutRound(label: String, arguments: [String], message: String) async throws {
         let home = try TemporaryHome()
-        let result = try CLIProcess.run("hyzer-hub", ["--home", home.path] + arguments)
+        let result = try await CLIProcess.run("hyzer-hub", ["--home", home.path] + arguments)
         #expect(result.status == 1)
         #expect(result.stderr == message)
     }
 
     @Test("Course files: a good one is added, a malformed one is refused with the reason and nothing added")
-    func courseFiles() throws {
+    func courseFiles() async throws {
         let home = try TemporaryHome()
         let good = home.url.appendingPathComponent("good.json")
         try #"{"name": "Tiny Park", "holes": [{"number": 1, "par": 3}, {"number": 2, "par": 4}]}"#.write(to: good, atomically: true, encoding: .utf8)
-        #expect(try home.hub("course", "add", "--file", good.path).stdout == "Added Tiny Park: 2 holes, par 7.\n")
+        #expect(try await home.hub("course", "add", "--file", good.path).stdout == "Added Tiny Park: 2 holes, par 7.\n")
 
         let cases: [(String, String)] = [
             (#"{"name": "Bad Par", "holes": [{"number": 1, "par": 9}]}"#, "Course \"Bad Par\": hole 1 has par 9; par must be between 2 and 6."),
@@ -136,21 +136,21 @@ struct HubCLITests {
         for (content, reason) in cases {
             let file = home.url.appendingPathComponent("bad.json")
             try content.write(to: file, atomically: true, encoding: .utf8)
-            let result = try home.hub("course", "add", "--file", file.path)
+            let result = try await home.hub("course", "add", "--file", file.path)
             #expect(result.status == 1)
             #expect(result.stderr == "Error: Cannot read course file \(file.path): \(reason). Expected {\"name\": \"…\", \"holes\": [{\"number\": 1, \"par\": 3}, …]} with holes 1...N and par 2...6.\n")
         }
-        let duplicate = try home.hub("course", "add", "--file", good.path)
+        let duplicate = try await home.hub("course", "add", "--file", good.path)
         #expect(duplicate.stderr == "Error: A course named \"Tiny Park\" already exists; course names must be unique.\n")
-        let names = try JSONDecoder().decode([Course].self, from: Data(try home.hub("course", "list", "--json").stdout.utf8)).map(\.name)
+        let names = try JSONDecoder().decode([Course].self, from: Data(try await home.hub("course", "list", "--json").stdout.utf8)).map(\.name)
         #expect(names == ["Cedar Ridge", "Maple Hill", "Tiny Park", "Willow Creek"])
     }
 
     @Test("A voice transcript records what is clear, asks about near names, and exits 2 when partial")
-    func partialVoice() throws {
+    func partialVoice() async throws {
         let home = try TemporaryHome()
-        _ = try home.hub("round", "start", "--course", "Willow Creek", "--player", "Jake", "--player", "Mike", "--player", "Sarah")
-        let result = try home.hub("voice", "Mike 3, Jak four, Bob 2")
+        _ = try await home.hub("round", "start", "--course", "Willow Creek", "--player", "Jake", "--player", "Mike", "--player", "Sarah")
+        let result = try await home.hub("voice", "Mike 3, Jak four, Bob 2")
         #expect(result.status == 2)
         #expect(result.stdout == """
             Recorded Mike: 3 on hole 1 (par 3, E).
@@ -158,31 +158,37 @@ struct HubCLITests {
             Not recorded: "Bob" is not a player in this round.
 
             """)
-        let nothing = try home.hub("voice", "Bob 2")
+        let nothing = try await home.hub("voice", "Bob 2")
         #expect(nothing.status == 1)
-        let events = try HyzerJSON.decoder().decode([ScoreEvent].self, from: Data(try home.hub("events", "--json").stdout.utf8))
+        let events = try HyzerJSON.decoder().decode([ScoreEvent].self, from: Data(try await home.hub("events", "--json").stdout.utf8))
         #expect(events.count == 1)
     }
 
     @Test("Two hyzer-hub processes scoring at the same moment both land; the snapshot ends on the newest state")
-    func concurrentScorers() throws {
+    func concurrentScorers() async throws {
         let home = try TemporaryHome()
         let names = ["Ann", "Ben"]
-        _ = try home.hub("round", "start", "--course", "Maple Hill", "--player", names[0], "--player", names[1])
-        let failures = LockedCounter()
-        DispatchQueue.concurrentPerform(iterations: 2) { worker in
-            for hole in 1...18 {
-                let result = try? CLIProcess.run("hyzer-hub", ["--home", home.path, "score", names[worker], "\(hole % 5 + 2)", "--hole", "\(hole)"])
-                if result?.status != 0 { failures.increment() }
+        _ = try await home.hub("round", "start", "--course", "Maple Hill", "--player", names[0], "--player", names[1])
+        let failures = await withTaskGroup(of: Int.self) { group in
+            for name in names {
+                group.addTask {
+                    var failed = 0
+                    for hole in 1...18 {
+                        let result = try? await CLIProcess.run("hyzer-hub", ["--home", home.path, "score", name, "\(hole % 5 + 2)", "--hole", "\(hole)"])
+                        if result?.status != 0 { failed += 1 }
+                    }
+                    return failed
+                }
             }
+            return await group.reduce(0, +)
         }
-        #expect(failures.value == 0)
-        let events = try HyzerJSON.decoder().decode([ScoreEvent].self, from: Data(try home.hub("events", "--json").stdout.utf8))
+        #expect(failures == 0)
+        let events = try HyzerJSON.decoder().decode([ScoreEvent].self, from: Data(try await home.hub("events", "--json").stdout.utf8))
         #expect(events.count == 36)
         #expect(Set(events.map(\.id)).count == 36)
 
         let file = try Self.standings(try String(contentsOf: home.url.appendingPathComponent("shared/standings.json"), encoding: .utf8))
-        let latest = try Self.standings(try home.hub("standings", "--json").stdout)
+        let latest = try Self.standings(try await home.hub("standings", "--json").stdout)
         #expect(file.sequence == latest.sequence)
         #expect(file.round?.standings == latest.round?.standings)
         #expect(file.round?.standings.map(\.holesPlayed) == [18, 18])
@@ -190,19 +196,19 @@ struct HubCLITests {
     }
 
     @Test("The pairing token is created once, mode 0600, and printed the same each time")
-    func token() throws {
+    func token() async throws {
         let home = try TemporaryHome()
-        let first = try home.hub("token")
+        let first = try await home.hub("token")
         #expect(first.status == 0)
         #expect(first.stdout.count == 65)
-        #expect(try home.hub("token").stdout == first.stdout)
+        #expect(try await home.hub("token").stdout == first.stdout)
         let attributes = try FileManager.default.attributesOfItem(atPath: home.url.appendingPathComponent("hub/token").path)
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
     }
 
     @Test("--help lists every subcommand with a one-line purpose")
-    func help() throws {
-        let result = try CLIProcess.run("hyzer-hub", ["--help"])
+    func help() async throws {
+        let result = try await CLIProcess.run("hyzer-hub", ["--help"])
         #expect(result.status == 0)
         for line in [
             "USAGE: hyzer-hub [--home <DIR>] [--log-level <log-level>] <subcommand>",
@@ -220,15 +226,15 @@ struct HubCLITests {
         ] {
             #expect(result.stdout.contains(line), "missing: \(line)")
         }
-        let score = try CLIProcess.run("hyzer-hub", ["score", "--help"])
+        let score = try await CLIProcess.run("hyzer-hub", ["score", "--help"])
         #expect(score.stdout.contains("USAGE: hyzer-hub score <player> <strokes> [--hole <hole>] [--device <device>] [--reported-by <NAME>] [--json]"))
     }
 
     @Test("A misspelled subcommand or a missing argument is a usage error (exit 64)")
-    func usageErrors() throws {
-        #expect(try CLIProcess.run("hyzer-hub", ["scroe"]).status == 64)
-        #expect(try CLIProcess.run("hyzer-hub", ["score", "Jake"]).status == 64)
-        let noPlayers = try CLIProcess.run("hyzer-hub", ["round", "start", "--course", "Maple Hill"])
+    func usageErrors() async throws {
+        #expect(try await CLIProcess.run("hyzer-hub", ["scroe"]).status == 64)
+        #expect(try await CLIProcess.run("hyzer-hub", ["score", "Jake"]).status == 64)
+        let noPlayers = try await CLIProcess.run("hyzer-hub", ["round", "start", "--course", "Maple Hill"])
         #expect(noPlayers.status == 64)
         #expect(noPlayers.stderr.hasPrefix("Error: A round needs at least one --player or --guest."))
     }

@@ -18,8 +18,8 @@ struct BenchQuickTests {
     }
 
     @Test("Every figure of the budget table and every physical limit is measured")
-    func quickRun() throws {
-        let result = try CLIProcess.run("hyzer-bench", ["--quick", "--json"])
+    func quickRun() async throws {
+        let result = try await CLIProcess.run("hyzer-bench", ["--quick", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         let report = try JSONDecoder().decode(Report.self, from: Data(result.stdout.utf8))
         let names = report.figures.map(\.name)

@@ -109,14 +109,19 @@ struct StandingsEngineTests {
         let mike = ScoreEvent.fixture(player: .mike, hole: 1, strokes: 4, secondsAfterEpoch: 7_000)
         let inOrder = StandingsEngine.standings(events: [original, correction, mike], holes: holes, players: [.jake, .mike])
 
-        let skewed = [original, correction, mike].map { event in
-            try! ScoreEvent(id: event.id, roundID: event.roundID, playerID: event.playerID, hole: event.hole,
-                            strokes: event.strokes, supersedesEventID: event.supersedesEventID,
-                            reportedByPlayerID: event.reportedByPlayerID, deviceID: event.deviceID,
-                            source: event.source, createdAt: Fixture.epoch.addingTimeInterval(Double.random(in: -86_400...86_400)))
+        // Every relative order of the three clocks (what a random draw of skews could give), each checked.
+        let skews: [Double] = [-86_400, 0, 86_400]
+        let orderings = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]].map { $0.map { skews[$0] } }
+        for ordering in orderings {
+            let skewed = zip([original, correction, mike], ordering).map { event, skew in
+                try! ScoreEvent(id: event.id, roundID: event.roundID, playerID: event.playerID, hole: event.hole,
+                                strokes: event.strokes, supersedesEventID: event.supersedesEventID,
+                                reportedByPlayerID: event.reportedByPlayerID, deviceID: event.deviceID,
+                                source: event.source, createdAt: Fixture.epoch.addingTimeInterval(skew))
+            }
+            let withSkew = StandingsEngine.standings(events: skewed, holes: holes, players: [.jake, .mike])
+            #expect(withSkew == inOrder, "createdAt skews \(ordering)")
         }
-        let withSkew = StandingsEngine.standings(events: skewed, holes: holes, players: [.jake, .mike])
-        #expect(withSkew == inOrder)
         #expect(inOrder.map(\.name) == ["Jake", "Mike"])
         #expect(inOrder.map(\.totalStrokes) == [3, 4])
     }

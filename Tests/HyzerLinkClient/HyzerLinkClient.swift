@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HyzerKit
 import HyzerLink
+import HyzerStorage
 import Logging
 import NIOConcurrencyHelpers
 import WatchCore
@@ -9,7 +10,8 @@ import WatchCore
 /// A watch without a face, for the link's end-to-end tests: the real watch-side link code (durable
 /// outbox, client, rejected log) in its own process, so a test can SIGKILL it at any moment.
 /// Prints one line per happening: `queued ID`, `acked ID stored|already`, `rejected ID REASON`,
-/// `reachable true|false`, `standings SEQUENCE push|file` (only when newer than what it shows), `drained`.
+/// `reachable true|false`, `standings SEQUENCE push|file` (only when newer than what it shows), `drained`,
+/// and with `--print-heartbeats` `heartbeat SEQUENCE|-` for each heartbeat heard from the hub.
 @main
 struct HyzerLinkClient: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -26,6 +28,8 @@ struct HyzerLinkClient: AsyncParsableCommand {
     @Option(name: .customLong("round-id"), help: "Use this round id instead of the snapshot's (to provoke rejections).")
     var roundID: String?
     @Flag(name: .customLong("until-drained"), help: "Exit once every queued score is acked or rejected.") var untilDrained = false
+    @Flag(name: .customLong("print-heartbeats"), help: "Print a line for each heartbeat heard from the hub (proof the link is up).")
+    var printHeartbeats = false
     @Option var timeout: Double = 120
 
     func run() async throws {
@@ -47,6 +51,7 @@ struct HyzerLinkClient: AsyncParsableCommand {
             }
             if newer { emit("standings \(snapshot.sequence) \(source)") }
         }
+        let printHeartbeats = self.printHeartbeats
         let client = LinkClient(
             configuration: LinkClientConfiguration(address: address, token: token, deviceID: device),
             outbox: outbox, rejectedLog: RejectedLog(url: paths.rejectedLog)
@@ -57,11 +62,11 @@ struct HyzerLinkClient: AsyncParsableCommand {
             case .reachability(let reachable): emit("reachable \(reachable)")
             case .standings(let snapshot): show(snapshot, via: "push")
             case .refused(let refusal): emit("refused \(refusal.reason.rawValue)")
-            case .heartbeat: break
+            case .heartbeat(let heartbeat): if printHeartbeats { emit("heartbeat \(heartbeat.sequence.map(String.init) ?? "-")") }
             }
         }
         client.start()
-        let watcher = SnapshotFileWatcher(url: paths.standingsSnapshot) {
+        let watcher = FileChangeWatcher(files: [paths.standingsSnapshot]) {
             if case .success(let snapshot) = SnapshotFile.read(paths.standingsSnapshot) { show(snapshot, via: "file") }
         }
         watcher.start()
@@ -84,8 +89,8 @@ struct HyzerLinkClient: AsyncParsableCommand {
             }
         }
 
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
+        let deadline = ContinuousClock.now + .seconds(timeout)
+        while ContinuousClock.now < deadline {
             if untilDrained && outbox.count == 0 {
                 emit("drained")
                 await client.stop()

@@ -9,147 +9,162 @@ import Testing
 @Suite("Link delivery end to end", .serialized)
 struct DeliveryTests {
     /// The hub's ids for `device`, in commit order.
-    static func committedIDs(_ home: TemporaryHome, device: String) throws -> [String] {
-        try home.events().filter { $0.deviceID == device }.map(\.id.uuidString)
+    static func committedIDs(_ home: TemporaryHome, device: String) async throws -> [String] {
+        try await home.events().filter { $0.deviceID == device }.map(\.id.uuidString)
     }
 
     @Test("300 scores while the hub is SIGKILLed and restarted 6 times: exactly 300 events, no duplicates, in order")
-    func hubKilledRepeatedly() throws {
+    func hubKilledRepeatedly() async throws {
         let home = try TemporaryHome()
-        try home.startRound(players: 20)
-        var server = try home.serve()
-        let client = try home.linkClient(["--device", "watch-1", "--enqueue", "300", "--interval", "8", "--until-drained", "--timeout", "150"])
+        try await home.startRound(players: 20)
+        // When the hub dies and for how long it stays down are drawn from a seed, printed, and named
+        // by every assertion below, so a failing run can be replayed.
+        var random = try SeededRandom.fromEnvironment(for: "hubKilledRepeatedly")
+        let replay = random.replay(filter: "DeliveryTests/hubKilledRepeatedly")
+        var server = try await home.serve()
+        let client = try await home.linkClient(["--device", "watch-1", "--enqueue", "300", "--interval", "8", "--until-drained", "--timeout", "150"])
         var restarts = 0
         while restarts < 6 {
-            usleep(UInt32.random(in: 150_000...500_000))
-            server.kill(SIGKILL)
+            try await Task.sleep(for: .milliseconds(Int.random(in: 150...500, using: &random)))
+            await server.kill(SIGKILL)
             restarts += 1
-            usleep(UInt32.random(in: 20_000...300_000))
-            server = try home.serve()
+            try await Task.sleep(for: .milliseconds(Int.random(in: 20...300, using: &random)))
+            server = try await home.serve()
         }
-        defer { server.kill() }
-        #expect(client.waitForExit(timeout: 150) == 0, "client: \(client.lines.suffix(5)) \(client.stderr)")
-        #expect(client.queuedIDs.count == 300)
-        let committed = try Self.committedIDs(home, device: "watch-1")
-        #expect(committed.count == 300)
-        #expect(Set(committed).count == 300)
-        #expect(committed == client.queuedIDs)
+        defer { server.stop() }
+        #expect(await client.waitForExit(timeout: .seconds(150)) == 0, "client: \(client.lines.suffix(5)) \(client.stderr); \(replay)")
+        #expect(client.queuedIDs.count == 300, "\(replay)")
+        let committed = try await Self.committedIDs(home, device: "watch-1")
+        #expect(committed.count == 300, "\(replay)")
+        #expect(Set(committed).count == 300, "\(replay)")
+        #expect(committed == client.queuedIDs, "\(replay)")
         #expect(restarts == 6)
         // Acks for events committed just before a kill were lost; the resend was recognised.
         let outbox = try FileManager.default.contentsOfDirectory(atPath: home.url.appendingPathComponent("watch/outbox").path)
-        #expect(outbox.filter { !$0.hasPrefix(".") } == [])
+        #expect(outbox.filter { !$0.hasPrefix(".") } == [], "\(replay)")
     }
 
     @Test("The watch client SIGKILLed with a non-empty outbox drains it in order when restarted")
-    func clientKilled() throws {
+    func clientKilled() async throws {
         let home = try TemporaryHome()
-        try home.startRound(players: 4)
-        let server = try home.serve(["--latency", "15"])
-        defer { server.kill() }
-        let first = try home.linkClient(["--device", "watch-1", "--enqueue", "40", "--until-drained"])
-        #expect(first.waitForLine(timeout: 30) { _ in first.lines.filter { $0.hasPrefix("acked") }.count >= 5 })
-        first.kill(SIGKILL)
+        try await home.startRound(players: 4)
+        let server = try await home.serve(["--latency", "15"])
+        defer { server.stop() }
+        let first = try await home.linkClient(["--device", "watch-1", "--enqueue", "40", "--until-drained"])
+        #expect(await first.waitForLine(timeout: .seconds(30)) { _ in first.lines.filter { $0.hasPrefix("acked") }.count >= 5 })
+        await first.kill(SIGKILL)
         let queued = first.queuedIDs
         let left = try FileManager.default.contentsOfDirectory(atPath: home.url.appendingPathComponent("watch/outbox").path)
             .filter { !$0.hasPrefix(".") }
         #expect(queued.count == 40)
         #expect(!left.isEmpty)
 
-        let second = try home.linkClient(["--device", "watch-1", "--until-drained"])
-        #expect(second.waitForExit(timeout: 60) == 0)
-        let committed = try Self.committedIDs(home, device: "watch-1")
+        let second = try await home.linkClient(["--device", "watch-1", "--until-drained"])
+        #expect(await second.waitForExit(timeout: .seconds(60)) == 0)
+        let committed = try await Self.committedIDs(home, device: "watch-1")
         #expect(committed == queued)
     }
 
     @Test("With --drop 0.3 every score still lands exactly once, in order")
-    func lossyLink() throws {
+    func lossyLink() async throws {
         let home = try TemporaryHome()
-        try home.startRound(players: 4)
-        let server = try home.serve(["--drop", "0.3", "--heartbeat", "200"])
-        defer { server.kill() }
-        let client = try home.linkClient(["--device", "watch-1", "--enqueue", "40", "--until-drained", "--timeout", "120"])
-        #expect(client.waitForExit(timeout: 120) == 0, "client: \(client.lines.suffix(5))")
-        let committed = try Self.committedIDs(home, device: "watch-1")
+        try await home.startRound(players: 4)
+        let server = try await home.serve(["--drop", "0.3", "--heartbeat", "200"])
+        defer { server.stop() }
+        let client = try await home.linkClient(["--device", "watch-1", "--enqueue", "40", "--until-drained", "--timeout", "120"])
+        #expect(await client.waitForExit(timeout: .seconds(120)) == 0, "client: \(client.lines.suffix(5))")
+        let committed = try await Self.committedIDs(home, device: "watch-1")
         #expect(committed == client.queuedIDs)
         #expect(committed.count == 40)
     }
 
     @Test("Hub down for a while: scores queue on the watch; hub back: the queue drains")
-    func hubDownThenBack() throws {
+    func hubDownThenBack() async throws {
         let home = try TemporaryHome()
-        try home.startRound(players: 4)
-        _ = try home.hub("token")
-        let client = try home.linkClient(["--device", "watch-1", "--enqueue", "20", "--until-drained", "--timeout", "60"])
-        #expect(client.waitForLine(timeout: 30) { _ in client.queuedIDs.count == 20 })
-        usleep(500_000)
+        try await home.startRound(players: 4)
+        _ = try await home.hub("token")
+        // At debug level the client logs each failed connect: the proof that it tried while the hub was down.
+        let client = try await home.linkClient(["--device", "watch-1", "--enqueue", "20", "--until-drained", "--timeout", "60"],
+                                                environment: ["HYZER_LOG_LEVEL": "debug"])
+        #expect(await client.waitForLine(timeout: .seconds(30)) { _ in client.queuedIDs.count == 20 })
+        // Not reachable is only worth asserting once the client has tried again with all 20 queued.
+        let failedConnects = { client.stderr.components(separatedBy: "connect failed").count - 1 }
+        let failedWhenQueued = failedConnects()
+        #expect(await eventually(timeout: .seconds(15)) { failedConnects() >= failedWhenQueued + 2 }, "stderr: \(client.stderr.suffix(600))")
         #expect(!client.lines.contains("reachable true"))
-        #expect(try home.events() == [])
+        #expect(try await home.events() == [])
         let outbox = try FileManager.default.contentsOfDirectory(atPath: home.url.appendingPathComponent("watch/outbox").path)
         #expect(outbox.filter { !$0.hasPrefix(".") }.count == 20)
 
-        let server = try home.serve()
-        defer { server.kill() }
-        #expect(client.waitForExit(timeout: 60) == 0)
-        #expect(try Self.committedIDs(home, device: "watch-1") == client.queuedIDs)
+        let server = try await home.serve()
+        defer { server.stop() }
+        #expect(await client.waitForExit(timeout: .seconds(60)) == 0)
+        #expect(try await Self.committedIDs(home, device: "watch-1") == client.queuedIDs)
         #expect(client.lines.contains("reachable true"))
     }
 
     @Test("With every push dropped, the watch side still converges on the newest standings through standings.json")
-    func pushesDropped() throws {
+    func pushesDropped() async throws {
         let home = try TemporaryHome()
-        try home.startRound(players: 2)
-        let server = try home.serve(["--drop", "1"])
-        defer { server.kill() }
-        let watch = try home.linkClient(["--device", "watch-1", "--timeout", "60"])
-        defer { watch.kill() }
+        try await home.startRound(players: 2)
+        let server = try await home.serve(["--drop", "1"])
+        defer { server.stop() }
+        // At info level the client logs each handshake that got no welcome.
+        let watch = try await home.linkClient(["--device", "watch-1", "--timeout", "60"], environment: ["HYZER_LOG_LEVEL": "info"])
+        defer { watch.stop() }
         for hole in 1...5 {
-            #expect(try home.hub("score", "Player 01", "3", "--hole", "\(hole)").status == 0)
+            #expect(try await home.hub("score", "Player 01", "3", "--hole", "\(hole)").status == 0)
         }
-        let newest = try home.standingsSequence()
-        #expect(watch.waitForLine(timeout: 10) { $0 == "standings \(newest) file" }, "watch: \(watch.lines)")
+        let newest = try await home.standingsSequence()
+        #expect(await watch.waitForLine(timeout: .seconds(10)) { $0 == "standings \(newest) file" }, "watch: \(watch.lines)")
+        // No push is only worth asserting once a handshake has failed after the newest standings
+        // existed: the link was up to the hub then, and nothing came through it.
+        let unanswered = { watch.stderr.components(separatedBy: "no welcome in time").count - 1 }
+        let unansweredBefore = unanswered()
+        #expect(await eventually(timeout: .seconds(15)) { unanswered() > unansweredBefore }, "stderr: \(watch.stderr.suffix(600))")
         #expect(!watch.lines.contains { $0.hasSuffix(" push") })
         #expect(!watch.lines.contains("reachable true"))
     }
 
     @Test("Changes made by other hyzer-hub commands reach a paired watch as a push")
-    func pushesFromOtherProcesses() throws {
+    func pushesFromOtherProcesses() async throws {
         let home = try TemporaryHome()
-        try home.startRound(players: 2)
-        let server = try home.serve()
-        defer { server.kill() }
-        let watch = try home.linkClient(["--device", "watch-1", "--timeout", "60"])
-        defer { watch.kill() }
-        #expect(watch.waitForLine(timeout: 10) { $0 == "reachable true" })
-        #expect(try home.hub("score", "Player 02", "4").status == 0)
-        let newest = try home.standingsSequence()
-        #expect(watch.waitForLine(timeout: 5) { $0.hasPrefix("standings \(newest) ") })
+        try await home.startRound(players: 2)
+        let server = try await home.serve()
+        defer { server.stop() }
+        let watch = try await home.linkClient(["--device", "watch-1", "--timeout", "60"])
+        defer { watch.stop() }
+        #expect(await watch.waitForLine(timeout: .seconds(10)) { $0 == "reachable true" })
+        #expect(try await home.hub("score", "Player 02", "4").status == 0)
+        let newest = try await home.standingsSequence()
+        #expect(await watch.waitForLine(timeout: .seconds(5)) { $0.hasPrefix("standings \(newest) ") })
     }
 
     @Test("An event the hub refuses is answered with the reason and kept in rejected.jsonl, not retried")
-    func rejected() throws {
+    func rejected() async throws {
         let home = try TemporaryHome()
-        try home.startRound(players: 2)
-        let server = try home.serve()
-        defer { server.kill() }
-        let client = try home.linkClient(["--device", "watch-1", "--enqueue", "2", "--round-id", UUID().uuidString, "--until-drained"])
-        #expect(client.waitForExit(timeout: 30) == 0)
+        try await home.startRound(players: 2)
+        let server = try await home.serve()
+        defer { server.stop() }
+        let client = try await home.linkClient(["--device", "watch-1", "--enqueue", "2", "--round-id", UUID().uuidString, "--until-drained"])
+        #expect(await client.waitForExit(timeout: .seconds(30)) == 0)
         #expect(client.lines.filter { $0.hasPrefix("rejected ") && $0.hasSuffix(" wrongRound") }.count == 2)
         let log = try RejectedLog(url: home.url.appendingPathComponent("watch/rejected.jsonl")).entries()
         #expect(log.map(\.event.id.uuidString) == client.queuedIDs)
         #expect(log.map(\.reason) == [.wrongRound, .wrongRound])
         #expect(log[0].message.hasPrefix("Score is for round "))
-        #expect(try home.events() == [])
+        #expect(try await home.events() == [])
     }
 }
 
 @Suite("Link over TCP")
 struct TCPLinkTests {
     @Test("serve --listen tcp:127.0.0.1:0 pairs a watch that connects with --connect and --token-file")
-    func tcp() throws {
+    func tcp() async throws {
         let home = try TemporaryHome()
-        try home.startRound(players: 2)
-        let server = try home.serve(["--listen", "tcp:127.0.0.1:0"])
-        defer { server.kill() }
+        try await home.startRound(players: 2)
+        let server = try await home.serve(["--listen", "tcp:127.0.0.1:0"])
+        defer { server.stop() }
         let ready = try #require(server.lines.first { $0.hasPrefix("hyzer-hub serving on tcp:127.0.0.1:") })
         let address = String(ready.split(separator: " ")[3])
         #expect(!address.hasSuffix(":0"))
@@ -159,14 +174,14 @@ struct TCPLinkTests {
         try FileManager.default.createDirectory(at: watchHome.url.appendingPathComponent("shared"), withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: home.url.appendingPathComponent("shared/standings.json"),
                                          to: watchHome.url.appendingPathComponent("shared/standings.json"))
-        let client = try watchHome.linkClient(["--connect", address, "--token-file", home.url.appendingPathComponent("hub/token").path,
+        let client = try await watchHome.linkClient(["--connect", address, "--token-file", home.url.appendingPathComponent("hub/token").path,
                                                "--device", "watch-tcp", "--enqueue", "5", "--until-drained"])
-        #expect(client.waitForExit(timeout: 30) == 0)
-        #expect(try home.events().map(\.id.uuidString) == client.queuedIDs)
+        #expect(await client.waitForExit(timeout: .seconds(30)) == 0)
+        #expect(try await home.events().map(\.id.uuidString) == client.queuedIDs)
     }
 
     @Test("serve refuses a bad --listen, --drop or --latency with what is allowed (exit 64)")
-    func badOptions() throws {
+    func badOptions() async throws {
         let home = try TemporaryHome()
         let cases: [([String], String)] = [
             (["--listen", "http://x"], "Error: The value 'http://x' is invalid for '--listen <ADDRESS>': \"http://x\" is not a link address; use unix:PATH or tcp:HOST:PORT (e.g. unix:/tmp/hyzer/hub/link.sock, tcp:127.0.0.1:7420)."),
@@ -174,7 +189,7 @@ struct TCPLinkTests {
             (["--latency=-5"], "Error: --latency must be 0 or more milliseconds; got -5."),
         ]
         for (arguments, message) in cases {
-            let result = try CLIProcess.run("hyzer-hub", ["--home", home.path, "serve"] + arguments)
+            let result = try await CLIProcess.run("hyzer-hub", ["--home", home.path, "serve"] + arguments)
             #expect(result.status == 64)
             #expect(result.stderr.hasPrefix(message), "\(result.stderr)")
         }

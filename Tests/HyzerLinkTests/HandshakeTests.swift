@@ -16,14 +16,14 @@ struct HandshakeTests {
     }
 
     @Test("The right token is welcomed and gets the standings at once")
-    func welcome() throws {
+    func welcome() async throws {
         let home = try TemporaryHome()
-        try home.startRound(players: 2)
-        let server = try home.serve()
-        defer { server.kill() }
+        try await home.startRound(players: 2)
+        let server = try await home.serve()
+        defer { server.stop() }
         let socket = try RawSocket(unixPath: home.socketPath)
         socket.send(try LinkFrame.encode(.hello(Hello(deviceID: "w1", token: home.token))))
-        let received = try frames(in: socket.receiveAll(timeout: 0.5).bytes)
+        let received = try frames(in: await socket.receiveAll(timeout: .milliseconds(500)).bytes)
         guard case .welcome(let welcome) = received.first else { Issue.record("no welcome: \(received)"); return }
         #expect(welcome.protocolVersion == 1)
         #expect(welcome.heartbeatIntervalMillis == 1000)
@@ -38,11 +38,11 @@ struct HandshakeTests {
             ("version 9", Refusal.Reason.unsupportedVersion, "Protocol version 9 is not supported; this hub speaks 1...1."),
             ("score first", Refusal.Reason.helloExpected, "The first frame must be a hello; got score."),
           ])
-    func refused(label: String, reason: Refusal.Reason, message: String) throws {
+    func refused(label: String, reason: Refusal.Reason, message: String) async throws {
         let home = try TemporaryHome()
-        try home.startRound(players: 2)
-        let server = try home.serve()
-        defer { server.kill() }
+        try await home.startRound(players: 2)
+        let server = try await home.serve()
+        defer { server.stop() }
         let socket = try RawSocket(unixPath: home.socketPath)
         let hello: [UInt8] = switch reason {
         case .wrongToken: try LinkFrame.encode(.hello(Hello(deviceID: "w1", token: "guess")))
@@ -51,20 +51,20 @@ struct HandshakeTests {
         }
         // The score rides right behind the bad hello, in the same write.
         socket.send(hello + (try Self.scoreFrame(home)))
-        let (bytes, closed) = socket.receiveAll(timeout: 2)
+        let (bytes, closed) = await socket.receiveAll(timeout: .seconds(2))
         #expect(try frames(in: bytes) == [.refused(Refusal(reason: reason, message: message))])
         #expect(closed)
-        #expect(try home.events() == [])
-        #expect(server.stderr.contains("refused a watch: \(message)"))
+        #expect(try await home.events() == [])
+        #expect(await eventually(timeout: .seconds(5)) { server.stderr.contains("refused a watch: \(message)") }, "stderr: \(server.stderr)")
     }
 
     @Test("A connection that never says hello is refused after the hello timeout")
-    func silence() throws {
+    func silence() async throws {
         let home = try TemporaryHome()
-        let server = try home.serve(["--hello-timeout", "200"])
-        defer { server.kill() }
+        let server = try await home.serve(["--hello-timeout", "200"])
+        defer { server.stop() }
         let socket = try RawSocket(unixPath: home.socketPath)
-        let (bytes, closed) = socket.receiveAll(timeout: 3)
+        let (bytes, closed) = await socket.receiveAll(timeout: .seconds(3))
         #expect(try frames(in: bytes) == [.refused(Refusal(reason: .helloExpected, message: "No hello within 200 ms; the first frame must be a hello."))])
         #expect(closed)
     }
@@ -75,27 +75,31 @@ struct HandshakeTests {
             ("garbage", [UInt8]([0, 0, 0, 5]) + Array("hello".utf8), "closing connection: malformed frame: not valid JSON"),
             ("truncated", [UInt8]([0, 0, 0, 50]) + Array("{\"type\":".utf8), "closing connection: connection closed inside a frame: 12 of 54 bytes received"),
           ])
-    func hostileFrames(label: String, bytes: [UInt8], logged: String) throws {
+    func hostileFrames(label: String, bytes: [UInt8], logged: String) async throws {
         let home = try TemporaryHome()
-        try home.startRound(players: 3)
-        let server = try home.serve()
-        defer { server.kill() }
-        let watch = try home.linkClient(["--device", "watch-1"])
-        defer { watch.kill() }
-        #expect(watch.waitForLine(timeout: 10) { $0 == "reachable true" })
+        try await home.startRound(players: 3)
+        let server = try await home.serve()
+        defer { server.stop() }
+        let watch = try await home.linkClient(["--device", "watch-1", "--print-heartbeats"])
+        defer { watch.stop() }
+        #expect(await watch.waitForLine(timeout: .seconds(10)) { $0 == "reachable true" })
 
         let socket = try RawSocket(unixPath: home.socketPath)
         socket.send(try LinkFrame.encode(.hello(Hello(deviceID: "rogue", token: home.token))) + bytes)
         // A truncated frame is only known to be truncated when the sender hangs up.
         if label == "truncated" { socket.shutdownWrite() }
-        #expect(socket.receiveAll(timeout: 3).closed)
-        for _ in 0..<100 where !server.stderr.contains(logged) { usleep(10_000) }
-        #expect(server.stderr.contains(logged), "stderr: \(server.stderr)")
-        #expect(server.process.isRunning)
+        #expect(await socket.receiveAll(timeout: .seconds(3)).closed)
+        #expect(await eventually(timeout: .seconds(1)) { server.stderr.contains(logged) }, "stderr: \(server.stderr)")
+        #expect(server.isRunning)
         // The paired watch is untouched: scores still land.
-        let second = try home.linkClient(["--device", "watch-2", "--enqueue", "3", "--until-drained"])
-        #expect(second.waitForExit(timeout: 30) == 0)
-        #expect(try home.events().count == 3)
+        let second = try await home.linkClient(["--device", "watch-2", "--enqueue", "3", "--until-drained"])
+        #expect(await second.waitForExit(timeout: .seconds(30)) == 0)
+        #expect(try await home.events().count == 3)
+        // "Never unreachable" is only worth asserting once the watch has heard the hub since: a
+        // heartbeat printed after this point came over a link that was up after the rogue frames.
+        let heardBefore = watch.lines.count
+        #expect(await eventually(timeout: .seconds(5)) { watch.lines.dropFirst(heardBefore).contains { $0.hasPrefix("heartbeat ") } },
+                "watch: \(watch.lines.suffix(5))")
         #expect(!watch.lines.contains("reachable false"))
     }
 
@@ -104,22 +108,22 @@ struct HandshakeTests {
 @Suite("hyzer-hub serve lifecycle")
 struct ServeLifecycleTests {
     @Test("SIGTERM and SIGINT stop serve cleanly: exit 0, socket file removed, token kept", arguments: [SIGTERM, SIGINT])
-    func cleanShutdown(signal: Int32) throws {
+    func cleanShutdown(signal: Int32) async throws {
         let home = try TemporaryHome()
-        let server = try home.serve()
+        let server = try await home.serve()
         #expect(FileManager.default.fileExists(atPath: home.socketPath))
-        kill(server.process.processIdentifier, signal)
-        #expect(server.waitForExit(timeout: 10) == 0)
+        server.send(signal)
+        #expect(await server.waitForExit(timeout: .seconds(10)) == 0)
         #expect(!FileManager.default.fileExists(atPath: home.socketPath))
         let attributes = try FileManager.default.attributesOfItem(atPath: home.url.appendingPathComponent("hub/token").path)
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
     }
 
     @Test("The socket is created with mode 0600")
-    func socketMode() throws {
+    func socketMode() async throws {
         let home = try TemporaryHome()
-        let server = try home.serve()
-        defer { server.kill() }
+        let server = try await home.serve()
+        defer { server.stop() }
         let attributes = try FileManager.default.attributesOfItem(atPath: home.socketPath)
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
     }

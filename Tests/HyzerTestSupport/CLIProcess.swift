@@ -1,4 +1,6 @@
 import Foundation
+import Subprocess
+import SystemPackage
 
 /// Runs a built Hyzer executable the way a user or script would, and captures what it printed.
 public struct CLIProcess {
@@ -20,44 +22,45 @@ public struct CLIProcess {
         return root.appendingPathComponent(".build/debug")
     }()
 
-    /// Starts a built executable with piped output, no stdin and no inherited HYZER_HOME.
-    static func launch(_ process: Process, _ executable: String, _ arguments: [String], environment: [String: String]) throws -> (out: Pipe, err: Pipe) {
-        process.executableURL = productsDirectory.appendingPathComponent(executable)
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        env.removeValue(forKey: "HYZER_HOME")
-        for (key, value) in environment { env[key] = value }
-        process.environment = env
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        return (out, err)
+    /// More than any command here prints; a command printing more fails the run rather than hang it.
+    static let outputLimit = 64 * 1024 * 1024
+
+    /// Runs a built executable with no stdin and no inherited HYZER_HOME, and waits for it to end.
+    public static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) async throws -> Result {
+        let result = try await Subprocess.run(
+            .path(FilePath(productsDirectory.appendingPathComponent(executable).path)),
+            arguments: Arguments(arguments),
+            environment: .inherit(changing: childEnvironment(overriding: environment)),
+            input: .none,
+            output: .string(limit: outputLimit),
+            error: .string(limit: outputLimit)
+        )
+        return Result(status: result.terminationStatus.code, stdout: result.standardOutput, stderr: result.standardError)
     }
 
-    public static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Result {
-        let process = Process()
-        let (out, err) = try launch(process, executable, arguments, environment: environment)
-        // Read both pipes to the end before waiting, so a chatty process never blocks on a full pipe.
-        let stderrData = LockedData()
-        let reader = Thread { stderrData.set(err.fileHandleForReading.readDataToEndOfFile()) }
-        reader.start()
-        let stdoutData = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        while !stderrData.isSet { usleep(1000) }
-        return Result(status: process.terminationStatus,
-                      stdout: String(decoding: stdoutData, as: UTF8.self),
-                      stderr: String(decoding: stderrData.value, as: UTF8.self))
+    /// This process's environment without HYZER_HOME (a test's home is always explicit), plus `overrides`.
+    static func childEnvironment(overriding overrides: [String: String]) -> [String: String?] {
+        var environment: [String: String?] = ["HYZER_HOME": nil]
+        for (key, value) in overrides { environment[key] = value }
+        return environment
     }
 }
 
-public final class LockedData: @unchecked Sendable {
-    private let lock = NSLock()
-    private var data: Data?
-    public func set(_ value: Data) { lock.withLock { data = value } }
-    public var isSet: Bool { lock.withLock { data != nil } }
-    public var value: Data { lock.withLock { data ?? Data() } }
+extension Subprocess.Environment {
+    /// The inherited environment with `changes` applied; a nil value removes the variable.
+    static func inherit(changing changes: [String: String?]) -> Self {
+        .inherit.updating(Dictionary(uniqueKeysWithValues: changes.compactMap { key, value in Key(rawValue: key).map { ($0, value) } }))
+    }
+}
+
+extension TerminationStatus {
+    /// What Foundation's `Process.terminationStatus` said: the exit code, or the number of the signal that ended it.
+    var code: Int32 {
+        switch self {
+        case .exited(let code): code
+        case .signaled(let signal): signal
+        }
+    }
 }
 
 /// A temporary Hyzer home, removed when the test is done with it.
@@ -75,15 +78,7 @@ public final class TemporaryHome: Sendable {
 
     /// Runs `hyzer-hub --home <this> arguments…`.
     @discardableResult
-    public func hub(_ arguments: String...) throws -> CLIProcess.Result {
-        try CLIProcess.run("hyzer-hub", ["--home", path] + arguments)
+    public func hub(_ arguments: String...) async throws -> CLIProcess.Result {
+        try await CLIProcess.run("hyzer-hub", ["--home", path] + arguments)
     }
-}
-
-public final class LockedCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-    public init() {}
-    public func increment() { lock.withLock { count += 1 } }
-    public var value: Int { lock.withLock { count } }
 }

@@ -2,130 +2,146 @@
 import Glibc
 #endif
 import Foundation
+import Subprocess
+import Synchronization
+import SystemPackage
 
-/// A built executable running in the background, its output lines collected as they come.
-public final class RunningProcess: @unchecked Sendable {
-    public let process = Process()
-    private let lock = NSLock()
-    private var stdoutLines: [String] = []
-    private var stderrText = ""
+/// An executable running in the background under swift-subprocess, its stdout lines and stderr
+/// text collected as they come.
+///
+/// The child runs in a task of its own that reads both streams until they close and then records
+/// how the child ended. Everything that waits is async and suspends rather than blocks. The last
+/// reference going away SIGKILLs a child still running, so no test leaves a process behind.
+public final class RunningProcess: Sendable {
+    private let output: Output
+    private let runner: Task<Void, Never>
 
-    public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws {
-        let (out, err) = try CLIProcess.launch(process, executable, arguments, environment: environment)
-        Thread { [self] in
-            var pending = Data()
-            while true {
-                let chunk = out.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                pending.append(chunk)
-                while let newline = pending.firstIndex(of: 0x0A) {
-                    let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
-                    pending.removeSubrange(pending.startIndex...newline)
-                    lock.withLock { stdoutLines.append(line) }
+    /// Starts a built Hyzer executable with no stdin and no inherited HYZER_HOME.
+    public convenience init(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) async throws {
+        try await self.init(path: CLIProcess.productsDirectory.appendingPathComponent(executable).path, arguments,
+                            environment: CLIProcess.childEnvironment(overriding: environment))
+    }
+
+    /// Starts the executable at `path` in this process's environment with `environment` applied
+    /// (a nil value removes a variable); returns once it is running.
+    public init(path: String, _ arguments: [String], environment: [String: String?] = [:]) async throws {
+        let output = Output()
+        self.output = output
+        runner = Task { await output.collect(path: path, arguments: arguments, environment: environment) }
+        guard await eventually(timeout: .seconds(30), pollingEvery: .milliseconds(1), { output.processIdentifier != nil || output.failure != nil }) else {
+            throw TestFailure("\(path) did not start within 30 s")
+        }
+        if let failure = output.failure { throw failure }
+    }
+
+    deinit { stop() }
+
+    /// The child's pid, once it was started.
+    public var processIdentifier: pid_t? { output.processIdentifier }
+    public var lines: [String] { output.lines }
+    public var stderr: String { output.stderr }
+    /// True until the child has ended and all it printed has been read.
+    public var isRunning: Bool { output.status == nil && output.failure == nil }
+
+    /// Waits until a stdout line satisfies `predicate`; false on timeout, or when the child ended without printing one.
+    @discardableResult
+    public func waitForLine(
+        timeout: Duration = .seconds(30), pollingEvery interval: Duration = .milliseconds(5),
+        isolation: isolated (any Actor)? = #isolation, _ predicate: (String) -> Bool
+    ) async -> Bool {
+        await eventually(timeout: timeout, pollingEvery: interval) { output.lines.contains(where: predicate) || !isRunning }
+        return output.lines.contains(where: predicate)
+    }
+
+    /// Waits for the child to end by itself; its exit code (or the signal that ended it), or nil on timeout.
+    public func waitForExit(timeout: Duration = .seconds(60)) async -> Int32? {
+        await eventually(timeout: timeout, pollingEvery: .milliseconds(5)) { output.status != nil }
+        return output.status
+    }
+
+    /// Sends `signal` to the child if it is still running, without waiting.
+    public func send(_ signal: Int32) {
+        guard isRunning, let pid = processIdentifier else { return }
+        Glibc.kill(pid, signal)
+    }
+
+    /// Sends `signal` and waits until the child has ended and its output is read.
+    public func kill(_ signal: Int32 = SIGKILL) async {
+        send(signal)
+        await runner.value
+    }
+
+    /// SIGKILLs the child if it is still running, without waiting (for `defer`, which cannot await).
+    public func stop() { send(SIGKILL) }
+}
+
+/// What a running child printed and how it ended; written by the reading task, read by anyone.
+private final class Output: Sendable {
+    private struct State {
+        var processIdentifier: pid_t?
+        var lines: [String] = []
+        var stderr: [UInt8] = []
+        var status: Int32?
+        var failure: TestFailure?
+    }
+
+    private let state = Mutex(State())
+
+    var processIdentifier: pid_t? { state.withLock { $0.processIdentifier } }
+    var lines: [String] { state.withLock { $0.lines } }
+    var stderr: String { state.withLock { String(decoding: $0.stderr, as: UTF8.self) } }
+    var status: Int32? { state.withLock { $0.status } }
+    var failure: TestFailure? { state.withLock { $0.failure } }
+
+    /// Runs the child to its end, reading stdout and stderr side by side so neither pipe fills.
+    func collect(path: String, arguments: [String], environment: [String: String?]) async {
+        do {
+            let result = try await Subprocess.run(
+                .path(FilePath(path)), arguments: Arguments(arguments), environment: .inherit(changing: environment),
+                input: .none, output: .sequence, error: .sequence
+            ) { execution in
+                state.withLock { $0.processIdentifier = execution.processIdentifier.value }
+                await withTaskGroup(of: Void.self) { group in
+                    group.addTask {
+                        do {
+                            for try await line in execution.standardOutput.strings(separatedBy: .unicodeScalarSequence(["\n"]), bufferingPolicy: .unbounded) {
+                                self.state.withLock { $0.lines.append(line) }
+                            }
+                        } catch {
+                            self.note("(reading stdout failed: \(error))")
+                        }
+                    }
+                    group.addTask {
+                        do {
+                            for try await chunk in execution.standardError {
+                                let bytes = chunk.withUnsafeBytes { Array($0) }
+                                self.state.withLock { $0.stderr += bytes }
+                            }
+                        } catch {
+                            self.note("(reading stderr failed: \(error))")
+                        }
+                    }
                 }
             }
-        }.start()
-        Thread { [self] in
-            while true {
-                let chunk = err.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                lock.withLock { stderrText += String(decoding: chunk, as: UTF8.self) }
-            }
-        }.start()
-    }
-
-    public var lines: [String] { lock.withLock { stdoutLines } }
-    public var stderr: String { lock.withLock { stderrText } }
-
-    /// Waits until a stdout line satisfies `predicate`; false on timeout or exit.
-    @discardableResult
-    public func waitForLine(timeout: TimeInterval = 30, _ predicate: (String) -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if lines.contains(where: predicate) { return true }
-            if !process.isRunning { return lines.contains(where: predicate) }
-            usleep(5_000)
+            state.withLock { $0.status = result.terminationStatus.code }
+        } catch {
+            state.withLock { $0.failure = TestFailure("could not run \(path): \(error)") }
         }
-        return false
     }
 
-    /// Waits for the process to end by itself; returns its status, or nil on timeout.
-    public func waitForExit(timeout: TimeInterval = 60) -> Int32? {
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning {
-            if Date() > deadline { return nil }
-            usleep(5_000)
-        }
-        return process.terminationStatus
+    /// Adds a line of the runner's own to stderr, so a failure message shows it.
+    private func note(_ text: String) {
+        state.withLock { $0.stderr += Array("\n\(text)\n".utf8) }
     }
-
-    public func kill(_ signal: Int32 = SIGKILL) {
-        if process.isRunning { Glibc.kill(process.processIdentifier, signal) }
-        process.waitUntilExit()
-    }
-
-    deinit { if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) } }
 }
 
 extension TemporaryHome {
     /// Starts `hyzer-hub --home <this> serve …` and waits until it listens.
-    public func serve(_ arguments: [String] = []) throws -> RunningProcess {
-        let server = try RunningProcess("hyzer-hub", ["--home", path, "serve", "--log-level", "warning"] + arguments)
-        guard server.waitForLine(timeout: 30, { $0.hasPrefix("hyzer-hub serving on") }) else {
+    public func serve(_ arguments: [String] = []) async throws -> RunningProcess {
+        let server = try await RunningProcess("hyzer-hub", ["--home", path, "serve", "--log-level", "warning"] + arguments)
+        guard await server.waitForLine(timeout: .seconds(30), { $0.hasPrefix("hyzer-hub serving on") }) else {
             throw TestFailure("hyzer-hub serve did not start: \(server.stderr)")
         }
         return server
-    }
-}
-
-public struct TestFailure: Error, CustomStringConvertible {
-    public let description: String
-    public init(_ description: String) { self.description = description }
-}
-
-/// A plain Unix-socket client that speaks raw bytes, for hostile and handshake tests.
-public final class RawSocket {
-    private let fd: Int32
-
-    public init(unixPath: String) throws {
-        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            let bytes = Array(unixPath.utf8.prefix(raw.count - 1))
-            raw.copyBytes(from: bytes + [0])
-        }
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard result == 0 else { throw TestFailure("connect \(unixPath): \(String(cString: strerror(errno)))") }
-        var timeout = timeval(tv_sec: 0, tv_usec: 100_000)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-    }
-
-    deinit { close(fd) }
-
-    /// Says "no more bytes from me" while still reading.
-    public func shutdownWrite() { shutdown(fd, Int32(SHUT_WR)) }
-
-    public func send(_ bytes: [UInt8]) {
-        _ = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-    }
-
-    /// Everything received until the peer closes or `timeout` passes; `closed` says which.
-    public func receiveAll(timeout: TimeInterval) -> (bytes: [UInt8], closed: Bool) {
-        var received: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            let count = recv(fd, &buffer, buffer.count, 0)
-            if count == 0 { return (received, true) }
-            if count < 0 {
-                if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { continue }
-                return (received, true)
-            }
-            received += buffer[0..<count]
-        }
-        return (received, false)
     }
 }

@@ -12,12 +12,12 @@ struct WatchHeadlessTests {
         return url.path
     }
 
-    static func watch(_ home: TemporaryHome, script: String, _ extra: [String] = []) throws -> CLIProcess.Result {
-        try CLIProcess.run("hyzer-watch", ["--home", home.path, "--headless", "--script", script, "--screenshot-dir", home.path] + extra)
+    static func watch(_ home: TemporaryHome, script: String, _ extra: [String] = []) async throws -> CLIProcess.Result {
+        try await CLIProcess.run("hyzer-watch", ["--home", home.path, "--headless", "--script", script, "--screenshot-dir", home.path] + extra)
     }
 
-    static func standings(_ home: TemporaryHome) throws -> [String] {
-        let snapshot = try HyzerJSON.decoder().decode(StandingsSnapshot.self, from: Data(try home.hub("standings", "--json").stdout.utf8))
+    static func standings(_ home: TemporaryHome) async throws -> [String] {
+        let snapshot = try HyzerJSON.decoder().decode(StandingsSnapshot.self, from: Data(try await home.hub("standings", "--json").stdout.utf8))
         return (snapshot.round?.standings ?? []).map { "\(ScoreFormat.position(of: $0)) \($0.name) \(ScoreFormat.relativeToPar($0.scoreRelativeToPar))" }
     }
 
@@ -30,11 +30,11 @@ struct WatchHeadlessTests {
     }
 
     @Test("Four players scored with the crown show on the face and in hyzer-hub standings; the screenshot is a 396×484 PNG")
-    func scoreFourWithTheCrown() throws {
+    func scoreFourWithTheCrown() async throws {
         let home = try TemporaryHome()
-        #expect(try home.hub("round", "start", "--course", "Maple Hill", "--player", "Ann", "Ben", "Cat", "Dan").status == 0)
-        let server = try home.serve()
-        defer { server.kill() }
+        #expect(try await home.hub("round", "start", "--course", "Maple Hill", "--player", "Ann", "Ben", "Cat", "Dan").status == 0)
+        let server = try await home.serve()
+        defer { server.stop() }
         let script = try Self.script(home, """
             wait-snapshot
             expect-screen leaderboard
@@ -62,10 +62,10 @@ struct WatchHeadlessTests {
             screenshot leaderboard.png
             quit
             """)
-        let result = try Self.watch(home, script: script)
+        let result = try await Self.watch(home, script: script)
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(try Self.standings(home) == ["1 Ben -1", "2 Cat E", "3 Ann +1", "4 Dan +3"])
-        let events = try HyzerJSON.decoder().decode([ScoreEvent].self, from: Data(try home.hub("events", "--json").stdout.utf8))
+        #expect(try await Self.standings(home) == ["1 Ben -1", "2 Cat E", "3 Ann +1", "4 Dan +3"])
+        let events = try HyzerJSON.decoder().decode([ScoreEvent].self, from: Data(try await home.hub("events", "--json").stdout.utf8))
         #expect(events.map(\.source) == [.crown, .crown, .crown, .crown])
         #expect(events.allSatisfy { $0.deviceID == "watch" })
         let png = home.url.appendingPathComponent("leaderboard.png")
@@ -74,10 +74,10 @@ struct WatchHeadlessTests {
     }
 
     @Test("Hub stopped: the phone is unreachable and scores queue; hub back: they land")
-    func hubStoppedThenBack() throws {
+    func hubStoppedThenBack() async throws {
         let home = try TemporaryHome()
-        #expect(try home.hub("round", "start", "--course", "Willow Creek", "--player", "Ann", "Ben").status == 0)
-        var server = try home.serve()
+        #expect(try await home.hub("round", "start", "--course", "Willow Creek", "--player", "Ann", "Ben").status == 0)
+        var server = try await home.serve()
         let script = try Self.script(home, """
             wait-snapshot
             expect-reachable true
@@ -94,25 +94,25 @@ struct WatchHeadlessTests {
             expect-text "1 Ann -1 2 Ben E"
             expect-haptics 2 success
             """)
-        let watch = try RunningProcess("hyzer-watch", ["--home", home.path, "--headless", "--script", script, "--log-level", "info", "--expect-timeout", "15"])
+        let watch = try await RunningProcess("hyzer-watch", ["--home", home.path, "--headless", "--script", script, "--log-level", "info", "--expect-timeout", "15"])
         // Stop the hub once the watch has seen it, restart it once both scores are queued.
-        #expect(waitFor(10) { watch.stderr.contains("line 3: wait 200ms") })
-        server.kill(SIGTERM)
+        #expect(await eventually(timeout: .seconds(10)) { watch.stderr.contains("line 3: wait 200ms") })
+        await server.kill(SIGTERM)
         let outbox = home.url.appendingPathComponent("watch/outbox")
-        #expect(waitFor(15) { ((try? FileManager.default.contentsOfDirectory(atPath: outbox.path)) ?? []).filter { !$0.hasPrefix(".") }.count == 2 })
-        #expect(try home.events().isEmpty)
-        server = try home.serve()
-        defer { server.kill() }
-        #expect(watch.waitForExit(timeout: 30) == 0, "\(watch.stderr.suffix(600))")
-        #expect(try Self.standings(home) == ["1 Ann -1", "2 Ben E"])
+        #expect(await eventually(timeout: .seconds(15)) { ((try? FileManager.default.contentsOfDirectory(atPath: outbox.path)) ?? []).filter { !$0.hasPrefix(".") }.count == 2 })
+        #expect(try await home.events().isEmpty)
+        server = try await home.serve()
+        defer { server.stop() }
+        #expect(await watch.waitForExit(timeout: .seconds(30)) == 0, "\(watch.stderr.suffix(600))")
+        #expect(try await Self.standings(home) == ["1 Ann -1", "2 Ben E"])
     }
 
     @Test("link down makes the phone unreachable; the watch still reads standings.json; link up reconnects")
-    func linkDownAndUp() throws {
+    func linkDownAndUp() async throws {
         let home = try TemporaryHome()
-        #expect(try home.hub("round", "start", "--course", "Willow Creek", "--player", "Ann", "Ben").status == 0)
-        let server = try home.serve()
-        defer { server.kill() }
+        #expect(try await home.hub("round", "start", "--course", "Willow Creek", "--player", "Ann", "Ben").status == 0)
+        let server = try await home.serve()
+        defer { server.stop() }
         let script = try Self.script(home, """
             wait-snapshot
             expect-reachable true
@@ -126,13 +126,13 @@ struct WatchHeadlessTests {
             expect-reachable true
             expect-stale false
             """)
-        let result = try Self.watch(home, script: script)
+        let result = try await Self.watch(home, script: script)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try Self.pngSize(home.url.appendingPathComponent("stale.png"))?.0 == 396)
     }
 
     @Test("A failed expectation exits 1 naming the line and what was seen instead")
-    func failedExpectation() throws {
+    func failedExpectation() async throws {
         let home = try TemporaryHome()
         let script = try Self.script(home, """
             # no hub, no round
@@ -140,7 +140,7 @@ struct WatchHeadlessTests {
             expect-text "Jake"
             save
             """)
-        let result = try Self.watch(home, script: script, ["--expect-timeout", "0.2"])
+        let result = try await Self.watch(home, script: script, ["--expect-timeout", "0.2"])
         #expect(result.status == 1)
         #expect(result.stderr.hasSuffix("""
             line 3: expect-text "Jake": expectation not met; visible text: "No standings yet", "Waiting for the phone", "No phone"
@@ -149,38 +149,29 @@ struct WatchHeadlessTests {
     }
 
     @Test("A script with a mistake is refused before anything runs (exit 2), naming the line")
-    func badScript() throws {
+    func badScript() async throws {
         let home = try TemporaryHome()
         let script = try Self.script(home, "wait-snapshot\ncrown 2\n")
-        let result = try Self.watch(home, script: script)
+        let result = try await Self.watch(home, script: script)
         #expect(result.status == 2)
         #expect(result.stderr.contains("line 2: crown 2: crown takes +N or -N detents, e.g. crown +2"))
     }
 
     @Test("--help lists the input mapping; a bad --size is refused with what is allowed")
-    func help() throws {
-        let help = try CLIProcess.run("hyzer-watch", ["--help"])
+    func help() async throws {
+        let help = try await CLIProcess.run("hyzer-watch", ["--help"])
         #expect(help.status == 0)
         #expect(help.stdout.contains("mouse wheel, Up/Down"))
         #expect(help.stdout.contains("right click, Escape"))
         #expect(help.stdout.contains("(values: 41, 45, 49; default: 45)"))
-        let bad = try CLIProcess.run("hyzer-watch", ["--size", "44", "--headless"])
+        let bad = try await CLIProcess.run("hyzer-watch", ["--size", "44", "--headless"])
         #expect(bad.status == 64)
         #expect(bad.stderr.hasPrefix("Error: The value '44' is invalid for '--size <MM>'. Please provide one of '41', '45' or '49'."))
     }
 }
 
-func waitFor(_ seconds: TimeInterval, _ condition: () -> Bool) -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
-        if condition() { return true }
-        usleep(10_000)
-    }
-    return condition()
-}
-
 extension TemporaryHome {
-    func events() throws -> [ScoreEvent] {
-        try HyzerJSON.decoder().decode([ScoreEvent].self, from: Data(try hub("events", "--json").stdout.utf8))
+    func events() async throws -> [ScoreEvent] {
+        try HyzerJSON.decoder().decode([ScoreEvent].self, from: Data(try await hub("events", "--json").stdout.utf8))
     }
 }

@@ -72,7 +72,7 @@ struct WatchSessionTests {
         ("corrupt", "\u{0}\u{1}garbage"),
         ("empty", ""),
     ])
-    func badSnapshotKeepsLastGood(label: String, content: String) throws {
+    func badSnapshotKeepsLastGood(label: String, content: String) async throws {
         let home = try TemporaryHome()
         try Self.write(Fixture.snapshot(sequence: 7), to: home)
         let session = try Self.session(home)
@@ -83,7 +83,7 @@ struct WatchSessionTests {
         let url = home.url.appendingPathComponent("shared/standings.json")
         try Data(content.utf8).write(to: url)
         // The watcher notices the new file; the reader refuses it.
-        for _ in 0..<200 where session.current.snapshotProblem == nil { usleep(10_000) }
+        #expect(await eventually(timeout: .seconds(5)) { session.current.snapshotProblem != nil })
         #expect(session.current.snapshot?.sequence == 7)
         #expect(session.current.snapshotProblem?.contains("is partial or corrupt") == true)
         #expect(session.frame(measurer: .estimate).texts.contains("Jake"))
@@ -103,14 +103,14 @@ struct WatchSessionTests {
     }
 
     @Test("A newer snapshot written by the hub is picked up from the file")
-    func fileUpdates() throws {
+    func fileUpdates() async throws {
         let home = try TemporaryHome()
         try Self.write(Fixture.snapshot(sequence: 1), to: home)
         let session = try Self.session(home)
         session.start()
         defer { Task { await session.stop() } }
         try Self.write(Fixture.snapshot(sequence: 2, standings: [Fixture.standing("Zoe", 1, -4)]), to: home)
-        for _ in 0..<200 where session.current.snapshot?.sequence != 2 { usleep(10_000) }
+        #expect(await eventually(timeout: .seconds(5)) { session.current.snapshot?.sequence == 2 })
         #expect(session.current.round?.standings.map(\.name) == ["Zoe"])
     }
 }

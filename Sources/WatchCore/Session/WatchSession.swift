@@ -1,6 +1,7 @@
 import Foundation
 import HyzerKit
 import HyzerLink
+import HyzerStorage
 import Logging
 import NIOConcurrencyHelpers
 
@@ -43,7 +44,7 @@ public final class WatchSession: Sendable {
     /// wanted and not yet connected" is decided under one lock, so there is never a second client.
     private let link = NIOLockedValueBox(LinkState())
     private let changed: @Sendable () -> Void
-    private let snapshotWatcher: NIOLockedValueBox<SnapshotFileWatcher?> = NIOLockedValueBox(nil)
+    private let snapshotWatcher: NIOLockedValueBox<FileChangeWatcher?> = NIOLockedValueBox(nil)
     private let logger = Logger(label: "hyzer.watch")
 
     /// - Parameter changed: called (on any thread) after anything that may change the face.
@@ -80,9 +81,9 @@ public final class WatchSession: Sendable {
     /// Starts reading `standings.json` and the link to the phone.
     public func start() {
         let url = configuration.paths.standingsSnapshot
-        let watcher = SnapshotFileWatcher(url: url) { [weak self] in self?.readSnapshotFile() }
+        let watcher = FileChangeWatcher(files: [url]) { [weak self] in self?.readSnapshotFile() }
         snapshotWatcher.withLockedValue { $0 = watcher }
-        watcher.start()
+        watcher.start(name: "hyzer.watch.snapshot")
         readSnapshotFile()
         setLink(up: true)
     }

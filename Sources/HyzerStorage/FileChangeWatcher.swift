@@ -1,0 +1,95 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Synchronization
+
+/// Calls `onChange` when any of some files in one directory is written, replaced, created or
+/// removed: inotify on the directory (a replacing rename shows up there too), with a slow poll of
+/// the files' size, time and inode as the safety net for file systems without inotify. Nothing
+/// runs at a fixed high rate, so an idle watcher costs next to nothing.
+public final class FileChangeWatcher: Sendable {
+    public let directory: URL
+    private let names: Set<String>
+    private let pollInterval: Duration
+    private let onChange: @Sendable () -> Void
+    private let stopped = Atomic<Bool>(false)
+
+    /// - Parameter files: files in one directory (the directory of the first is watched).
+    public init(files: [URL], pollInterval: Duration = .seconds(1), onChange: @escaping @Sendable () -> Void) {
+        precondition(!files.isEmpty, "FileChangeWatcher needs at least one file")
+        directory = files[0].deletingLastPathComponent()
+        names = Set(files.map(\.lastPathComponent))
+        self.pollInterval = pollInterval
+        self.onChange = onChange
+    }
+
+    /// Starts watching on a thread of its own. The watch is in place when this returns: a change
+    /// made right after is reported.
+    public func start(name: String = "hyzer.file-watcher") {
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let fd = inotify_init1(Int32(IN_CLOEXEC))
+        let mask = UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE)
+        let watching = fd >= 0 && inotify_add_watch(fd, directory.path, mask) >= 0
+        let initial = signature()
+        let thread = Thread { [self] in run(fd: fd, watching: watching, initial: initial) }
+        thread.name = name
+        thread.start()
+    }
+
+    /// Stops within a tenth of a second.
+    public func stop() { stopped.store(true, ordering: .releasing) }
+
+    private func run(fd: Int32, watching: Bool, initial: [String]) {
+        defer { if fd >= 0 { close(fd) } }
+        let clock = ContinuousClock()
+        var nextPoll = clock.now + pollInterval
+        var lastSignature = initial
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while !stopped.load(ordering: .acquiring) {
+            if watching {
+                // Wakes for an event, else every 100 ms only to notice `stop()`.
+                var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                if poll(&descriptor, 1, 100) > 0 {
+                    let count = read(fd, &buffer, buffer.count)
+                    if count > 0, !names.isDisjoint(with: Self.names(in: buffer, count: count)) {
+                        lastSignature = signature()
+                        onChange()
+                    }
+                }
+            } else {
+                usleep(100_000)
+            }
+            if clock.now >= nextPoll {
+                nextPoll = clock.now + pollInterval
+                let current = signature()
+                if current != lastSignature {
+                    lastSignature = current
+                    onChange()
+                }
+            }
+        }
+    }
+
+    /// The file names in a buffer of inotify events.
+    static func names(in buffer: [UInt8], count: Int) -> [String] {
+        var names: [String] = []
+        var offset = 0
+        let header = MemoryLayout<inotify_event>.size
+        while offset + header <= count {
+            let length = buffer.withUnsafeBytes { Int($0.load(fromByteOffset: offset + 12, as: UInt32.self)) }
+            let nameBytes = buffer[(offset + header)..<min(count, offset + header + length)]
+            names.append(String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self))
+            offset += header + length
+        }
+        return names
+    }
+
+    private func signature() -> [String] {
+        names.sorted().map { name in
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(name).path)
+            else { return "" }
+            return "\(attributes[.modificationDate] ?? "") \(attributes[.size] ?? "") \(attributes[.systemFileNumber] ?? "")"
+        }
+    }
+}

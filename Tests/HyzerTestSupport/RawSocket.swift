@@ -1,0 +1,53 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A plain Unix-socket client that speaks raw bytes, for hostile and handshake tests.
+public final class RawSocket {
+    private let fd: Int32
+
+    public init(unixPath: String) throws {
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            let bytes = Array(unixPath.utf8.prefix(raw.count - 1))
+            raw.copyBytes(from: bytes + [0])
+        }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard result == 0 else { throw TestFailure("connect \(unixPath): \(String(cString: strerror(errno)))") }
+    }
+
+    deinit { close(fd) }
+
+    /// Says "no more bytes from me" while still reading.
+    public func shutdownWrite() { shutdown(fd, Int32(SHUT_WR)) }
+
+    public func send(_ bytes: [UInt8]) {
+        _ = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+
+    /// Everything received until the peer closes or `timeout` passes; `closed` says which.
+    /// Reads without blocking and suspends between reads, so no thread of the pool is held.
+    public func receiveAll(timeout: Duration) async -> (bytes: [UInt8], closed: Bool) {
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        let closed = await eventually(timeout: timeout, pollingEvery: .milliseconds(2)) {
+            while true {
+                let count = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+                if count > 0 {
+                    received += buffer[0..<count]
+                } else if count == 0 {
+                    return true
+                } else if errno == EINTR {
+                    continue
+                } else {
+                    return errno != EAGAIN && errno != EWOULDBLOCK
+                }
+            }
+        }
+        return (received, closed)
+    }
+}
