@@ -6,7 +6,7 @@ import Synchronization
 /// output on standard output (`--json` above all) is never mixed with a log line.
 public struct LoggingOptions: ParsableArguments {
     @Option(name: .customLong("log-level"),
-            help: "How much to log on standard error (default: info for serve, warning otherwise).")
+            help: "How much to log on standard error (default: info for hyzer-hub serve, error for hyzer-bench, warning otherwise).")
     public var logLevel: Logger.Level?
 
     public init() {}

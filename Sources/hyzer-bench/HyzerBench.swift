@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HyzerCLI
 import Logging
 
 @main
@@ -11,20 +12,19 @@ struct HyzerBench: ParsableCommand {
             Run it in release: swift run -c release hyzer-bench. It starts real hyzer-hub and \
             hyzer-watch processes from its own build folder, on temporary homes. --quick runs few \
             iterations, only to prove every figure can be measured (CI does this; the numbers mean little).
-            """
+            Progress and logs go to standard error, the figures to standard output.
+            """,
+        version: HyzerVersion.current
     )
 
     @Flag(help: "Few iterations: proves the bench runs, not a measurement.") var quick = false
     @Flag(help: "Print the figures as JSON.") var json = false
     @Option(help: ArgumentHelp("Only the figures whose name contains this text (limits are always measured).", valueName: "TEXT"))
     var only: String?
+    @OptionGroup var logging: LoggingOptions
 
     func run() throws {
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = .error
-            return handler
-        }
+        logging.bootstrap(defaultLevel: .error)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-bench-\(getpid())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
