@@ -94,7 +94,7 @@ struct HubStoreTests {
         let (hub, round, raw) = try Self.hubOnDiskWithRound(in: home)
         let event = try Self.event(round, "Jake", hole: 1, strokes: 3)
         try hub.append(event)
-        #expect(throws: DatabaseError.self) {
+        let outOfRange = #expect(throws: DatabaseError.self) {
             try raw.write { db in
                 try db.execute(sql: """
                     INSERT INTO score_event (id, roundID, playerID, hole, strokes, reportedByPlayerID, deviceID, source, createdAt, receivedAt)
@@ -102,8 +102,10 @@ struct HubStoreTests {
                     """, arguments: [round.id.uuidString, round.players[0].id])
             }
         }
+        #expect(outOfRange?.extendedResultCode == .SQLITE_CONSTRAINT_CHECK)
+        #expect(outOfRange?.message?.contains("strokes") == true, "\(String(describing: outOfRange))")
         let duplicate = try #require(try raw.read { db in try Row.fetchOne(db, sql: "SELECT * FROM score_event") })
-        #expect(throws: DatabaseError.self) {
+        let sameID = #expect(throws: DatabaseError.self) {
             try raw.write { db in
                 try db.execute(sql: """
                     INSERT INTO score_event (id, roundID, playerID, hole, strokes, reportedByPlayerID, deviceID, source, createdAt, receivedAt)
@@ -111,6 +113,8 @@ struct HubStoreTests {
                     """, arguments: [duplicate["id"] as String, duplicate["roundID"] as String, duplicate["playerID"] as String])
             }
         }
+        #expect(sameID?.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE)
+        #expect(sameID?.message == "UNIQUE constraint failed: score_event.id")
         #expect(try hub.eventLog().events == [event])
     }
 
@@ -190,7 +194,9 @@ struct HubStoreTests {
         let hub = try Hub.inMemory()
         #expect(try hub.snapshot().sequence == 0)
         try hub.startRound(course: "Willow Creek", players: ["Jake"])
+        #expect(try hub.snapshot().sequence == 1)
         try hub.score(player: "Jake", strokes: 3)
+        #expect(try hub.snapshot().sequence == 2)
         try hub.moveToHole(4)
         #expect(try hub.snapshot().sequence == 3)
     }

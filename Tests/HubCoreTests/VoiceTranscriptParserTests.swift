@@ -66,6 +66,7 @@ struct VoiceTranscriptParserTests {
         let result = Self.parse("Sara 2")
         #expect(result.entries == [])
         #expect(result.suggestions.map(\.player.name) == ["Sarah"])
+        #expect(result.suggestions.map(\.confidence) == [0.8])
     }
 
     @Test("A poor name (under 50 %) is refused")

@@ -8,9 +8,9 @@ struct DemoScriptTests {
         .deletingLastPathComponent().appendingPathComponent("tools/demo").path
 
     /// Processes (other than this test run) whose command line names `home`: the demo's hub and watch.
-    static func processes(mentioning home: String) -> [String] {
+    static func processes(mentioning home: String) throws -> [String] {
         let ownPID = ProcessInfo.processInfo.processIdentifier
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        let entries = try FileManager.default.contentsOfDirectory(atPath: "/proc")
         return entries.compactMap { entry -> String? in
             guard let pid = Int32(entry), pid != ownPID,
                   let raw = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { return nil }
@@ -32,8 +32,8 @@ struct DemoScriptTests {
         #expect(await demo.waitForExit(timeout: .seconds(120)) == 0, "\(demo.stderr)")
         let shots = try FileManager.default.contentsOfDirectory(atPath: home.url.appendingPathComponent("screenshots").path).sorted()
         #expect(shots == ["1-leaderboard.png", "2-crown.png", "3-reshuffle.png", "4-stale.png"])
-        #expect(await eventually(timeout: .seconds(5)) { Self.processes(mentioning: home.path).isEmpty },
-                "left running: \(Self.processes(mentioning: home.path))")
+        #expect(try await eventually(timeout: .seconds(5)) { try Self.processes(mentioning: home.path).isEmpty },
+                "left running: \((try? Self.processes(mentioning: home.path)) ?? [])")
     }
 
     @Test("SIGTERM to the demo while the watch runs ends the hub and the watch too")
@@ -41,13 +41,13 @@ struct DemoScriptTests {
         let home = try TemporaryHome()
         let demo = try await Self.startDemo(home: home)
         // Both children are up once the watch's command line shows.
-        let watchRunning = await eventually(timeout: .seconds(60), pollingEvery: .milliseconds(5)) {
-            Self.processes(mentioning: home.path).contains { $0.contains("hyzer-watch") }
+        let watchRunning = try await eventually(timeout: .seconds(60), pollingEvery: .milliseconds(5)) {
+            try Self.processes(mentioning: home.path).contains { $0.contains("hyzer-watch") }
         }
         try #require(watchRunning, "the demo never started the watch: \(demo.stderr)")
         demo.send(SIGTERM)
         #expect(await demo.waitForExit(timeout: .seconds(30)) != nil)
-        #expect(await eventually(timeout: .seconds(10)) { Self.processes(mentioning: home.path).isEmpty },
-                "left running: \(Self.processes(mentioning: home.path))")
+        #expect(try await eventually(timeout: .seconds(10)) { try Self.processes(mentioning: home.path).isEmpty },
+                "left running: \((try? Self.processes(mentioning: home.path)) ?? [])")
     }
 }

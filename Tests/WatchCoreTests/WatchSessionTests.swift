@@ -62,6 +62,9 @@ struct WatchSessionTests {
         session.send(.tap(WatchLayout.rowFrame(slot: 1, size: .mm45).center))
         session.send(.crown(detents: 2))
         session.send(.back)
+        #expect(session.current.screenName == "leaderboard")
+        // A Save after Back has no score input to save.
+        session.send(.save)
         #expect(try DurableOutbox(directory: home.url.appendingPathComponent("watch/outbox")).count == 0)
         #expect(session.hapticCount(.success) == 0)
         #expect(session.hapticCount(.tick) == 2)
