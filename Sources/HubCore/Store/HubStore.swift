@@ -134,7 +134,7 @@ struct HubStore {
     }
 
     func insert(_ event: ScoreEvent, receivedAt: Date) throws {
-        try ScoreEventRecord(event, receivedAt: receivedAt).insert(db)
+        try db.cachedStatement(sql: ScoreEventRecord.insertSQL).execute(arguments: ScoreEventRecord(event, receivedAt: receivedAt).insertArguments)
     }
 
     /// Distinct holes `playerID` has a score on.

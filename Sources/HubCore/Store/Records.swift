@@ -65,13 +65,12 @@ struct PlayerRecord: Codable, FetchableRecord, PersistableRecord {
     var player: Player { Player(id: id, name: name) }
 }
 
-/// `round`: its course, lifecycle status and the hole the phone moved to.
-struct RoundRecord: Codable, FetchableRecord, PersistableRecord {
+/// `round`: its course, lifecycle status and the hole the phone moved to. Read on every score
+/// (its status and selected hole change), so the row mapping is written out.
+struct RoundRecord: FetchableRecord, PersistableRecord {
     static let databaseTableName = "round"
-    enum Columns {
-        static let id = Column(CodingKeys.id)
-        static let status = Column(CodingKeys.status)
-        static let createdAt = Column(CodingKeys.createdAt)
+    enum Columns: String, ColumnExpression {
+        case id, courseID, status, selectedHole, createdAt
     }
 
     var id: String
@@ -87,9 +86,26 @@ struct RoundRecord: Codable, FetchableRecord, PersistableRecord {
         selectedHole = round.selectedHole
         createdAt = HyzerJSON.formatTimestamp(round.createdAt)
     }
-}
 
-extension RoundStatus: DatabaseValueConvertible {}
+    init(row: Row) throws {
+        id = row[Columns.id]
+        courseID = row[Columns.courseID]
+        guard let status = RoundStatus(rawValue: row[Columns.status]) else {
+            throw HubError.storage("Round \(id) has an unreadable status.")
+        }
+        self.status = status
+        selectedHole = row[Columns.selectedHole]
+        createdAt = row[Columns.createdAt]
+    }
+
+    func encode(to container: inout PersistenceContainer) {
+        container[Columns.id] = id
+        container[Columns.courseID] = courseID
+        container[Columns.status] = status.rawValue
+        container[Columns.selectedHole] = selectedHole
+        container[Columns.createdAt] = createdAt
+    }
+}
 
 /// `round_player`: who plays a round, in the order they were named.
 struct RoundPlayerRecord: Codable, FetchableRecord, PersistableRecord {
@@ -101,10 +117,25 @@ struct RoundPlayerRecord: Codable, FetchableRecord, PersistableRecord {
 }
 
 /// `score_event`: the append-only log. `seq` is the hub's arrival order; `receivedAt` its clock.
-struct ScoreEventRecord: Codable, FetchableRecord, PersistableRecord {
+///
+/// Row mapping is written out (not `Codable`): every score is inserted and its {player, hole}
+/// history read on the ingest path, and GRDB's hand-written mapping is several times faster.
+struct ScoreEventRecord: FetchableRecord, PersistableRecord {
     static let databaseTableName = "score_event"
-    enum CodingKeys: String, CodingKey {
+
+    enum Columns: String, ColumnExpression, CaseIterable {
         case id, roundID, playerID, hole, strokes, supersedesEventID, reportedByPlayerID, deviceID, source, createdAt, receivedAt
+    }
+
+    /// The insert the ingest path runs for every score, as one cached statement; its placeholders
+    /// come from `Columns` in order, and `insertArguments` gives the values in the same order.
+    static let insertSQL = """
+        INSERT INTO score_event (\(Columns.allCases.map(\.rawValue).joined(separator: ", ")))
+        VALUES (\(Columns.allCases.map { _ in "?" }.joined(separator: ", ")))
+        """
+
+    var insertArguments: StatementArguments {
+        [id, roundID, playerID, hole, strokes, supersedesEventID, reportedByPlayerID, deviceID, source, createdAt, receivedAt]
     }
 
     var id: String
@@ -118,6 +149,34 @@ struct ScoreEventRecord: Codable, FetchableRecord, PersistableRecord {
     var source: String
     var createdAt: String
     var receivedAt: String
+
+    init(row: Row) {
+        id = row[Columns.id]
+        roundID = row[Columns.roundID]
+        playerID = row[Columns.playerID]
+        hole = row[Columns.hole]
+        strokes = row[Columns.strokes]
+        supersedesEventID = row[Columns.supersedesEventID]
+        reportedByPlayerID = row[Columns.reportedByPlayerID]
+        deviceID = row[Columns.deviceID]
+        source = row[Columns.source]
+        createdAt = row[Columns.createdAt]
+        receivedAt = row[Columns.receivedAt]
+    }
+
+    func encode(to container: inout PersistenceContainer) {
+        container[Columns.id] = id
+        container[Columns.roundID] = roundID
+        container[Columns.playerID] = playerID
+        container[Columns.hole] = hole
+        container[Columns.strokes] = strokes
+        container[Columns.supersedesEventID] = supersedesEventID
+        container[Columns.reportedByPlayerID] = reportedByPlayerID
+        container[Columns.deviceID] = deviceID
+        container[Columns.source] = source
+        container[Columns.createdAt] = createdAt
+        container[Columns.receivedAt] = receivedAt
+    }
 
     init(_ event: ScoreEvent, receivedAt: Date) {
         id = event.id.uuidString
