@@ -75,6 +75,8 @@ extension Hub {
             let round = try Self.requireRoundInPlay(store)
             let player = try Self.player(named: name, in: round)
             guard (1...round.holeCount).contains(hole) else { throw HubError.score(.holeOutOfRange(hole: hole, holeCount: round.holeCount)) }
+            // The strokes are wrong whatever the hole's state: say that first.
+            guard Strokes.allowed.contains(strokes) else { throw HubError.score(.strokesOutOfRange(strokes)) }
             let history = try store.history(roundID: round.id, playerID: player.id, hole: hole)
             let current = ScoreResolution.leaves(ofHistory: history).first
             if source == .resolution {

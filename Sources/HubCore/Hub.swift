@@ -82,12 +82,16 @@ public final class Hub: Sendable {
         try store.insert(course)
     }
 
+    /// The courses that ship with Hyzer (`Assets/courses`), read without opening any hub.
+    public static func shippedCourses() throws -> [Course] {
+        try HyzerAssets.courseFiles().map { try HyzerJSON.decoder().decode(Course.self, from: Data(contentsOf: $0)) }
+    }
+
     private func seedCoursesIfNeeded() throws {
         try database.write { store in
             guard try store.meta(MetaRecord.coursesSeeded) == nil else { return }
-            for file in HyzerAssets.courseFiles() {
-                let course = try HyzerJSON.decoder().decode(Course.self, from: Data(contentsOf: file))
-                if try store.course(named: course.name) == nil { try store.insert(course) }
+            for course in try Self.shippedCourses() where try store.course(named: course.name) == nil {
+                try store.insert(course)
             }
             try store.setMeta(MetaRecord.coursesSeeded, "1")
         }

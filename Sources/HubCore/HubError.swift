@@ -30,7 +30,7 @@ public enum HubError: Error, Equatable, Sendable, CustomStringConvertible {
         case .duplicateCourse(let name):
             "A course named \"\(name)\" already exists; course names must be unique."
         case .badCourseFile(let path, let reason):
-            "Cannot read course file \(path): \(reason). Expected {\"name\": \"…\", \"holes\": [{\"number\": 1, \"par\": 3}, …]} with holes 1...N and par 2...6."
+            "Cannot read course file \(path): \(HubText.sentence(reason)) Expected {\"name\": \"…\", \"holes\": [{\"number\": 1, \"par\": 3}, …]} with holes 1...N and par 2...6."
         case .unknownPlayer(let name, let players, let suggestion?):
             "No player named \"\(name)\" in this round; did you mean \(suggestion)? Players: \(players.joined(separator: ", "))."
         case .unknownPlayer(let name, let players, nil):

@@ -12,6 +12,7 @@ public enum LinkError: Error, Equatable, Sendable, CustomStringConvertible {
     case noPairingToken(path: String)
     case unexpectedMessage(LinkMessage.MessageType, state: String)
     case handshakeTimeout
+    case cannotListen(address: String, reason: String)
 
     public var description: String {
         switch self {
@@ -33,6 +34,8 @@ public enum LinkError: Error, Equatable, Sendable, CustomStringConvertible {
             "unexpected \(type.rawValue) message while \(state)"
         case .handshakeTimeout:
             "no hello/welcome in time"
+        case .cannotListen(let address, let reason):
+            "Cannot listen on \(address): \(reason)."
         }
     }
 }

@@ -19,3 +19,36 @@ public enum FileLock {
         return try body()
     }
 }
+
+/// A lock held for as long as this value lives (or the process does): `serve` holds one so that a
+/// second `serve` on the same home refuses instead of taking over its socket.
+public final class HeldFileLock: Sendable {
+    private let fd: Int32
+
+    /// Takes the lock on `url` if it is free and writes this process's id into the file; nil when
+    /// another process holds it (`holder` then reads its id).
+    public static func acquire(_ url: URL) throws(DurableFileError) -> HeldFileLock? {
+        let fd = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw .failed("open lock", url.path, errno) }
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            if errno == EINTR { continue }
+            let code = errno
+            close(fd)
+            if code == EWOULDBLOCK { return nil }
+            throw .failed("lock", url.path, code)
+        }
+        let pid = Data("\(getpid())\n".utf8)
+        _ = ftruncate(fd, 0)
+        _ = pid.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
+        return HeldFileLock(fd: fd)
+    }
+
+    /// The process id written by whoever holds the lock on `url`, if readable.
+    public static func holder(_ url: URL) -> Int32? {
+        (try? String(contentsOf: url, encoding: .utf8)).flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    }
+
+    private init(fd: Int32) { self.fd = fd }
+
+    deinit { close(fd) }
+}

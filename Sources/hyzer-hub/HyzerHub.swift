@@ -45,13 +45,15 @@ struct HyzerHub: AsyncParsableCommand {
     }
 }
 
-/// The names of the courses in the hub under the home being completed (for shell completion).
+/// The names of the courses in the hub under the home being completed (for shell completion);
+/// the shipped courses where no hub exists yet. Completion never creates a home.
 func courseNames(_ words: [String]) -> [String] {
     var home: String?
     if let flag = words.firstIndex(of: "--home"), flag + 1 < words.count { home = words[flag + 1] }
     let paths = HyzerPaths.resolve(explicitHome: home, environment: ProcessInfo.processInfo.environment, userHome: NSHomeDirectory())
-    guard FileManager.default.fileExists(atPath: paths.database.path), let hub = try? Hub.open(paths: paths) else { return [] }
-    return ((try? hub.courses()) ?? []).map(\.name)
+    let courses = FileManager.default.fileExists(atPath: paths.database.path)
+        ? (try? Hub.open(paths: paths).courses()) : (try? Hub.shippedCourses())
+    return (courses ?? []).map(\.name).sorted()
 }
 
 /// Prints a value as pretty JSON with Hyzer's conventions.

@@ -47,6 +47,14 @@ struct ServeCommand: AsyncParsableCommand {
         root.logging.bootstrap(defaultLevel: .info)
         let logger = Logger(label: "hyzer.hub.serve")
         let paths = root.paths
+        try FileManager.default.createDirectory(at: paths.hubDirectory, withIntermediateDirectories: true)
+        // One serve per home: a second would take over the first one's socket.
+        let serveLock = paths.hubDirectory.appendingPathComponent("serve.lock")
+        guard let held = try HeldFileLock.acquire(serveLock) else {
+            let pid = HeldFileLock.holder(serveLock).map { " (pid \($0))" } ?? ""
+            throw CommandMessage("Another hyzer-hub serve\(pid) is already serving \(paths.home.path); stop it first, or use another --home.")
+        }
+        defer { withExtendedLifetime(held) {} }
         let hub = try Hub.open(paths: paths)
         let address = listen ?? .unix(path: paths.linkSocket.path)
         let service = HubLinkService(hub: hub)

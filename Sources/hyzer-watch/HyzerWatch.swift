@@ -60,12 +60,6 @@ struct HyzerWatch: ParsableCommand {
     /// For hyzer-bench: print "first-frame" on stdout the moment the first frame is drawn.
     @Flag(name: .customLong("report-first-frame"), help: .hidden) var reportFirstFrame = false
 
-    func validate() throws {
-        if let script, !FileManager.default.isReadableFile(atPath: script) {
-            throw ValidationError("Cannot read the script \(script).")
-        }
-    }
-
     func run() throws {
         logging.bootstrap()
         let started = ContinuousClock.now
@@ -75,6 +69,9 @@ struct HyzerWatch: ParsableCommand {
             lines = try script.map { try ScenarioScript.parse(String(contentsOfFile: $0, encoding: .utf8)) } ?? []
         } catch let error as ScenarioError {
             FileHandle.standardError.write(Data("hyzer-watch: \(script ?? ""): \(error)\n".utf8))
+            throw ExitCode(2)
+        } catch {
+            FileHandle.standardError.write(Data("hyzer-watch: cannot read the script \(script ?? ""): \(error.localizedDescription)\n".utf8))
             throw ExitCode(2)
         }
 

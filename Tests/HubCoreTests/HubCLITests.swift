@@ -138,7 +138,8 @@ struct HubCLITests {
             try content.write(to: file, atomically: true, encoding: .utf8)
             let result = try await home.hub("course", "add", "--file", file.path)
             #expect(result.status == 1)
-            #expect(result.stderr == "Error: Cannot read course file \(file.path): \(reason). Expected {\"name\": \"…\", \"holes\": [{\"number\": 1, \"par\": 3}, …]} with holes 1...N and par 2...6.\n")
+            let sentence = reason.hasSuffix(".") ? reason : reason + "."  // one full stop, never two
+            #expect(result.stderr == "Error: Cannot read course file \(file.path): \(sentence) Expected {\"name\": \"…\", \"holes\": [{\"number\": 1, \"par\": 3}, …]} with holes 1...N and par 2...6.\n")
         }
         let duplicate = try await home.hub("course", "add", "--file", good.path)
         #expect(duplicate.stderr == "Error: A course named \"Tiny Park\" already exists; course names must be unique.\n")
@@ -228,6 +229,21 @@ struct HubCLITests {
         }
         let score = try await CLIProcess.run("hyzer-hub", ["score", "--help"])
         #expect(score.stdout.contains("USAGE: hyzer-hub score <player> <strokes> [--hole <hole>] [--device <device>] [--reported-by <NAME>] [--json]"))
+    }
+
+    @Test("Course names complete from the hub, and from the shipped courses where no hub exists yet (creating nothing)")
+    func courseCompletion() async throws {
+        let home = try TemporaryHome()
+        let fresh = home.url.appendingPathComponent("never-used").path
+        let completion = ["---completion", "round", "start", "--", "--course", "4", "0", "hyzer-hub", "--home"]
+        let none = try await CLIProcess.run("hyzer-hub", completion + [fresh, "round", "start", "--course"])
+        #expect(none.stdout == "Cedar Ridge\nMaple Hill\nWillow Creek\n")
+        #expect(!FileManager.default.fileExists(atPath: fresh))
+        let file = home.url.appendingPathComponent("tiny.json")
+        try #"{"name": "Tiny Park", "holes": [{"number": 1, "par": 3}]}"#.write(to: file, atomically: true, encoding: .utf8)
+        #expect(try await home.hub("course", "add", "--file", file.path).status == 0)
+        let added = try await CLIProcess.run("hyzer-hub", completion + [home.path, "round", "start", "--course"])
+        #expect(added.stdout == "Cedar Ridge\nMaple Hill\nTiny Park\nWillow Creek\n")
     }
 
     @Test("A misspelled subcommand or a missing argument is a usage error (exit 64)")

@@ -64,6 +64,14 @@ struct StandingsSnapshotTests {
         #expect(try HyzerJSON.decoder().decode(StandingsSnapshot.self, from: data) == snapshot)
     }
 
+    @Test("Every millisecond timestamp reads back and prints as itself", arguments: [
+        "2026-11-22T10:02:02.930Z", "2026-11-22T10:02:48.443Z", "2026-02-28T23:59:59.999Z", "1970-01-01T00:00:00.001Z",
+    ])
+    func timestampsRoundTrip(text: String) throws {
+        let date = try #require(HyzerJSON.parseTimestamp(text))
+        #expect(HyzerJSON.formatTimestamp(date) == text)
+    }
+
     @Test("With no active round, round is written as null rather than left out")
     func nullRound() throws {
         let snapshot = StandingsSnapshot(hubID: "hub", sequence: 1, lastUpdatedAt: Fixture.epoch, round: nil)

@@ -185,6 +185,31 @@ struct TCPLinkTests {
         #expect(try await home.events().map(\.id.uuidString) == client.queuedIDs)
     }
 
+    @Test("A second serve on the same home refuses, naming the first; the first keeps its socket")
+    func secondServeRefused() async throws {
+        let home = try TemporaryHome()
+        let first = try await home.serve()
+        defer { first.stop() }
+        let second = try await CLIProcess.run("hyzer-hub", ["--home", home.path, "serve"])
+        #expect(second.status == 1)
+        #expect(second.stderr == "Error: Another hyzer-hub serve (pid \(first.processIdentifier ?? -1)) is already serving \(home.path); stop it first, or use another --home.\n")
+        #expect(FileManager.default.fileExists(atPath: home.socketPath))
+        let watch = try await home.linkClient(["--device", "watch-1", "--timeout", "30"])
+        defer { watch.stop() }
+        #expect(await watch.waitForLine(timeout: .seconds(10)) { $0 == "reachable true" })
+    }
+
+    @Test("A listen address that cannot be bound is refused naming the address and why")
+    func cannotListen() async throws {
+        let home = try TemporaryHome()
+        let file = home.url.appendingPathComponent("not-a-socket")
+        try Data("keep me".utf8).write(to: file)
+        let result = try await CLIProcess.run("hyzer-hub", ["--home", home.path, "serve", "--listen", "unix:\(file.path)"])
+        #expect(result.status == 1)
+        #expect(result.stderr == "Error: Cannot listen on unix:\(file.path): the path exists and is not a socket.\n")
+        #expect(try String(contentsOf: file, encoding: .utf8) == "keep me")
+    }
+
     @Test("serve refuses a bad --listen, --drop or --latency with what is allowed (exit 64)")
     func badOptions() async throws {
         let home = try TemporaryHome()

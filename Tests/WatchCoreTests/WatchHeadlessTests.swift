@@ -165,6 +165,15 @@ struct WatchHeadlessTests {
         #expect(result.stderr.contains("line 2: crown 2: crown takes +N or -N detents, e.g. crown +2"))
     }
 
+    @Test("A script that cannot be read is refused too (exit 2), naming the file")
+    func unreadableScript() async throws {
+        let home = try TemporaryHome()
+        let missing = home.url.appendingPathComponent("no-such-script.txt").path
+        let result = try await Self.watch(home, script: missing)
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("hyzer-watch: cannot read the script \(missing): "), "\(result.stderr)")
+    }
+
     @Test("--help lists the input mapping; a bad --size is refused with what is allowed")
     func help() async throws {
         let help = try await CLIProcess.run("hyzer-watch", ["--help"])

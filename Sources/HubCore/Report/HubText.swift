@@ -69,7 +69,7 @@ public enum HubText {
             lines.append("Not recorded: \"\(suggestion.heard)\" \(suggestion.strokes): did you mean \(suggestion.player.name)? "
                 + "(\(Int((suggestion.confidence * 100).rounded())) % match; say it again or use: hyzer-hub score \"\(suggestion.player.name)\" \(suggestion.strokes) --hole \(outcome.hole))")
         }
-        for problem in outcome.parse.problems { lines.append("Not recorded: \(problem.reason).") }
+        for problem in outcome.parse.problems { lines.append("Not recorded: \(sentence(problem.reason))") }
         if lines.isEmpty { lines.append("Heard no names or scores in the transcript. Say it like: \"Mike 3, Jake four, Sarah 2\".") }
         return lines.joined(separator: "\n")
     }
@@ -107,6 +107,9 @@ public enum HubText {
     static func pad(_ text: String, _ width: Int) -> String {
         text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
     }
+
+    /// `text` ending in exactly one full stop.
+    static func sentence(_ text: String) -> String { text.hasSuffix(".") ? text : text + "." }
 
     static func short(_ id: UUID) -> String { String(id.uuidString.prefix(8)) }
 

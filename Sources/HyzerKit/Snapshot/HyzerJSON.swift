@@ -33,7 +33,10 @@ public enum HyzerJSON {
     /// "2026-11-21T10:00:00.123Z". Hand-rolled (days-to-civil arithmetic): every stored event
     /// formats two timestamps, and this is an order of magnitude faster than a format style.
     public static func formatTimestamp(_ date: Date) -> String {
-        let totalMillis = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+        // To the microsecond first: a time parsed from "…02.930Z" is 1.79e9 + 0.92999999…, and
+        // flooring that straight to milliseconds would print it back as "…02.929Z".
+        let totalMicros = Int64((date.timeIntervalSince1970 * 1_000_000).rounded())
+        let totalMillis = totalMicros >= 0 ? totalMicros / 1000 : (totalMicros - 999) / 1000
         var days = totalMillis >= 0 ? totalMillis / 86_400_000 : (totalMillis - 86_399_999) / 86_400_000
         let millisOfDay = totalMillis - days * 86_400_000
         // Howard Hinnant's civil_from_days.

@@ -75,13 +75,24 @@ public final class LinkServer: Sendable {
                 }
             }
         let listener: any Channel
-        switch configuration.address {
-        case .unix(let path):
-            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            listener = try await bootstrap.bind(unixDomainSocketPath: path, cleanupExistingSocketFile: true).get()
-            guard chmod(path, 0o600) == 0 else { throw DurableFileError.failed("chmod", path, errno) }
-        case .tcp(let host, let port):
-            listener = try await bootstrap.bind(host: host, port: port).get()
+        let address = configuration.address
+        do {
+            switch address {
+            case .unix(let path):
+                try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                listener = try await bootstrap.bind(unixDomainSocketPath: path, cleanupExistingSocketFile: true).get()
+                guard chmod(path, 0o600) == 0 else { throw IOError(errnoCode: errno, reason: "chmod") }
+            case .tcp(let host, let port):
+                listener = try await bootstrap.bind(host: host, port: port).get()
+            }
+        } catch let error as IOError {
+            throw LinkError.cannotListen(address: address.description, reason: String(cString: strerror(error.errnoCode)))
+        } catch is UnixDomainSocketPathWrongType {
+            throw LinkError.cannotListen(address: address.description, reason: "the path exists and is not a socket")
+        } catch let error as SocketAddressError {
+            throw LinkError.cannotListen(address: address.description, reason: "not an address this machine can listen on (\(error))")
+        } catch {
+            throw LinkError.cannotListen(address: address.description, reason: "\(error)")
         }
         state.withLockedValue { $0.listener = listener }
         logger.info("listening", metadata: ["address": "\(configuration.address)"])
