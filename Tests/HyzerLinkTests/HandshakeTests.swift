@@ -128,3 +128,27 @@ struct ServeLifecycleTests {
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
     }
 }
+
+/// Attacks a hostile or flaky peer made on the link, each fixed and kept fixed.
+@Suite("Link hardening", .serialized)
+struct LinkHardeningTests {
+    @Test("300 watches that say hello and leave at once leave no heartbeat running behind them")
+    func hitAndRunPairings() async throws {
+        let home = try TemporaryHome()
+        try await home.startRound(players: 2)
+        let server = try await home.serve(["--log-level", "info", "--heartbeat", "50"])
+        defer { server.stop() }
+        let hello = try LinkFrame.encode(.hello(Hello(deviceID: "flaky", token: home.token)))
+        for _ in 0..<300 {
+            let socket = try RawSocket(unixPath: home.socketPath)
+            socket.send(hello)
+        }
+        #expect(await eventually(timeout: .seconds(30)) { server.stderr.components(separatedBy: "watch disconnected").count - 1 >= 300 },
+                "\(server.stderr.suffix(400))")
+        // A real watch hears ten heartbeats: far more than the three a leaked timer needs to complain.
+        let watch = try await home.linkClient(["--device", "watch-1", "--print-heartbeats", "--timeout", "30"])
+        defer { watch.stop() }
+        #expect(await watch.waitForLine(timeout: .seconds(10)) { _ in watch.lines.filter { $0.hasPrefix("heartbeat") }.count >= 10 })
+        #expect(!server.stderr.contains("nothing heard"), "\(server.stderr.components(separatedBy: "\n").filter { $0.contains("nothing heard") }.prefix(3))")
+    }
+}

@@ -240,6 +240,9 @@ final class ServerConnectionHandler: ChannelInboundHandler {
                 reason: .wrongToken,
                 message: "Wrong pairing token; use the hub's token (hyzer-hub token, or the file hub/token in its home)."))
         }
+        // A watch that said hello and left at once: nothing to pair, and no heartbeats to start
+        // (they would run for a connection that no longer exists).
+        guard context.channel.isActive else { return }
         phase = .paired(deviceID: hello.deviceID)
         logger[metadataKey: "device"] = "\(hello.deviceID)"
         logger.info("watch paired")
@@ -251,13 +254,14 @@ final class ServerConnectionHandler: ChannelInboundHandler {
             context.writeAndFlush(wrapOutboundOut(.standings(snapshot)), promise: nil)
         }
         let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-        heartbeats = context.eventLoop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { _ in
+        heartbeats = context.eventLoop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { task in
             let (handler, context) = loopBound.value
+            guard context.channel.isActive else { return task.cancel() }
             let missed = LinkProtocol.missedHeartbeatsBeforeUnreachable
             if NIODeadline.now() - handler.lastHeard > interval * missed {
                 handler.logger.info("watch unreachable: nothing heard for \(missed) heartbeats; closing")
                 handler.close(context: context)
-                return
+                return task.cancel()
             }
             let heartbeat = Heartbeat(sentAt: Date(), sequence: handler.server.lastSnapshot?.sequence)
             context.writeAndFlush(handler.wrapOutboundOut(.heartbeat(heartbeat)), promise: nil)
