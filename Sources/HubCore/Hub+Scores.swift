@@ -149,20 +149,20 @@ extension Hub {
     private func append(_ event: ScoreEvent, in store: HubStore, context: inout AppendContext) throws -> AppendResult {
         if try store.containsEvent(id: event.id) { return AppendResult(event: event, outcome: .alreadyStored) }
         var round = try context.round ?? cachedRoundInPlay(store)
-        do {
-            try round.validate(event)
-            if let target = event.supersedesEventID {
-                guard let superseded = try store.event(id: target), superseded.roundID == event.roundID else {
-                    throw ScoreError.unknownSupersededEvent(target)
-                }
-                guard superseded.playerID == event.playerID, superseded.hole == event.hole else {
-                    throw ScoreError.supersedesDifferentScore(target)
-                }
-            }
-        } catch let error as ScoreError {
-            throw HubError.score(error)
-        }
+        do { try round.validate(event) } catch { throw HubError.score(error) }
         let history = try store.history(roundID: event.roundID, playerID: event.playerID, hole: event.hole)
+        if let target = event.supersedesEventID {
+            guard history.contains(where: { $0.id == target }) else {
+                let elsewhere = try store.event(id: target).map { $0.roundID == event.roundID } ?? false
+                throw HubError.score(elsewhere ? .supersedesDifferentScore(target) : .unknownSupersededEvent(target))
+            }
+            // A chain never forks: a correction of a score that was already replaced would be
+            // acked and then never count. Name the score that counts now instead.
+            if history.contains(where: { $0.supersedesEventID == target }),
+               let current = ScoreResolution.leaves(ofHistory: history).first {
+                throw HubError.score(.supersedesReplacedScore(target, current: current.id))
+            }
+        }
         let classification = ConflictDetector.classify(event, history: history)
         try store.insert(event, receivedAt: clock())
         if classification == .newScore {

@@ -18,10 +18,10 @@ public final class HubLinkService: LinkServerDelegate {
     /// The server this service pushes through; set once, right after both exist.
     public func attach(_ server: LinkServer) { self.server.withLockedValue { $0 = server } }
 
-    public func receive(score event: ScoreEvent, deviceID: String, respond: @Sendable (LinkMessage) -> Void) {
+    public func receive(score event: ScoreEvent, deviceID: String, respond: @Sendable (ScoreVerdict) -> Void) {
         do {
             let result = try hub.append(event, exportingSnapshot: false)
-            respond(.ack(Ack(eventID: event.id, alreadyStored: result.outcome == .alreadyStored)))
+            respond(.stored(alreadyStored: result.outcome == .alreadyStored))
             if case .stored(let classification) = result.outcome {
                 logger.info("score from the watch", metadata: [
                     "device": "\(deviceID)", "event": "\(event.id)", "classification": "\(classification.rawValue)",
@@ -29,14 +29,15 @@ public final class HubLinkService: LinkServerDelegate {
                 publish(trigger: classification == .resolution ? .conflictResolution : .watchScore)
             }
         } catch let error as HubError {
-            guard let rejection = Self.rejection(for: error, eventID: event.id) else {
+            guard let reason = Self.rejectionReason(for: error) else {
                 logger.error("could not store a score; the watch will send it again: \(error)")
-                return
+                return respond(.retryLater)
             }
-            logger.warning("rejected a score from \(deviceID): \(rejection.message)")
-            respond(.rejected(rejection))
+            logger.warning("rejected a score from \(deviceID): \(error.description)")
+            respond(.rejected(reason, message: error.description))
         } catch {
             logger.error("could not store a score; the watch will send it again: \(error)")
+            respond(.retryLater)
         }
     }
 
@@ -89,18 +90,18 @@ public final class HubLinkService: LinkServerDelegate {
     }
 
     /// What the watch is told for a refusal; nil for a failure that may pass (disk full, I/O).
-    static func rejection(for error: HubError, eventID: UUID) -> Rejection? {
-        let reason: Rejection.Reason
+    static func rejectionReason(for error: HubError) -> Rejection.Reason? {
         switch error {
-        case .noActiveRound: reason = .noActiveRound
-        case .score(.strokesOutOfRange): reason = .strokesOutOfRange
-        case .score(.holeOutOfRange): reason = .holeOutOfRange
-        case .score(.unknownPlayer): reason = .unknownPlayer
-        case .score(.wrongRound): reason = .wrongRound
-        case .score(.roundNotAcceptingScores): reason = .roundNotAcceptingScores
-        case .score(.unknownSupersededEvent), .score(.supersedesDifferentScore): reason = .invalidCorrection
-        default: return nil
+        case .noActiveRound: .noActiveRound
+        case .score(.strokesOutOfRange): .strokesOutOfRange
+        case .score(.holeOutOfRange): .holeOutOfRange
+        case .score(.unknownPlayer): .unknownPlayer
+        case .score(.wrongRound): .wrongRound
+        case .score(.roundNotAcceptingScores): .roundNotAcceptingScores
+        case .score(.unknownSupersededEvent), .score(.supersedesDifferentScore), .score(.supersedesReplacedScore): .invalidCorrection
+        case .score(.unknownReporter): .unknownReporter
+        case .score(.invalidField): .invalidScore
+        default: nil
         }
-        return Rejection(eventID: eventID, reason: reason, message: error.description)
     }
 }

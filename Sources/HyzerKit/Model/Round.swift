@@ -114,6 +114,7 @@ public struct Round: Sendable, Hashable, Codable, Identifiable {
         guard event.roundID == id else { throw .wrongRound(expected: id, got: event.roundID) }
         guard status.acceptsScores else { throw .roundNotAcceptingScores(status: status) }
         guard player(event.playerID) != nil else { throw .unknownPlayer(event.playerID) }
+        guard player(event.reportedByPlayerID) != nil else { throw .unknownReporter(event.reportedByPlayerID) }
         guard (1...holeCount).contains(event.hole) else { throw .holeOutOfRange(hole: event.hole, holeCount: holeCount) }
         try Strokes.validate(event.strokes)
     }

@@ -19,6 +19,11 @@ public enum Strokes {
 /// A correction is a new event whose `supersedesEventID` names the event it replaces; the current
 /// score of {player, hole} is the leaf of that chain (see `ScoreResolution`), never the latest timestamp.
 public struct ScoreEvent: Sendable, Hashable, Codable, Identifiable {
+    /// Every string an event carries is stored forever, so each has a bound: player ids are a
+    /// UUID or `guest:<name>`, device ids a short name.
+    public static let maxPlayerIDLength = 128
+    public static let maxDeviceIDLength = 64
+
     public let id: UUID
     public let roundID: UUID
     public let playerID: PlayerID
@@ -45,6 +50,12 @@ public struct ScoreEvent: Sendable, Hashable, Codable, Identifiable {
     ) throws(ScoreError) {
         try Strokes.validate(strokes)
         guard hole >= 1 else { throw .holeOutOfRange(hole: hole, holeCount: nil) }
+        for (field, value, bound) in [("playerID", playerID, Self.maxPlayerIDLength), ("reportedByPlayerID", reportedByPlayerID, Self.maxPlayerIDLength),
+                                      ("deviceID", deviceID, Self.maxDeviceIDLength)] {
+            guard !value.isEmpty, value.utf8.count <= bound, !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                throw .invalidField(field, maxLength: bound)
+            }
+        }
         self.id = id
         self.roundID = roundID
         self.playerID = playerID
@@ -88,6 +99,10 @@ public enum ScoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case roundNotAcceptingScores(status: RoundStatus)
     case unknownSupersededEvent(UUID)
     case supersedesDifferentScore(UUID)
+    /// The event it supersedes was already replaced; `current` is the score that counts now.
+    case supersedesReplacedScore(UUID, current: UUID)
+    case unknownReporter(PlayerID)
+    case invalidField(String, maxLength: Int)
 
     public var description: String {
         switch self {
@@ -107,6 +122,12 @@ public enum ScoreError: Error, Equatable, Sendable, CustomStringConvertible {
             "The score to correct (\(id.uuidString)) is not in this round's event log."
         case .supersedesDifferentScore(let id):
             "Event \(id.uuidString) is for a different player or hole; a correction must supersede a score of the same player and hole."
+        case .supersedesReplacedScore(let id, let current):
+            "Event \(id.uuidString) was already replaced; the score that counts now is \(current.uuidString): supersede that one."
+        case .unknownReporter(let id):
+            "The reporter \(Player.guestName(fromID: id).map { "guest \"\($0)\"" } ?? id) is not a player of this round."
+        case .invalidField(let field, let maxLength):
+            "\(field) must be 1 to \(maxLength) bytes with no control characters."
         }
     }
 }

@@ -77,6 +77,9 @@ public final class LinkClient: Sendable {
         var heartbeats: RepeatedTask?
         var lastHeard = NIODeadline.now()
         var reachable = false
+        /// The newest standings sequence heard from the hub; heartbeats carry it so the hub can
+        /// send newer standings again if a push was lost.
+        var newestSequence: Int?
     }
 
     public init(
@@ -204,12 +207,13 @@ public final class LinkClient: Sendable {
             onEvent(.refused(refusal))
             loop.value.channel?.close(promise: nil)
         case .standings(let snapshot):
+            loop.value.newestSequence = max(loop.value.newestSequence ?? snapshot.sequence, snapshot.sequence)
             onEvent(.standings(snapshot))
         case .heartbeat(let heartbeat):
             if loop.value.paired { setReachable(true) }
             onEvent(.heartbeat(heartbeat))
         case .ack(let ack):
-            guard let event = loop.value.inFlight, event.id == ack.eventID else { return }  // an ack for an earlier resend
+            guard let event = loop.value.inFlight, ack.answers(event) else { return }  // an ack for an earlier resend
             do {
                 try outbox.remove(event.id)
             } catch {
@@ -220,7 +224,7 @@ public final class LinkClient: Sendable {
             onEvent(.acked(event, alreadyStored: ack.alreadyStored))
             sendNext()
         case .rejected(let rejection):
-            guard let event = loop.value.inFlight, event.id == rejection.eventID,
+            guard let event = loop.value.inFlight, rejection.answers(event),
                   !loop.value.recordingRejections.contains(event.id) else { return }
             loop.value.ackTimer?.cancel()
             loop.value.recordingRejections.insert(event.id)
@@ -262,7 +266,7 @@ public final class LinkClient: Sendable {
                 channel.close(promise: nil)
                 return
             }
-            channel.writeAndFlush(LinkMessage.heartbeat(Heartbeat(sentAt: Date())), promise: nil)
+            channel.writeAndFlush(LinkMessage.heartbeat(Heartbeat(sentAt: Date(), sequence: self.loop.value.newestSequence)), promise: nil)
         }
     }
 

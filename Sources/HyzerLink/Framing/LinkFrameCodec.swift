@@ -60,12 +60,23 @@ public enum LinkFrame {
 
     /// One message if a whole frame is buffered, nil if more bytes are needed.
     public static func decode(from buffer: inout ByteBuffer, maxFrameBytes: Int) throws -> LinkMessage? {
+        guard let body = try nextBody(from: &buffer, maxFrameBytes: maxFrameBytes) else { return nil }
+        return try message(in: body)
+    }
+
+    /// The framing alone: the body of the next whole frame, nil if more bytes are needed. The
+    /// length is checked against `maxFrameBytes` as soon as its four bytes are in.
+    public static func nextBody(from buffer: inout ByteBuffer, maxFrameBytes: Int) throws -> ByteBuffer? {
         guard let length = buffer.getInteger(at: buffer.readerIndex, endianness: .big, as: UInt32.self) else { return nil }
         guard length > 0 else { throw LinkError.emptyFrame }
         guard Int(length) <= maxFrameBytes else { throw LinkError.frameTooLarge(length: Int(length), max: maxFrameBytes) }
         guard buffer.readableBytes >= 4 + Int(length) else { return nil }
         buffer.moveReaderIndex(forwardBy: 4)
-        let body = buffer.readSlice(length: Int(length))!
+        return buffer.readSlice(length: Int(length))!
+    }
+
+    /// The message a frame body holds; anything else is a malformed frame, with the reason.
+    public static func message(in body: ByteBuffer) throws -> LinkMessage {
         do {
             return try HyzerJSON.decoder().decode(LinkMessage.self, from: Data(body.readableBytesView))
         } catch let error as DecodingError {

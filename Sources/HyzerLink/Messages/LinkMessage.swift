@@ -96,8 +96,12 @@ public struct Welcome: Sendable, Hashable, Codable {
 }
 
 public struct Refusal: Sendable, Hashable, Codable {
-    public enum Reason: String, Sendable, Hashable, Codable {
+    public enum Reason: String, Sendable, Hashable, Codable, CaseIterable {
         case wrongToken, unsupportedVersion, helloExpected
+        /// The hello frame does not decode, or a field breaks its bound (deviceID 1...64 characters).
+        case invalidHello
+        /// The hub has as many connections waiting to pair as it allows; try again shortly.
+        case busy
     }
 
     public let reason: Reason
@@ -110,30 +114,51 @@ public struct Refusal: Sendable, Hashable, Codable {
 }
 
 public struct Ack: Sendable, Hashable, Codable {
-    public let eventID: UUID
+    /// The event's id exactly as the watch wrote it (a client may match acks by string).
+    public let eventID: String
     /// True when the hub already held this event (a resend after a lost ack).
     public let alreadyStored: Bool
 
-    public init(eventID: UUID, alreadyStored: Bool) {
+    public init(eventID: String, alreadyStored: Bool) {
         self.eventID = eventID
         self.alreadyStored = alreadyStored
     }
+
+    public init(eventID: UUID, alreadyStored: Bool) { self.init(eventID: eventID.uuidString, alreadyStored: alreadyStored) }
+
+    /// Whether this answers `event` (ids compare as UUIDs, whatever their case).
+    public func answers(_ event: ScoreEvent) -> Bool { UUID(uuidString: eventID) == event.id }
 }
 
 public struct Rejection: Sendable, Hashable, Codable {
-    public enum Reason: String, Sendable, Hashable, Codable {
+    public enum Reason: String, Sendable, Hashable, Codable, CaseIterable {
         case noActiveRound, wrongRound, roundNotAcceptingScores, unknownPlayer, strokesOutOfRange, holeOutOfRange, invalidCorrection
+        /// `reportedByPlayerID` is not a player of the round.
+        case unknownReporter
+        /// The score's `deviceID` is not the device that paired on this connection.
+        case wrongDevice
+        /// The score does not decode: a field missing or of the wrong type, an id that is not a
+        /// UUID, a string over its length bound.
+        case invalidScore
     }
 
-    public let eventID: UUID
+    /// The event's id exactly as the watch wrote it ("" when the frame had no string id).
+    public let eventID: String
     public let reason: Reason
     public let message: String
 
-    public init(eventID: UUID, reason: Reason, message: String) {
+    public init(eventID: String, reason: Reason, message: String) {
         self.eventID = eventID
         self.reason = reason
         self.message = message
     }
+
+    public init(eventID: UUID, reason: Reason, message: String) {
+        self.init(eventID: eventID.uuidString, reason: reason, message: message)
+    }
+
+    /// Whether this answers `event` (ids compare as UUIDs, whatever their case).
+    public func answers(_ event: ScoreEvent) -> Bool { UUID(uuidString: eventID) == event.id }
 }
 
 public struct Heartbeat: Sendable, Hashable, Codable {

@@ -1,3 +1,4 @@
+import HyzerKit
 import NIOCore
 
 /// Constants both ends of the link share (see docs/PROTOCOL.md). Defined once, here.
@@ -14,6 +15,13 @@ public enum LinkProtocol {
     /// The watch's reconnect delays grow from `backoffBase`, doubling, up to `backoffCap` (with jitter).
     public static let backoffBase: TimeAmount = .milliseconds(50)
     public static let backoffCap: TimeAmount = .seconds(2)
+    /// Before hello, a frame may be no larger than this: a hello is well under 1 KiB.
+    public static let maxHelloFrameBytes = 4 * 1024
+    /// Connections not yet paired that the hub keeps at once; more are refused as `busy`.
+    public static let maxUnpairedConnections = 64
+    /// Bounds on the strings a watch sends (they are stored forever in the append-only log).
+    public static let maxDeviceIDLength = ScoreEvent.maxDeviceIDLength
+    public static let maxTokenLength = 256
     /// How long a new connection may take to say hello before the hub refuses it.
     public static let defaultHelloTimeout: TimeAmount = .seconds(5)
 }

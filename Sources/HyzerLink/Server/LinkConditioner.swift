@@ -21,8 +21,8 @@ public struct LinkConditions: Sendable, Equatable {
 /// Sits between the frame codec and the connection logic. Delays keep frames in order (a later
 /// frame never overtakes an earlier one); a dropped frame simply never arrives.
 final class LinkConditionerHandler: ChannelDuplexHandler {
-    typealias InboundIn = LinkMessage
-    typealias InboundOut = LinkMessage
+    typealias InboundIn = LinkInbound
+    typealias InboundOut = LinkInbound
     typealias OutboundIn = LinkMessage
     typealias OutboundOut = LinkMessage
 
@@ -40,7 +40,7 @@ final class LinkConditionerHandler: ChannelDuplexHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let message = unwrapInboundIn(data)
         if shouldDrop() {
-            logger.debug("conditioner dropped an inbound frame", metadata: ["type": "\(message.type.rawValue)"])
+            logger.debug("conditioner dropped an inbound frame", metadata: ["type": "\(message.typeName)"])
             return
         }
         let deadline = nextDeadline(after: &inboundNotBefore)

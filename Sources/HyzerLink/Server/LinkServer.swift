@@ -6,12 +6,22 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 
+/// The hub's answer to a score.
+public enum ScoreVerdict: Sendable, Equatable {
+    /// Committed (or already held: a resend after a lost ack).
+    case stored(alreadyStored: Bool)
+    /// It will never be accepted; the watch moves it to its rejected log.
+    case rejected(Rejection.Reason, message: String)
+    /// It could not be committed for a passing reason (disk, I/O): no answer, the watch resends.
+    case retryLater
+}
+
 /// What the hub does with what arrives on the link.
 public protocol LinkServerDelegate: Sendable {
     /// A score from a paired watch. Called on one serial queue, in arrival order. Call `respond`
-    /// with `.ack` once the event is committed (or was already stored), `.rejected` when it never
-    /// will be; stay silent when it could not be committed for a passing reason (the watch resends).
-    func receive(score: ScoreEvent, deviceID: String, respond: @Sendable (LinkMessage) -> Void)
+    /// with the verdict once the event is committed (before publishing what it changed); the
+    /// server writes the ack or rejection, naming the event id exactly as the watch wrote it.
+    func receive(score: ScoreEvent, deviceID: String, respond: @Sendable (ScoreVerdict) -> Void)
     /// The standings a newly paired watch gets at once.
     func currentSnapshot() -> StandingsSnapshot?
 }
@@ -53,9 +63,22 @@ public final class LinkServer: Sendable {
 
     struct State {
         var listener: (any Channel)?
-        var paired: [ObjectIdentifier: (channel: any Channel, deviceID: String)] = [:]
+        var paired: [ObjectIdentifier: PairedWatch] = [:]
+        var unpaired = 0
         var lastSnapshot: StandingsSnapshot?
+        /// Wrong tokens lately (any peer): each refusal waits longer, so guessing is slow.
+        var recentWrongTokens: [NIODeadline] = []
     }
+
+    struct PairedWatch {
+        let channel: any Channel
+        let deviceID: String
+        /// Hands a snapshot to the connection's handler on its loop (newest wins if it cannot write).
+        let push: @Sendable (StandingsSnapshot) -> Void
+    }
+
+    /// Repeated log lines (refusals, hostile frames) are rate-limited so an attack cannot fill the disk.
+    let logThrottle = LogThrottle()
 
     public init(configuration: LinkServerConfiguration, delegate: any LinkServerDelegate,
                 group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) {
@@ -69,6 +92,9 @@ public final class LinkServer: Sendable {
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 64)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            // Small per-connection buffers: a watch that stops reading holds at most this much.
+            .childChannelOption(.writeBufferWaterMark, value: .init(low: 16 * 1024, high: 64 * 1024))
+            .childChannelOption(.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 1024, maximum: 64 * 1024))
             .childChannelInitializer { [self] channel in
                 channel.eventLoop.makeCompletedFuture {
                     try self.configure(channel)
@@ -109,12 +135,12 @@ public final class LinkServer: Sendable {
 
     /// Pushes standings to every paired watch (best effort: a watch that misses it reads the file).
     public func broadcast(_ snapshot: StandingsSnapshot) {
-        let channels = state.withLockedValue { state -> [any Channel] in
+        let watches = state.withLockedValue { state -> [PairedWatch] in
             if let last = state.lastSnapshot, last.hubID == snapshot.hubID, snapshot.sequence <= last.sequence { return [] }
             state.lastSnapshot = snapshot
-            return state.paired.values.map(\.channel)
+            return Array(state.paired.values)
         }
-        for channel in channels { channel.writeAndFlush(LinkMessage.standings(snapshot), promise: nil) }
+        for watch in watches { watch.push(snapshot) }
     }
 
     var lastSnapshot: StandingsSnapshot? { state.withLockedValue { $0.lastSnapshot } }
@@ -135,149 +161,57 @@ public final class LinkServer: Sendable {
 
     private func configure(_ channel: any Channel) throws {
         let sync = channel.pipeline.syncOperations
-        try sync.addHandler(ByteToMessageHandler(LinkFrameDecoder(maxFrameBytes: configuration.maxFrameBytes)))
+        // Until hello, only a hello-sized frame gets in; pairing raises the limit.
+        let limit = FrameLimit(min(LinkProtocol.maxHelloFrameBytes, configuration.maxFrameBytes))
+        try sync.addHandler(ByteToMessageHandler(HubFrameDecoder(limit: limit)))
         try sync.addHandler(MessageToByteHandler(LinkFrameEncoder()))
         if !configuration.conditions.isPerfect {
             try sync.addHandler(LinkConditionerHandler(conditions: configuration.conditions, logger: logger))
         }
-        try sync.addHandler(ServerConnectionHandler(server: self))
+        try sync.addHandler(ServerConnectionHandler(server: self, frameLimit: limit))
     }
 
-    func register(_ channel: any Channel, deviceID: String) {
-        state.withLockedValue { $0.paired[ObjectIdentifier(channel)] = (channel, deviceID) }
+    /// A new connection counts as unpaired until it pairs or leaves; false when there are too many.
+    func admitUnpaired() -> Bool {
+        state.withLockedValue { state in
+            guard state.unpaired < LinkProtocol.maxUnpairedConnections else { return false }
+            state.unpaired += 1
+            return true
+        }
+    }
+
+    func leftUnpaired() {
+        state.withLockedValue { $0.unpaired -= 1 }
+    }
+
+    func register(_ watch: PairedWatch) {
+        state.withLockedValue { $0.paired[ObjectIdentifier(watch.channel)] = watch }
     }
 
     func unregister(_ channel: any Channel) {
         state.withLockedValue { _ = $0.paired.removeValue(forKey: ObjectIdentifier(channel)) }
     }
 
+    /// How long to wait before refusing a wrong token: nothing for the first few in a minute, then
+    /// growing with each one (capped at 2 s), so a guesser gets a handful of tries a second at most.
+    func delayForWrongToken() -> TimeAmount {
+        state.withLockedValue { state in
+            let now = NIODeadline.now()
+            state.recentWrongTokens.removeAll { now - $0 > .seconds(60) }
+            state.recentWrongTokens.append(now)
+            let excess = max(0, state.recentWrongTokens.count - 5)
+            return .milliseconds(Int64(min(2_000, excess * 100)))
+        }
+    }
+
     /// Compares tokens in time independent of where they differ.
-    static func tokensMatch(_ a: String, _ b: String) -> Bool {
+    /// Surrounding whitespace does not count: a client may present the token file as it is,
+    /// newline included.
+    static func tokensMatch(_ presented: String, _ expected: String) -> Bool {
+        let a = presented.trimmingCharacters(in: .whitespacesAndNewlines), b = expected
         let x = Array(a.utf8), y = Array(b.utf8)
         guard x.count == y.count else { return false }
         return zip(x, y).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
     }
 }
 
-/// One watch connection on the hub: hello first, then scores and heartbeats.
-final class ServerConnectionHandler: ChannelInboundHandler {
-    typealias InboundIn = LinkMessage
-    typealias OutboundOut = LinkMessage
-
-    private enum Phase { case awaitingHello, paired(deviceID: String), closing }
-
-    private let server: LinkServer
-    private var phase = Phase.awaitingHello
-    private var helloTimeout: Scheduled<Void>?
-    private var heartbeats: RepeatedTask?
-    private var lastHeard = NIODeadline.now()
-    private var logger: Logger
-
-    init(server: LinkServer) {
-        self.server = server
-        self.logger = server.logger
-    }
-
-    func channelActive(context: ChannelHandlerContext) {
-        logger[metadataKey: "peer"] = "\(context.remoteAddress.map { "\($0)" } ?? "unix")"
-        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-        helloTimeout = context.eventLoop.scheduleTask(in: server.configuration.helloTimeout) {
-            let (handler, context) = loopBound.value
-            handler.refuse(context: context, Refusal(reason: .helloExpected, message: "No hello within \(handler.server.configuration.helloTimeout.nanoseconds / 1_000_000) ms; the first frame must be a hello."))
-        }
-        context.fireChannelActive()
-    }
-
-    func channelInactive(context: ChannelHandlerContext) {
-        helloTimeout?.cancel()
-        heartbeats?.cancel()
-        server.unregister(context.channel)
-        if case .paired(let deviceID) = phase { logger.info("watch disconnected", metadata: ["device": "\(deviceID)"]) }
-        phase = .closing
-        context.fireChannelInactive()
-    }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let message = unwrapInboundIn(data)
-        lastHeard = .now()
-        switch (phase, message) {
-        case (.awaitingHello, .hello(let hello)):
-            handshake(context: context, hello)
-        case (.awaitingHello, _):
-            refuse(context: context, Refusal(reason: .helloExpected, message: "The first frame must be a hello; got \(message.type.rawValue)."))
-        case (.paired(let deviceID), .score(let event)):
-            let channel = context.channel
-            server.scoreQueue.async { [server] in
-                server.delegate.receive(score: event, deviceID: deviceID) { reply in
-                    channel.writeAndFlush(reply, promise: nil)
-                }
-            }
-        case (.paired, .heartbeat):
-            break
-        case (.paired, _):
-            logger.warning("closing connection: unexpected \(message.type.rawValue) message from a paired watch")
-            close(context: context)
-        case (.closing, _):
-            break
-        }
-    }
-
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        logger.warning("closing connection: \(error)")
-        close(context: context)
-    }
-
-    private func handshake(context: ChannelHandlerContext, _ hello: Hello) {
-        helloTimeout?.cancel()
-        let supported = LinkProtocol.supportedVersions
-        guard supported.contains(hello.protocolVersion) else {
-            return refuse(context: context, Refusal(
-                reason: .unsupportedVersion,
-                message: "Protocol version \(hello.protocolVersion) is not supported; this hub speaks \(supported.lowerBound)...\(supported.upperBound)."))
-        }
-        guard LinkServer.tokensMatch(hello.token, server.configuration.token) else {
-            return refuse(context: context, Refusal(
-                reason: .wrongToken,
-                message: "Wrong pairing token; use the hub's token (hyzer-hub token, or the file hub/token in its home)."))
-        }
-        // A watch that said hello and left at once: nothing to pair, and no heartbeats to start
-        // (they would run for a connection that no longer exists).
-        guard context.channel.isActive else { return }
-        phase = .paired(deviceID: hello.deviceID)
-        logger[metadataKey: "device"] = "\(hello.deviceID)"
-        logger.info("watch paired")
-        let interval = server.configuration.heartbeatInterval
-        context.writeAndFlush(wrapOutboundOut(.welcome(Welcome(
-            hubID: server.configuration.hubID, heartbeatIntervalMillis: Int(interval.nanoseconds / 1_000_000)))), promise: nil)
-        server.register(context.channel, deviceID: hello.deviceID)
-        if let snapshot = server.lastSnapshot ?? server.delegate.currentSnapshot() {
-            context.writeAndFlush(wrapOutboundOut(.standings(snapshot)), promise: nil)
-        }
-        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-        heartbeats = context.eventLoop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { task in
-            let (handler, context) = loopBound.value
-            guard context.channel.isActive else { return task.cancel() }
-            let missed = LinkProtocol.missedHeartbeatsBeforeUnreachable
-            if NIODeadline.now() - handler.lastHeard > interval * missed {
-                handler.logger.info("watch unreachable: nothing heard for \(missed) heartbeats; closing")
-                handler.close(context: context)
-                return task.cancel()
-            }
-            let heartbeat = Heartbeat(sentAt: Date(), sequence: handler.server.lastSnapshot?.sequence)
-            context.writeAndFlush(handler.wrapOutboundOut(.heartbeat(heartbeat)), promise: nil)
-        }
-    }
-
-    private func refuse(context: ChannelHandlerContext, _ refusal: Refusal) {
-        guard case .awaitingHello = phase else { return }
-        phase = .closing
-        logger.warning("refused a watch: \(refusal.message)")
-        let channel = context.channel
-        context.writeAndFlush(wrapOutboundOut(.refused(refusal))).whenComplete { _ in channel.close(promise: nil) }
-    }
-
-    private func close(context: ChannelHandlerContext) {
-        phase = .closing
-        context.close(promise: nil)
-    }
-}

@@ -1,0 +1,106 @@
+import Foundation
+import HyzerKit
+import NIOConcurrencyHelpers
+import NIOCore
+
+/// What the hub reads from a watch: a message, a score with its id as the watch wrote it, or a
+/// well-framed score it cannot accept as sent (answered with `rejected`, never a reason to close).
+public enum LinkInbound: Sendable, Hashable {
+    case message(LinkMessage)
+    case score(ScoreEvent, idAsSent: String)
+    case unacceptableScore(idAsSent: String, reason: Rejection.Reason, message: String)
+
+    /// The frame's `type`, for logs.
+    public var typeName: String {
+        switch self {
+        case .message(let message): message.type.rawValue
+        case .score, .unacceptableScore: LinkMessage.MessageType.score.rawValue
+        }
+    }
+}
+
+/// The largest frame a connection may send, raised once it has paired: before hello only a
+/// hello-sized frame gets in, so an unpaired connection can never make the hub buffer much.
+public final class FrameLimit: Sendable {
+    private let bytes: NIOLockedValueBox<Int>
+
+    public init(_ bytes: Int) { self.bytes = NIOLockedValueBox(bytes) }
+
+    public var value: Int {
+        get { bytes.withLockedValue { $0 } }
+        set { bytes.withLockedValue { $0 = newValue } }
+    }
+}
+
+/// The hub's side of the framing codec (`LinkFrame` does the framing): turns each body into a
+/// `LinkInbound`. A score that parses as a message but not as a valid score is handed on as
+/// `unacceptableScore`, so the connection stays open and the watch gets an answer.
+public struct HubFrameDecoder: ByteToMessageDecoder, Sendable {
+    public typealias InboundOut = LinkInbound
+
+    public let limit: FrameLimit
+
+    public init(limit: FrameLimit) { self.limit = limit }
+
+    public mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
+        guard let body = try LinkFrame.nextBody(from: &buffer, maxFrameBytes: limit.value) else { return .needMoreData }
+        context.fireChannelRead(wrapInboundOut(try Self.inbound(in: body)))
+        return .continue
+    }
+
+    public mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws -> DecodingState {
+        while try decode(context: context, buffer: &buffer) == .continue {}
+        if buffer.readableBytes > 0 {
+            let expected = buffer.getInteger(at: buffer.readerIndex, as: UInt32.self).map { Int($0) + 4 } ?? 4
+            throw LinkError.truncatedFrame(expected: expected, received: buffer.readableBytes)
+        }
+        return .needMoreData
+    }
+
+    /// Just enough of a frame to answer it: its type and the score's id as written.
+    private struct Peek: Decodable {
+        let type: String
+        /// The body's `id` when it is a string; nil for anything else.
+        let id: String?
+
+        private enum Keys: String, CodingKey { case type, body, id }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: Keys.self)
+            type = try container.decode(String.self, forKey: .type)
+            let body = try? container.nestedContainer(keyedBy: Keys.self, forKey: .body)
+            id = (try? body?.decodeIfPresent(String.self, forKey: .id)) ?? nil
+        }
+    }
+
+    static func inbound(in body: ByteBuffer) throws -> LinkInbound {
+        let data = Data(body.readableBytesView)
+        do {
+            let message = try HyzerJSON.decoder().decode(LinkMessage.self, from: data)
+            guard case .score(let event) = message else { return .message(message) }
+            let peek = try? HyzerJSON.decoder().decode(Peek.self, from: data)
+            return .score(event, idAsSent: peek?.id ?? event.id.uuidString)
+        } catch {
+            guard let peek = try? HyzerJSON.decoder().decode(Peek.self, from: data), peek.type == LinkMessage.MessageType.score.rawValue else {
+                throw Self.malformed(error)
+            }
+            let id = peek.id ?? ""
+            switch error {
+            case ScoreError.strokesOutOfRange: return .unacceptableScore(idAsSent: id, reason: .strokesOutOfRange, message: "\(error)")
+            case ScoreError.holeOutOfRange: return .unacceptableScore(idAsSent: id, reason: .holeOutOfRange, message: "\(error)")
+            case let error as ScoreError: return .unacceptableScore(idAsSent: id, reason: .invalidScore, message: error.description)
+            case let error as DecodingError:
+                return .unacceptableScore(idAsSent: id, reason: .invalidScore, message: "The score is not valid: \(HyzerJSON.explain(error)).")
+            default: return .unacceptableScore(idAsSent: id, reason: .invalidScore, message: "The score is not valid: \(error).")
+            }
+        }
+    }
+
+    private static func malformed(_ error: any Error) -> LinkError {
+        switch error {
+        case let error as DecodingError: .malformedFrame(HyzerJSON.explain(error))
+        case let error as ScoreError: .malformedFrame(error.description)
+        default: .malformedFrame("\(error)")
+        }
+    }
+}

@@ -1,0 +1,231 @@
+import Foundation
+import HyzerKit
+import Logging
+import NIOCore
+
+/// One watch connection on the hub: hello first, then scores and heartbeats. Every frame that
+/// parses as a message gets an answer; only bytes that are not a message close the connection.
+final class ServerConnectionHandler: ChannelInboundHandler {
+    typealias InboundIn = LinkInbound
+    typealias OutboundOut = LinkMessage
+
+    private enum Phase { case awaitingHello, paired(deviceID: String), closing }
+
+    private let server: LinkServer
+    private let frameLimit: FrameLimit
+    private var phase = Phase.awaitingHello
+    private var countedUnpaired = false
+    private var helloTimeout: Scheduled<Void>?
+    private var heartbeats: RepeatedTask?
+    private var lastHeard = NIODeadline.now()
+    /// The newest standings not yet written because the watch is not reading: a slow watch gets
+    /// the latest, never a backlog.
+    private var pendingSnapshot: StandingsSnapshot?
+    private var logger: Logger
+
+    init(server: LinkServer, frameLimit: FrameLimit) {
+        self.server = server
+        self.frameLimit = frameLimit
+        self.logger = server.logger
+    }
+
+    // MARK: Lifecycle
+
+    func channelActive(context: ChannelHandlerContext) {
+        logger[metadataKey: "peer"] = "\(context.remoteAddress.map { "\($0)" } ?? "unix")"
+        guard server.admitUnpaired() else {
+            refuse(context: context, Refusal(reason: .busy, message: "Too many connections are waiting to pair; try again shortly."))
+            return context.fireChannelActive()
+        }
+        countedUnpaired = true
+        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        helloTimeout = context.eventLoop.scheduleTask(in: server.configuration.helloTimeout) {
+            let (handler, context) = loopBound.value
+            handler.refuse(context: context, Refusal(reason: .helloExpected, message: "No hello within \(handler.server.configuration.helloTimeout.nanoseconds / 1_000_000) ms; the first frame must be a hello."))
+        }
+        context.fireChannelActive()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        helloTimeout?.cancel()
+        heartbeats?.cancel()
+        leaveUnpaired()
+        server.unregister(context.channel)
+        if case .paired(let deviceID) = phase { throttledLog(.info, "watch disconnected", metadata: ["device": "\(deviceID)"]) }
+        phase = .closing
+        context.fireChannelInactive()
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable, let snapshot = pendingSnapshot {
+            pendingSnapshot = nil
+            context.writeAndFlush(wrapOutboundOut(.standings(snapshot)), promise: nil)
+        }
+        context.fireChannelWritabilityChanged()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if case .awaitingHello = phase {
+            // Bytes that are not a hello: say so before closing, as for any refusal.
+            refuse(context: context, Refusal(reason: .invalidHello, message: "The first frame must be a valid hello: \(error)."))
+        } else {
+            throttledLog(.warning, "closing connection: \(error)")
+            close(context: context)
+        }
+    }
+
+    // MARK: Frames
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let inbound = unwrapInboundIn(data)
+        lastHeard = .now()
+        switch (phase, inbound) {
+        case (.awaitingHello, .message(.hello(let hello))):
+            handshake(context: context, hello)
+        case (.awaitingHello, _):
+            refuse(context: context, Refusal(reason: .helloExpected, message: "The first frame must be a hello; got \(inbound.typeName)."))
+        case (.paired(let deviceID), .score(let event, let idAsSent)):
+            guard event.deviceID == deviceID else {
+                return reject(context: context, idAsSent: idAsSent, .wrongDevice,
+                              "The score names device \"\(event.deviceID)\", but this connection paired as \"\(deviceID)\"; a watch scores as itself.")
+            }
+            let channel = context.channel
+            server.scoreQueue.async { [server] in
+                server.delegate.receive(score: event, deviceID: deviceID) { verdict in
+                    switch verdict {
+                    case .stored(let alreadyStored):
+                        channel.writeAndFlush(LinkMessage.ack(Ack(eventID: idAsSent, alreadyStored: alreadyStored)), promise: nil)
+                    case .rejected(let reason, let message):
+                        channel.writeAndFlush(LinkMessage.rejected(Rejection(eventID: idAsSent, reason: reason, message: message)), promise: nil)
+                    case .retryLater:
+                        break
+                    }
+                }
+            }
+        case (.paired, .unacceptableScore(let idAsSent, let reason, let message)):
+            reject(context: context, idAsSent: idAsSent, reason, message)
+        case (.paired, .message(.heartbeat(let heartbeat))):
+            catchUp(context: context, watchSequence: heartbeat.sequence)
+        case (.paired, _):
+            throttledLog(.warning, "closing connection: unexpected \(inbound.typeName) message from a paired watch")
+            close(context: context)
+        case (.closing, _):
+            break
+        }
+    }
+
+    private func reject(context: ChannelHandlerContext, idAsSent: String, _ reason: Rejection.Reason, _ message: String) {
+        throttledLog(.warning, "rejected a score: \(message)")
+        context.writeAndFlush(wrapOutboundOut(.rejected(Rejection(eventID: idAsSent, reason: reason, message: message))), promise: nil)
+    }
+
+    // MARK: Pairing
+
+    private func handshake(context: ChannelHandlerContext, _ hello: Hello) {
+        helloTimeout?.cancel()
+        let supported = LinkProtocol.supportedVersions
+        guard supported.contains(hello.protocolVersion) else {
+            return refuse(context: context, Refusal(
+                reason: .unsupportedVersion,
+                message: "Protocol version \(hello.protocolVersion) is not supported; this hub speaks \(supported.lowerBound)...\(supported.upperBound)."))
+        }
+        guard Self.isValidDeviceID(hello.deviceID), hello.token.utf8.count <= LinkProtocol.maxTokenLength else {
+            return refuse(context: context, Refusal(
+                reason: .invalidHello,
+                message: "deviceID must be 1 to \(LinkProtocol.maxDeviceIDLength) bytes with no control characters, and the token at most \(LinkProtocol.maxTokenLength)."))
+        }
+        guard LinkServer.tokensMatch(hello.token, server.configuration.token) else {
+            let refusal = Refusal(reason: .wrongToken, message: "Wrong pairing token; use the hub's token (hyzer-hub token, or the file hub/token in its home).")
+            let delay = server.delayForWrongToken()
+            guard delay > .zero else { return refuse(context: context, refusal) }
+            phase = .closing  // nothing more is read while the refusal waits
+            let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+            context.eventLoop.scheduleTask(in: delay) {
+                let (handler, context) = loopBound.value
+                handler.phase = .awaitingHello
+                handler.refuse(context: context, refusal)
+            }
+            return
+        }
+        // A watch that said hello and left at once: nothing to pair, and no heartbeats to start
+        // (they would run for a connection that no longer exists).
+        guard context.channel.isActive else { return }
+        phase = .paired(deviceID: hello.deviceID)
+        leaveUnpaired()
+        frameLimit.value = server.configuration.maxFrameBytes
+        logger[metadataKey: "device"] = "\(hello.deviceID)"
+        throttledLog(.info, "watch paired")
+        let interval = server.configuration.heartbeatInterval
+        context.writeAndFlush(wrapOutboundOut(.welcome(Welcome(
+            hubID: server.configuration.hubID, heartbeatIntervalMillis: Int(interval.nanoseconds / 1_000_000)))), promise: nil)
+        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        server.register(LinkServer.PairedWatch(channel: context.channel, deviceID: hello.deviceID) { snapshot in
+            loopBound.eventLoop.execute { loopBound.value.0.push(snapshot, context: loopBound.value.1) }
+        })
+        if let snapshot = server.lastSnapshot ?? server.delegate.currentSnapshot() {
+            context.writeAndFlush(wrapOutboundOut(.standings(snapshot)), promise: nil)
+        }
+        heartbeats = context.eventLoop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { task in
+            let (handler, context) = loopBound.value
+            guard context.channel.isActive else { return task.cancel() }
+            let missed = LinkProtocol.missedHeartbeatsBeforeUnreachable
+            if NIODeadline.now() - handler.lastHeard > interval * missed {
+                handler.throttledLog(.info, "watch unreachable: nothing heard for \(missed) heartbeats; closing")
+                handler.close(context: context)
+                return task.cancel()
+            }
+            let heartbeat = Heartbeat(sentAt: Date(), sequence: handler.server.lastSnapshot?.sequence)
+            context.writeAndFlush(handler.wrapOutboundOut(.heartbeat(heartbeat)), promise: nil)
+        }
+    }
+
+    static func isValidDeviceID(_ id: String) -> Bool {
+        !id.isEmpty && id.utf8.count <= LinkProtocol.maxDeviceIDLength
+            && !id.unicodeScalars.contains { $0.properties.generalCategory == .control }
+    }
+
+    private func leaveUnpaired() {
+        if countedUnpaired {
+            countedUnpaired = false
+            server.leftUnpaired()
+        }
+    }
+
+    // MARK: Standings
+
+    /// Writes standings now, or keeps them as the one pending snapshot while the watch is not reading.
+    private func push(_ snapshot: StandingsSnapshot, context: ChannelHandlerContext) {
+        guard case .paired = phase else { return }
+        if context.channel.isWritable {
+            context.writeAndFlush(wrapOutboundOut(.standings(snapshot)), promise: nil)
+        } else {
+            pendingSnapshot = snapshot
+        }
+    }
+
+    /// A watch's heartbeat names the sequence it shows; if the hub has newer standings (a push was
+    /// lost, or the watch cannot read the shared file), it sends them again.
+    private func catchUp(context: ChannelHandlerContext, watchSequence: Int?) {
+        guard let watchSequence, let newest = server.lastSnapshot, newest.sequence > watchSequence else { return }
+        push(newest, context: context)
+    }
+
+    // MARK: Ending
+
+    private func refuse(context: ChannelHandlerContext, _ refusal: Refusal) {
+        guard case .awaitingHello = phase else { return }
+        phase = .closing
+        throttledLog(.warning, "refused a watch: \(refusal.message)")
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(.refused(refusal))).whenComplete { _ in channel.close(promise: nil) }
+    }
+
+    private func close(context: ChannelHandlerContext) {
+        phase = .closing
+        context.close(promise: nil)
+    }
+
+    private func throttledLog(_ level: Logger.Level, _ message: String, metadata: Logger.Metadata? = nil) {
+        server.logThrottle.log(logger, level, message, metadata: metadata)
+    }
+}
