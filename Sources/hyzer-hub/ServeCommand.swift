@@ -99,7 +99,7 @@ struct HubServeService: Service {
         // Other hyzer-hub processes commit straight to the database: inotify on its WAL tells at
         // once (a 1 s poll stands in where inotify is missing); nothing polls while idle.
         let watcher = FileChangeWatcher(files: [database, URL(fileURLWithPath: database.path + "-wal")]) { [service] in
-            service.publishIfChanged()
+            service.storeChanged()
         }
         watcher.start(name: "hyzer.hub.store-watcher")
         try? await gracefulShutdown()

@@ -66,10 +66,28 @@ struct StandingsSnapshotTests {
 
     @Test("Every millisecond timestamp reads back and prints as itself", arguments: [
         "2026-11-22T10:02:02.930Z", "2026-11-22T10:02:48.443Z", "2026-02-28T23:59:59.999Z", "1970-01-01T00:00:00.001Z",
+        "0001-01-01T00:00:00.000Z", "2024-02-29T12:00:00.000Z", "9999-12-31T23:59:59.999Z",
     ])
     func timestampsRoundTrip(text: String) throws {
         let date = try #require(HyzerJSON.parseTimestamp(text))
         #expect(HyzerJSON.formatTimestamp(date) == text)
+    }
+
+    @Test("Only real UTC timestamps are read: no February 30, no offsets, no missing parts", arguments: [
+        "2026-02-30T10:00:00.000Z", "2025-02-29T10:00:00.000Z", "2026-11-22T10:00:00.000+01:00", "2026-11-22T10:00:00.000",
+        "2026-11-22 10:00:00.000Z", "2026-13-01T10:00:00.000Z", "2026-11-22T24:00:00.000Z", "0000-12-28T00:00:00.000Z",
+        "2026-11-22T10:00:00.Z", "2026-11-22T10:00:00.1234567890Z", "26-11-22T10:00:00Z",
+    ])
+    func strictTimestamps(text: String) {
+        #expect(HyzerJSON.parseTimestamp(text) == nil)
+    }
+
+    @Test("A timestamp without a fraction, or with up to nine digits of one, is read")
+    func fractions() throws {
+        let whole = try #require(HyzerJSON.parseTimestamp("2026-11-22T10:00:00Z"))
+        #expect(HyzerJSON.formatTimestamp(whole) == "2026-11-22T10:00:00.000Z")
+        let fine = try #require(HyzerJSON.parseTimestamp("2026-11-22T10:00:00.123456789Z"))
+        #expect(HyzerJSON.formatTimestamp(fine) == "2026-11-22T10:00:00.123Z")
     }
 
     @Test("With no active round, round is written as null rather than left out")

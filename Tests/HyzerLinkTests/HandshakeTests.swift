@@ -154,3 +154,177 @@ struct LinkHardeningTests {
         #expect(!server.stderr.contains("nothing heard"), "\(server.stderr.components(separatedBy: "\n").filter { $0.contains("nothing heard") }.prefix(3))")
     }
 }
+
+extension LinkHardeningTests {
+    @Test("Before pairing only a hello-sized frame gets in, and at most 64 connections may wait to pair")
+    func prePairingLimits() async throws {
+        let home = try TemporaryHome()
+        try await home.startRound(players: 2)
+        let server = try await home.serve()
+        defer { server.stop() }
+        let big = try RawSocket(unixPath: home.socketPath)
+        big.send([0x00, 0x40, 0x00, 0x00])  // a 4 MiB frame announced before hello
+        let (refusal, closed) = try await big.frames { !$0.isEmpty }
+        #expect(refusal == [.refused(Refusal(reason: .invalidHello, message: "The first frame must be a valid hello: frame of 4194304 bytes exceeds the 4096-byte limit."))])
+        #expect(closed)
+
+        // 72 connections that say nothing: 64 may wait to pair, the other 8 are refused as busy
+        // (which 8 depends on the order the hub's event loops take them).
+        var waiting: [RawSocket] = []
+        for _ in 0..<(LinkProtocol.maxUnpairedConnections + 8) { waiting.append(try RawSocket(unixPath: home.socketPath)) }
+        var busy = 0
+        for socket in waiting {
+            let (messages, _) = try await socket.frames(timeout: .milliseconds(100)) { !$0.isEmpty }
+            if messages == [.refused(Refusal(reason: .busy, message: "Too many connections are waiting to pair; try again shortly."))] { busy += 1 }
+        }
+        #expect(busy == 8)
+        waiting.removeAll()
+        let watch = try RawSocket(unixPath: home.socketPath)
+        #expect(try await watch.pair(token: home.token).round != nil)
+    }
+
+    @Test("A score that cannot be accepted is answered with the reason and the connection stays open",
+          arguments: [
+            ("strokes 11", #"strokes: 11"#, Rejection.Reason.strokesOutOfRange, "Strokes must be between 1 and 10; got 11."),
+            ("strokes 0", #"strokes: 0"#, .strokesOutOfRange, "Strokes must be between 1 and 10; got 0."),
+            ("hole 0", #"hole: 0"#, .holeOutOfRange, "Hole 0 is not a hole number; holes are numbered from 1."),
+            ("hole 19", #"hole: 19"#, .holeOutOfRange, "Hole 19 is not on this course; holes are 1...18."),
+            ("id not a UUID", #"id: not-a-uuid"#, .invalidScore, "The score is not valid: unreadable value at body.id."),
+            ("strokes as text", #"strokes: "3""#, .invalidScore, "The score is not valid: wrong type at body.strokes."),
+            ("another device", #"device: phone"#, .wrongDevice, "The score names device \"phone\", but this connection paired as \"raw-watch\"; a watch scores as itself."),
+            ("reporter not in the round", #"reporter: guest:Mallory"#, .unknownReporter, "The reporter guest \"Mallory\" is not a player of this round."),
+            ("device id of 200 bytes", #"device: 200"#, .invalidScore, "deviceID must be 1 to 64 bytes with no control characters."),
+          ])
+    func unacceptableScores(label: String, change: String, reason: Rejection.Reason, message: String) async throws {
+        let home = try TemporaryHome()
+        try await home.startRound(players: 2)
+        let server = try await home.serve()
+        defer { server.stop() }
+        let socket = try RawSocket(unixPath: home.socketPath)
+        let snapshot = try await socket.pair(token: home.token)
+        let id = change.hasPrefix("id:") ? "not-a-uuid" : UUID().uuidString
+        let body: String = switch label {
+        case "strokes 11": scoreBody(snapshot, strokes: 11, id: id)
+        case "strokes 0": scoreBody(snapshot, strokes: 0, id: id)
+        case "hole 0": scoreBody(snapshot, hole: 0, id: id)
+        case "hole 19": scoreBody(snapshot, hole: 19, id: id)
+        case "strokes as text": scoreBody(snapshot, strokes: "3", id: id)
+        case "another device": scoreBody(snapshot, id: id, device: "phone")
+        case "reporter not in the round": scoreBody(snapshot, id: id, reporter: "guest:Mallory")
+        case "device id of 200 bytes": scoreBody(snapshot, id: id, device: String(repeating: "x", count: 200))
+        default: scoreBody(snapshot, id: id)
+        }
+        socket.send(rawScoreFrame(body))
+        let (answer, closed) = try await socket.frames { $0.contains { if case .rejected = $0 { true } else { false } } }
+        #expect(!closed)
+        #expect(answer.compactMap { if case .rejected(let r) = $0 { r } else { nil } } == [Rejection(eventID: id, reason: reason, message: message)])
+        // The same connection still scores, and the ack names the id exactly as it was written.
+        let next = UUID().uuidString.lowercased()
+        socket.send(rawScoreFrame(scoreBody(snapshot, player: 1, id: next)))
+        let (acks, _) = try await socket.frames { $0.contains { if case .ack = $0 { true } else { false } } }
+        #expect(acks.contains(.ack(Ack(eventID: next, alreadyStored: false))), "\(acks)")
+        #expect(try await home.events().map(\.id) == [UUID(uuidString: next)!])
+    }
+
+    @Test("Correcting a score that was already replaced is refused, naming the score that counts now")
+    func chainForkRefused() async throws {
+        let home = try TemporaryHome()
+        try await home.startRound(players: 2)
+        let server = try await home.serve()
+        defer { server.stop() }
+        let socket = try RawSocket(unixPath: home.socketPath)
+        let snapshot = try await socket.pair(token: home.token)
+        let first = UUID().uuidString, second = UUID().uuidString, fork = UUID().uuidString
+        for (id, strokes, supersedes) in [(first, 3, nil), (second, 4, first)] as [(String, Int, String?)] {
+            socket.send(rawScoreFrame(scoreBody(snapshot, strokes: strokes, id: id, supersedes: supersedes)))
+            _ = try await socket.frames { $0.contains(.ack(Ack(eventID: id, alreadyStored: false))) }
+        }
+        socket.send(rawScoreFrame(scoreBody(snapshot, strokes: 5, id: fork, supersedes: first)))
+        let (answer, _) = try await socket.frames { $0.contains { if case .rejected = $0 { true } else { false } } }
+        #expect(answer.contains(.rejected(Rejection(eventID: fork, reason: .invalidCorrection,
+            message: "Event \(first) was already replaced; the score that counts now is \(second): supersede that one."))), "\(answer)")
+        #expect(try await home.events().map(\.strokes) == [3, 4])
+    }
+
+    @Test("A watch that stops reading gets the newest standings when it reads again, not a backlog")
+    func noBacklog() async throws {
+        let home = try TemporaryHome()
+        try await home.startRound(players: 60)
+        let server = try await home.serve()
+        defer { server.stop() }
+        let socket = try RawSocket(unixPath: home.socketPath)
+        let snapshot = try await socket.pair(token: home.token)
+        // 900 scores, each a change pushed back at a watch that reads nothing meanwhile.
+        var frames: [UInt8] = []
+        for player in 0..<50 {
+            for hole in 1...18 { frames += rawScoreFrame(scoreBody(snapshot, player: player, hole: hole)) }
+        }
+        socket.send(frames)
+        // Still alive (heartbeats), just not reading.
+        let heartbeat = try LinkFrame.encode(.heartbeat(Heartbeat(sentAt: Date())))
+        var lastBeat = ContinuousClock.now
+        #expect(await eventually(timeout: .seconds(90), pollingEvery: .milliseconds(100)) {
+            if lastBeat.duration(to: .now) > .milliseconds(300) {
+                socket.send(heartbeat)
+                lastBeat = .now
+            }
+            return (try? await home.events().count) == 900
+        })
+        let newest = try await home.standingsSequence()
+        let (messages, _) = try await socket.frames(timeout: .seconds(30)) {
+            $0.contains { if case .standings(let s) = $0 { s.sequence == newest } else { false } }
+        }
+        let pushes = messages.filter { if case .standings = $0 { true } else { false } }.count
+        let seen = messages.compactMap { if case .standings(let s) = $0 { s.sequence } else { nil } }
+        #expect(seen.last == newest, "standings seen: \(seen), newest \(newest), \(messages.count) frames")
+        #expect(pushes < 100, "\(pushes) standings frames for 900 changes")
+    }
+
+    @Test("A heartbeat naming an older sequence gets the newest standings again")
+    func catchUp() async throws {
+        let home = try TemporaryHome()
+        try await home.startRound(players: 2)
+        let server = try await home.serve()
+        defer { server.stop() }
+        let socket = try RawSocket(unixPath: home.socketPath)
+        let snapshot = try await socket.pair(token: home.token)
+        socket.send(try LinkFrame.encode(.heartbeat(Heartbeat(sentAt: Date(), sequence: snapshot.sequence - 1))))
+        let (messages, _) = try await socket.frames { $0.contains(.standings(snapshot)) }
+        #expect(messages.contains(.standings(snapshot)))
+    }
+
+    @Test("The token file presented as it is, newline included, pairs")
+    func tokenWithNewline() async throws {
+        let home = try TemporaryHome()
+        try await home.startRound(players: 2)
+        let server = try await home.serve()
+        defer { server.stop() }
+        let file = try String(contentsOf: home.url.appendingPathComponent("hub/token"), encoding: .utf8)
+        #expect(file.hasSuffix("\n"))
+        let socket = try RawSocket(unixPath: home.socketPath)
+        #expect(try await socket.pair(token: file).round != nil)
+    }
+
+    @Test("Wrong tokens are answered ever more slowly, and their refusals do not flood the log")
+    func guessingThrottled() async throws {
+        let home = try TemporaryHome()
+        try await home.startRound(players: 2)
+        let server = try await home.serve()
+        defer { server.stop() }
+        var answered = 0
+        var lastWait = Duration.zero
+        for _ in 0..<12 {
+            let socket = try RawSocket(unixPath: home.socketPath)
+            let started = ContinuousClock.now
+            socket.send(try LinkFrame.encode(.hello(Hello(deviceID: "guesser", token: "guess"))))
+            let (messages, _) = try await socket.frames(timeout: .seconds(5)) { !$0.isEmpty }
+            lastWait = started.duration(to: .now)
+            if case .refused(let refusal) = messages.first, refusal.reason == .wrongToken { answered += 1 }
+        }
+        #expect(answered == 12)
+        // The twelfth wrong token in a minute waits 700 ms before its answer.
+        #expect(lastWait >= .milliseconds(700), "\(lastWait)")
+        let lines = server.stderr.split(separator: "\n").filter { $0.contains("refused a watch") }
+        #expect(lines.count == 10, "\(lines.count) refusal lines")
+    }
+}

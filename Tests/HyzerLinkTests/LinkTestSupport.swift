@@ -42,3 +42,46 @@ func frames(in bytes: [UInt8]) throws -> [LinkMessage] {
     while let message = try LinkFrame.decode(from: &buffer, maxFrameBytes: LinkProtocol.maxFrameBytes) { messages.append(message) }
     return messages
 }
+
+extension RawSocket {
+    /// Reads until `done` holds for the frames received so far, the peer closes, or `timeout`
+    /// passes; returns every whole frame received and whether the peer closed.
+    func frames(timeout: Duration = .seconds(5), until done: ([LinkMessage]) -> Bool) async throws -> (messages: [LinkMessage], closed: Bool) {
+        var bytes: [UInt8] = []
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        while true {
+            let chunk = await receiveAll(timeout: .milliseconds(20))
+            bytes += chunk.bytes
+            let messages = try HyzerLinkTests.frames(in: bytes)
+            if chunk.closed || done(messages) || clock.now >= deadline { return (messages, chunk.closed) }
+        }
+    }
+
+    /// Says hello with `token` as `deviceID` and waits for the welcome and the first standings.
+    func pair(token: String, deviceID: String = "raw-watch") async throws -> StandingsSnapshot {
+        send(try LinkFrame.encode(.hello(Hello(deviceID: deviceID, token: token))))
+        let (messages, _) = try await frames { $0.contains { if case .standings = $0 { true } else { false } } }
+        for case .standings(let snapshot) in messages { return snapshot }
+        throw TestFailure("no welcome and standings after hello: \(messages)")
+    }
+}
+
+/// A score frame from raw JSON text, for bodies the Swift types would refuse to build.
+func rawScoreFrame(_ body: String) -> [UInt8] {
+    let json = Array(#"{"type":"score","body":\#(body)}"#.utf8)
+    return withUnsafeBytes(of: UInt32(json.count).bigEndian, Array.init) + json
+}
+
+/// The JSON body of a valid score in `snapshot`'s round, with fields to override.
+func scoreBody(_ snapshot: StandingsSnapshot, player: Int = 0, hole: Any = 1, strokes: Any = 3, id: String = UUID().uuidString,
+               device: String = "raw-watch", reporter: String? = nil, supersedes: String? = nil) -> String {
+    let round = snapshot.round!
+    let playerID = round.standings[player].playerID
+    func json(_ value: Any) -> String { value is String ? "\"\(value)\"" : "\(value)" }
+    return """
+        {"id":"\(id)","roundID":"\(round.id.uuidString)","playerID":"\(playerID)","hole":\(json(hole)),"strokes":\(json(strokes)),\
+        "supersedesEventID":\(supersedes.map { "\"\($0)\"" } ?? "null"),"reportedByPlayerID":"\(reporter ?? playerID)","deviceID":"\(device)",\
+        "source":"crown","createdAt":"2026-11-22T10:00:00.000Z"}
+        """
+}

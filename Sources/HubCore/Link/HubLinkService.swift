@@ -69,6 +69,13 @@ public final class HubLinkService: LinkServerDelegate {
         }
     }
 
+    /// Another process may have committed (the store's files changed): check on the queue that
+    /// publishes scores, so a change this process is still publishing is not exported twice.
+    public func storeChanged() {
+        guard let server = server.withLockedValue({ $0 }) else { return publishIfChanged() }
+        server.scoreQueue.async { self.publishIfChanged() }
+    }
+
     /// Publishes when another process (a `hyzer-hub` command on the phone) committed a change
     /// since the last push.
     public func publishIfChanged() {

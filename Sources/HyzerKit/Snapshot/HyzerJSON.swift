@@ -27,9 +27,6 @@ public enum HyzerJSON {
         return decoder
     }
 
-    private static let withFraction = Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt)
-    private static let withoutFraction = Date.ISO8601FormatStyle(includingFractionalSeconds: false, timeZone: .gmt)
-
     /// "2026-11-21T10:00:00.123Z". Hand-rolled (days-to-civil arithmetic): every stored event
     /// formats two timestamps, and this is an order of magnitude faster than a format style.
     public static func formatTimestamp(_ date: Date) -> String {
@@ -57,8 +54,45 @@ public enum HyzerJSON {
         return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(seconds / 3600, 2)):\(pad(seconds / 60 % 60, 2)):\(pad(seconds % 60, 2)).\(pad(millisOfDay % 1000, 3))Z"
     }
 
+    /// Strict: `YYYY-MM-DDTHH:MM:SS[.fraction]Z`, UTC only, a real calendar date (no February 30),
+    /// years 1...9999 in the proleptic Gregorian calendar, the same arithmetic `formatTimestamp` uses.
     public static func parseTimestamp(_ text: String) -> Date? {
-        (try? withFraction.parse(text)) ?? (try? withoutFraction.parse(text))
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 20, bytes.last == UInt8(ascii: "Z"),
+              bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"),
+              bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":") else { return nil }
+        func number(_ range: Range<Int>) -> Int64? {
+            var value: Int64 = 0
+            for index in range {
+                let byte = bytes[index]
+                guard byte >= 0x30, byte <= 0x39 else { return nil }
+                value = value * 10 + Int64(byte - 0x30)
+            }
+            return value
+        }
+        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+              let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+              year >= 1, (1...12).contains(month), hour < 24, minute < 60, second < 60 else { return nil }
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let daysInMonth: [Int64] = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+        guard day >= 1, day <= daysInMonth[Int(month) - 1] else { return nil }
+        var nanos: Int64 = 0
+        if bytes.count > 20 {
+            // ".fff…Z": one to nine digits.
+            let digits = bytes.count - 21
+            guard bytes[19] == UInt8(ascii: "."), (1...9).contains(digits), let fraction = number(20..<(20 + digits)) else { return nil }
+            nanos = fraction * Int64(pow(10, Double(9 - digits)))
+        }
+        // Howard Hinnant's days_from_civil.
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        let days = era * 146_097 + dayOfEra - 719_468
+        let seconds = days * 86_400 + hour * 3600 + minute * 60 + second
+        // Date counts from 2001; adding the fraction there rounds as Foundation's own dates do.
+        return Date(timeIntervalSinceReferenceDate: Double(seconds - 978_307_200) + Double(nanos) / 1e9)
     }
 
     /// What a person reads about JSON that does not decode: "not valid JSON", "missing \"name\"",

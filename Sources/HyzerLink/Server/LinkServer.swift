@@ -58,7 +58,8 @@ public final class LinkServer: Sendable {
     let group: any EventLoopGroup
     let logger = Logger(label: "hyzer.hub.link")
     /// Scores are handled one at a time, in arrival order, off the event loops (the store blocks).
-    let scoreQueue = DispatchQueue(label: "hyzer.hub.link.scores")
+    /// Other work that publishes standings runs here too, so it never races a score's publish.
+    public let scoreQueue = DispatchQueue(label: "hyzer.hub.link.scores")
     private let state = NIOLockedValueBox(State())
 
     struct State {
