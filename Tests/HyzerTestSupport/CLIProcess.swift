@@ -27,8 +27,14 @@ public struct CLIProcess {
 
     /// Runs a built executable with no stdin and no inherited HYZER_HOME, and waits for it to end.
     public static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) async throws -> Result {
+        try await runTool(productsDirectory.appendingPathComponent(executable).path, arguments, environment: environment)
+    }
+
+    /// Runs any program (an absolute path, or a name looked up on PATH) to completion.
+    public static func runTool(_ program: String, _ arguments: [String], environment: [String: String] = [:]) async throws -> Result {
+        let executable: Executable = program.contains("/") ? .path(FilePath(program)) : .name(program)
         let result = try await Subprocess.run(
-            .path(FilePath(productsDirectory.appendingPathComponent(executable).path)),
+            executable,
             arguments: Arguments(arguments),
             environment: .inherit(changing: childEnvironment(overriding: environment)),
             input: .none,

@@ -1,0 +1,107 @@
+import Foundation
+import HyzerKit
+import HyzerLink
+import HyzerTestSupport
+import Testing
+
+/// The machine-readable contract (docs/schema) checked against what the hub and a watch really
+/// send, with Python's jsonschema (installed by tools/test).
+@Suite("JSON Schemas against real output", .serialized)
+struct SchemaTests {
+    static let schemaDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("docs/schema")
+
+    /// Runs docs/schema/validate.py; returns its exit status and what it printed.
+    static func validate(_ schema: String, _ files: [URL]) async throws -> CLIProcess.Result {
+        let python = FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") ? "/usr/bin/python3" : "python3"
+        return try await CLIProcess.runTool(python, [schemaDirectory.appendingPathComponent("validate.py").path, schema] + files.map(\.path))
+    }
+
+    /// The JSON body of every whole frame in `bytes`.
+    static func bodies(in bytes: [UInt8]) -> [Data] {
+        var result: [Data] = []
+        var offset = 0
+        while offset + 4 <= bytes.count {
+            let length = bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+            guard offset + 4 + length <= bytes.count else { break }
+            result.append(Data(bytes[(offset + 4)..<(offset + 4 + length)]))
+            offset += 4 + length
+        }
+        return result
+    }
+
+    @Test("Every link message the hub and the watch send, standings.json, and the event log match their schemas")
+    func realOutputMatches() async throws {
+        let home = try TemporaryHome()
+        try await home.startRound(players: 2)
+        let server = try await home.serve(["--heartbeat", "50"])
+        defer { server.stop() }
+        let out = home.url.appendingPathComponent("frames")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        var files: [URL] = []
+        func keep(_ data: Data, _ name: String) throws {
+            let url = out.appendingPathComponent("\(files.count)-\(name).json")
+            try data.write(to: url)
+            files.append(url)
+        }
+
+        // What a watch sends: hello, a score, a heartbeat.
+        let socket = try RawSocket(unixPath: home.socketPath)
+        let hello = try LinkFrame.encode(.hello(Hello(deviceID: "raw-watch", token: home.token)))
+        try keep(Data(hello.dropFirst(4)), "hello")
+        socket.send(hello)
+        var received: [UInt8] = []
+        #expect(await eventually(timeout: .seconds(10)) {
+            received += await socket.receiveAll(timeout: .milliseconds(20)).bytes
+            return (try? frames(in: received))?.contains { if case .standings = $0 { true } else { false } } == true
+        })
+        let snapshot = try #require(try frames(in: received).compactMap { if case .standings(let s) = $0 { s } else { nil } }.first)
+        let round = try #require(snapshot.round)
+        let event = try ScoreEvent(roundID: round.id, playerID: round.standings[0].playerID, hole: 1, strokes: 3,
+                                   reportedByPlayerID: round.standings[0].playerID, deviceID: "raw-watch", source: .crown, createdAt: Date())
+        let score = try LinkFrame.encode(.score(event))
+        try keep(Data(score.dropFirst(4)), "score")
+        let heartbeat = try LinkFrame.encode(.heartbeat(Heartbeat(sentAt: Date(), sequence: snapshot.sequence)))
+        try keep(Data(heartbeat.dropFirst(4)), "heartbeat")
+        socket.send(score + rawScoreFrame(scoreBody(snapshot, strokes: 11)) + heartbeat)
+
+        // What the hub sends back: welcome, standings, ack, rejected, heartbeats; and a refusal.
+        #expect(await eventually(timeout: .seconds(10)) {
+            received += await socket.receiveAll(timeout: .milliseconds(20)).bytes
+            let types = Set(Self.bodies(in: received).compactMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }.compactMap { $0["type"] as? String })
+            return types.isSuperset(of: ["ack", "rejected", "standings", "heartbeat"])
+        })
+        let refusedSocket = try RawSocket(unixPath: home.socketPath)
+        refusedSocket.send(try LinkFrame.encode(.hello(Hello(deviceID: "guesser", token: "guess"))))
+        received += await refusedSocket.receiveAll(timeout: .seconds(2)).bytes
+        for body in Self.bodies(in: received) { try keep(body, "from-hub") }
+        let types = files.compactMap { try? JSONSerialization.jsonObject(with: Data(contentsOf: $0)) as? [String: Any] }.compactMap { $0["type"] as? String }
+        #expect(Set(types) == ["hello", "score", "heartbeat", "welcome", "standings", "ack", "rejected", "refused"])
+
+        let messages = try await Self.validate("link-message", files)
+        #expect(messages.status == 0, "\(messages.stdout)\(messages.stderr)")
+        let standings = try await Self.validate("standings", [home.url.appendingPathComponent("shared/standings.json")])
+        #expect(standings.status == 0, "\(standings.stdout)\(standings.stderr)")
+        let log = home.url.appendingPathComponent("events.json")
+        try Data(try await home.hub("events", "--json").stdout.utf8).write(to: log)
+        let events = try await Self.validate("score-event", [log])
+        #expect(events.status == 0, "\(events.stdout)\(events.stderr)")
+    }
+
+    @Test("The schemas refuse what the hub refuses: strokes 11, a missing field, an unknown reason")
+    func schemasCanFail() async throws {
+        let home = try TemporaryHome()
+        let cases = [
+            #"{"type":"score","body":{"id":"00000000-0000-0000-0000-0000000000AA","roundID":"00000000-0000-0000-0000-0000000000AB","playerID":"p","hole":1,"strokes":11,"supersedesEventID":null,"reportedByPlayerID":"p","deviceID":"w","source":"crown","createdAt":"2026-11-21T10:00:00.000Z"}}"#,
+            #"{"type":"hello","body":{"protocolVersion":1,"token":"t"}}"#,
+            #"{"type":"rejected","body":{"eventID":"x","reason":"becauseISaidSo","message":"no"}}"#,
+            #"{"type":"heartbeat","body":{"sentAt":"2026-11-21T10:00:00.000+01:00"}}"#,
+        ]
+        for (index, text) in cases.enumerated() {
+            let file = home.url.appendingPathComponent("bad-\(index).json")
+            try text.write(to: file, atomically: true, encoding: .utf8)
+            let result = try await Self.validate("link-message", [file])
+            #expect(result.status == 1, "accepted: \(text)")
+        }
+    }
+}
