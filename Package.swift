@@ -131,6 +131,7 @@ let package = Package(
             dependencies: ["HyzerLink", "HyzerStorage", "WatchCore", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Tests/HyzerLinkClient"
         ),
+        // Tests/ThirdPartyClient holds a Python watch written from the docs alone; HyzerLinkTests runs it.
     ],
     swiftLanguageModes: [.v6]
 )

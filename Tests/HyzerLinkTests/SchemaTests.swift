@@ -105,3 +105,24 @@ struct SchemaTests {
         }
     }
 }
+
+@Suite("A third-party watch written from the docs")
+struct ThirdPartyClientTests {
+    static let client = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("ThirdPartyClient/hyzer_link_client.py")
+
+    @Test("A Python watch pairs, scores, corrects, gets every rejection reason a watch can cause, and catches up after a lost push")
+    func pythonClient() async throws {
+        let home = try TemporaryHome()
+        try await home.startRound(players: 2)
+        let server = try await home.serve()
+        defer { server.stop() }
+        let python = FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") ? "/usr/bin/python3" : "python3"
+        let result = try await CLIProcess.runTool(python, [
+            Self.client.path, "--socket", home.socketPath, "--token-file", home.url.appendingPathComponent("hub/token").path,
+        ])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.hasSuffix("all checks passed\n"))
+        #expect(result.stdout.components(separatedBy: "rejected with reason").count - 1 == 8)
+    }
+}
