@@ -73,7 +73,7 @@ public struct HubFrameDecoder: ByteToMessageDecoder, Sendable {
         }
     }
 
-    static func inbound(in body: ByteBuffer) throws -> LinkInbound {
+    public static func inbound(in body: ByteBuffer) throws -> LinkInbound {
         let data = Data(body.readableBytesView)
         do {
             let message = try HyzerJSON.decoder().decode(LinkMessage.self, from: data)
