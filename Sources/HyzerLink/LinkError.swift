@@ -13,6 +13,7 @@ public enum LinkError: Error, Equatable, Sendable, CustomStringConvertible {
     case unexpectedMessage(LinkMessage.MessageType, state: String)
     case handshakeTimeout
     case cannotListen(address: String, reason: String)
+    case untrustedHub(presented: String, expected: String?)
 
     public var description: String {
         switch self {
@@ -36,6 +37,10 @@ public enum LinkError: Error, Equatable, Sendable, CustomStringConvertible {
             "no hello/welcome in time"
         case .cannotListen(let address, let reason):
             "Cannot listen on \(address): \(reason)."
+        case .untrustedHub(let presented, let expected?):
+            "the hub presented certificate \(presented), not the pinned \(expected); if the hub was reset on purpose, pair again (--hub-fingerprint, from: hyzer-hub token --fingerprint)"
+        case .untrustedHub(let presented, nil):
+            "the hub presented \(presented)"
         }
     }
 }

@@ -9,10 +9,10 @@ import Foundation
 public enum DurableFile {
     /// Replaces `url` with `data` so a reader sees the old file or the new one, never half of
     /// either: temp file in the same directory, fsync, rename over, fsync the directory.
-    public static func replace(_ url: URL, with data: Data) throws(DurableFileError) {
+    public static func replace(_ url: URL, with data: Data, mode: mode_t = 0o644) throws(DurableFileError) {
         let directory = url.deletingLastPathComponent()
         let temp = directory.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
-        let fd = open(temp.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let fd = open(temp.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
         guard fd >= 0 else { throw .failed("create", temp.path, errno) }
         do throws(DurableFileError) {
             try writeAll(fd, data, path: temp.path)

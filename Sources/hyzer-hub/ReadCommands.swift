@@ -50,12 +50,27 @@ struct DiscrepanciesCommand: ParsableCommand {
 struct TokenCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "token",
-        abstract: "Print the pairing token a watch presents."
+        abstract: "Print the pairing token a watch presents.",
+        discussion: """
+            With --fingerprint, print instead the fingerprint of the certificate serve uses over TCP \
+            (made on first use), for hyzer-watch --hub-fingerprint; with --json, both.
+            """
     )
     @ParentCommand var root: HyzerHub
+    @Flag(help: "Print the TLS certificate's fingerprint (sha256:…) instead of the token.") var fingerprint = false
+    @Flag(help: "Print {\"token\": …, \"fingerprint\": …}.") var json = false
 
     func run() throws {
         root.logging.bootstrap()
-        print(try PairingToken.loadOrCreate(at: root.paths.pairingToken))
+        let paths = root.paths
+        let token = try PairingToken.loadOrCreate(at: paths.pairingToken)
+        if json {
+            let identity = try HubIdentity.loadOrCreate(in: paths.hubDirectory)
+            try printJSON(["token": token, "fingerprint": identity.fingerprint])
+        } else if fingerprint {
+            print(try HubIdentity.loadOrCreate(in: paths.hubDirectory).fingerprint)
+        } else {
+            print(token)
+        }
     }
 }

@@ -7,6 +7,7 @@ import HyzerLink
 import HyzerStorage
 import Logging
 import NIOCore
+import NIOSSL
 import ServiceLifecycle
 
 struct ServeCommand: AsyncParsableCommand {
@@ -32,6 +33,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Random variation of the delay, ± milliseconds.", valueName: "MS")) var jitter = 0
     @Option(help: ArgumentHelp("Probability (0...1) that a frame is dropped, each direction.", valueName: "P")) var drop = 0.0
     @Option(help: ArgumentHelp("Heartbeat interval in milliseconds.", valueName: "MS")) var heartbeat = 1000
+    @Flag(help: "With --listen tcp: plain TCP, no TLS. The pairing token then travels in clear: only on a network you trust.")
+    var insecure = false
     @Option(name: .customLong("hello-timeout"), help: ArgumentHelp("How long a new connection may take to say hello, in milliseconds.", valueName: "MS"))
     var helloTimeout = 5000
 
@@ -40,6 +43,9 @@ struct ServeCommand: AsyncParsableCommand {
         guard jitter >= 0 else { throw ValidationError("--jitter must be 0 or more milliseconds; got \(jitter).") }
         guard (0...1).contains(drop) else { throw ValidationError("--drop is a probability between 0 and 1; got \(drop).") }
         guard helloTimeout >= 10 else { throw ValidationError("--hello-timeout must be at least 10 milliseconds; got \(helloTimeout).") }
+        if insecure, case .unix = listen ?? .unix(path: "") {
+            throw ValidationError("--insecure applies only to --listen tcp:HOST:PORT; the Unix socket is private to this user already.")
+        }
         guard heartbeat >= 50 else { throw ValidationError("--heartbeat must be at least 50 milliseconds; got \(heartbeat).") }
     }
 
@@ -65,7 +71,8 @@ struct ServeCommand: AsyncParsableCommand {
                 hubID: try hub.hubID,
                 heartbeatInterval: .milliseconds(Int64(heartbeat)),
                 helloTimeout: .milliseconds(Int64(helloTimeout)),
-                conditions: LinkConditions(latency: .milliseconds(Int64(latency)), jitter: .milliseconds(Int64(jitter)), dropProbability: drop)
+                conditions: LinkConditions(latency: .milliseconds(Int64(latency)), jitter: .milliseconds(Int64(jitter)), dropProbability: drop),
+                tls: try tls(for: address, paths: paths)
             ),
             delegate: service
         )
@@ -79,6 +86,16 @@ struct ServeCommand: AsyncParsableCommand {
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(
             services: [serving], gracefulShutdownSignals: [.sigint, .sigterm], logger: logger))
         try await group.run()
+    }
+}
+
+extension ServeCommand {
+    /// Over TCP, TLS with the hub's own certificate (made on first start), unless --insecure.
+    func tls(for address: LinkAddress, paths: HyzerPaths) throws -> NIOSSLContext? {
+        guard case .tcp = address, !insecure else { return nil }
+        let identity = try HubIdentity.loadOrCreate(in: paths.hubDirectory)
+        Logger(label: "hyzer.hub.serve").info("TLS with certificate \(identity.fingerprint)")
+        return try identity.serverContext()
     }
 }
 

@@ -47,6 +47,11 @@ struct HyzerWatch: ParsableCommand {
     @Option(name: .customLong("token-file"), help: ArgumentHelp("The pairing token (default: <home>/hub/token).", valueName: "FILE"),
             completion: .file())
     var tokenFile: String?
+    @Option(name: .customLong("hub-fingerprint"),
+            help: ArgumentHelp("Over TCP: the hub certificate's fingerprint (hyzer-hub token --fingerprint). Default: trust the first one seen and keep it in <home>/watch/hub-fingerprint.", valueName: "SHA256"))
+    var hubFingerprint: String?
+    @Flag(help: "Over TCP: no TLS. The token travels in clear; only against a hub started with serve --insecure.")
+    var insecure = false
     @Option(help: ArgumentHelp("Case size in mm.", valueName: "MM")) var size: WatchSize = .mm45
     @Flag(help: "No window: SDL's dummy video driver.") var headless = false
     @Option(help: ArgumentHelp("A scenario script to run.", valueName: "FILE"), completion: .file()) var script: String?
@@ -93,7 +98,8 @@ struct HyzerWatch: ParsableCommand {
             configuration: WatchConfiguration(
                 paths: paths, address: connect,
                 tokenFile: tokenFile.map { URL(fileURLWithPath: $0) }, deviceID: device,
-                size: size, reduceMotion: reduceMotion),
+                size: size, reduceMotion: reduceMotion,
+                trust: connect.flatMap { HubTrust.forWatch(address: $0, fingerprint: hubFingerprint, insecure: insecure, pinStore: paths.hubPin) }),
             changed: { wake.signal() })
         let host = try WatchHost(
             session: session, wake: wake, headless: headless, title: "Hyzer — \(size.rawValue) mm",

@@ -22,6 +22,8 @@ struct HyzerLinkClient: AsyncParsableCommand {
     @Option(help: "Watch home: outbox in <home>/watch; hub socket, token and snapshot found here too.") var home: String
     @Option(help: "unix:PATH or tcp:HOST:PORT (default: unix:<home>/hub/link.sock).") var connect: String?
     @Option(name: .customLong("token-file")) var tokenFile: String?
+    @Option(name: .customLong("hub-fingerprint"), help: "Over TCP: the hub certificate's fingerprint (default: trust on first use).") var hubFingerprint: String?
+    @Flag(help: "Over TCP: plain bytes, no TLS.") var insecure = false
     @Option var device = "link-client"
     @Option(help: "Queue this many generated scores for the round in <home>/shared/standings.json.") var enqueue = 0
     @Option(help: "Milliseconds between queued scores (they are delivered while more are queued).") var interval = 0
@@ -53,7 +55,9 @@ struct HyzerLinkClient: AsyncParsableCommand {
         }
         let printHeartbeats = self.printHeartbeats
         let client = LinkClient(
-            configuration: LinkClientConfiguration(address: address, token: token, deviceID: device),
+            configuration: LinkClientConfiguration(
+                address: address, token: token, deviceID: device,
+                trust: HubTrust.forWatch(address: address, fingerprint: hubFingerprint, insecure: insecure, pinStore: paths.hubPin)),
             outbox: outbox, rejectedLog: RejectedLog(url: paths.rejectedLog)
         ) { event in
             switch event {

@@ -164,7 +164,7 @@ struct DeliveryTests {
 
 @Suite("Link over TCP")
 struct TCPLinkTests {
-    @Test("serve --listen tcp:127.0.0.1:0 pairs a watch that connects with --connect and --token-file")
+    @Test("serve --listen tcp:127.0.0.1:0 pairs a watch over TLS that connects with --connect and --token-file, pinning the hub on first use")
     func tcp() async throws {
         let home = try TemporaryHome()
         try await home.startRound(players: 2)
@@ -183,6 +183,40 @@ struct TCPLinkTests {
                                                "--device", "watch-tcp", "--enqueue", "5", "--until-drained"])
         #expect(await client.waitForExit(timeout: .seconds(30)) == 0)
         #expect(try await home.events().map(\.id.uuidString) == client.queuedIDs)
+        let fingerprint = try await home.hub("token", "--fingerprint").stdout
+        #expect(try String(contentsOf: watchHome.url.appendingPathComponent("watch/hub-fingerprint"), encoding: .utf8) == fingerprint)
+    }
+
+    @Test("Over TCP a watch pinned to another certificate does not pair, a plain client gets nothing from a TLS hub, and --insecure is plain on both ends")
+    func tcpTrust() async throws {
+        let home = try TemporaryHome()
+        try await home.startRound(players: 2)
+        let server = try await home.serve(["--listen", "tcp:127.0.0.1:0"])
+        defer { server.stop() }
+        let address = String(try #require(server.lines.first { $0.hasPrefix("hyzer-hub serving on tcp:") }).split(separator: " ")[3])
+        let token = home.url.appendingPathComponent("hub/token").path
+        let watchHome = try TemporaryHome()
+        try FileManager.default.createDirectory(at: watchHome.url.appendingPathComponent("shared"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: home.url.appendingPathComponent("shared/standings.json"),
+                                         to: watchHome.url.appendingPathComponent("shared/standings.json"))
+
+        let impostor = try await watchHome.linkClient(["--connect", address, "--token-file", token, "--device", "pinned-elsewhere",
+                                                       "--hub-fingerprint", "sha256:" + String(repeating: "ab", count: 32), "--enqueue", "1", "--timeout", "3"])
+        #expect(await impostor.waitForExit(timeout: .seconds(30)) != 0)
+        #expect(impostor.stderr.contains("not pairing: the hub presented certificate sha256:"), "\(impostor.stderr)")
+        let plain = try await watchHome.linkClient(["--connect", address, "--token-file", token, "--device", "plain", "--insecure",
+                                                    "--enqueue", "1", "--timeout", "3"])
+        #expect(await plain.waitForExit(timeout: .seconds(30)) != 0)
+        #expect(try await home.events().isEmpty)
+
+        let insecureHome = try TemporaryHome()
+        try await insecureHome.startRound(players: 2)
+        let insecure = try await insecureHome.serve(["--listen", "tcp:127.0.0.1:0", "--insecure"])
+        defer { insecure.stop() }
+        let plainAddress = String(try #require(insecure.lines.first { $0.hasPrefix("hyzer-hub serving on tcp:") }).split(separator: " ")[3])
+        let ok = try await insecureHome.linkClient(["--connect", plainAddress, "--insecure", "--device", "plain", "--enqueue", "2", "--until-drained"])
+        #expect(await ok.waitForExit(timeout: .seconds(30)) == 0)
+        #expect(try await insecureHome.events().count == 2)
     }
 
     @Test("A second serve on the same home refuses, naming the first; the first keeps its socket")

@@ -125,4 +125,30 @@ struct ThirdPartyClientTests {
         #expect(result.stdout.hasSuffix("all checks passed\n"))
         #expect(result.stdout.components(separatedBy: "rejected with reason").count - 1 == 8)
     }
+
+    @Test("The same Python watch over TCP with TLS, pinning the hub's certificate by fingerprint")
+    func pythonClientOverTLS() async throws {
+        let home = try TemporaryHome()
+        try await home.startRound(players: 2)
+        let server = try await home.serve(["--listen", "tcp:127.0.0.1:0"])
+        defer { server.stop() }
+        let ready = try #require(server.lines.first { $0.hasPrefix("hyzer-hub serving on tcp:127.0.0.1:") })
+        let address = try #require(ready.split(separator: " ").first { $0.hasPrefix("tcp:") }).dropFirst(4)
+        let fingerprint = try await home.hub("token", "--fingerprint").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(fingerprint.hasPrefix("sha256:") && fingerprint.count == 71)
+        let python = FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") ? "/usr/bin/python3" : "python3"
+        let result = try await CLIProcess.runTool(python, [
+            Self.client.path, "--tcp", String(address), "--fingerprint", fingerprint,
+            "--token-file", home.url.appendingPathComponent("hub/token").path,
+        ])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.hasPrefix("ok  TLS to the hub pinned by \(fingerprint)\n"))
+        #expect(result.stdout.hasSuffix("all checks passed\n"))
+        let wrong = try await CLIProcess.runTool(python, [
+            Self.client.path, "--tcp", String(address), "--fingerprint", "sha256:" + String(repeating: "0", count: 64),
+            "--token-file", home.url.appendingPathComponent("hub/token").path,
+        ])
+        #expect(wrong.status == 1)
+        #expect(wrong.stderr.contains("the hub presented \(fingerprint), not the pinned sha256:0000"))
+    }
 }

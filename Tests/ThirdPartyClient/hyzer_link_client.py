@@ -2,6 +2,10 @@
 """A third-party Hyzer watch, written from docs/PROTOCOL.md and docs/schema alone (no Hyzer code).
 
     python3 hyzer_link_client.py --socket PATH --token-file FILE [--device ID]
+    python3 hyzer_link_client.py --tcp HOST:PORT --fingerprint sha256:HEX --token-file FILE
+
+Over TCP the link is TLS with the hub's self-signed certificate, pinned by its SHA-256
+fingerprint (`hyzer-hub token --fingerprint`).
 
 Runs a scenario against a running `hyzer-hub serve` and checks every answer, exiting 0 when all
 hold and 1 naming the first that does not:
@@ -10,8 +14,10 @@ hold and 1 naming the first that does not:
   rejection reason a watch can cause; a lost push caught up through the heartbeat's sequence.
 """
 import argparse
+import hashlib
 import json
 import socket
+import ssl
 import struct
 import sys
 import time
@@ -19,9 +25,20 @@ import uuid
 
 
 class Link:
-    def __init__(self, path):
-        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.sock.connect(path)
+    def __init__(self, path=None, tcp=None, fingerprint=None):
+        if path:
+            self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            self.sock.connect(path)
+        else:
+            host, port = tcp.rsplit(":", 1)
+            context = ssl.create_default_context()
+            context.check_hostname = False
+            context.verify_mode = ssl.CERT_NONE  # self-signed: the pinned fingerprint is the check
+            self.sock = context.wrap_socket(socket.create_connection((host, int(port)), timeout=5))
+            presented = "sha256:" + hashlib.sha256(self.sock.getpeercert(binary_form=True)).hexdigest()
+            if presented != fingerprint.lower():
+                raise ConnectionError(f"the hub presented {presented}, not the pinned {fingerprint}")
+            print(f"ok  TLS to the hub pinned by {presented}")
         self.sock.settimeout(5)
         self.buffer = b""
 
@@ -62,13 +79,17 @@ def check(condition, what):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--socket", required=True)
+    parser.add_argument("--socket")
+    parser.add_argument("--tcp", help="HOST:PORT of a hub serving TLS")
+    parser.add_argument("--fingerprint", help="the hub certificate's sha256: fingerprint (with --tcp)")
     parser.add_argument("--token-file", required=True)
     parser.add_argument("--device", default="py-watch")
     args = parser.parse_args()
     token = open(args.token_file).read()  # as it is, newline included: the hub ignores surrounding whitespace
 
-    link = Link(args.socket)
+    if bool(args.socket) == bool(args.tcp) or (args.tcp and not args.fingerprint):
+        parser.error("give --socket PATH, or --tcp HOST:PORT with --fingerprint")
+    link = Link(path=args.socket, tcp=args.tcp, fingerprint=args.fingerprint)
     link.send("hello", {"protocolVersion": 1, "deviceID": args.device, "token": token})
     welcome = link.receive()
     check(welcome["type"] == "welcome", "the hub welcomes a hello with the token file's contents")

@@ -30,4 +30,6 @@ public struct HyzerPaths: Sendable, Hashable {
     public var announcementLog: URL { watchDirectory.appendingPathComponent("announcements.jsonl") }
     public var outbox: URL { watchDirectory.appendingPathComponent("outbox") }
     public var rejectedLog: URL { watchDirectory.appendingPathComponent("rejected.jsonl") }
+    /// The hub certificate's fingerprint this watch pinned on first use over TCP.
+    public var hubPin: URL { watchDirectory.appendingPathComponent("hub-fingerprint") }
 }

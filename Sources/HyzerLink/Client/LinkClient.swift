@@ -4,6 +4,7 @@ import HyzerStorage
 import Logging
 import NIOCore
 import NIOPosix
+import NIOSSL
 
 public struct LinkClientConfiguration: Sendable {
     public var address: LinkAddress
@@ -16,15 +17,19 @@ public struct LinkClientConfiguration: Sendable {
     /// The shortest wait for an ack before the event is sent again (it grows with the measured round trip).
     public var minimumAckTimeout: TimeAmount
     public var maxFrameBytes: Int
+    /// How to trust the hub over TCP (TLS with a pinned certificate); nil for plain bytes: the
+    /// Unix socket, or TCP when asked for explicitly (`--insecure`).
+    public var trust: HubTrust?
 
     public init(
-        address: LinkAddress, token: String, deviceID: String, handshakeTimeout: TimeAmount = .seconds(2),
+        address: LinkAddress, token: String, deviceID: String, trust: HubTrust? = nil, handshakeTimeout: TimeAmount = .seconds(2),
         backoffBase: TimeAmount = LinkProtocol.backoffBase, backoffCap: TimeAmount = LinkProtocol.backoffCap,
         minimumAckTimeout: TimeAmount = .milliseconds(200), maxFrameBytes: Int = LinkProtocol.maxFrameBytes
     ) {
         self.address = address
         self.token = token
         self.deviceID = deviceID
+        self.trust = trust
         self.handshakeTimeout = handshakeTimeout
         self.backoffBase = backoffBase
         self.backoffCap = backoffCap
@@ -127,9 +132,19 @@ public final class LinkClient: Sendable {
         guard !loop.value.stopped, loop.value.channel == nil else { return }
         let bootstrap = ClientBootstrap(group: eventLoop)
             .connectTimeout(.seconds(2))
-            .channelInitializer { [configuration] channel in
+            .channelInitializer { [configuration, logger] channel in
                 channel.eventLoop.makeCompletedFuture {
                     let sync = channel.pipeline.syncOperations
+                    if let trust = configuration.trust {
+                        try sync.addHandler(NIOSSLClientHandler(context: try HubTrust.clientContext(), serverHostname: nil) { certificates, verdict in
+                            switch trust.verify(certificates) {
+                            case .success: verdict.succeed(.certificateVerified)
+                            case .failure(let error):
+                                logger.error("not pairing: \(error)")
+                                verdict.succeed(.failed)
+                            }
+                        })
+                    }
                     try sync.addHandler(ByteToMessageHandler(LinkFrameDecoder(maxFrameBytes: configuration.maxFrameBytes)))
                     try sync.addHandler(MessageToByteHandler(LinkFrameEncoder()))
                     try sync.addHandler(ClientConnectionHandler(client: self))

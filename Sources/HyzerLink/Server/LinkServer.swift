@@ -5,6 +5,7 @@ import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
+import NIOSSL
 
 /// The hub's answer to a score.
 public enum ScoreVerdict: Sendable, Equatable {
@@ -34,11 +35,14 @@ public struct LinkServerConfiguration: Sendable {
     public var helloTimeout: TimeAmount
     public var conditions: LinkConditions
     public var maxFrameBytes: Int
+    /// TLS for every connection (the hub's identity), or nil for plain bytes: the Unix socket, or
+    /// TCP when asked for explicitly (`serve --insecure`).
+    public var tls: NIOSSLContext?
 
     public init(
         address: LinkAddress, token: String, hubID: String, heartbeatInterval: TimeAmount = LinkProtocol.defaultHeartbeatInterval,
         helloTimeout: TimeAmount = LinkProtocol.defaultHelloTimeout, conditions: LinkConditions = LinkConditions(),
-        maxFrameBytes: Int = LinkProtocol.maxFrameBytes
+        maxFrameBytes: Int = LinkProtocol.maxFrameBytes, tls: NIOSSLContext? = nil
     ) {
         self.address = address
         self.token = token
@@ -47,6 +51,7 @@ public struct LinkServerConfiguration: Sendable {
         self.helloTimeout = helloTimeout
         self.conditions = conditions
         self.maxFrameBytes = maxFrameBytes
+        self.tls = tls
     }
 }
 
@@ -162,6 +167,7 @@ public final class LinkServer: Sendable {
 
     private func configure(_ channel: any Channel) throws {
         let sync = channel.pipeline.syncOperations
+        if let tls = configuration.tls { try sync.addHandler(NIOSSLServerHandler(context: tls)) }
         // Until hello, only a hello-sized frame gets in; pairing raises the limit.
         let limit = FrameLimit(min(LinkProtocol.maxHelloFrameBytes, configuration.maxFrameBytes))
         try sync.addHandler(ByteToMessageHandler(HubFrameDecoder(limit: limit)))

@@ -16,9 +16,11 @@ public struct WatchConfiguration: Sendable {
     public var wearerID: PlayerID?
     public var size: WatchSize
     public var reduceMotion: Bool
+    /// Over TCP: how the hub is trusted (see `HubTrust`); nil for the Unix socket or `--insecure`.
+    public var trust: HubTrust?
 
     public init(paths: HyzerPaths, address: LinkAddress? = nil, tokenFile: URL? = nil, deviceID: String = "watch",
-                wearerID: PlayerID? = nil, size: WatchSize = .mm45, reduceMotion: Bool = false) {
+                wearerID: PlayerID? = nil, size: WatchSize = .mm45, reduceMotion: Bool = false, trust: HubTrust? = nil) {
         self.paths = paths
         self.address = address ?? .unix(path: paths.linkSocket.path)
         self.tokenFile = tokenFile ?? paths.pairingToken
@@ -26,6 +28,7 @@ public struct WatchConfiguration: Sendable {
         self.wearerID = wearerID
         self.size = size
         self.reduceMotion = reduceMotion
+        self.trust = trust
     }
 }
 
@@ -130,7 +133,8 @@ public final class WatchSession: Sendable {
             return
         }
         let client = LinkClient(
-            configuration: LinkClientConfiguration(address: configuration.address, token: token, deviceID: configuration.deviceID),
+            configuration: LinkClientConfiguration(address: configuration.address, token: token, deviceID: configuration.deviceID,
+                                                   trust: configuration.trust),
             outbox: outbox, rejectedLog: RejectedLog(url: configuration.paths.rejectedLog)
         ) { [weak self] event in self?.linkEvent(event) }
         let adopted = link.withLockedValue { state in
