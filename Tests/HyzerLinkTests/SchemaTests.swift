@@ -152,3 +152,34 @@ struct ThirdPartyClientTests {
         #expect(wrong.stderr.contains("the hub presented \(fingerprint), not the pinned sha256:0000"))
     }
 }
+
+extension ThirdPartyClientTests {
+    static let hangupHub = client.deletingLastPathComponent().appendingPathComponent("hangup_hub.py")
+
+    @Test("A hub that hangs up on a score every time cannot block the queue: after five tries the watch sets it aside in rejected.jsonl")
+    func hostileHubCannotBlockTheQueue() async throws {
+        let hubHome = try TemporaryHome()
+        try await hubHome.startRound(players: 2)
+        let watchHome = try TemporaryHome()
+        try FileManager.default.createDirectory(at: watchHome.url.appendingPathComponent("shared"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: hubHome.url.appendingPathComponent("shared/standings.json"),
+                                         to: watchHome.url.appendingPathComponent("shared/standings.json"))
+        let socketPath = watchHome.url.appendingPathComponent("hangup.sock").path
+        let python = FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") ? "/usr/bin/python3" : "python3"
+        let hub = try await RunningProcess(path: python, [Self.hangupHub.path, "--socket", socketPath])
+        defer { hub.stop() }
+        #expect(await hub.waitForLine(timeout: .seconds(10)) { $0 == "listening" })
+        let tokenFile = watchHome.url.appendingPathComponent("token")
+        try "anything\n".write(to: tokenFile, atomically: true, encoding: .utf8)
+        let client = try await watchHome.linkClient(["--connect", "unix:\(socketPath)", "--token-file", tokenFile.path,
+                                                     "--device", "watch-1", "--enqueue", "2", "--until-drained", "--timeout", "60"])
+        #expect(await client.waitForExit(timeout: .seconds(60)) == 0, "\(client.lines.suffix(4)) \(client.stderr.suffix(400))")
+        let rejected = try String(contentsOf: watchHome.url.appendingPathComponent("watch/rejected.jsonl"), encoding: .utf8)
+            .split(separator: "\n").map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+        #expect(rejected.map { ($0["event"] as? [String: Any])?["id"] as? String } == client.queuedIDs)
+        #expect(rejected.allSatisfy { $0["reason"] as? String == "invalidScore" })
+        #expect(rejected.first?["message"] as? String
+                == "The hub closed the connection each of the 5 times this score was sent, without an answer; set aside so the scores behind it can go.")
+        #expect(hub.lines.filter { $0.hasPrefix("hung up on") }.count == 10)
+    }
+}

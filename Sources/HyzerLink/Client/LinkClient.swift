@@ -85,6 +85,8 @@ public final class LinkClient: Sendable {
         /// The newest standings sequence heard from the hub; heartbeats carry it so the hub can
         /// send newer standings again if a push was lost.
         var newestSequence: Int?
+        /// How often the hub hung up while this event was in flight, without answering it.
+        var closesWithoutAnswer: [UUID: Int] = [:]
     }
 
     public init(
@@ -186,6 +188,18 @@ public final class LinkClient: Sendable {
     }
 
     fileprivate func disconnected() {
+        // A hub that keeps hanging up on the same score (an older or third-party hub that closes
+        // on a score it cannot take) would block the queue forever: after a few closes with no
+        // answer, the score is set aside in the rejected log so the ones behind it can go.
+        if loop.value.paired, let event = loop.value.inFlight, !loop.value.recordingRejections.contains(event.id) {
+            let closes = loop.value.closesWithoutAnswer[event.id, default: 0] + 1
+            loop.value.closesWithoutAnswer[event.id] = closes
+            if closes >= LinkProtocol.closesBeforeSettingAside {
+                loop.value.recordingRejections.insert(event.id)
+                record(event, Rejection(eventID: event.id, reason: .invalidScore, message:
+                    "The hub closed the connection each of the \(closes) times this score was sent, without an answer; set aside so the scores behind it can go."))
+            }
+        }
         loop.value.channel = nil
         loop.value.paired = false
         loop.value.inFlight = nil
@@ -235,6 +249,7 @@ public final class LinkClient: Sendable {
                 logger.error("could not remove an acked event from the outbox; it will be sent again: \(error)")
             }
             measureRoundTrip()
+            loop.value.closesWithoutAnswer = [:]
             finishInFlight()
             onEvent(.acked(event, alreadyStored: ack.alreadyStored))
             sendNext()
@@ -258,6 +273,7 @@ public final class LinkClient: Sendable {
             try outbox.remove(event.id)
         }.whenComplete { result in
             self.loop.value.recordingRejections.remove(event.id)
+            self.loop.value.closesWithoutAnswer[event.id] = nil
             switch result {
             case .success:
                 self.logger.warning("the hub rejected a score: \(rejection.message)")

@@ -22,6 +22,9 @@ public enum LinkProtocol {
     /// Bounds on the strings a watch sends (they are stored forever in the append-only log).
     public static let maxDeviceIDLength = ScoreEvent.maxDeviceIDLength
     public static let maxTokenLength = 256
+    /// Times a hub may hang up on the same score, with no answer, before the watch sets it aside
+    /// in its rejected log (so one score can never block the queue).
+    public static let closesBeforeSettingAside = 5
     /// How long a new connection may take to say hello before the hub refuses it.
     public static let defaultHelloTimeout: TimeAmount = .seconds(5)
 }
