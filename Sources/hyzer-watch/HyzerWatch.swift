@@ -29,7 +29,7 @@ struct HyzerWatch: ParsableCommand {
             until the phone acks them.
 
             --headless runs without a window (SDL's dummy video driver), e.g. in CI. With --script it \
-            runs a scenario (one command a line: wait-snapshot, tap NAME, crown +N/-N, save, back, wait \
+            runs a scenario (one command a line: wait-snapshot, tap NAME, wearer NAME, crown +N/-N, save, back, wait \
             DURATION, advance-clock DURATION, link down/up, screenshot FILE.png, expect-screen, \
             expect-text, expect-stale, expect-reachable, expect-haptics N KIND, quit) and exits 1 at \
             the first unmet expectation, naming the line; 2 for a script it cannot read.
@@ -60,7 +60,10 @@ struct HyzerWatch: ParsableCommand {
     @Option(name: .customLong("expect-timeout"), help: ArgumentHelp("Seconds a script expectation may take to come true.", valueName: "S"))
     var expectTimeout = 3.0
     @Flag(name: .customLong("reduce-motion"), help: "Reshuffles change instantly instead of sliding.") var reduceMotion = false
-    @Option(help: ArgumentHelp("This watch's device ID, as the hub records it.", valueName: "ID")) var device = "watch"
+    @Option(help: ArgumentHelp("This watch's device ID, as the hub records it (default: watch, or watch-NAME with --wearer).", valueName: "ID"))
+    var device: String?
+    @Option(help: ArgumentHelp("Whose watch this is: that player's row is highlighted and shown first, and scores from this watch are reported by them.", valueName: "NAME"))
+    var wearer: String?
     @OptionGroup var logging: LoggingOptions
     /// For hyzer-bench: print "first-frame" on stdout the moment the first frame is drawn.
     @Flag(name: .customLong("report-first-frame"), help: .hidden) var reportFirstFrame = false
@@ -97,7 +100,9 @@ struct HyzerWatch: ParsableCommand {
         let session = try WatchSession(
             configuration: WatchConfiguration(
                 paths: paths, address: connect,
-                tokenFile: tokenFile.map { URL(fileURLWithPath: $0) }, deviceID: device,
+                tokenFile: tokenFile.map { URL(fileURLWithPath: $0) },
+                deviceID: device ?? wearer.map { "watch-" + $0.lowercased().filter { $0.isLetter || $0.isNumber } } ?? "watch",
+                wearerName: wearer,
                 size: size, reduceMotion: reduceMotion,
                 trust: connect.flatMap { HubTrust.forWatch(address: $0, fingerprint: hubFingerprint, insecure: insecure, pinStore: paths.hubPin) }),
             changed: { wake.signal() })

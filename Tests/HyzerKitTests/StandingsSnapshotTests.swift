@@ -51,7 +51,13 @@ struct StandingsSnapshotTests {
         let snapshot = try HyzerJSON.decoder().decode(StandingsSnapshot.self, from: Data(Self.documented.utf8))
         let data = try HyzerJSON.encoder().encode(snapshot)
         let encoded = try JSONSerialization.jsonObject(with: data) as! [String: Any]
-        let original = try JSONSerialization.jsonObject(with: Data(Self.documented.utf8)) as! [String: Any]
+        var original = try JSONSerialization.jsonObject(with: Data(Self.documented.utf8)) as! [String: Any]
+        // Fields added since the documented example (0.9): the current hole's event and device, null here.
+        var originalRound = original["round"] as! [String: Any]
+        originalRound["standings"] = (originalRound["standings"] as! [[String: Any]]).map {
+            $0.merging(["currentHoleEventID": NSNull(), "currentHoleDeviceID": NSNull()]) { old, _ in old }
+        }
+        original["round"] = originalRound
         #expect(NSDictionary(dictionary: encoded).isEqual(to: original))
 
         #expect(Set(encoded.keys) == ["schemaVersion", "hubID", "sequence", "lastUpdatedAt", "round"])
@@ -59,7 +65,8 @@ struct StandingsSnapshotTests {
         #expect(Set(round.keys) == ["id", "courseName", "status", "currentHole", "holeCount", "holes", "standings"])
         let standing = (round["standings"] as! [[String: Any]])[1]
         #expect(Set(standing.keys) == ["playerID", "name", "position", "tied", "totalStrokes", "holesPlayed",
-                                       "scoreRelativeToPar", "currentHoleStrokes", "discrepancy"])
+                                       "scoreRelativeToPar", "currentHoleStrokes", "discrepancy", "currentHoleEventID", "currentHoleDeviceID"])
+        #expect(standing["currentHoleEventID"] is NSNull)
         #expect(standing["position"] is NSNull)
         #expect(try HyzerJSON.decoder().decode(StandingsSnapshot.self, from: data) == snapshot)
     }

@@ -61,7 +61,7 @@ struct HyzerLinkClient: AsyncParsableCommand {
             outbox: outbox, rejectedLog: RejectedLog(url: paths.rejectedLog)
         ) { event in
             switch event {
-            case .acked(let score, let already): emit("acked \(score.id.uuidString) \(already ? "already" : "stored")")
+            case .acked(let score, let already, _): emit("acked \(score.id.uuidString) \(already ? "already" : "stored")")
             case .rejected(let score, let rejection): emit("rejected \(score.id.uuidString) \(rejection.reason.rawValue)")
             case .reachability(let reachable): emit("reachable \(reachable)")
             case .standings(let snapshot): show(snapshot, via: "push")

@@ -222,7 +222,7 @@ extension LinkHardeningTests {
         let next = UUID().uuidString.lowercased()
         socket.send(rawScoreFrame(scoreBody(snapshot, player: 1, id: next)))
         let (acks, _) = try await socket.frames { $0.contains { if case .ack = $0 { true } else { false } } }
-        #expect(acks.contains(.ack(Ack(eventID: next, alreadyStored: false))), "\(acks)")
+        #expect(acks.contains(.ack(Ack(eventID: next, alreadyStored: false, classification: .newScore))), "\(acks)")
         #expect(try await home.events().map(\.id) == [UUID(uuidString: next)!])
     }
 
@@ -237,7 +237,7 @@ extension LinkHardeningTests {
         let first = UUID().uuidString, second = UUID().uuidString, fork = UUID().uuidString
         for (id, strokes, supersedes) in [(first, 3, nil), (second, 4, first)] as [(String, Int, String?)] {
             socket.send(rawScoreFrame(scoreBody(snapshot, strokes: strokes, id: id, supersedes: supersedes)))
-            _ = try await socket.frames { $0.contains(.ack(Ack(eventID: id, alreadyStored: false))) }
+            _ = try await socket.frames { $0.contains { if case .ack(let ack) = $0 { ack.eventID == id } else { false } } }
         }
         socket.send(rawScoreFrame(scoreBody(snapshot, strokes: 5, id: fork, supersedes: first)))
         let (answer, _) = try await socket.frames { $0.contains { if case .rejected = $0 { true } else { false } } }

@@ -110,12 +110,13 @@ def main():
         return body, answer
 
     first, answer = score(players[0], 1, 3)
-    check(answer == {"type": "ack", "body": {"eventID": first["id"], "alreadyStored": False}},
-          "a score with a lowercase id is acked under that exact id")
+    check(answer["type"] == "ack" and answer["body"]["eventID"] == first["id"] and answer["body"]["alreadyStored"] is False
+          and answer["body"].get("classification") == "newScore",
+          "a score with a lowercase id is acked under that exact id, as a new score")
     resent, answer = score(players[0], 1, 3, id=first["id"])
     check(answer["body"].get("alreadyStored") is True, "a resend is acked as already stored")
     correction, answer = score(players[0], 1, 4, supersedes=first["id"])
-    check(answer["type"] == "ack", "a correction of its own score is acked")
+    check(answer["type"] == "ack" and answer["body"].get("classification") == "correction", "a correction of its own score is acked as a correction")
 
     cases = [
         ("strokesOutOfRange", dict(strokes=11)),

@@ -20,9 +20,20 @@ struct WatchLayoutTests {
         let list = Self.frame(Fixture.state())
         #expect(list.width == 396 && list.height == 484)
         #expect(list.background == RGBA(hex: 0x0A0A0C))
-        #expect(list.texts == ["1", "Jake", "-2", "2", "Mike", "-1", "3", "Sarah", "+1", "4", "Amy", "+2", "Hole 2 of 9", "No phone"])
+        // No "No phone": the link has not said anything yet (see noPhoneOnlyOnceKnown).
+        #expect(list.texts == ["1", "Jake", "-2", "2", "Mike", "-1", "3", "Sarah", "+1", "4", "Amy", "+2", "Hole 2 of 9"])
         #expect(Self.color(of: "1", in: list) == WatchColor.accent)  // teal for first
         #expect(Self.color(of: "2", in: list) == WatchColor.textPrimary)
+    }
+
+    @Test("No phone shows only once the link has said the phone is unreachable, never while it first connects")
+    func noPhoneOnlyOnceKnown() {
+        var state = Fixture.state()
+        #expect(!Self.frame(state).texts.contains("No phone"))
+        _ = WatchMachine.reduce(&state, .reachability(false), Fixture.env())
+        #expect(Self.frame(state).texts.contains("No phone"))
+        _ = WatchMachine.reduce(&state, .reachability(true), Fixture.env())
+        #expect(!Self.frame(state).texts.contains("No phone"))
     }
 
     @Test("Each relative score has its colour", arguments: [

@@ -21,7 +21,10 @@ public final class HubLinkService: LinkServerDelegate {
     public func receive(score event: ScoreEvent, deviceID: String, respond: @Sendable (ScoreVerdict) -> Void) {
         do {
             let result = try hub.append(event, exportingSnapshot: false)
-            respond(.stored(alreadyStored: result.outcome == .alreadyStored))
+            switch result.outcome {
+            case .stored(let classification): respond(.stored(alreadyStored: false, classification: classification))
+            case .alreadyStored: respond(.stored(alreadyStored: true))
+            }
             if case .stored(let classification) = result.outcome {
                 logger.info("score from the watch", metadata: [
                     "device": "\(deviceID)", "event": "\(event.id)", "classification": "\(classification.rawValue)",

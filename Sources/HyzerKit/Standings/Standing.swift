@@ -1,3 +1,5 @@
+import Foundation
+
 /// One player's line in the standings.
 public struct Standing: Sendable, Hashable, Codable, Identifiable {
     public let playerID: PlayerID
@@ -13,6 +15,10 @@ public struct Standing: Sendable, Hashable, Codable, Identifiable {
     public let scoreRelativeToPar: Int
     /// The current score on the round's current hole, if any (null when none).
     @EncodedNull public private(set) var currentHoleStrokes: Int?
+    /// The event that holds that score (what a correction from the watch supersedes), and the
+    /// device that reported it; null when the hole has no score yet.
+    @EncodedNull public private(set) var currentHoleEventID: UUID?
+    @EncodedNull public private(set) var currentHoleDeviceID: String?
     /// True while any of this player's holes has an open discrepancy.
     public let discrepancy: Bool
 
@@ -20,7 +26,8 @@ public struct Standing: Sendable, Hashable, Codable, Identifiable {
 
     public init(
         playerID: PlayerID, name: String, position: Int?, tied: Bool, totalStrokes: Int,
-        holesPlayed: Int, scoreRelativeToPar: Int, currentHoleStrokes: Int?, discrepancy: Bool
+        holesPlayed: Int, scoreRelativeToPar: Int, currentHoleStrokes: Int?, discrepancy: Bool,
+        currentHoleEventID: UUID? = nil, currentHoleDeviceID: String? = nil
     ) {
         self.playerID = playerID
         self.name = name
@@ -31,5 +38,7 @@ public struct Standing: Sendable, Hashable, Codable, Identifiable {
         self.scoreRelativeToPar = scoreRelativeToPar
         self.currentHoleStrokes = currentHoleStrokes
         self.discrepancy = discrepancy
+        self.currentHoleEventID = currentHoleEventID
+        self.currentHoleDeviceID = currentHoleDeviceID
     }
 }

@@ -20,7 +20,7 @@ public enum StandingsEngine {
         var parByHole = [Int?](repeating: nil, count: maxHole + 1)
         for hole in holes { parByHole[hole.number] = hole.par }
 
-        struct Tally { var strokes = 0, par = 0, holes = 0, discrepancy = false, currentHoleStrokes: Int? }
+        struct Tally { var strokes = 0, par = 0, holes = 0, discrepancy = false, currentHole: ScoreEvent? }
         var slot: [PlayerID: Int] = [:]
         slot.reserveCapacity(players.count)
         for (index, player) in players.enumerated() where slot[player.id] == nil { slot[player.id] = index }
@@ -32,7 +32,7 @@ public enum StandingsEngine {
             tallies[index].strokes += event.strokes
             tallies[index].par += par
             tallies[index].holes += 1
-            if key.hole == currentHole { tallies[index].currentHoleStrokes = event.strokes }
+            if key.hole == currentHole { tallies[index].currentHole = event }
         }
         for key in ledger.openDiscrepancies.keys {
             if let index = slot[key.playerID], par(key.hole) != nil { tallies[index].discrepancy = true }
@@ -73,8 +73,10 @@ public enum StandingsEngine {
                 totalStrokes: tally.strokes,
                 holesPlayed: tally.holes,
                 scoreRelativeToPar: relative,
-                currentHoleStrokes: tally.currentHoleStrokes,
-                discrepancy: tally.discrepancy
+                currentHoleStrokes: tally.currentHole?.strokes,
+                discrepancy: tally.discrepancy,
+                currentHoleEventID: tally.currentHole?.id,
+                currentHoleDeviceID: tally.currentHole?.deviceID
             ))
         }
         return result

@@ -43,7 +43,7 @@ public enum LinkClientEvent: Sendable, Equatable {
     case reachability(Bool)
     case standings(StandingsSnapshot)
     case heartbeat(Heartbeat)
-    case acked(ScoreEvent, alreadyStored: Bool)
+    case acked(ScoreEvent, alreadyStored: Bool, classification: ScoreClassification?)
     case rejected(ScoreEvent, Rejection)
     case refused(Refusal)
 }
@@ -81,7 +81,8 @@ public final class LinkClient: Sendable {
         var reconnectTimer: Scheduled<Void>?
         var heartbeats: RepeatedTask?
         var lastHeard = NIODeadline.now()
-        var reachable = false
+        /// nil until the first attempt: the first failure is news too ("No phone").
+        var reachable: Bool?
         /// The newest standings sequence heard from the hub; heartbeats carry it so the hub can
         /// send newer standings again if a push was lost.
         var newestSequence: Int?
@@ -173,6 +174,7 @@ public final class LinkClient: Sendable {
                 }
             case .failure(let error):
                 self.logger.debug("connect failed: \(error)")
+                self.setReachable(false)
                 self.scheduleReconnect()
             }
         }
@@ -251,7 +253,7 @@ public final class LinkClient: Sendable {
             measureRoundTrip()
             loop.value.closesWithoutAnswer = [:]
             finishInFlight()
-            onEvent(.acked(event, alreadyStored: ack.alreadyStored))
+            onEvent(.acked(event, alreadyStored: ack.alreadyStored, classification: ack.classification))
             sendNext()
         case .rejected(let rejection):
             guard let event = loop.value.inFlight, rejection.answers(event),

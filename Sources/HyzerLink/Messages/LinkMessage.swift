@@ -118,13 +118,19 @@ public struct Ack: Sendable, Hashable, Codable {
     public let eventID: String
     /// True when the hub already held this event (a resend after a lost ack).
     public let alreadyStored: Bool
+    /// What the score was against what the hub held (`newScore`, `silentMerge`, `correction`,
+    /// `discrepancy`, `resolution`); absent for a resend. A watch shows a discrepancy as one.
+    public let classification: ScoreClassification?
 
-    public init(eventID: String, alreadyStored: Bool) {
+    public init(eventID: String, alreadyStored: Bool, classification: ScoreClassification? = nil) {
         self.eventID = eventID
         self.alreadyStored = alreadyStored
+        self.classification = classification
     }
 
-    public init(eventID: UUID, alreadyStored: Bool) { self.init(eventID: eventID.uuidString, alreadyStored: alreadyStored) }
+    public init(eventID: UUID, alreadyStored: Bool, classification: ScoreClassification? = nil) {
+        self.init(eventID: eventID.uuidString, alreadyStored: alreadyStored, classification: classification)
+    }
 
     /// Whether this answers `event` (ids compare as UUIDs, whatever their case).
     public func answers(_ event: ScoreEvent) -> Bool { UUID(uuidString: eventID) == event.id }

@@ -9,8 +9,8 @@ import NIOSSL
 
 /// The hub's answer to a score.
 public enum ScoreVerdict: Sendable, Equatable {
-    /// Committed (or already held: a resend after a lost ack).
-    case stored(alreadyStored: Bool)
+    /// Committed (with what it was), or already held (a resend after a lost ack: no classification).
+    case stored(alreadyStored: Bool, classification: ScoreClassification? = nil)
     /// It will never be accepted; the watch moves it to its rejected log.
     case rejected(Rejection.Reason, message: String)
     /// It could not be committed for a passing reason (disk, I/O): no answer, the watch resends.

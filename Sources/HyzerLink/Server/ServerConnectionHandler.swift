@@ -93,8 +93,8 @@ final class ServerConnectionHandler: ChannelInboundHandler {
             server.scoreQueue.async { [server] in
                 server.delegate.receive(score: event, deviceID: deviceID) { verdict in
                     switch verdict {
-                    case .stored(let alreadyStored):
-                        channel.writeAndFlush(LinkMessage.ack(Ack(eventID: idAsSent, alreadyStored: alreadyStored)), promise: nil)
+                    case .stored(let alreadyStored, let classification):
+                        channel.writeAndFlush(LinkMessage.ack(Ack(eventID: idAsSent, alreadyStored: alreadyStored, classification: classification)), promise: nil)
                     case .rejected(let reason, let message):
                         channel.writeAndFlush(LinkMessage.rejected(Rejection(eventID: idAsSent, reason: reason, message: message)), promise: nil)
                     case .retryLater:

@@ -40,9 +40,13 @@ public enum WatchLayout {
         switch state.screen {
         case .crown(let entry):
             crownScreen(entry, size: size, into: &list, m, measurer)
+        case .final:
+            if let round = state.finishedRound {
+                leaderboard(round, final: true, state: state, now: now, size: size, into: &list, m, measurer)
+            }
         case .leaderboard:
             if let round = state.round {
-                leaderboard(round, state: state, now: now, size: size, into: &list, m, measurer)
+                leaderboard(round, final: false, state: state, now: now, size: size, into: &list, m, measurer)
             } else {
                 noRound(state: state, now: now, into: &list, m, measurer)
             }
@@ -52,9 +56,9 @@ public enum WatchLayout {
         return list
     }
 
-    private static func leaderboard(_ round: RoundSnapshot, state: WatchState, now: Date, size: WatchSize,
+    private static func leaderboard(_ round: RoundSnapshot, final: Bool, state: WatchState, now: Date, size: WatchSize,
                                     into list: inout DisplayList, _ m: WatchMetrics, _ measurer: TextMeasurer) {
-        let stale = state.isStale(at: now)
+        let stale = !final && state.isStale(at: now)
         let fade = stale ? 0.5 : 1.0
         let positionFont = FontSpec(.sansBold, m.rowText)
         let nameFont = FontSpec(.sansBold, m.rowText)
@@ -75,6 +79,11 @@ public enum WatchLayout {
             guard slot > -1, slot < Double(visibleRows(size: size)) else { continue }
             let frame = rowFrame(slot: slot, size: size)
             let x = m.margin
+            // The wearer's own row stands out.
+            if standing.playerID == state.wearerID {
+                list.commands.append(.rect(Rect(x: m.margin * 0.25, y: frame.y + 4, width: m.width - m.margin * 0.5, height: frame.height - 8),
+                                           WatchColor.elevated, cornerRadius: 12))
+            }
             let positionText = ScoreFormat.position(of: standing)
             let positionColor = standing.position == 1 ? WatchColor.accent : WatchColor.textPrimary
             if !positionText.isEmpty {
@@ -83,14 +92,21 @@ public enum WatchLayout {
             }
             let nameX = x + positionWidth
             let scoreX = m.width - m.margin - scoreWidth
-            let nameRoom = scoreX - nameX - m.margin * 0.5 - (standing.discrepancy ? markerWidth : 0)
+            let pending = !final && state.isPending(standing.playerID, hole: round.currentHole)
+            let nameRoom = scoreX - nameX - m.margin * 0.5 - (standing.discrepancy ? markerWidth : 0) - (pending ? markerWidth * 1.5 : 0)
             let name = measurer.truncate(standing.name, font: nameFont, toFit: nameRoom)
             list.commands.append(.text(name, frame: Rect(x: nameX, y: frame.y, width: nameRoom, height: frame.height),
                                        font: nameFont, color: WatchColor.textPrimary.opacity(fade), alignment: .leading))
+            var markerX = nameX + measurer.width(name, nameFont) + m.margin * 0.25
             if standing.discrepancy {
-                let nameWidth = measurer.width(name, nameFont)
-                list.commands.append(.text("!", frame: Rect(x: nameX + nameWidth + m.margin * 0.25, y: frame.y, width: markerWidth, height: frame.height),
+                list.commands.append(.text("!", frame: Rect(x: markerX, y: frame.y, width: markerWidth, height: frame.height),
                                            font: nameFont, color: WatchColor.overPar.opacity(fade), alignment: .leading))
+                markerX += markerWidth
+            }
+            // A score saved here for this row and not yet acked by the phone.
+            if pending {
+                list.commands.append(.text("↑", frame: Rect(x: markerX, y: frame.y, width: markerWidth * 1.5, height: frame.height),
+                                           font: FontSpec(.sans, m.caption), color: WatchColor.textSecondary, alignment: .leading))
             }
             let played = standing.holesPlayed > 0
             let tone = ScoreTone.forRound(relativeToPar: standing.scoreRelativeToPar, holesPlayed: standing.holesPlayed)
@@ -107,7 +123,7 @@ public enum WatchLayout {
         // The header covers rows sliding past the top.
         list.commands.append(.rect(Rect(x: 0, y: 0, width: m.width, height: m.headerHeight), WatchColor.background, cornerRadius: 0))
         let caption = FontSpec(.sans, m.caption)
-        list.commands.append(.text(ScoreFormat.holeProgress(current: round.currentHole, of: round.holeCount),
+        list.commands.append(.text(final ? "Final · \(round.courseName)" : ScoreFormat.holeProgress(current: round.currentHole, of: round.holeCount),
                                    frame: Rect(x: m.margin, y: 0, width: m.width / 2, height: m.headerHeight), font: caption,
                                    color: WatchColor.textSecondary, alignment: .leading))
         status(state, now: now, into: &list, m, measurer)
@@ -132,8 +148,13 @@ public enum WatchLayout {
     private static func crownScreen(_ entry: CrownEntry, size: WatchSize, into list: inout DisplayList, _ m: WatchMetrics, _ measurer: TextMeasurer) {
         let caption = FontSpec(.sans, m.caption)
         let tone = ScoreTone.forHole(relativeToPar: entry.relativeToPar)
-        list.commands.append(.text("Hole \(entry.hole)", frame: Rect(x: 0, y: m.margin * 0.25, width: m.width, height: m.caption * 1.6),
-                                   font: caption, color: WatchColor.textSecondary, alignment: .center))
+        // Re-scoring says so: the hole has a score, from whom; Save corrects it.
+        let heading = entry.scoredStrokes.map { strokes in
+            "Hole \(entry.hole) · scored \(strokes)" + (entry.scoredBy.map { " by \($0)" } ?? "")
+        } ?? "Hole \(entry.hole)"
+        list.commands.append(.text(measurer.truncate(heading, font: caption, toFit: m.width - m.margin * 2),
+                                   frame: Rect(x: m.margin, y: m.margin * 0.25, width: m.width - m.margin * 2, height: m.caption * 1.6),
+                                   font: caption, color: entry.scoredStrokes == nil ? WatchColor.textSecondary : WatchColor.overPar, alignment: .center))
         let nameFont = FontSpec(.sansBold, m.title)
         let name = measurer.truncate(entry.playerName, font: nameFont, toFit: m.width - m.margin * 2)
         list.commands.append(.text(name, frame: Rect(x: m.margin, y: m.caption * 1.6, width: m.width - m.margin * 2, height: m.title * 1.5),
@@ -152,13 +173,14 @@ public enum WatchLayout {
                                    frame: Rect(x: m.width / 2 + m.margin * 0.25, y: parTop, width: m.width / 2, height: m.caption * 1.5),
                                    font: FontSpec(.monoBold, m.caption), color: tone.color, alignment: .leading))
         list.commands.append(.rect(button, WatchColor.accent, cornerRadius: button.height / 2))
-        list.commands.append(.text("Save", frame: button, font: FontSpec(.sansBold, m.rowText), color: WatchColor.background, alignment: .center))
+        list.commands.append(.text(entry.supersedes == nil ? "Save" : "Correct", frame: button, font: FontSpec(.sansBold, m.rowText),
+                                   color: WatchColor.background, alignment: .center))
     }
 
     private static func noRound(state: WatchState, now: Date, into list: inout DisplayList, _ m: WatchMetrics, _ measurer: TextMeasurer) {
         let waiting = state.snapshot == nil
         let title = waiting ? "No standings yet" : "No active round"
-        let detail = waiting ? "Waiting for the phone" : "Start one on the phone"
+        let detail = waiting ? "Waiting for the phone" : state.finishedRound.map(summary) ?? "Start one on the phone"
         let titleFont = FontSpec(.sansBold, m.rowText)
         list.commands.append(.text(measurer.truncate(title, font: titleFont, toFit: m.width - m.margin * 2),
                                    frame: Rect(x: m.margin, y: m.height / 2 - m.rowText * 1.5, width: m.width - m.margin * 2, height: m.rowText * 1.5),
@@ -170,15 +192,25 @@ public enum WatchLayout {
         status(state, now: now, into: &list, m, measurer)
     }
 
+    /// The finished round in a line: "Last: Maple Hill · Jake won, -2".
+    static func summary(_ round: RoundSnapshot) -> String {
+        let leaders = round.standings.filter { $0.position == 1 }
+        guard let first = leaders.first else { return "Last: \(round.courseName)" }
+        let who = leaders.count == 1 ? "\(first.name) won" : leaders.map(\.name).joined(separator: " & ") + " tied"
+        return "Last: \(round.courseName) · \(who), \(ScoreFormat.relativeToPar(first.scoreRelativeToPar))"
+    }
+
     /// Bottom: whether the phone is reachable and how many saved scores wait for it; a transient
     /// banner above that.
     private static func footer(_ state: WatchState, now: Date, into list: inout DisplayList, _ m: WatchMetrics, _ measurer: TextMeasurer) {
         if case .crown = state.screen { return }
         let caption = FontSpec(.sans, m.caption)
         let frame = Rect(x: m.margin * 0.5, y: m.height - m.footerHeight - m.margin * 0.25, width: m.width - m.margin, height: m.footerHeight)
-        let pending = state.pendingTransfers > 0 ? "\(state.pendingTransfers) to send" : nil
-        let hasStatus = !state.reachable || pending != nil
-        if !state.reachable {
+        let noPhone = state.linkKnown && !state.reachable
+        // With the phone there, unsent scores show on their rows; the count matters when it is away.
+        let pending = noPhone && state.pendingTransfers > 0 ? "\(state.pendingTransfers) to send" : nil
+        let hasStatus = noPhone || pending != nil
+        if noPhone {
             let text = "No phone"
             let gap = measurer.width(" · ", caption)
             let total = measurer.width(text, caption) + (pending.map { gap + measurer.width($0, caption) } ?? 0)

@@ -52,6 +52,7 @@ public final class ScenarioRunner {
         case .wait(let seconds): host.pump(for: seconds)
         case .advanceClock(let seconds): session.advanceClock(by: seconds)
         case .link(let up): session.setLink(up: up)
+        case .wearer(let name): session.setWearer(name)
         case .screenshot(let path):
             let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : screenshotDirectory.appendingPathComponent(path)
             do {

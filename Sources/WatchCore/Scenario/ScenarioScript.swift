@@ -4,6 +4,8 @@ import Foundation
 public enum ScenarioCommand: Sendable, Hashable {
     case waitSnapshot(timeout: TimeInterval)
     case tap(name: String)
+    /// Whose watch this is, as `--wearer NAME`.
+    case wearer(name: String)
     case crown(Int)
     case save
     case back
@@ -42,9 +44,9 @@ public enum ScenarioError: Error, Equatable, Sendable, CustomStringConvertible {
 /// Parses scenario scripts: one command a line, `#` starts a comment.
 public enum ScenarioScript {
     public static let usage = """
-        wait-snapshot [TIMEOUT] | tap NAME | crown +N | crown -N | save | back | wait DURATION | \
+        wait-snapshot [TIMEOUT] | tap NAME | wearer NAME | crown +N | crown -N | save | back | wait DURATION | \
         advance-clock DURATION | link down | link up | screenshot FILE.png | \
-        expect-screen leaderboard|crown|no-round | expect-text "TEXT" | expect-stale true|false | \
+        expect-screen leaderboard|crown|final|no-round | expect-text "TEXT" | expect-stale true|false | \
         expect-reachable true|false | expect-haptics N KIND | quit
         """
 
@@ -84,6 +86,7 @@ public enum ScenarioScript {
         switch verb {
         case "wait-snapshot": return .waitSnapshot(timeout: rest.isEmpty ? 5 : try duration(rest))
         case "tap": return .tap(name: try argument())
+        case "wearer": return .wearer(name: try argument())
         case "crown":
             let value = try argument()
             guard let first = value.first, first == "+" || first == "-", let detents = Int(value), detents != 0 else {
@@ -106,8 +109,8 @@ public enum ScenarioScript {
             return .screenshot(path: path)
         case "expect-screen":
             let screen = try argument()
-            guard ["leaderboard", "crown", "no-round"].contains(screen) else {
-                throw Problem(message: "screens are leaderboard, crown and no-round; got \(screen)")
+            guard ["leaderboard", "crown", "no-round", "final"].contains(screen) else {
+                throw Problem(message: "screens are leaderboard, crown, final and no-round; got \(screen)")
             }
             return .expectScreen(screen)
         case "expect-text": return .expectText(try argument())

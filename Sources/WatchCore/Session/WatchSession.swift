@@ -14,18 +14,22 @@ public struct WatchConfiguration: Sendable {
     public var tokenFile: URL
     public var deviceID: String
     public var wearerID: PlayerID?
+    /// `--wearer NAME`: matched to a player when standings arrive.
+    public var wearerName: String?
     public var size: WatchSize
     public var reduceMotion: Bool
     /// Over TCP: how the hub is trusted (see `HubTrust`); nil for the Unix socket or `--insecure`.
     public var trust: HubTrust?
 
     public init(paths: HyzerPaths, address: LinkAddress? = nil, tokenFile: URL? = nil, deviceID: String = "watch",
-                wearerID: PlayerID? = nil, size: WatchSize = .mm45, reduceMotion: Bool = false, trust: HubTrust? = nil) {
+                wearerID: PlayerID? = nil, wearerName: String? = nil, size: WatchSize = .mm45, reduceMotion: Bool = false,
+                trust: HubTrust? = nil) {
         self.paths = paths
         self.address = address ?? .unix(path: paths.linkSocket.path)
         self.tokenFile = tokenFile ?? paths.pairingToken
         self.deviceID = deviceID
         self.wearerID = wearerID
+        self.wearerName = wearerName
         self.size = size
         self.reduceMotion = reduceMotion
         self.trust = trust
@@ -57,8 +61,10 @@ public final class WatchSession: Sendable {
         outbox = try DurableOutbox(directory: paths.outbox)
         hapticLog = try JSONLinesLog(url: paths.hapticLog)
         announcementLog = try JSONLinesLog(url: paths.announcementLog)
-        var initial = WatchState(deviceID: configuration.deviceID, wearerID: configuration.wearerID, reduceMotion: configuration.reduceMotion)
-        initial.pendingTransfers = outbox.count
+        var initial = WatchState(deviceID: configuration.deviceID, wearerID: configuration.wearerID,
+                                 wearerName: configuration.wearerName, reduceMotion: configuration.reduceMotion)
+        initial.pendingScores = outbox.pending
+        initial.pendingTransfers = initial.pendingScores.count
         state = NIOLockedValueBox(initial)
         self.changed = changed
     }
@@ -98,6 +104,12 @@ public final class WatchSession: Sendable {
         announcementLog.close()
     }
 
+    /// `wearer NAME` (script) or `--wearer`: whose watch this is.
+    public func setWearer(_ name: String) {
+        state.withLockedValue { $0.wearerName = name; $0.wearerID = nil }
+        if let snapshot = current.snapshot { send(.snapshot(snapshot)) }  // re-resolves (same sequence: nothing else changes)
+    }
+
     /// `link down` / `link up`: make the phone unreachable or reachable again.
     public func setLink(up: Bool) {
         if up {
@@ -129,6 +141,8 @@ public final class WatchSession: Sendable {
             token = try PairingToken.read(at: configuration.tokenFile)
         } catch {
             logger.info("not paired yet: \(error); trying again in 1 s")
+            // No token, no hub: that is a failed attempt, so the face may say "No phone".
+            if !current.linkKnown { send(.reachability(false)) }
             DispatchQueue.global().asyncAfter(deadline: .now() + 1) { [weak self] in self?.connectWhenPaired() }
             return
         }
@@ -148,12 +162,14 @@ public final class WatchSession: Sendable {
     private func linkEvent(_ event: LinkClientEvent) {
         switch event {
         case .reachability(let reachable): send(.reachability(reachable))
-        case .standings(let snapshot): send(.snapshot(snapshot))
+        case .standings(let snapshot): send(.pushed(snapshot))
         case .heartbeat(let heartbeat): send(.heartbeat(sequence: heartbeat.sequence))
-        case .acked: send(.pendingTransfers(outbox.count))
+        case .acked(let event, _, let classification):
+            send(.acked(event, classification))
+            send(.pending(outbox.pending))
         case .rejected(_, let rejection):
             send(.rejected(rejection))
-            send(.pendingTransfers(outbox.count))
+            send(.pending(outbox.pending))
         case .refused(let refusal): send(.pairingRefused(refusal.message))
         }
     }
@@ -190,7 +206,8 @@ public final class WatchSession: Sendable {
                     // Not on disk, so not saved: say so instead of the success that would follow.
                     logger.error("could not save a score to the outbox: \(error)")
                     let failure = state.withLockedValue { state -> [WatchEffect] in
-                        state.pendingTransfers = outbox.count
+                        state.pendingScores = outbox.pending
+                        state.pendingTransfers = state.pendingScores.count
                         return WatchMachine.reduce(&state, .saveFailed("\(error)"), env)
                     }
                     remaining = failure[...]

@@ -10,14 +10,20 @@ public enum WatchInput: Sendable, Hashable {
     case tap(Point)
     case back
     case save
-    /// Standings from a push or from `standings.json`.
+    /// Standings from `standings.json` (fresh as of its `lastUpdatedAt`).
     case snapshot(StandingsSnapshot)
+    /// Standings pushed by the phone just now: news, so fresh now whatever their age.
+    case pushed(StandingsSnapshot)
     case snapshotUnreadable(String)
     /// The hub is alive and its newest snapshot has this sequence.
     case heartbeat(sequence: Int?)
     case reachability(Bool)
     /// The outbox holds this many scores not yet acked.
     case pendingTransfers(Int)
+    /// The outbox holds these scores, oldest first.
+    case pending([ScoreEvent])
+    /// The hub committed a score from this watch; a `discrepancy` disagrees with another device.
+    case acked(ScoreEvent, ScoreClassification?)
     case rejected(Rejection)
     /// Writing a saved score to the outbox failed: it was not saved.
     case saveFailed(String)

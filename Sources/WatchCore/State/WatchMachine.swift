@@ -12,7 +12,13 @@ public enum WatchMachine {
         case .tap(let point): return tap(&state, point, env)
         case .back: return back(&state)
         case .save: return save(&state, env)
-        case .snapshot(let snapshot): return receive(&state, snapshot, env)
+        case .snapshot(let snapshot): return receive(&state, snapshot, pushed: false, env)
+        case .pushed(let snapshot): return receive(&state, snapshot, pushed: true, env)
+        case .pending(let scores):
+            state.pendingScores = scores
+            state.pendingTransfers = scores.count
+            return []
+        case .acked(let event, let classification): return acked(&state, event, classification, env)
         case .snapshotUnreadable(let reason):
             state.snapshotProblem = reason
             return []
@@ -21,6 +27,7 @@ public enum WatchMachine {
             return []
         case .reachability(let reachable):
             state.reachable = reachable
+            state.linkKnown = true
             return []
         case .pendingTransfers(let count):
             state.pendingTransfers = count
@@ -44,8 +51,8 @@ public enum WatchMachine {
         let detents = state.crown.detents(for: delta)
         guard detents != 0 else { return [] }
         switch state.screen {
-        case .leaderboard:
-            let rows = state.round?.standings.count ?? 0
+        case .leaderboard, .final:
+            let rows = (state.round ?? state.finishedRound)?.standings.count ?? 0
             let maxScroll = max(0, rows - WatchLayout.visibleRows(size: env.size))
             state.scrollRow = min(maxScroll, max(0, state.scrollRow - detents))
             return []
@@ -73,18 +80,37 @@ public enum WatchMachine {
             let standing = round.standings[row]
             let hole = round.currentHole
             let par = round.par(ofHole: hole) ?? 3
+            var entry = CrownEntry(playerID: standing.playerID, playerName: standing.name, hole: hole, par: par, value: par)
+            // Re-scoring opens at the score the hole has and corrects it: this watch's own unsent
+            // score if there is one (it reaches the hub first), else the hub's current score.
+            if let own = state.pendingScores.last(where: { $0.playerID == standing.playerID && $0.hole == hole }) {
+                (entry.value, entry.supersedes, entry.scoredBy, entry.scoredStrokes) = (own.strokes, own.id, "this watch", own.strokes)
+            } else if let strokes = standing.currentHoleStrokes, let id = standing.currentHoleEventID {
+                let device = standing.currentHoleDeviceID
+                (entry.value, entry.supersedes, entry.scoredStrokes) = (strokes, id, strokes)
+                entry.scoredBy = device == state.deviceID ? "this watch" : device
+            }
             state.crown.reset()
-            state.screen = .crown(CrownEntry(playerID: standing.playerID, playerName: standing.name, hole: hole, par: par, value: par))
-            return [.announce("Score for \(standing.name). Current value \(par). Use Digital Crown to adjust. Double tap to save.")]
+            state.screen = .crown(entry)
+            let already = entry.scoredStrokes.map { " Already scored \($0)\(entry.scoredBy.map { " by \($0)" } ?? "")." } ?? ""
+            return [.announce("Score for \(standing.name).\(already) Current value \(entry.value). Use Digital Crown to adjust. Double tap to save.")]
+        case .final:
+            return []
         case .crown:
             return WatchLayout.saveButton(size: env.size).contains(point) ? save(&state, env) : []
         }
     }
 
     private static func back(_ state: inout WatchState) -> [WatchEffect] {
-        guard case .crown = state.screen else { return [] }
-        state.crown.reset()
-        state.screen = .leaderboard
+        switch state.screen {
+        case .crown:
+            state.crown.reset()
+            state.screen = .leaderboard
+        case .final:
+            state.screen = .leaderboard  // "No active round", with the finished round's summary
+        case .leaderboard:
+            break
+        }
         return []
     }
 
@@ -94,29 +120,59 @@ public enum WatchMachine {
         do {
             event = try ScoreEvent(
                 id: env.makeID(), roundID: round.id, playerID: entry.playerID, hole: entry.hole, strokes: entry.value,
-                reportedByPlayerID: state.wearerID ?? entry.playerID, deviceID: state.deviceID, source: .crown, createdAt: env.now)
+                supersedesEventID: entry.supersedes, reportedByPlayerID: state.wearerID ?? entry.playerID,
+                deviceID: state.deviceID, source: .crown, createdAt: env.now)
         } catch {
             return reduce(&state, .saveFailed(error.description), env)
         }
         state.crown.reset()
         state.screen = .leaderboard
         state.pendingTransfers += 1
-        state.banner = Banner(text: "Saved \(entry.playerName) \(entry.value)", style: .success,
+        state.pendingScores.append(event)
+        let verb = entry.supersedes == nil ? "Saved" : "Corrected"
+        state.banner = Banner(text: "\(verb) \(entry.playerName) \(entry.value)", style: .success,
                               until: env.now.addingTimeInterval(savedBannerDuration))
         return [.enqueue(event)] + pulse(&state, .success, value: entry.value, env)
-            + [.announce("Saved. \(entry.playerName), \(entry.value) on hole \(entry.hole).")]
+            + [.announce("\(verb). \(entry.playerName), \(entry.value) on hole \(entry.hole).")]
+    }
+
+    /// The hub committed a score from this watch. A discrepancy (another device scored this hole
+    /// differently) is said out loud; anything else was already "Saved".
+    private static func acked(_ state: inout WatchState, _ event: ScoreEvent, _ classification: ScoreClassification?, _ env: WatchEnvironment) -> [WatchEffect] {
+        state.pendingScores.removeAll { $0.id == event.id }
+        state.pendingTransfers = state.pendingScores.count
+        guard classification == .discrepancy else { return [] }
+        let name = state.round?.standings.first { $0.playerID == event.playerID }?.name ?? "This score"
+        state.banner = Banner(text: "\(name) \(event.strokes) disagrees with another device: flagged on the phone", style: .failure,
+                              until: env.now.addingTimeInterval(failureBannerDuration))
+        return pulse(&state, .notification, value: event.strokes, env)
+            + [.announce("Discrepancy. \(name), hole \(event.hole): this watch says \(event.strokes), another device disagrees. The organizer settles it on the phone.")]
     }
 
     // MARK: Phone
 
-    private static func receive(_ state: inout WatchState, _ snapshot: StandingsSnapshot, _ env: WatchEnvironment) -> [WatchEffect] {
+    private static func receive(_ state: inout WatchState, _ snapshot: StandingsSnapshot, pushed: Bool, _ env: WatchEnvironment) -> [WatchEffect] {
         guard snapshot.supersedes(state.snapshot) else { return [] }
         let previous = state.snapshot
-        let fresh = min(env.now, env.hubTimeToWatchTime(snapshot.lastUpdatedAt))
+        // A push is news from the phone now; a file is as fresh as the hub says it was.
+        let fresh = pushed ? env.now : min(env.now, env.hubTimeToWatchTime(snapshot.lastUpdatedAt))
         state.freshAt = max(state.freshAt ?? fresh, fresh)
         state.snapshotProblem = nil
         state.snapshot = snapshot
+        resolveWearer(&state, env)
         guard previous?.sequence != snapshot.sequence || previous?.hubID != snapshot.hubID else { return [] }
+        var effects: [WatchEffect] = []
+
+        // The phone finished the round: show its final standings, say so, and keep them for the
+        // "No active round" summary.
+        if snapshot.round == nil, let last = previous?.round, previous?.hubID == snapshot.hubID {
+            state.finishedRound = last
+            state.screen = .final
+            state.scrollRow = 0
+            state.reshuffle = nil
+            return pulse(&state, .notification, value: nil, env) + [.announce(finalAnnouncement(last))]
+        }
+        if snapshot.round != nil, case .final = state.screen { state.screen = .leaderboard }
 
         if case .crown(let entry) = state.screen, snapshot.round?.status.acceptsScores != true
             || snapshot.round?.standings.contains(where: { $0.playerID == entry.playerID }) != true {
@@ -125,8 +181,7 @@ public enum WatchMachine {
         let rows = snapshot.round?.standings.count ?? 0
         state.scrollRow = min(state.scrollRow, max(0, rows - WatchLayout.visibleRows(size: env.size)))
 
-        guard let new = snapshot.round else { return [] }
-        var effects: [WatchEffect] = []
+        guard let new = snapshot.round else { return effects }
         if let old = previous?.round, old.id == new.id {
             let changes = StandingsChange.positionChanges(from: old.standings, to: new.standings)
             if !changes.isEmpty {
@@ -143,6 +198,23 @@ public enum WatchMachine {
             effects.append(.announce(leaderboardAnnouncement(new)))
         }
         return effects
+    }
+
+    /// Matches `--wearer NAME` to a player of the round (any case), and scrolls to the wearer's row.
+    private static func resolveWearer(_ state: inout WatchState, _ env: WatchEnvironment) {
+        guard let name = state.wearerName, let standings = state.round?.standings,
+              let index = standings.firstIndex(where: { $0.name.lowercased() == name.lowercased() }) else { return }
+        let newlyFound = state.wearerID != standings[index].playerID
+        state.wearerID = standings[index].playerID
+        if newlyFound {
+            let visible = WatchLayout.visibleRows(size: env.size)
+            state.scrollRow = max(0, min(index - visible / 2, standings.count - visible))
+        }
+    }
+
+    /// "Round finished on Maple Hill. Final standings. First, Jake, minus two. …"
+    public static func finalAnnouncement(_ round: RoundSnapshot) -> String {
+        "Round finished on \(round.courseName). Final standings. " + leaderboardAnnouncement(round).dropFirst("Leaderboard. ".count)
     }
 
     /// "Leaderboard. First, Jake, minus two. Second, Mike, minus one."

@@ -8,6 +8,12 @@ public struct CrownEntry: Sendable, Hashable {
     public let hole: Int
     public let par: Int
     public var value: Int
+    /// The score this hole already has (the watch's own unsent one first): what Save supersedes,
+    /// so re-scoring is a correction, never a disagreement with itself.
+    public var supersedes: UUID? = nil
+    /// Who reported that score ("this watch", "phone", another watch's id), for the screen.
+    public var scoredBy: String? = nil
+    public var scoredStrokes: Int? = nil
 
     public var relativeToPar: Int { value - par }
 }
@@ -15,6 +21,8 @@ public struct CrownEntry: Sendable, Hashable {
 public enum Screen: Sendable, Hashable {
     case leaderboard
     case crown(CrownEntry)
+    /// The standings of a round the phone just finished, until the wearer goes back.
+    case final
 }
 
 /// Rows sliding to new places after a reshuffle, and the ▲/▼ beside positions that moved.
@@ -53,6 +61,9 @@ public struct WatchState: Sendable, Hashable {
     /// When the shown standings were last known to be current, on the watch's clock.
     public var freshAt: Date?
     public var reachable = false
+    /// Whether the link has said anything yet: "No phone" shows only once a connection attempt
+    /// failed or the link went quiet, never while the first one is under way.
+    public var linkKnown = false
     /// The first leaderboard row on screen (the crown scrolls when rows overflow).
     public var scrollRow = 0
     public var crown = CrownAccumulator()
@@ -61,17 +72,29 @@ public struct WatchState: Sendable, Hashable {
     public var banner: Banner?
     /// Scores saved on the watch and not yet acked by the hub.
     public var pendingTransfers = 0
+    /// Those scores themselves, oldest first: their rows are marked pending.
+    public var pendingScores: [ScoreEvent] = []
+    /// The last round the phone finished, shown as "Final" and then summed up on "No active round".
+    public var finishedRound: RoundSnapshot?
     /// Why the last read of `standings.json` failed, if it did.
     public var snapshotProblem: String?
     public let deviceID: String
     /// Whose watch this is: the reporter of its scores (nil: each score is reported as its player's own).
-    public let wearerID: PlayerID?
+    public var wearerID: PlayerID?
+    /// The wearer's name as given (`--wearer`), matched to a player when standings arrive.
+    public var wearerName: String?
     public let reduceMotion: Bool
 
-    public init(deviceID: String, wearerID: PlayerID? = nil, reduceMotion: Bool = false) {
+    public init(deviceID: String, wearerID: PlayerID? = nil, wearerName: String? = nil, reduceMotion: Bool = false) {
         self.deviceID = deviceID
         self.wearerID = wearerID
+        self.wearerName = wearerName
         self.reduceMotion = reduceMotion
+    }
+
+    /// Whether a score for {player, hole} is saved here and not yet acked.
+    public func isPending(_ playerID: PlayerID, hole: Int) -> Bool {
+        pendingScores.contains { $0.playerID == playerID && $0.hole == hole }
     }
 
     public var round: RoundSnapshot? { snapshot?.round }
@@ -80,6 +103,7 @@ public struct WatchState: Sendable, Hashable {
     public var screenName: String {
         switch screen {
         case .crown: "crown"
+        case .final: "final"
         case .leaderboard: round == nil ? "no-round" : "leaderboard"
         }
     }
