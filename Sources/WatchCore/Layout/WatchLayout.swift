@@ -150,11 +150,11 @@ public enum WatchLayout {
         let tone = ScoreTone.forHole(relativeToPar: entry.relativeToPar)
         // Re-scoring says so: the hole has a score, from whom; Save corrects it.
         let heading = entry.scoredStrokes.map { strokes in
-            "Hole \(entry.hole) · scored \(strokes)" + (entry.scoredBy.map { " by \($0)" } ?? "")
+            "Hole \(entry.hole) · \(strokes)" + (entry.scoredBy.map { " by \($0)" } ?? " scored")
         } ?? "Hole \(entry.hole)"
         list.commands.append(.text(measurer.truncate(heading, font: caption, toFit: m.width - m.margin * 2),
                                    frame: Rect(x: m.margin, y: m.margin * 0.25, width: m.width - m.margin * 2, height: m.caption * 1.6),
-                                   font: caption, color: entry.scoredStrokes == nil ? WatchColor.textSecondary : WatchColor.overPar, alignment: .center))
+                                   font: caption, color: entry.scoredStrokes == nil ? WatchColor.textSecondary : WatchColor.accent, alignment: .center))
         let nameFont = FontSpec(.sansBold, m.title)
         let name = measurer.truncate(entry.playerName, font: nameFont, toFit: m.width - m.margin * 2)
         list.commands.append(.text(name, frame: Rect(x: m.margin, y: m.caption * 1.6, width: m.width - m.margin * 2, height: m.title * 1.5),
@@ -180,7 +180,7 @@ public enum WatchLayout {
     private static func noRound(state: WatchState, now: Date, into list: inout DisplayList, _ m: WatchMetrics, _ measurer: TextMeasurer) {
         let waiting = state.snapshot == nil
         let title = waiting ? "No standings yet" : "No active round"
-        let detail = waiting ? "Waiting for the phone" : state.finishedRound.map(summary) ?? "Start one on the phone"
+        let detail = waiting ? "Waiting for the phone" : state.finishedRound.map { "Last: \($0.courseName)" } ?? "Start one on the phone"
         let titleFont = FontSpec(.sansBold, m.rowText)
         list.commands.append(.text(measurer.truncate(title, font: titleFont, toFit: m.width - m.margin * 2),
                                    frame: Rect(x: m.margin, y: m.height / 2 - m.rowText * 1.5, width: m.width - m.margin * 2, height: m.rowText * 1.5),
@@ -189,15 +189,20 @@ public enum WatchLayout {
         list.commands.append(.text(measurer.truncate(detail, font: caption, toFit: m.width - m.margin * 2),
                                    frame: Rect(x: m.margin, y: m.height / 2 + m.margin * 0.25, width: m.width - m.margin * 2, height: m.caption * 1.5),
                                    font: caption, color: WatchColor.textSecondary, alignment: .center))
+        if !waiting, let finished = state.finishedRound, let result = winnerLine(finished) {
+            list.commands.append(.text(measurer.truncate(result, font: caption, toFit: m.width - m.margin * 2),
+                                       frame: Rect(x: m.margin, y: m.height / 2 + m.margin * 0.25 + m.caption * 1.5, width: m.width - m.margin * 2, height: m.caption * 1.5),
+                                       font: caption, color: WatchColor.textPrimary, alignment: .center))
+        }
         status(state, now: now, into: &list, m, measurer)
     }
 
-    /// The finished round in a line: "Last: Maple Hill · Jake won, -2".
-    static func summary(_ round: RoundSnapshot) -> String {
+    /// Who won the finished round: "Jake won, -2", "Jake & Mike tied, -1"; nil if nobody scored.
+    static func winnerLine(_ round: RoundSnapshot) -> String? {
         let leaders = round.standings.filter { $0.position == 1 }
-        guard let first = leaders.first else { return "Last: \(round.courseName)" }
+        guard let first = leaders.first else { return nil }
         let who = leaders.count == 1 ? "\(first.name) won" : leaders.map(\.name).joined(separator: " & ") + " tied"
-        return "Last: \(round.courseName) · \(who), \(ScoreFormat.relativeToPar(first.scoreRelativeToPar))"
+        return "\(who), \(ScoreFormat.relativeToPar(first.scoreRelativeToPar))"
     }
 
     /// Bottom: whether the phone is reachable and how many saved scores wait for it; a transient

@@ -143,7 +143,7 @@ public enum WatchMachine {
         state.pendingTransfers = state.pendingScores.count
         guard classification == .discrepancy else { return [] }
         let name = state.round?.standings.first { $0.playerID == event.playerID }?.name ?? "This score"
-        state.banner = Banner(text: "\(name) \(event.strokes) disagrees with another device: flagged on the phone", style: .failure,
+        state.banner = Banner(text: "Disputed: \(name) \(event.strokes)", style: .failure,
                               until: env.now.addingTimeInterval(failureBannerDuration))
         return pulse(&state, .notification, value: event.strokes, env)
             + [.announce("Discrepancy. \(name), hole \(event.hole): this watch says \(event.strokes), another device disagrees. The organizer settles it on the phone.")]
