@@ -93,7 +93,7 @@ let package = Package(
         .executableTarget(
             name: "hyzer-watch",
             dependencies: [
-                "WatchCore", "HyzerLink", "CSDL2", "HyzerCLI",
+                "WatchCore", "HyzerLink", "HyzerStorage", "CSDL2", "HyzerCLI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

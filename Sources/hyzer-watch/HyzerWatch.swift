@@ -4,6 +4,7 @@ import Foundation
 import HyzerCLI
 import HyzerKit
 import HyzerLink
+import HyzerStorage
 import Logging
 import WatchCore
 
@@ -94,6 +95,15 @@ struct HyzerWatch: ParsableCommand {
         defer { SDL_Quit() }
         guard TTF_Init() == 0 else { throw HostError.sdl("TTF_Init") }
         defer { TTF_Quit() }
+
+        // One watch per home: a second would share the first one's outbox and logs.
+        try FileManager.default.createDirectory(at: paths.watchDirectory, withIntermediateDirectories: true)
+        let homeLock = paths.watchDirectory.appendingPathComponent("watch.lock")
+        guard let held = try HeldFileLock.acquire(homeLock) else {
+            let pid = HeldFileLock.holder(homeLock).map { " (pid \($0))" } ?? ""
+            throw HostError("Another hyzer-watch\(pid) is using \(paths.watchDirectory.path); give this watch its own --home, and pair it with --connect and --token-file.")
+        }
+        defer { withExtendedLifetime(held) {} }
 
         let wake = WatchHost.Wake(eventType: headless ? nil : SDL_RegisterEvents(1))
         TerminationSignal.trapNow { _ in wake.requestStop() }

@@ -124,18 +124,22 @@ struct WristTests {
         #expect(try await home.hub("round", "start", "--course", "Maple Hill", "--player", "Ann", "Ben", "Cat").status == 0)
         let server = try await home.serve()
         defer { server.stop() }
-        let annWatch = try await Self.runWatch(home, """
+        // Two devices: each watch keeps its own storage (its own home) and pairs with the hub's socket and token.
+        let pairing = ["--connect", "unix:\(home.url.appendingPathComponent("hub/link.sock").path)",
+                       "--token-file", home.url.appendingPathComponent("hub/token").path]
+        let annHome = try TemporaryHome(), benHome = try TemporaryHome()
+        let annWatch = try await Self.runWatch(annHome, """
             wait-snapshot
             tap Cat
             save
             screenshot wearer-ann.png
-            """, ["--wearer", "Ann"])
-        let benWatch = try await Self.runWatch(home, """
+            """, ["--wearer", "Ann"] + pairing)
+        let benWatch = try await Self.runWatch(benHome, """
             wait-snapshot
             tap Ann
             crown -1
             save
-            """, ["--wearer", "ben"])
+            """, ["--wearer", "ben"] + pairing)
         #expect(await annWatch.waitForExit(timeout: .seconds(60)) == 0, "\(annWatch.stderr.suffix(600))")
         #expect(await benWatch.waitForExit(timeout: .seconds(60)) == 0, "\(benWatch.stderr.suffix(600))")
         #expect(await eventually(timeout: .seconds(15)) { (try? await Self.events(home).count) == 2 })
@@ -147,5 +151,16 @@ struct WristTests {
         #expect(byDevice["watch-ann"]?.reportedByPlayerID == id["Ann"])
         #expect(byDevice["watch-ann"]?.playerID == id["Cat"])
         #expect(byDevice["watch-ben"]?.reportedByPlayerID == id["Ben"])
+    }
+
+    @Test("A second watch on the same home is refused, naming the home, instead of sharing the first one's outbox")
+    func oneWatchPerHome() async throws {
+        let home = try TemporaryHome()
+        let first = try await Self.runWatch(home, "wait 10s\n")
+        defer { first.stop() }
+        #expect(await eventually(timeout: .seconds(10)) { first.stderr.contains("line 1: wait 10s") })
+        let second = try await CLIProcess.run("hyzer-watch", ["--home", home.path, "--headless", "--script", try WatchHeadlessTests.script(home, "quit\n")])
+        #expect(second.status == 1)
+        #expect(second.stderr.contains("Another hyzer-watch (pid \(first.processIdentifier ?? -1)) is using \(home.path)/watch"), "\(second.stderr)")
     }
 }
