@@ -18,6 +18,7 @@ public enum HubError: Error, Equatable, Sendable, CustomStringConvertible {
     case round(RoundError)
     case course(CourseError)
     case storage(String)
+    case damagedStore(path: String, problem: String)
 
     public var description: String {
         switch self {
@@ -49,6 +50,8 @@ public enum HubError: Error, Equatable, Sendable, CustomStringConvertible {
         case .round(let error): error.description
         case .course(let error): error.description
         case .storage(let message): message
+        case .damagedStore(let path, let problem):
+            "The hub's database \(path) \(problem). Nothing was changed. Restore it from a backup, or, to start a new hub without its scores, move it aside (mv \(path) \(path).damaged) and run the command again."
         }
     }
 }

@@ -164,3 +164,28 @@ struct WristTests {
         #expect(second.stderr.contains("Another hyzer-watch (pid \(first.processIdentifier ?? -1)) is using \(home.path)/watch"), "\(second.stderr)")
     }
 }
+
+extension WristTests {
+    @Test("An outbox file that cannot be read is moved aside with its reason, counted on the face, and reported once")
+    func corruptOutboxFile() async throws {
+        let home = try TemporaryHome()
+        let outbox = home.url.appendingPathComponent("watch/outbox")
+        try FileManager.default.createDirectory(at: outbox, withIntermediateDirectories: true)
+        let name = "00000000000000000001-00000000-0000-0000-0000-0000000000AA.json"
+        try Data("{\"id\": \"half a score".utf8).write(to: outbox.appendingPathComponent(name))
+        let first = try await Self.runWatch(home, """
+            expect-text "1 saved score unreadable"
+            screenshot unreadable.png
+            """)
+        #expect(await first.waitForExit(timeout: .seconds(30)) == 0, "\(first.stderr.suffix(600))")
+        #expect(first.stderr.contains("1 saved score(s) could not be read back and were moved to \(home.path)/watch/outbox-quarantine"))
+        let quarantine = home.url.appendingPathComponent("watch/outbox-quarantine")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: quarantine.path).sorted() == [name, name + ".reason"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: outbox.path) == [])
+        let second = try await Self.runWatch(home, """
+            expect-text "1 saved score unreadable"
+            """)
+        #expect(await second.waitForExit(timeout: .seconds(30)) == 0)
+        #expect(!second.stderr.contains("could not be read back"), "reported once, not at every start")
+    }
+}

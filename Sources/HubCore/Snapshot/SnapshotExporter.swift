@@ -20,12 +20,24 @@ public struct SnapshotExporter: Sendable {
     public func export(_ makeSnapshot: () throws -> StandingsSnapshot) throws -> StandingsSnapshot {
         do {
             return try FileLock.withLock(lockURL) {
+                removeLeftoverTempFiles()
                 let snapshot = try makeSnapshot()
                 try DurableFile.replace(url, with: try HyzerJSON.encoder(pretty: true).encode(snapshot))
                 return snapshot
             }
         } catch let error as DurableFileError {
             throw HubError.storage("The change is saved, but \(url.path) was not updated: \(error)")
+        }
+    }
+
+    /// Temp files an exporter killed mid-write left behind (`.standings.json.PID.tmp`). Only the
+    /// lock holder writes one, so under the lock any that exists is stale.
+    private func removeLeftoverTempFiles() {
+        let directory = url.deletingLastPathComponent()
+        let prefix = ".\(url.lastPathComponent)."
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
+            unlink(directory.appendingPathComponent(name).path)
         }
     }
 }

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 import HyzerStorage
 import GRDB
@@ -22,13 +25,38 @@ public struct HubDatabase: Sendable {
     }
 
     /// A file database in WAL mode with synchronous=FULL: a committed score survives a power cut.
+    ///
+    /// The hub's folder is private to its user (0700) and so is the database (0600; SQLite gives
+    /// its WAL and shared-memory files the same mode). An existing file that is empty or damaged is
+    /// refused with what to do: the hub never starts over on top of a store it cannot read.
     public static func open(at url: URL) throws -> HubDatabase {
         let directory = url.deletingLastPathComponent()
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        chmod(directory.path, 0o700)
         // Two processes opening a brand-new database would both try to migrate it; take turns.
         return try FileLock.withLock(directory.appendingPathComponent(".migrate.lock")) {
-            try HubDatabase(writer: DatabasePool(path: url.path, configuration: configuration()))
+            if let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int {
+                guard size > 0 else { throw HubError.damagedStore(path: url.path, problem: "is empty (0 bytes), so it holds no hub") }
+            } else {
+                // A new hub: the file is made private before SQLite writes anything into it.
+                let fd = Glibc.open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+                if fd >= 0 { close(fd) }
+            }
+            chmod(url.path, 0o600)
+            do {
+                let database = try HubDatabase(writer: DatabasePool(path: url.path, configuration: configuration()))
+                try database.checkIntegrity()
+                return database
+            } catch let error as DatabaseError where [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode) {
+                throw HubError.damagedStore(path: url.path, problem: "is damaged (\(error.message ?? "\(error.resultCode)"))")
+            }
         }
+    }
+
+    /// A quick structural check, so damage is found at open and not halfway through a command.
+    private func checkIntegrity() throws {
+        let result = try writer.read { db in try String.fetchOne(db, sql: "PRAGMA quick_check") }
+        guard result == "ok" else { throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: result ?? "quick_check failed") }
     }
 
     /// An in-memory database (tests reach it with `@testable import`).

@@ -19,10 +19,23 @@ public final class DurableOutbox: Sendable {
         var nextSequence = 1
     }
 
+    /// Where unreadable outbox files go (`<outbox>-quarantine/`), each with a `.reason` beside it.
+    public var quarantineDirectory: URL { Self.quarantineDirectory(for: directory) }
+
+    static func quarantineDirectory(for directory: URL) -> URL {
+        directory.deletingLastPathComponent().appendingPathComponent(directory.lastPathComponent + "-quarantine", isDirectory: true)
+    }
+
+    /// Saved scores that could not be read back and were moved to the quarantine, ever.
+    public var quarantined: Int {
+        ((try? FileManager.default.contentsOfDirectory(atPath: quarantineDirectory.path)) ?? []).filter { $0.hasSuffix(".json") }.count
+    }
+
     public init(directory: URL) throws {
         self.directory = directory
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var state = State()
+        var movedAside: [String] = []
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
         for name in names {
             let url = directory.appendingPathComponent(name)
@@ -37,10 +50,29 @@ public final class DurableOutbox: Sendable {
                 state.entries.append((name, event))
                 state.nextSequence = max(state.nextSequence, sequence + 1)
             } catch {
-                logger.error("unreadable outbox file kept aside", metadata: ["file": "\(name)", "error": "\(error)"])
+                // A saved score that cannot be read back: moved out of the queue (so it neither
+                // blocks it nor is reported at every start), with the reason, and counted on the face.
+                do {
+                    try Self.quarantine(name, from: directory, to: Self.quarantineDirectory(for: directory), reason: "\(error)")
+                    movedAside.append(name)
+                } catch {
+                    logger.error("an unreadable outbox file could not be moved aside", metadata: ["file": "\(name)", "error": "\(error)"])
+                }
             }
         }
         self.state = NIOLockedValueBox(state)
+        if !movedAside.isEmpty {
+            logger.error("\(movedAside.count) saved score(s) could not be read back and were moved to \(Self.quarantineDirectory(for: directory).path)",
+                         metadata: ["files": "\(movedAside.joined(separator: ", "))"])
+        }
+    }
+
+    private static func quarantine(_ name: String, from directory: URL, to quarantineDirectory: URL, reason: String) throws {
+        try FileManager.default.createDirectory(at: quarantineDirectory, withIntermediateDirectories: true)
+        try DurableFile.replace(quarantineDirectory.appendingPathComponent(name + ".reason"), with: Data((reason + "\n").utf8))
+        guard rename(directory.appendingPathComponent(name).path, quarantineDirectory.appendingPathComponent(name).path) == 0 else {
+            throw DurableFileError.failed("move aside", directory.appendingPathComponent(name).path, errno)
+        }
     }
 
     /// Writes the event durably; when this returns, the event survives a crash.

@@ -213,7 +213,8 @@ public enum WatchLayout {
         let frame = Rect(x: m.margin * 0.5, y: m.height - m.footerHeight - m.margin * 0.25, width: m.width - m.margin, height: m.footerHeight)
         let noPhone = state.linkKnown && !state.reachable
         // With the phone there, unsent scores show on their rows; the count matters when it is away.
-        let pending = noPhone && state.pendingTransfers > 0 ? "\(state.pendingTransfers) to send" : nil
+        let pending = noPhone && state.pendingTransfers > 0 ? "\(state.pendingTransfers) to send"
+            : state.unreadableScores > 0 ? "\(state.unreadableScores) saved \(state.unreadableScores == 1 ? "score" : "scores") unreadable" : nil
         let hasStatus = noPhone || pending != nil
         if noPhone {
             let text = "No phone"

@@ -65,6 +65,7 @@ public final class WatchSession: Sendable {
                                  wearerName: configuration.wearerName, reduceMotion: configuration.reduceMotion)
         initial.pendingScores = outbox.pending
         initial.pendingTransfers = initial.pendingScores.count
+        initial.unreadableScores = outbox.quarantined
         state = NIOLockedValueBox(initial)
         self.changed = changed
     }

@@ -74,6 +74,8 @@ public struct WatchState: Sendable, Hashable {
     public var pendingTransfers = 0
     /// Those scores themselves, oldest first: their rows are marked pending.
     public var pendingScores: [ScoreEvent] = []
+    /// Saved scores that could not be read back from the outbox (moved to its quarantine).
+    public var unreadableScores = 0
     /// The last round the phone finished, shown as "Final" and then summed up on "No active round".
     public var finishedRound: RoundSnapshot?
     /// Why the last read of `standings.json` failed, if it did.

@@ -1,0 +1,62 @@
+import Foundation
+import HyzerTestSupport
+import Testing
+
+/// The hub's files when something is wrong with them: each refused or repaired, never started over.
+@Suite("Hub storage faults")
+struct HubStorageFaultTests {
+    static func expectRefused(_ home: TemporaryHome, problem: String) async throws {
+        let database = home.url.appendingPathComponent("hub/hyzer.sqlite")
+        let before = try Data(contentsOf: database)
+        for command in [["standings"], ["score", "Jake", "3"], ["round", "start", "--course", "Maple Hill", "--player", "Jake"]] {
+            let result = try await CLIProcess.run("hyzer-hub", ["--home", home.path] + command)
+            #expect(result.status == 1, "\(command)")
+            #expect(result.stderr == "Error: The hub's database \(database.path) \(problem). Nothing was changed. Restore it from a backup, or, to start a new hub without its scores, move it aside (mv \(database.path) \(database.path).damaged) and run the command again.\n")
+        }
+        #expect(try Data(contentsOf: database) == before, "the damaged file is left exactly as it was")
+        #expect(!FileManager.default.fileExists(atPath: home.url.appendingPathComponent("shared/standings.json").path))
+    }
+
+    @Test("A 0-byte database is refused, not taken for a new hub")
+    func emptyDatabase() async throws {
+        let home = try TemporaryHome()
+        try FileManager.default.createDirectory(at: home.url.appendingPathComponent("hub"), withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: home.url.appendingPathComponent("hub/hyzer.sqlite").path, contents: Data())
+        try await Self.expectRefused(home, problem: "is empty (0 bytes), so it holds no hub")
+    }
+
+    @Test("A damaged database is refused with what to do, not a raw SQLite error")
+    func damagedDatabase() async throws {
+        let home = try TemporaryHome()
+        try FileManager.default.createDirectory(at: home.url.appendingPathComponent("hub"), withIntermediateDirectories: true)
+        try Data(repeating: 0x78, count: 8192).write(to: home.url.appendingPathComponent("hub/hyzer.sqlite"))
+        try await Self.expectRefused(home, problem: "is damaged (file is not a database)")
+    }
+
+    @Test("The hub folder and its database are private to the user (0700, 0600)")
+    func privateFiles() async throws {
+        let home = try TemporaryHome()
+        #expect(try await home.hub("round", "start", "--course", "Maple Hill", "--player", "Jake").status == 0)
+        func mode(_ path: String) throws -> Int {
+            try FileManager.default.attributesOfItem(atPath: home.url.appendingPathComponent(path).path)[.posixPermissions] as! Int
+        }
+        #expect(try mode("hub") == 0o700)
+        #expect(try mode("hub/hyzer.sqlite") == 0o600)
+        for companion in ["hub/hyzer.sqlite-wal", "hub/hyzer.sqlite-shm"]
+        where FileManager.default.fileExists(atPath: home.url.appendingPathComponent(companion).path) {
+            #expect(try mode(companion) == 0o600, "\(companion)")
+        }
+    }
+
+    @Test("A temp file left by a killed export is cleaned up by the next export")
+    func leftoverTempFile() async throws {
+        let home = try TemporaryHome()
+        #expect(try await home.hub("round", "start", "--course", "Maple Hill", "--player", "Jake").status == 0)
+        let leftover = home.url.appendingPathComponent("shared/.standings.json.99999.tmp")
+        try Data("{\"half\": ".utf8).write(to: leftover)
+        #expect(try await home.hub("score", "Jake", "3").status == 0)
+        #expect(!FileManager.default.fileExists(atPath: leftover.path))
+        let names = try FileManager.default.contentsOfDirectory(atPath: home.url.appendingPathComponent("shared").path)
+        #expect(names.filter { $0.hasSuffix(".tmp") } == [])
+    }
+}
