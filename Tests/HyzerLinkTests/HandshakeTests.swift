@@ -164,7 +164,7 @@ extension LinkHardeningTests {
         defer { server.stop() }
         let big = try RawSocket(unixPath: home.socketPath)
         big.send([0x00, 0x40, 0x00, 0x00])  // a 4 MiB frame announced before hello
-        let (refusal, closed) = try await big.frames { !$0.isEmpty }
+        let (refusal, closed) = try await big.frames(timeout: .seconds(10)) { _ in false }  // until the hub closes
         #expect(refusal == [.refused(Refusal(reason: .invalidHello, message: "The first frame must be a valid hello: frame of 4194304 bytes exceeds the 4096-byte limit."))])
         #expect(closed)
 

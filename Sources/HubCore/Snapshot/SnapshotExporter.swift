@@ -22,12 +22,24 @@ public struct SnapshotExporter: Sendable {
             return try FileLock.withLock(lockURL) {
                 removeLeftoverTempFiles()
                 let snapshot = try makeSnapshot()
+                // Another process already wrote this very change: nothing to write (and no second
+                // fsync), the file keeps saying when the standings last changed.
+                if let written = Self.written(at: url), written.hubID == snapshot.hubID, written.sequence == snapshot.sequence {
+                    return snapshot
+                }
                 try DurableFile.replace(url, with: try HyzerJSON.encoder(pretty: true).encode(snapshot))
                 return snapshot
             }
         } catch let error as DurableFileError {
             throw HubError.storage("The change is saved, but \(url.path) was not updated: \(error)")
         }
+    }
+
+    /// Which change the file holds, if it can be read.
+    private static func written(at url: URL) -> (hubID: String, sequence: Int)? {
+        struct Header: Decodable { let hubID: String; let sequence: Int }
+        guard let data = try? Data(contentsOf: url), let header = try? JSONDecoder().decode(Header.self, from: data) else { return nil }
+        return (header.hubID, header.sequence)
     }
 
     /// Temp files an exporter killed mid-write left behind (`.standings.json.PID.tmp`). Only the
