@@ -160,3 +160,33 @@ struct WatchMachineTests {
         #expect(state.banner?.text == "Not accepted: No round is active.")
     }
 }
+
+extension WatchMachineTests {
+    @Test("An old file shows stale, but the same standings pushed by the phone are fresh at once: no startup flash")
+    func pushIsFresh() {
+        var state = WatchState(deviceID: "watch-1")
+        let old = Fixture.snapshot(at: Fixture.epoch.addingTimeInterval(-120))
+        _ = WatchMachine.reduce(&state, .snapshot(old), Fixture.env())
+        #expect(state.isStale(at: Fixture.epoch))
+        _ = WatchMachine.reduce(&state, .pushed(old), Fixture.env())
+        #expect(!state.isStale(at: Fixture.epoch))
+        #expect(!state.isStale(at: Fixture.epoch.addingTimeInterval(29)))
+    }
+
+    @Test("Re-scoring opens at the current score and saves a correction that supersedes it")
+    func rescoreSupersedes() throws {
+        let id = UUID(uuidString: "00000000-0000-0000-0000-0000000000C1")!
+        var standings = Fixture.snapshot().round!.standings
+        standings[0] = Standing(playerID: standings[0].playerID, name: "Jake", position: 1, tied: false, totalStrokes: 4, holesPlayed: 2,
+                                scoreRelativeToPar: -2, currentHoleStrokes: 2, discrepancy: false, currentHoleEventID: id, currentHoleDeviceID: "phone")
+        var state = Fixture.state(Fixture.snapshot(standings: standings))
+        _ = Fixture.tapRow(0, &state)
+        guard case .crown(let entry) = state.screen else { Issue.record("no crown screen"); return }
+        #expect(entry.value == 2)
+        #expect(entry.scoredBy == "phone")
+        let effects = WatchMachine.reduce(&state, .save, Fixture.env())
+        let event = try #require(effects.compactMap { if case .enqueue(let e) = $0 { e } else { nil } }.first)
+        #expect(event.supersedesEventID == id)
+        #expect(event.strokes == 2)
+    }
+}
