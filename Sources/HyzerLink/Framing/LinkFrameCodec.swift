@@ -25,10 +25,7 @@ public struct LinkFrameDecoder: ByteToMessageDecoder, Sendable {
 
     public mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws -> DecodingState {
         while try decode(context: context, buffer: &buffer) == .continue {}
-        if buffer.readableBytes > 0 {
-            let expected = buffer.getInteger(at: buffer.readerIndex, as: UInt32.self).map { Int($0) + 4 } ?? 4
-            throw LinkError.truncatedFrame(expected: expected, received: buffer.readableBytes)
-        }
+        try LinkFrame.checkNothingLeft(in: buffer)
         return .needMoreData
     }
 }
@@ -73,6 +70,13 @@ public enum LinkFrame {
         guard buffer.readableBytes >= 4 + Int(length) else { return nil }
         buffer.moveReaderIndex(forwardBy: 4)
         return buffer.readSlice(length: Int(length))!
+    }
+
+    /// At the end of a connection: bytes left over are a frame cut short.
+    public static func checkNothingLeft(in buffer: ByteBuffer) throws {
+        guard buffer.readableBytes > 0 else { return }
+        let expected = buffer.getInteger(at: buffer.readerIndex, as: UInt32.self).map { Int($0) + 4 } ?? 4
+        throw LinkError.truncatedFrame(expected: expected, received: buffer.readableBytes)
     }
 
     /// The message a frame body holds; anything else is a malformed frame, with the reason.

@@ -50,10 +50,7 @@ public struct HubFrameDecoder: ByteToMessageDecoder, Sendable {
 
     public mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws -> DecodingState {
         while try decode(context: context, buffer: &buffer) == .continue {}
-        if buffer.readableBytes > 0 {
-            let expected = buffer.getInteger(at: buffer.readerIndex, as: UInt32.self).map { Int($0) + 4 } ?? 4
-            throw LinkError.truncatedFrame(expected: expected, received: buffer.readableBytes)
-        }
+        try LinkFrame.checkNothingLeft(in: buffer)
         return .needMoreData
     }
 
