@@ -21,7 +21,7 @@ struct HubStorageFaultTests {
     func emptyDatabase() async throws {
         let home = try TemporaryHome()
         try FileManager.default.createDirectory(at: home.url.appendingPathComponent("hub"), withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: home.url.appendingPathComponent("hub/hyzer.sqlite").path, contents: Data())
+        try Data().write(to: home.url.appendingPathComponent("hub/hyzer.sqlite"))
         try await Self.expectRefused(home, problem: "is empty (0 bytes), so it holds no hub")
     }
 
