@@ -19,6 +19,7 @@ public enum HubError: Error, Equatable, Sendable, CustomStringConvertible {
     case course(CourseError)
     case storage(String)
     case damagedStore(path: String, problem: String)
+    case diskUnavailable(path: String, full: Bool)
 
     public var description: String {
         switch self {
@@ -50,6 +51,10 @@ public enum HubError: Error, Equatable, Sendable, CustomStringConvertible {
         case .round(let error): error.description
         case .course(let error): error.description
         case .storage(let message): message
+        case .diskUnavailable(let path, true):
+            "The disk holding \(path) is full: nothing was recorded. Free some space and run the command again."
+        case .diskUnavailable(let path, false):
+            "The disk holding \(path) failed to read or write (an I/O error): nothing was recorded. Check the disk and run the command again."
         case .damagedStore(let path, let problem):
             "The hub's database \(path) \(problem). Nothing was changed. Restore it from a backup, or, to start a new hub without its scores, move it aside (mv \(path) \(path).damaged) and run the command again."
         }

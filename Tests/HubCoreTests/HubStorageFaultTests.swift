@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 import HyzerTestSupport
 import Testing
@@ -58,5 +61,45 @@ struct HubStorageFaultTests {
         #expect(!FileManager.default.fileExists(atPath: leftover.path))
         let names = try FileManager.default.contentsOfDirectory(atPath: home.url.appendingPathComponent("shared").path)
         #expect(names.filter { $0.hasSuffix(".tmp") } == [])
+    }
+}
+
+extension HubStorageFaultTests {
+    /// A full disk needs a small file system of its own: a 2 MiB tmpfs, which takes root (as CI has).
+    static let canMountTmpfs: Bool = {
+        guard getuid() == 0 else { return false }
+        let probe = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-mount-probe-\(getpid())")
+        try? FileManager.default.createDirectory(at: probe, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: probe) }
+        guard mount("tmpfs", probe.path, "tmpfs", 0, "size=64k") == 0 else { return false }
+        return umount2(probe.path, Int32(MNT_DETACH)) == 0
+    }()
+
+    @Test("A full disk gives a clear error and records nothing; once space is freed, scoring works again",
+          .enabled(if: canMountTmpfs, "needs root to mount a 2 MiB tmpfs"))
+    func diskFull() async throws {
+        let home = try TemporaryHome()
+        #expect(mount("tmpfs", home.path, "tmpfs", 0, "size=2m") == 0)
+        defer { umount2(home.path, Int32(MNT_DETACH)) }
+        #expect(try await home.hub("round", "start", "--course", "Maple Hill", "--player", "Jake", "Mike").status == 0)
+        #expect(try await home.hub("score", "Jake", "3").status == 0)
+        // Fill what is left.
+        let filler = home.url.appendingPathComponent("filler")
+        let fd = open(filler.path, O_WRONLY | O_CREAT, 0o644)
+        let block = [UInt8](repeating: 0, count: 4096)
+        while block.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) > 0 {}
+        close(fd)
+
+        let database = home.url.appendingPathComponent("hub/hyzer.sqlite").path
+        let refused = try await home.hub("score", "Mike", "4")
+        #expect(refused.status == 1)
+        #expect(refused.stderr == "Error: The disk holding \(database) is full: nothing was recorded. Free some space and run the command again.\n")
+
+        try FileManager.default.removeItem(at: filler)
+        let events = try await home.hub("events", "--json")
+        #expect(events.status == 0)
+        #expect(events.stdout.components(separatedBy: "\"strokes\"").count - 1 == 1, "only Jake's score: nothing half-written")
+        #expect(try await home.hub("score", "Mike", "4").status == 0)
+        #expect(try await home.hub("events", "--json").stdout.components(separatedBy: "\"strokes\"").count - 1 == 2)
     }
 }

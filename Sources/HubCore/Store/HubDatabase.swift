@@ -13,15 +13,30 @@ import GRDB
 /// unique, strokes are 1...10, at most one round is in play.
 public struct HubDatabase: Sendable {
     private let writer: any DatabaseWriter
+    /// The file, for messages (nil in memory).
+    private let url: URL?
 
     /// Runs `body` in a read transaction: it sees one committed state.
     func read<T>(_ body: (HubStore) throws -> T) throws -> T {
-        try writer.read { db in try body(HubStore(db: db)) }
+        try Self.explainingDiskErrors(at: url) { try writer.read { db in try body(HubStore(db: db)) } }
     }
 
     /// Runs `body` in a write transaction: all of it commits, or none of it when it throws.
     func write<T>(_ body: (HubStore) throws -> T) throws -> T {
-        try writer.write { db in try body(HubStore(db: db)) }
+        try Self.explainingDiskErrors(at: url) { try writer.write { db in try body(HubStore(db: db)) } }
+    }
+
+    /// A full or failing disk, said as such (SQLite says "disk I/O error" for both); the
+    /// transaction did not commit, so nothing was recorded.
+    static func explainingDiskErrors<T>(at url: URL?, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as DatabaseError where [.SQLITE_FULL, .SQLITE_IOERR].contains(error.resultCode) {
+            guard let url else { throw error }
+            var stats = statvfs()
+            let full = statvfs(url.deletingLastPathComponent().path, &stats) == 0 && stats.f_bavail == 0
+            throw HubError.diskUnavailable(path: url.path, full: full || error.resultCode == .SQLITE_FULL)
+        }
     }
 
     /// A file database in WAL mode with synchronous=FULL: a committed score survives a power cut.
@@ -44,7 +59,9 @@ public struct HubDatabase: Sendable {
             }
             chmod(url.path, 0o600)
             do {
-                let database = try HubDatabase(writer: DatabasePool(path: url.path, configuration: configuration()))
+                let database = try explainingDiskErrors(at: url) {
+                    try HubDatabase(writer: DatabasePool(path: url.path, configuration: configuration()), url: url)
+                }
                 try database.checkIntegrity()
                 return database
             } catch let error as DatabaseError where [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode) {
@@ -61,11 +78,12 @@ public struct HubDatabase: Sendable {
 
     /// An in-memory database (tests reach it with `@testable import`).
     static func inMemory() throws -> HubDatabase {
-        try HubDatabase(writer: DatabaseQueue(configuration: configuration()))
+        try HubDatabase(writer: DatabaseQueue(configuration: configuration()), url: nil)
     }
 
-    private init(writer: any DatabaseWriter) throws {
+    private init(writer: any DatabaseWriter, url: URL?) throws {
         self.writer = writer
+        self.url = url
         try Self.migrator.migrate(writer)
     }
 
