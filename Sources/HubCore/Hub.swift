@@ -88,6 +88,8 @@ public final class Hub: Sendable {
     }
 
     private func seedCoursesIfNeeded() throws {
+        // Read first: a read-only home (already seeded) must open without writing.
+        guard try database.read({ store in try store.meta(MetaRecord.coursesSeeded) }) == nil else { return }
         try database.write { store in
             guard try store.meta(MetaRecord.coursesSeeded) == nil else { return }
             for course in try Self.shippedCourses() where try store.course(named: course.name) == nil {

@@ -20,6 +20,7 @@ public enum HubError: Error, Equatable, Sendable, CustomStringConvertible {
     case storage(String)
     case damagedStore(path: String, problem: String)
     case diskUnavailable(path: String, full: Bool)
+    case readOnlyHome(path: String, detail: String?)
 
     public var description: String {
         switch self {
@@ -55,6 +56,10 @@ public enum HubError: Error, Equatable, Sendable, CustomStringConvertible {
             "The disk holding \(path) is full: nothing was recorded. Free some space and run the command again."
         case .diskUnavailable(let path, false):
             "The disk holding \(path) failed to read or write (an I/O error): nothing was recorded. Check the disk and run the command again."
+        case .readOnlyHome(let path, let detail?):
+            "The home \(path) is read-only and \(detail)."
+        case .readOnlyHome(let path, nil):
+            "The home \(path) is read-only: standings, events and the rest can be read, but nothing can be recorded here. Use a writable --home to score."
         case .damagedStore(let path, let problem):
             "The hub's database \(path) \(problem). Nothing was changed. Restore it from a backup, or, to start a new hub without its scores, move it aside (mv \(path) \(path).damaged) and run the command again."
         }

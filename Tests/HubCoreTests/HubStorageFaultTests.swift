@@ -103,3 +103,26 @@ extension HubStorageFaultTests {
         #expect(try await home.hub("events", "--json").stdout.components(separatedBy: "\"strokes\"").count - 1 == 2)
     }
 }
+
+extension HubStorageFaultTests {
+    @Test("A read-only home can be read (standings, events); a write says the home is read-only and changes nothing",
+          .enabled(if: canMountTmpfs, "needs root for a read-only bind mount"))
+    func readOnlyHome() async throws {
+        let source = try TemporaryHome()
+        #expect(try await source.hub("round", "start", "--course", "Maple Hill", "--player", "Jake").status == 0)
+        #expect(try await source.hub("score", "Jake", "3").status == 0)
+        let home = try TemporaryHome()
+        #expect(mount(source.path, home.path, nil, UInt(MS_BIND), nil) == 0)
+        defer { umount2(home.path, Int32(MNT_DETACH)) }
+        #expect(mount(source.path, home.path, nil, UInt(MS_BIND | MS_REMOUNT | MS_RDONLY), nil) == 0)
+
+        let standings = try await home.hub("standings")
+        #expect(standings.status == 0, "\(standings.stderr)")
+        #expect(standings.stdout.contains("Jake    E      1     3"))
+        #expect(try await home.hub("events", "--json").status == 0)
+        let write = try await home.hub("score", "Jake", "4", "--hole", "2")
+        #expect(write.status == 1)
+        #expect(write.stderr == "Error: The home \(home.path) is read-only: standings, events and the rest can be read, but nothing can be recorded here. Use a writable --home to score.\n")
+        #expect(try await source.hub("events", "--json").stdout.components(separatedBy: "\"strokes\"").count - 1 == 1)
+    }
+}

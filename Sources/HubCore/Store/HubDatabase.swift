@@ -31,6 +31,9 @@ public struct HubDatabase: Sendable {
     static func explainingDiskErrors<T>(at url: URL?, _ body: () throws -> T) throws -> T {
         do {
             return try body()
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_READONLY {
+            guard let url else { throw error }
+            throw HubError.readOnlyHome(path: url.deletingLastPathComponent().deletingLastPathComponent().path, detail: nil)
         } catch let error as DatabaseError where [.SQLITE_FULL, .SQLITE_IOERR].contains(error.resultCode) {
             guard let url else { throw error }
             var stats = statvfs()
@@ -46,6 +49,11 @@ public struct HubDatabase: Sendable {
     /// refused with what to do: the hub never starts over on top of a store it cannot read.
     public static func open(at url: URL) throws -> HubDatabase {
         let directory = url.deletingLastPathComponent()
+        // A home on read-only storage (a read-only mount, a folder without write permission):
+        // reading works; anything that would record says why it cannot.
+        if FileManager.default.fileExists(atPath: url.path), access(directory.path, W_OK) != 0 || isOnReadOnlyFileSystem(directory) {
+            return try openReadOnly(at: url)
+        }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         chmod(directory.path, 0o700)
         // Two processes opening a brand-new database would both try to migrate it; take turns.
@@ -70,6 +78,38 @@ public struct HubDatabase: Sendable {
         }
     }
 
+    private static func isOnReadOnlyFileSystem(_ directory: URL) -> Bool {
+        var stats = statvfs()
+        return statvfs(directory.path, &stats) == 0 && (stats.f_flag & UInt(ST_RDONLY)) != 0
+    }
+
+    private static func openReadOnly(at url: URL) throws -> HubDatabase {
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(30)
+        // SQLite cannot open a WAL database read-only without writing its shared-memory file. With
+        // no pending WAL (the hub closed cleanly) the file alone is the whole store: open it as
+        // immutable (a URI; Debian's SQLite reads URIs).
+        let wal = (try? FileManager.default.attributesOfItem(atPath: url.path + "-wal"))?[.size] as? Int ?? 0
+        let home = url.deletingLastPathComponent().deletingLastPathComponent().path
+        guard wal == 0 else {
+            throw HubError.readOnlyHome(path: home, detail: "its newest changes are still in \(url.lastPathComponent)-wal, which cannot be read without writing; open it once where it is writable")
+        }
+        let encoded = url.path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? url.path
+        do {
+            let database = try explainingDiskErrors(at: url) {
+                try HubDatabase(writer: DatabaseQueue(path: "file:\(encoded)?immutable=1", configuration: configuration), url: url, migrating: false)
+            }
+            guard try database.writer.read({ db in try migrator.hasCompletedMigrations(db) }) else {
+                throw HubError.readOnlyHome(path: url.deletingLastPathComponent().deletingLastPathComponent().path,
+                                            detail: "its database needs upgrading to this version first, which cannot be done read-only")
+            }
+            return database
+        } catch let error as DatabaseError where [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode) {
+            throw HubError.damagedStore(path: url.path, problem: "is damaged (\(error.message ?? "\(error.resultCode)"))")
+        }
+    }
+
     /// A quick structural check, so damage is found at open and not halfway through a command.
     private func checkIntegrity() throws {
         let result = try writer.read { db in try String.fetchOne(db, sql: "PRAGMA quick_check") }
@@ -81,10 +121,10 @@ public struct HubDatabase: Sendable {
         try HubDatabase(writer: DatabaseQueue(configuration: configuration()), url: nil)
     }
 
-    private init(writer: any DatabaseWriter, url: URL?) throws {
+    private init(writer: any DatabaseWriter, url: URL?, migrating: Bool = true) throws {
         self.writer = writer
         self.url = url
-        try Self.migrator.migrate(writer)
+        if migrating { try Self.migrator.migrate(writer) }
     }
 
     private static func configuration() -> Configuration {
