@@ -189,3 +189,28 @@ extension WristTests {
         #expect(!second.stderr.contains("could not be read back"), "reported once, not at every start")
     }
 }
+
+extension WristTests {
+    @Test("The same script gives the same screenshots on every run (motion settles before a screenshot)")
+    func reproducibleScreenshots() async throws {
+        let home = try TemporaryHome()
+        #expect(try await home.hub("round", "start", "--course", "Maple Hill", "--player", "Ann", "Ben").status == 0)
+        #expect(try await home.hub("voice", "Ann 2, Ben 4").status == 0)
+        let server = try await home.serve()
+        defer { server.stop() }
+        var shots: [[Data]] = []
+        for run in 1...2 {
+            let watch = try await Self.runWatch(home, """
+                wait-snapshot
+                tap Ann
+                crown +2
+                screenshot run\(run)/crown.png
+                back
+                screenshot run\(run)/board.png
+                """)
+            #expect(await watch.waitForExit(timeout: .seconds(30)) == 0, "\(watch.stderr.suffix(400))")
+            shots.append(try ["crown", "board"].map { try Data(contentsOf: home.url.appendingPathComponent("run\(run)/\($0).png")) })
+        }
+        #expect(shots[0] == shots[1])
+    }
+}

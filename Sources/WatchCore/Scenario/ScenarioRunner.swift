@@ -57,6 +57,9 @@ public final class ScenarioRunner {
             let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : screenshotDirectory.appendingPathComponent(path)
             do {
                 try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                // Motion settles first (pulse, slide, arrows: at most 1.5 s), so the same script
+                // gives the same picture on every run rather than whichever frame of a slide.
+                _ = poll(timeout: Reshuffle.arrowDuration + 0.1) { !self.session.current.isAnimating(at: self.session.now()) }
                 try host.screenshot(to: url)
                 say("screenshot \(url.path)")
             } catch {
@@ -106,10 +109,10 @@ public final class ScenarioRunner {
 
     /// Pumps the host until `condition` holds or `timeout` passes.
     private func poll(timeout: TimeInterval, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = ContinuousClock.now + .milliseconds(Int64(timeout * 1000))
         while true {
             if condition() { return true }
-            if Date() >= deadline { return false }
+            if ContinuousClock.now >= deadline { return false }
             host.pump(for: 0.02)
         }
     }
