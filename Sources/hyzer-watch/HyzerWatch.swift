@@ -63,7 +63,7 @@ struct HyzerWatch: ParsableCommand {
     @Flag(name: .customLong("reduce-motion"), help: "Reshuffles change instantly instead of sliding.") var reduceMotion = false
     @Option(help: ArgumentHelp("This watch's device ID, as the hub records it (default: watch, or watch-NAME with --wearer).", valueName: "ID"))
     var device: String?
-    @Option(help: ArgumentHelp("Whose watch this is: that player's row is highlighted and shown first, and scores from this watch are reported by them.", valueName: "NAME"))
+    @Option(help: ArgumentHelp("Whose watch this is: that player's row is highlighted and scrolled into view, and scores from this watch are reported by them.", valueName: "NAME"))
     var wearer: String?
     @OptionGroup var logging: LoggingOptions
     /// For hyzer-bench: print "first-frame" on stdout the moment the first frame is drawn.

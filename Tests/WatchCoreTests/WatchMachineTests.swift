@@ -157,7 +157,20 @@ struct WatchMachineTests {
         var state = Fixture.state()
         let effects = WatchMachine.reduce(&state, .rejected(Rejection(eventID: UUID(), reason: .noActiveRound, message: "No round is active.")), Fixture.env())
         #expect(effects.first == .haptic(.failure, value: nil))
-        #expect(state.banner?.text == "Not accepted: No round is active.")
+        // The banner says it in a few words that fit; the announcement says it whole.
+        #expect(state.banner?.text == "Not accepted: no round on the phone")
+        #expect(effects.contains(.announce("Score not accepted. No round is active.")))
+    }
+
+    @Test("A wearer who is not in the round is said on the face, once per round")
+    func wearerNotInRound() {
+        var state = WatchState(deviceID: "watch-nobody", wearerName: "Nobody")
+        _ = WatchMachine.reduce(&state, .snapshot(Fixture.snapshot()), Fixture.env())
+        #expect(state.banner?.text == "Nobody is not in this round")
+        #expect(state.wearerID == nil)
+        state.banner = nil
+        _ = WatchMachine.reduce(&state, .snapshot(Fixture.snapshot(sequence: 2)), Fixture.env(1))
+        #expect(state.banner == nil)
     }
 }
 

@@ -37,7 +37,7 @@ public final class HubLinkService: LinkServerDelegate {
                 return respond(.retryLater)
             }
             logger.warning("rejected a score from \(deviceID): \(error.description)")
-            respond(.rejected(reason, message: error.description))
+            respond(.rejected(reason, message: Self.messageForWatch(error)))
         } catch {
             logger.error("could not store a score; the watch will send it again: \(error)")
             respond(.retryLater)
@@ -97,6 +97,14 @@ public final class HubLinkService: LinkServerDelegate {
             .sorted { ($0.value.to, names[$0.key] ?? "") < ($1.value.to, names[$1.key] ?? "") }
             .map { "\(names[$0.key] ?? $0.key) \($0.value.from) → \($0.value.to)" }
         return "standings changed (\(change.trigger.rawValue)): \(moves.joined(separator: ", "))"
+    }
+
+    /// The reason as a watch says it: no command lines to type on a phone.
+    static func messageForWatch(_ error: HubError) -> String {
+        switch error {
+        case .noActiveRound: "No round is in play on the phone (it was finished, or not started yet); this score was not recorded."
+        default: error.description
+        }
     }
 
     /// What the watch is told for a refusal; nil for a failure that may pass (disk full, I/O).

@@ -1,5 +1,6 @@
 import Foundation
 import HyzerKit
+import HyzerLink
 
 /// The watch: `state + input → (new state, effects)`. Pure; the shell performs the effects.
 public enum WatchMachine {
@@ -33,7 +34,7 @@ public enum WatchMachine {
             state.pendingTransfers = count
             return []
         case .rejected(let rejection):
-            state.banner = Banner(text: "Not accepted: \(rejection.message)", style: .failure,
+            state.banner = Banner(text: "Not accepted: \(shortReason(rejection.reason))", style: .failure,
                                   until: env.now.addingTimeInterval(failureBannerDuration))
             return pulse(&state, .failure, value: nil, env) + [.announce("Score not accepted. \(rejection.message)")]
         case .pairingRefused(let reason):
@@ -200,10 +201,32 @@ public enum WatchMachine {
         return effects
     }
 
+    /// A rejection in a few words, for the banner (the announcement has the whole message).
+    static func shortReason(_ reason: Rejection.Reason) -> String {
+        switch reason {
+        case .noActiveRound: "no round on the phone"
+        case .wrongRound, .roundNotAcceptingScores: "round is over"
+        case .unknownPlayer: "player not in round"
+        case .unknownReporter: "wearer not in round"
+        case .strokesOutOfRange: "strokes 1 to 10"
+        case .holeOutOfRange: "no such hole"
+        case .invalidCorrection: "score changed meanwhile"
+        case .wrongDevice: "wrong device"
+        case .invalidScore: "unreadable score"
+        }
+    }
+
     /// Matches `--wearer NAME` to a player of the round (any case), and scrolls to the wearer's row.
     private static func resolveWearer(_ state: inout WatchState, _ env: WatchEnvironment) {
-        guard let name = state.wearerName, let standings = state.round?.standings,
-              let index = standings.firstIndex(where: { $0.name.lowercased() == name.lowercased() }) else { return }
+        guard let name = state.wearerName, let standings = state.round?.standings else { return }
+        guard let index = standings.firstIndex(where: { $0.name.lowercased() == name.lowercased() }) else {
+            // Say so once per round rather than silently scoring as nobody.
+            if state.wearerID == nil, state.wearerMissingIn != state.round?.id {
+                state.wearerMissingIn = state.round?.id
+                state.banner = Banner(text: "\(name) is not in this round", style: .failure, until: env.now.addingTimeInterval(failureBannerDuration))
+            }
+            return
+        }
         let newlyFound = state.wearerID != standings[index].playerID
         state.wearerID = standings[index].playerID
         if newlyFound {

@@ -85,6 +85,8 @@ public struct WatchState: Sendable, Hashable {
     public var wearerID: PlayerID?
     /// The wearer's name as given (`--wearer`), matched to a player when standings arrive.
     public var wearerName: String?
+    /// The round in which the wearer's name matched nobody (said once).
+    public var wearerMissingIn: UUID?
     public let reduceMotion: Bool
 
     public init(deviceID: String, wearerID: PlayerID? = nil, wearerName: String? = nil, reduceMotion: Bool = false) {
