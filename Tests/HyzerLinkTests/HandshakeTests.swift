@@ -135,6 +135,15 @@ struct ServeLifecycleTests {
 /// Attacks a hostile or flaky peer made on the link, each fixed and kept fixed.
 @Suite("Link hardening", .serialized)
 struct LinkHardeningTests {
+    /// A serving hub with a round of `players`, and a raw socket paired with it as `raw-watch`.
+    func pairedRawWatch(players: Int = 2) async throws -> (TemporaryHome, RunningProcess, RawSocket, StandingsSnapshot) {
+        let home = try TemporaryHome()
+        try await home.startRound(players: players)
+        let server = try await home.serve()
+        let socket = try RawSocket(unixPath: home.socketPath)
+        return (home, server, socket, try await socket.pair(token: home.token))
+    }
+
     @Test("300 watches that say hello and leave at once leave no heartbeat running behind them")
     func hitAndRunPairings() async throws {
         let home = try TemporaryHome()
@@ -196,12 +205,8 @@ extension LinkHardeningTests {
             ("device id of 200 bytes", #"device: 200"#, .invalidScore, "deviceID must be 1 to 64 bytes with no control characters."),
           ])
     func unacceptableScores(label: String, change: String, reason: Rejection.Reason, message: String) async throws {
-        let home = try TemporaryHome()
-        try await home.startRound(players: 2)
-        let server = try await home.serve()
+        let (home, server, socket, snapshot) = try await pairedRawWatch()
         defer { server.stop() }
-        let socket = try RawSocket(unixPath: home.socketPath)
-        let snapshot = try await socket.pair(token: home.token)
         let id = change.hasPrefix("id:") ? "not-a-uuid" : UUID().uuidString
         let body: String = switch label {
         case "strokes 11": scoreBody(snapshot, strokes: 11, id: id)
@@ -228,12 +233,8 @@ extension LinkHardeningTests {
 
     @Test("Correcting a score that was already replaced is refused, naming the score that counts now")
     func chainForkRefused() async throws {
-        let home = try TemporaryHome()
-        try await home.startRound(players: 2)
-        let server = try await home.serve()
+        let (home, server, socket, snapshot) = try await pairedRawWatch()
         defer { server.stop() }
-        let socket = try RawSocket(unixPath: home.socketPath)
-        let snapshot = try await socket.pair(token: home.token)
         let first = UUID().uuidString, second = UUID().uuidString, fork = UUID().uuidString
         for (id, strokes, supersedes) in [(first, 3, nil), (second, 4, first)] as [(String, Int, String?)] {
             socket.send(rawScoreFrame(scoreBody(snapshot, strokes: strokes, id: id, supersedes: supersedes)))
@@ -282,12 +283,8 @@ extension LinkHardeningTests {
 
     @Test("A heartbeat naming an older sequence gets the newest standings again")
     func catchUp() async throws {
-        let home = try TemporaryHome()
-        try await home.startRound(players: 2)
-        let server = try await home.serve()
-        defer { server.stop() }
-        let socket = try RawSocket(unixPath: home.socketPath)
-        let snapshot = try await socket.pair(token: home.token)
+        let (home, server, socket, snapshot) = try await pairedRawWatch()
+        defer { server.stop(); withExtendedLifetime(home) {} }
         socket.send(try LinkFrame.encode(.heartbeat(Heartbeat(sentAt: Date(), sequence: snapshot.sequence - 1))))
         let (messages, _) = try await socket.frames { $0.contains(.standings(snapshot)) }
         #expect(messages.contains(.standings(snapshot)))

@@ -4,6 +4,9 @@ import HyzerLink
 import HyzerTestSupport
 import Testing
 
+/// Debian's python3 (where tools/test installs python3-jsonschema), else whatever is on PATH.
+let pythonWithJSONSchema = FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") ? "/usr/bin/python3" : "python3"
+
 /// The machine-readable contract (docs/schema) checked against what the hub and a watch really
 /// send, with Python's jsonschema (installed by tools/test).
 @Suite("JSON Schemas against real output", .serialized)
@@ -13,8 +16,7 @@ struct SchemaTests {
 
     /// Runs docs/schema/validate.py; returns its exit status and what it printed.
     static func validate(_ schema: String, _ files: [URL]) async throws -> CLIProcess.Result {
-        let python = FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") ? "/usr/bin/python3" : "python3"
-        return try await CLIProcess.runTool(python, [schemaDirectory.appendingPathComponent("validate.py").path, schema] + files.map(\.path))
+        return try await CLIProcess.runTool(pythonWithJSONSchema, [schemaDirectory.appendingPathComponent("validate.py").path, schema] + files.map(\.path))
     }
 
     /// The JSON body of every whole frame in `bytes`.
@@ -119,7 +121,7 @@ struct ThirdPartyClientTests {
         try await home.startRound(players: 2)
         let server = try await home.serve()
         defer { server.stop() }
-        let python = FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") ? "/usr/bin/python3" : "python3"
+        let python = pythonWithJSONSchema
         let result = try await CLIProcess.runTool(python, [
             Self.client.path, "--socket", home.socketPath, "--token-file", home.url.appendingPathComponent("hub/token").path,
         ])
@@ -138,7 +140,7 @@ struct ThirdPartyClientTests {
         let address = try #require(ready.split(separator: " ").first { $0.hasPrefix("tcp:") }).dropFirst(4)
         let fingerprint = try await home.hub("token", "--fingerprint").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(fingerprint.hasPrefix("sha256:") && fingerprint.count == 71)
-        let python = FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") ? "/usr/bin/python3" : "python3"
+        let python = pythonWithJSONSchema
         let result = try await CLIProcess.runTool(python, [
             Self.client.path, "--tcp", String(address), "--fingerprint", fingerprint,
             "--token-file", home.url.appendingPathComponent("hub/token").path,
@@ -167,7 +169,7 @@ extension ThirdPartyClientTests {
         try FileManager.default.copyItem(at: hubHome.url.appendingPathComponent("shared/standings.json"),
                                          to: watchHome.url.appendingPathComponent("shared/standings.json"))
         let socketPath = watchHome.url.appendingPathComponent("hangup.sock").path
-        let python = FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") ? "/usr/bin/python3" : "python3"
+        let python = pythonWithJSONSchema
         let hub = try await RunningProcess(path: python, [Self.hangupHub.path, "--socket", socketPath])
         defer { hub.stop() }
         #expect(await hub.waitForLine(timeout: .seconds(10)) { $0 == "listening" })
