@@ -23,6 +23,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // Pure domain: Foundation only, no I/O.
@@ -64,6 +65,18 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The cloud: PostgreSQL standing in for CloudKit, and the sync engine that uploads a phone's
+        // events and downloads the others' (LISTEN/NOTIFY plus a cursor). See docs/SYNC.md.
+        .target(
+            name: "HubCloud",
+            dependencies: [
+                "HubCore", "HyzerKit",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         // What the three executables share on the command line: --version, logging options, typed arguments.
         .target(
             name: "HyzerCLI",
@@ -77,7 +90,7 @@ let package = Package(
         .executableTarget(
             name: "hyzer-hub",
             dependencies: [
-                "HubCore", "HyzerLink", "HyzerStorage", "HyzerCLI",
+                "HubCore", "HubCloud", "HyzerLink", "HyzerStorage", "HyzerCLI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),

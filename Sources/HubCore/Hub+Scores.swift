@@ -32,12 +32,13 @@ extension Hub {
     @discardableResult
     public func score(
         player name: String, strokes: Int, hole: Int? = nil, source: ScoreSource = .tap,
-        deviceID: String = Hub.phoneDeviceID, reportedBy: String? = nil
+        deviceID: String? = nil, reportedBy: String? = nil
     ) throws -> AppendResult {
         let result = try database.write { store -> AppendResult in
             let round = try Self.requireRoundInPlay(store)
             let player = try Self.player(named: name, in: round)
-            let reporter = try reportedBy.map { try Self.player(named: $0, in: round) } ?? round.players[0]
+            let reporter = try reportedBy.map { try Self.player(named: $0, in: round) } ?? Self.defaultReporter(store, round: round)
+            let deviceID = try deviceID ?? Self.phoneDeviceID(store, round: round)
             let hole = try hole ?? Self.currentHole(store, round: round)
             let event = try makeEvent(round: round, player: player, hole: hole, strokes: strokes, reporter: reporter,
                                       deviceID: deviceID, source: source, supersedes: nil)
@@ -84,8 +85,9 @@ extension Hub {
             } else {
                 try check(player, current)
             }
-            let event = try makeEvent(round: round, player: player, hole: hole, strokes: strokes, reporter: round.players[0],
-                                      deviceID: Self.phoneDeviceID, source: source, supersedes: current?.id)
+            let event = try makeEvent(round: round, player: player, hole: hole, strokes: strokes,
+                                      reporter: Self.defaultReporter(store, round: round), deviceID: Self.phoneDeviceID(store, round: round),
+                                      source: source, supersedes: current?.id)
             return try self.append(event, in: store)
         }
         try exportSnapshot()
@@ -100,15 +102,16 @@ extension Hub {
             guard (1...round.holeCount).contains(hole) else { throw HubError.score(.holeOutOfRange(hole: hole, holeCount: round.holeCount)) }
             let parsed = VoiceTranscriptParser.parse(transcript, matcher: FuzzyNameMatcher(players: round.players))
             var outcome = VoiceOutcome(hole: hole, parse: parsed)
+            let deviceID = try Self.phoneDeviceID(store, round: round), reporter = try Self.defaultReporter(store, round: round)
             for entry in parsed.entries {
                 let history = try store.history(roundID: round.id, playerID: entry.player.id, hole: hole)
-                if let own = ScoreResolution.ownScoreContradicted(inHistory: history, deviceID: Self.phoneDeviceID, strokes: entry.strokes) {
+                if let own = ScoreResolution.ownScoreContradicted(inHistory: history, deviceID: deviceID, strokes: entry.strokes) {
                     outcome.refused.append(.init(entry: entry, reason: HubError.alreadyScored(
                         player: entry.player.name, hole: hole, strokes: own.strokes, attempted: entry.strokes).description))
                     continue
                 }
                 let event = try makeEvent(round: round, player: entry.player, hole: hole, strokes: entry.strokes,
-                                          reporter: round.players[0], deviceID: Self.phoneDeviceID, source: .voice, supersedes: nil)
+                                          reporter: reporter, deviceID: deviceID, source: .voice, supersedes: nil)
                 outcome.recorded.append(try self.append(event, in: store))
             }
             return outcome
@@ -150,6 +153,7 @@ extension Hub {
         if try store.containsEvent(id: event.id) { return AppendResult(event: event, outcome: .alreadyStored) }
         var round = try context.round ?? cachedRoundInPlay(store)
         do { try round.validate(event) } catch { throw HubError.score(error) }
+        if event.source == .resolution { try Self.requireResolver(store, roundID: event.roundID) }
         let history = try store.history(roundID: event.roundID, playerID: event.playerID, hole: event.hole)
         if let target = event.supersedesEventID {
             guard history.contains(where: { $0.id == target }) else {

@@ -107,9 +107,13 @@ public final class Hub: Sendable {
     }
 
     /// Starts a round: registered players are found by name or created; guests are `guest:<name>`.
+    /// With a cloud set, the round is shared with this phone as its organizer; `anyPlayerResolves`
+    /// lets every player's phone resolve its discrepancies (a shared round's option).
     @discardableResult
-    public func startRound(course courseName: String, players: [String], guests: [String] = []) throws -> Round {
+    public func startRound(course courseName: String, players: [String], guests: [String] = [], anyPlayerResolves: Bool = false) throws -> Round {
         let round = try database.write { store -> Round in
+            let cloud = try store.cloudConfiguration()
+            if anyPlayerResolves, cloud == nil { throw HubError.cloudNotConfigured(option: "--any-player-resolves") }
             if let inPlay = try store.roundInPlay() { throw HubError.roundAlreadyInPlay(course: inPlay.courseName) }
             guard let (courseID, course) = try store.course(named: courseName) else {
                 throw HubError.unknownCourse(courseName, available: try store.courses().map(\.name))
@@ -129,6 +133,10 @@ public final class Hub: Sendable {
                 throw HubError.round(error)
             }
             try store.insert(round, courseID: courseID)
+            if let cloud {
+                try store.insert(CloudRoundRecord(roundID: round.id.uuidString, organizerHubID: try store.hubID, organizerName: cloud.player,
+                                                  anyPlayerResolves: anyPlayerResolves, uploaded: false, uploadedStatus: nil, cursor: 0))
+            }
             try store.bumpSequence()
             return round
         }

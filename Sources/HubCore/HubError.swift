@@ -21,6 +21,10 @@ public enum HubError: Error, Equatable, Sendable, CustomStringConvertible {
     case damagedStore(path: String, problem: String)
     case diskUnavailable(path: String, full: Bool)
     case readOnlyHome(path: String, detail: String?)
+    case notOrganizer(organizer: String?)
+    case cloudNotConfigured(option: String)
+    case sharedRoundFinished(course: String)
+    case sharedCourseDiffers(String)
 
     public var description: String {
         switch self {
@@ -60,6 +64,16 @@ public enum HubError: Error, Equatable, Sendable, CustomStringConvertible {
             "The home \(path) is read-only and \(detail)."
         case .readOnlyHome(let path, nil):
             "The home \(path) is read-only: standings, events and the rest can be read, but nothing can be recorded here. Use a writable --home to score."
+        case .notOrganizer(let organizer?):
+            "Only the organizer (\(organizer)'s phone) resolves discrepancies in this round; it was started without --any-player-resolves."
+        case .notOrganizer(nil):
+            "Only the organizer's phone resolves discrepancies in this round; it was started without --any-player-resolves."
+        case .cloudNotConfigured(let option):
+            "\(option) applies to a round shared through a cloud, and this phone has none. Set one first with: hyzer-hub cloud set postgres://USER@HOST/DATABASE"
+        case .sharedRoundFinished(let course):
+            "The shared round on \(course) is finished; there is nothing to join."
+        case .sharedCourseDiffers(let name):
+            "This phone has a course named \"\(name)\" with other holes or pars than the shared round's; rename or remove one of them to join."
         case .damagedStore(let path, let problem):
             "The hub's database \(path) \(problem). Nothing was changed. Restore it from a backup, or, to start a new hub without its scores, move it aside (mv \(path) \(path).damaged) and run the command again."
         }

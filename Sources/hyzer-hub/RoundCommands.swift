@@ -7,7 +7,7 @@ struct RoundCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "round",
         abstract: "Start, show or finish the round (one at a time).",
-        subcommands: [Start.self, Show.self, Finish.self]
+        subcommands: [Start.self, Join.self, Show.self, Finish.self]
     )
 
     @ParentCommand var root: HyzerHub
@@ -27,6 +27,9 @@ struct RoundCommand: ParsableCommand {
         @Option(name: .customLong("guest"), parsing: .upToNextOption,
                 help: ArgumentHelp("A guest player; repeat or list several.", valueName: "NAME"))
         var guests: [String] = []
+        @Flag(name: .customLong("any-player-resolves"),
+              help: "In a round shared through a cloud: let every player's phone resolve discrepancies, not only this one (the organizer's).")
+        var anyPlayerResolves = false
         @Flag(help: "Print the round as `round show --json` does.") var json = false
 
         func validate() throws {
@@ -37,7 +40,7 @@ struct RoundCommand: ParsableCommand {
 
         func run() throws {
             let hub = try round.root.openHub()
-            let started = try hub.startRound(course: course, players: players, guests: guests)
+            let started = try hub.startRound(course: course, players: players, guests: guests, anyPlayerResolves: anyPlayerResolves)
             if json { try printJSON(try hub.snapshot().round) } else { print(HubText.roundStarted(started)) }
         }
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HubCloud
 import HubCore
 import HyzerCLI
 import HyzerKit
@@ -22,6 +23,11 @@ struct ServeCommand: AsyncParsableCommand {
 
             --latency, --jitter and --drop condition the link in both directions, to rehearse a bad \
             connection: every score still lands exactly once.
+
+            With a cloud set (hyzer-hub cloud set, or --cloud), serve also keeps the phone in step \
+            with the other phones: uploads what waits, downloads their scores as they land, and \
+            joins rounds naming this phone's owner. Offline, scores keep committing here and upload \
+            later. See docs/SYNC.md.
             """
     )
 
@@ -35,6 +41,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Heartbeat interval in milliseconds.", valueName: "MS")) var heartbeat = 1000
     @Flag(help: "With --listen tcp: plain TCP, no TLS. The pairing token then travels in clear: only on a network you trust.")
     var insecure = false
+    @Option(help: ArgumentHelp("Set this phone's cloud first (as hyzer-hub cloud set URL does) and keep in step with it.", valueName: "URL"))
+    var cloud: String?
     @Option(name: .customLong("hello-timeout"), help: ArgumentHelp("How long a new connection may take to say hello, in milliseconds.", valueName: "MS"))
     var helloTimeout = 5000
 
@@ -47,6 +55,16 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--insecure applies only to --listen tcp:HOST:PORT; the Unix socket is private to this user already.")
         }
         guard heartbeat >= 50 else { throw ValidationError("--heartbeat must be at least 50 milliseconds; got \(heartbeat).") }
+        if let cloud {
+            do { _ = try CloudAddress(parsing: cloud) } catch { throw ValidationError("--cloud: \(error.description)") }
+        }
+    }
+
+    /// Whether a serve holds this home's lock right now.
+    static func isServing(_ paths: HyzerPaths) -> Bool {
+        let lock = paths.hubDirectory.appendingPathComponent("serve.lock")
+        guard FileManager.default.fileExists(atPath: lock.path) else { return false }
+        do { return try HeldFileLock.acquire(lock) == nil } catch { return false }
     }
 
     func run() async throws {
@@ -62,6 +80,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         defer { withExtendedLifetime(held) {} }
         let hub = try Hub.open(paths: paths)
+        if let cloud { try hub.setCloud(CloudConfiguration(url: cloud, player: try hub.cloudConfiguration()?.player)) }
         let address = listen ?? .unix(path: paths.linkSocket.path)
         let service = HubLinkService(hub: hub)
         let server = LinkServer(
@@ -77,19 +96,37 @@ struct ServeCommand: AsyncParsableCommand {
             delegate: service
         )
         service.attach(server)
-        let serving = HubServeService(server: server, service: service, database: paths.database, logger: logger) { bound in
+        let sync = try cloudSync(hub: hub, service: service, paths: paths)
+        let serving = HubServeService(server: server, service: service, database: paths.database, logger: logger,
+                                      storeChanged: { sync?.kick() }) { bound in
             // Unbuffered, so a script waiting for this line sees it at once.
             FileHandle.standardOutput.write(Data("hyzer-hub serving on \(bound) (home \(paths.home.path))\n".utf8))
         }
         // The group traps SIGINT and SIGTERM before any service runs, so a signal sent the moment
         // the ready line appears is never lost; either one shuts down gracefully.
+        var services: [any Service] = [serving]
+        if let sync { services.append(sync) }
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(
-            services: [serving], gracefulShutdownSignals: [.sigint, .sigterm], logger: logger))
+            services: services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0, successTerminationBehavior: .gracefullyShutdownGroup) },
+            gracefulShutdownSignals: [.sigint, .sigterm], logger: logger))
         try await group.run()
     }
 }
 
 extension ServeCommand {
+    /// The sync engine, when this phone has a cloud.
+    func cloudSync(hub: Hub, service: HubLinkService, paths: HyzerPaths) throws -> CloudSync? {
+        guard let configuration = try hub.cloudConfiguration() else { return nil }
+        let address: CloudAddress
+        do { address = try CloudAddress(parsing: configuration.url) } catch {
+            throw CommandMessage("The cloud URL kept in this home cannot be used: \(error.description) Set it again with: hyzer-hub cloud set URL")
+        }
+        try? FileManager.default.removeItem(at: paths.cloudStatus)
+        Logger(label: "hyzer.hub.serve").info("cloud: \(address.redacted)\(configuration.player.map { " (\($0)'s phone)" } ?? "")")
+        return CloudSync(hub: hub, address: address, player: configuration.player, statusFile: paths.cloudStatus,
+                         logger: Logger(label: "hyzer.hub.cloud"), onChange: { service.storeChanged() })
+    }
+
     /// Over TCP, TLS with the hub's own certificate (made on first start), unless --insecure.
     func tls(for address: LinkAddress, paths: HyzerPaths) throws -> NIOSSLContext? {
         guard case .tcp = address, !insecure else { return nil }
@@ -107,6 +144,8 @@ struct HubServeService: Service {
     /// The hub's SQLite file: every commit, this process's or another's, writes its WAL.
     let database: URL
     let logger: Logger
+    /// Also told of every change to the store (the cloud sync uploads it).
+    let storeChanged: @Sendable () -> Void
     let ready: @Sendable (LinkAddress) -> Void
 
     func run() async throws {
@@ -115,8 +154,9 @@ struct HubServeService: Service {
         ready(server.boundAddress ?? server.configuration.address)
         // Other hyzer-hub processes commit straight to the database: inotify on its WAL tells at
         // once (a 1 s poll stands in where inotify is missing); nothing polls while idle.
-        let watcher = FileChangeWatcher(files: [database, URL(fileURLWithPath: database.path + "-wal")]) { [service] in
+        let watcher = FileChangeWatcher(files: [database, URL(fileURLWithPath: database.path + "-wal")]) { [service, storeChanged] in
             service.storeChanged()
+            storeChanged()
         }
         watcher.start(name: "hyzer.hub.store-watcher")
         try? await gracefulShutdown()

@@ -207,6 +207,44 @@ public struct HubDatabase: Sendable {
             // Never read or written since v1; the voice matcher works from names.
             try db.alter(table: "player") { table in table.drop(column: "aliases") }
         }
+        migrator.registerMigration("v3: rounds shared through a cloud") { db in
+            try db.execute(sql: """
+                -- A player joined from a shared round keeps the organizer's id, so two registered
+                -- players may now share a name (this phone's own and the organizer's).
+                DROP INDEX player_registered_name;
+                CREATE INDEX player_registered_name ON player(name COLLATE NOCASE) WHERE NOT isGuest;
+
+                -- A round shared through the cloud: who organizes it, who may resolve, what the
+                -- cloud already holds of it and how far this phone has downloaded its events.
+                CREATE TABLE cloud_round (
+                    roundID TEXT PRIMARY KEY NOT NULL REFERENCES round(id),
+                    organizerHubID TEXT NOT NULL,
+                    organizerName TEXT,
+                    anyPlayerResolves BOOLEAN NOT NULL,
+                    uploaded BOOLEAN NOT NULL DEFAULT 0,
+                    uploadedStatus TEXT,
+                    cursor INTEGER NOT NULL DEFAULT 0
+                );
+                -- The cloud's order of an event (append-only, like the events): an event without a
+                -- row here is waiting to upload.
+                CREATE TABLE cloud_event (
+                    eventID TEXT PRIMARY KEY NOT NULL REFERENCES score_event(id),
+                    roundID TEXT NOT NULL,
+                    cloudSeq INTEGER NOT NULL,
+                    UNIQUE (roundID, cloudSeq)
+                );
+                CREATE TRIGGER cloud_event_no_update BEFORE UPDATE ON cloud_event
+                BEGIN SELECT RAISE(ABORT, 'cloud_event is append-only: UPDATE is not allowed'); END;
+                CREATE TRIGGER cloud_event_no_delete BEFORE DELETE ON cloud_event
+                BEGIN SELECT RAISE(ABORT, 'cloud_event is append-only: DELETE is not allowed'); END;
+                -- Events the cloud refused for good (never retried; shown by `cloud status`).
+                CREATE TABLE cloud_rejected (
+                    eventID TEXT PRIMARY KEY NOT NULL REFERENCES score_event(id),
+                    reason TEXT NOT NULL,
+                    rejectedAt TEXT NOT NULL
+                );
+                """)
+        }
         return migrator
     }
 }

@@ -61,6 +61,7 @@ struct HubStore {
     func registeredPlayer(named name: String) throws -> Player? {
         try PlayerRecord
             .filter(!PlayerRecord.Columns.isGuest && PlayerRecord.Columns.name.collating(.nocase) == name)
+            .order(Column.rowID.desc)
             .fetchOne(db)?.player
     }
 
@@ -98,7 +99,7 @@ struct HubStore {
         try RoundRecord.fetchOne(db.cachedStatement(sql: "SELECT * FROM round WHERE status IN ('setup', 'active', 'awaitingFinalization')"))
     }
 
-    private func round(_ record: RoundRecord) throws -> Round {
+    func round(_ record: RoundRecord) throws -> Round {
         guard let courseRecord = try CourseRecord.fetchOne(db, key: record.courseID) else {
             throw HubError.storage("Round \(record.id) names a course that is missing from the database.")
         }
@@ -113,15 +114,23 @@ struct HubStore {
 
     // MARK: Score events
 
-    /// A round's events in log order: the order they reached the hub.
+    /// Log order: the cloud's order for events the cloud holds, then this hub's arrival order for
+    /// those still waiting to upload. A hub without a cloud has only the second: arrival order.
+    /// Every phone holding the same uploaded events therefore reads them in the same order.
+    static let logOrder = "ORDER BY cloud_event.cloudSeq IS NULL, cloud_event.cloudSeq, score_event.seq"
+    private static let eventsWithOrder = "SELECT score_event.* FROM score_event LEFT JOIN cloud_event ON cloud_event.eventID = score_event.id"
+
+    /// A round's events in log order.
     func events(roundID: UUID) throws -> [ScoreEvent] {
-        try ScoreEventRecord.fetchAll(db.cachedStatement(sql: "SELECT * FROM score_event WHERE roundID = ? ORDER BY seq"),
+        try ScoreEventRecord.fetchAll(db.cachedStatement(sql: "\(Self.eventsWithOrder) WHERE score_event.roundID = ? \(Self.logOrder)"),
                                       arguments: [roundID.uuidString]).map { try $0.event() }
     }
 
     /// One {player, hole} history in log order.
     func history(roundID: UUID, playerID: PlayerID, hole: Int) throws -> [ScoreEvent] {
-        let statement = try db.cachedStatement(sql: "SELECT * FROM score_event WHERE roundID = ? AND playerID = ? AND hole = ? ORDER BY seq")
+        let statement = try db.cachedStatement(sql: """
+            \(Self.eventsWithOrder) WHERE score_event.roundID = ? AND score_event.playerID = ? AND score_event.hole = ? \(Self.logOrder)
+            """)
         return try ScoreEventRecord.fetchAll(statement, arguments: [roundID.uuidString, playerID, hole]).map { try $0.event() }
     }
 

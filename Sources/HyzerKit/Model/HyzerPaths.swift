@@ -21,6 +21,8 @@ public struct HyzerPaths: Sendable, Hashable {
     public var database: URL { hubDirectory.appendingPathComponent("hyzer.sqlite") }
     public var pairingToken: URL { hubDirectory.appendingPathComponent("token") }
     public var linkSocket: URL { hubDirectory.appendingPathComponent("link.sock") }
+    /// What a running `serve` last knew about its cloud (see docs/SYNC.md).
+    public var cloudStatus: URL { hubDirectory.appendingPathComponent("cloud-status.json") }
 
     public var sharedDirectory: URL { home.appendingPathComponent("shared", isDirectory: true) }
     public var standingsSnapshot: URL { sharedDirectory.appendingPathComponent("standings.json") }

@@ -1,0 +1,230 @@
+import Foundation
+import HyzerKit
+
+/// The phone's side of cloud sync (docs/SYNC.md), all in the local store: which rounds are shared,
+/// what waits to upload, and applying what other phones uploaded. The network half (PostgreSQL)
+/// is `HubCloud`'s; nothing here waits for it: every score commits locally first.
+extension Hub {
+    // MARK: Configuration
+
+    public func cloudConfiguration() throws -> CloudConfiguration? {
+        try database.read { store in try store.cloudConfiguration() }
+    }
+
+    /// Sets the cloud (nil forgets it). The round in play, if any and not shared yet, becomes
+    /// shared with this phone as its organizer. Rounds already shared stay shared.
+    public func setCloud(_ configuration: CloudConfiguration?) throws {
+        try database.write { store in
+            try store.setCloudConfiguration(configuration)
+            if let configuration, let round = try store.roundInPlay(), try store.cloudRound(id: round.id) == nil {
+                try store.insert(CloudRoundRecord(roundID: round.id.uuidString, organizerHubID: try store.hubID,
+                                                  organizerName: configuration.player, anyPlayerResolves: false,
+                                                  uploaded: false, uploadedStatus: nil, cursor: 0))
+            }
+        }
+    }
+
+    /// What is shared and what waits, from the local store alone.
+    public func cloudSummary() throws -> CloudSummary {
+        try database.read { store in
+            let shared = try store.sharedRounds()
+            var summary = CloudSummary(configuration: try store.cloudConfiguration())
+            summary.sharedRounds = shared.count
+            summary.roundsWaiting = shared.filter { !$0.uploaded }.count
+            summary.eventsWaiting = try store.countEventsWaitingToUpload()
+            summary.refused = try store.refusedEvents()
+            return summary
+        }
+    }
+
+    /// Whether this round is shared through the cloud, and who may resolve in it.
+    public func cloudRoundInfo(_ id: UUID) throws -> (organizerHubID: String, organizerName: String?, anyPlayerResolves: Bool)? {
+        try database.read { store in
+            try store.cloudRound(id: id).map { ($0.organizerHubID, $0.organizerName, $0.anyPlayerResolves) }
+        }
+    }
+
+    // MARK: Upload
+
+    /// Everything waiting for the cloud, oldest first; at most `eventLimit` events.
+    public func cloudWork(eventLimit: Int = 1000) throws -> CloudWork {
+        try database.read { store in
+            var work = CloudWork()
+            for record in try store.sharedRounds() {
+                guard let id = UUID(uuidString: record.roundID), let round = try store.round(id: id) else { continue }
+                work.cursors[id] = record.cursor
+                if !record.uploaded {
+                    work.roundsToUpload.append(CloudRound(
+                        id: id, courseName: round.courseName, holes: round.holes, players: round.players,
+                        organizerHubID: record.organizerHubID, organizerName: record.organizerName,
+                        anyPlayerResolves: record.anyPlayerResolves, status: round.status == .completed ? .completed : .active,
+                        createdAt: round.createdAt))
+                }
+                if round.status == .completed, record.uploadedStatus != RoundStatus.completed.rawValue {
+                    work.completionsToUpload.append(id)
+                }
+            }
+            work.eventsToUpload = try store.eventsWaitingToUpload(limit: eventLimit)
+            return work
+        }
+    }
+
+    public func recordRoundUploaded(_ id: UUID) throws {
+        try database.write { store in try store.markRoundUploaded(id) }
+    }
+
+    public func recordCompletionUploaded(_ id: UUID) throws {
+        try database.write { store in try store.markCompletionUploaded(id) }
+    }
+
+    /// The cloud committed these events: they leave the upload queue with their cloud order.
+    /// (Their place in the log does not move: an upload's order is after everything the cloud
+    /// held before it, as it already was here.)
+    public func recordUploaded(_ acknowledged: [CloudEvent]) throws {
+        guard !acknowledged.isEmpty else { return }
+        try database.write { store in
+            for ack in acknowledged {
+                try store.recordCloudOrder(eventID: ack.event.id, roundID: ack.event.roundID, cloudSeq: ack.cloudSeq)
+            }
+        }
+    }
+
+    /// The cloud refused this event for good (it is kept here, shown by `cloud status`, never retried).
+    public func recordRefused(_ eventID: UUID, reason: String) throws {
+        try database.write { store in try store.recordRefused(eventID: eventID, reason: reason, at: clock()) }
+    }
+
+    // MARK: Download
+
+    /// Applies what the cloud holds of a shared round past this phone's cursor: events in cloud
+    /// order (an event already here only gets its cloud order), then the round's completion.
+    /// One transaction: a phone killed mid-download keeps all of a batch or none of it.
+    /// Returns how many events were new here.
+    @discardableResult
+    public func applyFromCloud(roundID: UUID, events: [CloudEvent], status: RoundStatus?) throws -> Int {
+        let (added, changed) = try database.write { store -> (Int, Bool) in
+            guard var round = try store.round(id: roundID), try store.cloudRound(id: roundID) != nil else {
+                throw HubError.storage("Round \(roundID.uuidString) is not a shared round on this phone.")
+            }
+            var added = 0
+            for cloudEvent in events {
+                let event = cloudEvent.event
+                guard event.roundID == roundID else { continue }
+                if try store.containsEvent(id: event.id) {
+                    try store.recordCloudOrder(eventID: event.id, roundID: roundID, cloudSeq: cloudEvent.cloudSeq)
+                    continue
+                }
+                if let problem = try Self.problemWithCloudEvent(event, round: round, store: store) {
+                    // The cloud checks the same things before it commits; this is a damaged cloud.
+                    logger.error("skipped an event from the cloud: \(problem)", metadata: ["event": "\(event.id)"])
+                    continue
+                }
+                try store.insert(event, receivedAt: clock())
+                try store.recordCloudOrder(eventID: event.id, roundID: roundID, cloudSeq: cloudEvent.cloudSeq)
+                added += 1
+            }
+            if let last = events.last { try store.advanceCursor(of: roundID, to: last.cloudSeq) }
+            let before = round.status
+            if round.status.acceptsScores {
+                if status == .completed {
+                    try? round.finish(events: [], allowIncomplete: true)
+                } else if added > 0 {
+                    round.updateProgress(events: try store.events(roundID: roundID))
+                }
+            }
+            let changed = added > 0 || round.status != before
+            if round.status != before { try store.updateProgress(of: round) }
+            if changed { try store.bumpSequence() }
+            return (added, changed)
+        }
+        if changed { try exportSnapshot() }
+        return added
+    }
+
+    /// Why a downloaded event cannot be applied here, or nil. The chain it extends must be here:
+    /// the cloud's order puts an event after the one it supersedes.
+    static func problemWithCloudEvent(_ event: ScoreEvent, round: Round, store: HubStore) throws -> String? {
+        guard round.player(event.playerID) != nil else { return "player \(event.playerID) is not in the round" }
+        guard round.player(event.reportedByPlayerID) != nil else { return "reporter \(event.reportedByPlayerID) is not in the round" }
+        guard (1...round.holeCount).contains(event.hole) else { return "hole \(event.hole) is not on the course" }
+        if let target = event.supersedesEventID {
+            guard let superseded = try store.event(id: target), superseded.roundID == event.roundID,
+                  superseded.playerID == event.playerID, superseded.hole == event.hole else {
+                return "it supersedes \(target.uuidString), which is not a score of the same player and hole"
+            }
+        }
+        return nil
+    }
+
+    // MARK: Joining
+
+    /// Joins a round another phone started: its course, players (with the organizer's ids) and
+    /// options are stored here; its events follow through `applyFromCloud`. Joining the round
+    /// already in play here is a no-op.
+    @discardableResult
+    public func join(_ shared: CloudRound) throws -> Round {
+        let round = try database.write { store -> Round in
+            if let existing = try store.round(id: shared.id) {
+                guard existing.status.acceptsScores else { throw HubError.sharedRoundFinished(course: shared.courseName) }
+                return existing
+            }
+            if let inPlay = try store.roundInPlay() { throw HubError.roundAlreadyInPlay(course: inPlay.courseName) }
+            guard shared.status.acceptsScores else { throw HubError.sharedRoundFinished(course: shared.courseName) }
+            let courseID: Int64
+            if let (id, course) = try store.course(named: shared.courseName) {
+                guard course.holes == shared.holes else { throw HubError.sharedCourseDiffers(shared.courseName) }
+                courseID = id
+            } else {
+                try store.insert(try Self.course(of: shared))
+                guard let (id, _) = try store.course(named: shared.courseName) else { throw HubError.storage("The joined course was not stored.") }
+                courseID = id
+            }
+            let round = Round(id: shared.id, course: try Self.course(of: shared), players: shared.players, status: .active, createdAt: shared.createdAt)
+            try store.insert(round, courseID: courseID)
+            try store.insert(CloudRoundRecord(roundID: shared.id.uuidString, organizerHubID: shared.organizerHubID,
+                                              organizerName: shared.organizerName, anyPlayerResolves: shared.anyPlayerResolves,
+                                              uploaded: true, uploadedStatus: nil, cursor: 0))
+            try store.bumpSequence()
+            return round
+        }
+        try exportSnapshot()
+        return round
+    }
+
+    private static func course(of shared: CloudRound) throws -> Course {
+        do { return try Course(name: shared.courseName, holes: shared.holes) } catch { throw HubError.course(error) }
+    }
+
+    // MARK: Rules for shared rounds
+
+    /// The device id of scores entered on this phone: `phone` alone, `phone-<hub id>` in a shared
+    /// round, where every phone must be a different device (a device never disagrees with itself).
+    static func phoneDeviceID(_ store: HubStore, round: Round) throws -> String {
+        guard try store.cloudRound(id: round.id) != nil else { return phoneDeviceID }
+        return "phone-" + String(try store.hubID.prefix(8)).lowercased()
+    }
+
+    /// Who reports a score entered on this phone: the phone's owner (`cloud set --player`) when
+    /// they play the round, else the round's first player.
+    static func defaultReporter(_ store: HubStore, round: Round) throws -> Player {
+        if let owner = try store.cloudConfiguration()?.player,
+           let player = round.players.first(where: { $0.name.lowercased() == owner.lowercased() }) {
+            return player
+        }
+        return round.players[0]
+    }
+
+    /// In a shared round, only the organizer's phone resolves unless the round lets any player.
+    static func requireResolver(_ store: HubStore, roundID: UUID) throws {
+        guard let shared = try store.cloudRound(id: roundID), !shared.anyPlayerResolves,
+              shared.organizerHubID != (try store.hubID) else { return }
+        throw HubError.notOrganizer(organizer: shared.organizerName)
+    }
+}
+
+extension Hub {
+    /// The local status of a shared round (nil when it is not here).
+    public func cloudRoundStatus(_ id: UUID) throws -> RoundStatus? {
+        try database.read { store in try store.round(id: id)?.status }
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import GRDB
+import HyzerKit
+
+/// `cloud_round`: a round shared through the cloud.
+struct CloudRoundRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "cloud_round"
+
+    var roundID: String
+    var organizerHubID: String
+    var organizerName: String?
+    var anyPlayerResolves: Bool
+    var uploaded: Bool
+    var uploadedStatus: String?
+    var cursor: Int64
+}
+
+/// The cloud's side of the hub's store: which rounds are shared, what waits to upload, the cloud
+/// order of what was uploaded or downloaded.
+extension HubStore {
+    static let cloudURLKey = "cloudURL"
+    static let cloudPlayerKey = "cloudPlayer"
+
+    func cloudConfiguration() throws -> CloudConfiguration? {
+        guard let url = try meta(Self.cloudURLKey), !url.isEmpty else { return nil }
+        return CloudConfiguration(url: url, player: try meta(Self.cloudPlayerKey).flatMap { $0.isEmpty ? nil : $0 })
+    }
+
+    func setCloudConfiguration(_ configuration: CloudConfiguration?) throws {
+        try setMeta(Self.cloudURLKey, configuration?.url ?? "")
+        try setMeta(Self.cloudPlayerKey, configuration?.player ?? "")
+    }
+
+    func cloudRound(id: UUID) throws -> CloudRoundRecord? {
+        try CloudRoundRecord.fetchOne(db, key: id.uuidString)
+    }
+
+    func insert(_ record: CloudRoundRecord) throws { try record.insert(db, onConflict: .ignore) }
+
+    func sharedRounds() throws -> [CloudRoundRecord] { try CloudRoundRecord.fetchAll(db) }
+
+    func markRoundUploaded(_ id: UUID) throws {
+        try db.execute(sql: "UPDATE cloud_round SET uploaded = 1 WHERE roundID = ?", arguments: [id.uuidString])
+    }
+
+    func markCompletionUploaded(_ id: UUID) throws {
+        try db.execute(sql: "UPDATE cloud_round SET uploadedStatus = 'completed' WHERE roundID = ?", arguments: [id.uuidString])
+    }
+
+    func advanceCursor(of id: UUID, to cursor: Int64) throws {
+        try db.execute(sql: "UPDATE cloud_round SET cursor = max(cursor, ?) WHERE roundID = ?", arguments: [cursor, id.uuidString])
+    }
+
+    /// Events of shared rounds the cloud neither holds nor refused, in this hub's arrival order.
+    func eventsWaitingToUpload(limit: Int) throws -> [ScoreEvent] {
+        try ScoreEventRecord.fetchAll(db.cachedStatement(sql: """
+            SELECT score_event.* FROM score_event
+            JOIN cloud_round ON cloud_round.roundID = score_event.roundID
+            WHERE NOT EXISTS (SELECT 1 FROM cloud_event WHERE cloud_event.eventID = score_event.id)
+              AND NOT EXISTS (SELECT 1 FROM cloud_rejected WHERE cloud_rejected.eventID = score_event.id)
+            ORDER BY score_event.seq LIMIT ?
+            """), arguments: [limit]).map { try $0.event() }
+    }
+
+    func countEventsWaitingToUpload() throws -> Int {
+        try Int.fetchOne(db, sql: """
+            SELECT COUNT(*) FROM score_event JOIN cloud_round ON cloud_round.roundID = score_event.roundID
+            WHERE NOT EXISTS (SELECT 1 FROM cloud_event WHERE cloud_event.eventID = score_event.id)
+              AND NOT EXISTS (SELECT 1 FROM cloud_rejected WHERE cloud_rejected.eventID = score_event.id)
+            """) ?? 0
+    }
+
+    /// Records the cloud's order of an event; the same event and order again is a no-op.
+    func recordCloudOrder(eventID: UUID, roundID: UUID, cloudSeq: Int64) throws {
+        try db.cachedStatement(sql: "INSERT OR IGNORE INTO cloud_event (eventID, roundID, cloudSeq) VALUES (?, ?, ?)")
+            .execute(arguments: [eventID.uuidString, roundID.uuidString, cloudSeq])
+    }
+
+    func recordRefused(eventID: UUID, reason: String, at date: Date) throws {
+        try db.execute(sql: "INSERT OR IGNORE INTO cloud_rejected (eventID, reason, rejectedAt) VALUES (?, ?, ?)",
+                       arguments: [eventID.uuidString, reason, HyzerJSON.formatTimestamp(date)])
+    }
+
+    func refusedEvents() throws -> [(eventID: String, reason: String)] {
+        try Row.fetchAll(db, sql: "SELECT eventID, reason FROM cloud_rejected ORDER BY rejectedAt").map { ($0["eventID"], $0["reason"]) }
+    }
+
+    /// The round with this id, whatever its status.
+    func round(id: UUID) throws -> Round? {
+        try RoundRecord.fetchOne(db, key: id.uuidString).map(round)
+    }
+}
