@@ -1,0 +1,144 @@
+import Foundation
+import Testing
+@testable import HubCore
+import HyzerKit
+import HyzerTestSupport
+
+/// The convergence property of docs/SYNC.md, over many random rounds: phones that hold the same
+/// events show the same standings, positions, totals and discrepancy flags, whatever order the
+/// events reached each of them in.
+///
+/// The phones are real hubs (in memory) using the same calls the sync engine makes. Between them
+/// stands the one thing the cloud contributes to the outcome: its order. `CloudOrder` numbers each
+/// round's events as they are first uploaded and ignores an id it already holds, as the PostgreSQL
+/// cloud does (the cloud tests check that server for the same contract end to end).
+@Suite("Cloud sync converges")
+struct CloudConvergenceTests {
+    static let names = ["Jake", "Sarah", "Mike"]
+
+    /// The cloud's contract for order: first upload wins a number; a resend keeps its number.
+    struct CloudOrder {
+        var events: [CloudEvent] = []
+        var numbers: [UUID: Int64] = [:]
+
+        mutating func upload(_ batch: [ScoreEvent]) -> [CloudEvent] {
+            batch.map { event in
+                if let number = numbers[event.id] { return CloudEvent(event: event, cloudSeq: number) }
+                let stored = CloudEvent(event: event, cloudSeq: Int64(events.count + 1))
+                numbers[event.id] = stored.cloudSeq
+                events.append(stored)
+                return stored
+            }
+        }
+
+        func events(after cursor: Int64, limit: Int) -> [CloudEvent] {
+            Array(events.drop { $0.cloudSeq <= cursor }.prefix(limit))
+        }
+    }
+
+    struct Group {
+        var phones: [Hub]
+        var cloud = CloudOrder()
+        let shared: CloudRound
+        var roundID: UUID { shared.id }
+    }
+
+    static func makeGroup(phones count: Int, anyPlayerResolves: Bool) throws -> Group {
+        var phones: [Hub] = []
+        for index in 0..<count {
+            let hub = try Hub.inMemory()
+            try hub.setCloud(CloudConfiguration(url: "postgres://hyzer@cloud/hyzer", player: names[index % names.count]))
+            phones.append(hub)
+        }
+        try phones[0].startRound(course: "Willow Creek", players: names, anyPlayerResolves: anyPlayerResolves)
+        let shared = try #require(try phones[0].cloudWork().roundsToUpload.first)
+        try phones[0].recordRoundUploaded(shared.id)
+        for phone in phones.dropFirst() { try phone.join(shared) }
+        return Group(phones: phones, shared: shared)
+    }
+
+    /// Uploads up to `limit` waiting events of one phone; with `lossy`, the acknowledgement is
+    /// lost (the cloud committed, the phone does not know, and sends them again later).
+    static func upload(_ group: inout Group, phone: Int, limit: Int, lossy: Bool) throws {
+        let waiting = try group.phones[phone].cloudWork(eventLimit: limit).eventsToUpload
+        let acknowledged = group.cloud.upload(waiting)
+        if !lossy { try group.phones[phone].recordUploaded(acknowledged) }
+    }
+
+    static func download(_ group: inout Group, phone: Int, limit: Int, replayFromStart: Bool = false) throws {
+        let cursor = replayFromStart ? 0 : try group.phones[phone].cloudWork(eventLimit: 0).cursors[group.roundID] ?? 0
+        let batch = group.cloud.events(after: cursor, limit: limit)
+        guard !batch.isEmpty else { return }
+        try group.phones[phone].applyFromCloud(roundID: group.roundID, events: batch, status: nil)
+    }
+
+    /// One phone does what a person on the course might: score anyone, correct, resolve.
+    static func act(_ group: inout Group, phone: Int, random: inout SeededRandom) throws {
+        let hub = group.phones[phone]
+        let player = names.randomElement(using: &random)!
+        let hole = Int.random(in: 1...3, using: &random)
+        let strokes = Int.random(in: 2...5, using: &random)
+        switch Int.random(in: 0..<10, using: &random) {
+        case 0..<6:
+            do { try hub.score(player: player, strokes: strokes, hole: hole) } catch HubError.alreadyScored {
+                try hub.correct(player: player, strokes: strokes, hole: hole)
+            }
+        case 6..<8:
+            do { try hub.correct(player: player, strokes: strokes, hole: hole) } catch HubError.noScoreToCorrect {}
+        default:
+            guard let open = try hub.discrepancies().discrepancies.randomElement(using: &random) else { return }
+            let name = try #require(try hub.currentOrLatestRound()?.player(open.playerID)?.name)
+            let chosen = open.candidateStrokes.randomElement(using: &random) ?? strokes
+            do { try hub.resolve(player: name, strokes: chosen, hole: open.hole) } catch HubError.notOrganizer {}
+        }
+    }
+
+    /// What a phone shows of the round: the snapshot's round section and the open discrepancies.
+    static func view(of hub: Hub) throws -> String {
+        let round = try hub.snapshot().round
+        let open = try hub.discrepancies().discrepancies.map { "\($0.playerID)#\($0.hole):\($0.candidateStrokes)" }
+        return String(decoding: try HyzerJSON.encoder(pretty: true).encode(round), as: UTF8.self) + "\n" + open.joined(separator: ",")
+    }
+
+    @Test("Every phone ends with the same standings and flags, whatever order events arrived in")
+    func randomizedConvergence() throws {
+        var random = try SeededRandom.fromEnvironment(for: "randomizedConvergence")
+        let replay = random.replay(filter: "randomizedConvergence")
+        var discrepanciesSeen = 0, resolutionsSeen = 0, correctionsSeen = 0
+        for trial in 0..<80 {
+            var group = try Self.makeGroup(phones: Int.random(in: 2...4, using: &random), anyPlayerResolves: Bool.random(using: &random))
+            for _ in 0..<Int.random(in: 10...50, using: &random) {
+                let phone = Int.random(in: 0..<group.phones.count, using: &random)
+                switch Int.random(in: 0..<10, using: &random) {
+                case 0..<5: try Self.act(&group, phone: phone, random: &random)
+                case 5..<7: try Self.upload(&group, phone: phone, limit: Int.random(in: 1...5, using: &random), lossy: Int.random(in: 0..<5, using: &random) == 0)
+                case 7..<9: try Self.download(&group, phone: phone, limit: Int.random(in: 1...6, using: &random))
+                default: try Self.download(&group, phone: phone, limit: 100, replayFromStart: true)  // a duplicate delivery
+                }
+            }
+            // Healing: everything reaches the cloud, then every phone catches up, in a random order.
+            for phone in group.phones.indices.shuffled(using: &random) { try Self.upload(&group, phone: phone, limit: 10_000, lossy: false) }
+            for phone in group.phones.indices.shuffled(using: &random) { try Self.download(&group, phone: phone, limit: 10_000) }
+            // A phone that was away for the whole round catches up in one batch.
+            let latecomer = try Hub.inMemory()
+            try latecomer.setCloud(CloudConfiguration(url: "postgres://hyzer@cloud/hyzer", player: "Mike"))
+            try latecomer.join(group.shared)
+            try latecomer.applyFromCloud(roundID: group.roundID, events: group.cloud.events, status: nil)
+
+            let reference = try Self.view(of: latecomer)
+            for (index, phone) in group.phones.enumerated() {
+                #expect(try Self.view(of: phone) == reference, "trial \(trial), phone \(index): \(replay)")
+                #expect(try phone.eventLog().events.map(\.id) == group.cloud.events.map(\.event.id), "trial \(trial), phone \(index) log order: \(replay)")
+                #expect(try phone.cloudSummary().eventsWaiting == 0)
+            }
+            #expect(Set(group.cloud.events.map(\.event.id)).count == group.cloud.events.count, "each event once in the cloud: \(replay)")
+            let log = group.cloud.events.map(\.event)
+            discrepanciesSeen += ConflictDetector.openDiscrepancies(in: log).count
+            resolutionsSeen += log.filter { $0.source == .resolution }.count
+            correctionsSeen += log.filter { $0.supersedesEventID != nil && $0.source != .resolution }.count
+        }
+        // The draws did exercise the hard cases.
+        #expect(discrepanciesSeen > 20 && resolutionsSeen > 20 && correctionsSeen > 20,
+                "discrepancies \(discrepanciesSeen), resolutions \(resolutionsSeen), corrections \(correctionsSeen): \(replay)")
+    }
+}
