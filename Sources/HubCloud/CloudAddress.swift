@@ -26,6 +26,9 @@ public struct CloudAddress: Sendable {
         case verifyFull = "verify-full"
     }
 
+    /// Where the server is, for messages.
+    var place: String { socketDirectory.map { "the Unix socket in \($0)" } ?? "\(host):\(port)" }
+
     /// The URL with any password replaced by `***`: what is printed and logged.
     public var redacted: String { CloudConfiguration.redact(url) }
 

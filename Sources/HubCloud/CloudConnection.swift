@@ -31,7 +31,20 @@ public final class CloudConnection: Sendable {
         }
         let connection: PostgresConnection
         do {
-            connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
+            // The TCP connect has its own timeout; the whole handshake gets one too (a peer that
+            // accepts and then says nothing would otherwise hold it forever).
+            connection = try await withThrowingTaskGroup(of: PostgresConnection?.self) { group in
+                group.addTask { try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger) }
+                group.addTask {
+                    try await Task.sleep(for: timeout)
+                    return nil
+                }
+                defer { group.cancelAll() }
+                guard let first = try await group.next(), let connection = first else {
+                    throw CloudError.unreachable("The cloud at \(address.place) did not answer within \(timeout).")
+                }
+                return connection
+            }
         } catch {
             throw CloudError.describe(error, address: address)
         }
@@ -272,16 +285,16 @@ public enum CloudError: Error, CustomStringConvertible, Sendable {
            let cause = error.closureError ?? error.commitError ?? error.beginError ?? error.rollbackError {
             return describe(cause, address: address)
         }
-        let place = address.socketDirectory.map { "the Unix socket in \($0)" } ?? "\(address.host):\(address.port)"
+        let place = address.place
         if let error = error as? PSQLError {
             if error.code == .server {
                 let message = serverMessage(error)
                 return .unusable("The cloud at \(place) refused: \(message)")
             }
             let cause = error.underlying.map { "\($0)" } ?? "\(error.code)"
-            return .unreachable("The cloud at \(place) cannot be reached (\(cause)).")
+            return .unreachable("The cloud at \(place) cannot be reached: \(cause.trimmingCharacters(in: CharacterSet(charactersIn: ". ")))")
         }
-        return .unreachable("The cloud at \(place) cannot be reached (\(error)).")
+        return .unreachable("The cloud at \(place) cannot be reached: \(error)")
     }
 }
 

@@ -39,7 +39,7 @@ public struct SyncStatus: Sendable, Codable, Equatable {
         let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(pid).tmp")
         do {
             try data.write(to: temporary)
-            _ = try FileManager.default.replaceItemAt(url, withItemAt: temporary)
+            guard rename(temporary.path, url.path) == 0 else { throw CocoaError(.fileWriteUnknown) }
         } catch {
             try? FileManager.default.removeItem(at: temporary)
         }
@@ -87,6 +87,7 @@ public final class CloudSync: Service, Sendable {
         while !Task.isCancelled {
             do {
                 let cloud = try await CloudConnection.connect(to: address, logger: logger)
+                logger.info("cloud connected: \(address.redacted)")
                 backoff = .milliseconds(250)
                 do {
                     try await cancelWhenGracefulShutdown { try await self.stayInStep(with: cloud) }
@@ -146,6 +147,8 @@ public final class CloudSync: Service, Sendable {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 try await Task.sleep(for: .seconds(30))
+                // Closing fails whatever query is still waiting, so the pass ends now.
+                await cloud.close()
                 throw CloudError.unreachable("The cloud stopped answering (no reply in 30 s).")
             }
             group.addTask { try await CloudSync.syncOnce(hub: self.hub, cloud: cloud, player: self.player, logger: self.logger, onState: { self.set($0) }, onChange: self.onChange) }

@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""A TCP proxy in front of the cloud for one phone, to partition that phone alone.
+
+    cloud_proxy.py TARGET_HOST TARGET_PORT
+
+Prints "listening PORT" once it accepts connections on 127.0.0.1:PORT. SIGUSR1 cuts the link
+(every open connection is reset, new ones are closed at once) until SIGUSR2 heals it.
+"""
+import signal
+import socket
+import sys
+import threading
+
+target = (sys.argv[1], int(sys.argv[2]))
+lock = threading.Lock()
+open_sockets = set()
+cut = threading.Event()
+
+
+def pump(source, sink):
+    try:
+        while True:
+            data = source.recv(65536)
+            if not data:
+                break
+            sink.sendall(data)
+    except OSError:
+        pass
+    finally:
+        for s in (source, sink):
+            try:
+                s.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+
+def on_cut(signum, frame):
+    cut.set()
+    with lock:
+        for s in list(open_sockets):
+            try:
+                s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+                s.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+        open_sockets.clear()
+
+
+def on_heal(signum, frame):
+    cut.clear()
+
+
+signal.signal(signal.SIGUSR1, on_cut)
+signal.signal(signal.SIGUSR2, on_heal)
+
+listener = socket.socket()
+listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+listener.bind(("127.0.0.1", 0))
+listener.listen(64)
+print("listening", listener.getsockname()[1], flush=True)
+while True:
+    try:
+        client, _ = listener.accept()
+    except InterruptedError:
+        continue
+    if cut.is_set():
+        client.close()
+        continue
+    try:
+        upstream = socket.create_connection(target)
+    except OSError:
+        client.close()
+        continue
+    with lock:
+        open_sockets.update((client, upstream))
+    threading.Thread(target=pump, args=(client, upstream), daemon=True).start()
+    threading.Thread(target=pump, args=(upstream, client), daemon=True).start()
