@@ -2,6 +2,8 @@ import Foundation
 import HubCore
 import HyzerKit
 import Logging
+import NIOConcurrencyHelpers
+import NIOCore
 import PostgresNIO
 
 /// One connection to the cloud and every statement a phone runs against it.
@@ -60,6 +62,35 @@ public final class CloudConnection: Sendable {
 
     public func close() async {
         try? await connection.close()
+    }
+
+    /// Runs `body` until it returns, the connection closes, or `deadline` passes (the connection is
+    /// then closed). A query on a connection that dies can stay pending for good, and structured
+    /// concurrency would wait for it: `body` runs as its own task, abandoned when the connection goes.
+    public func whileConnected<T: Sendable>(deadline: Duration? = nil, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        let connection = self.connection
+        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            let pending = NIOLockedValueBox<CheckedContinuation<T, any Error>?>(continuation)
+            @Sendable func finish(_ result: Result<T, any Error>) {
+                pending.withLockedValue { $0.take() }?.resume(with: result)
+            }
+            let work = Task {
+                do { finish(.success(try await body())) } catch { finish(.failure(error)) }
+            }
+            connection.closeFuture.whenComplete { _ in
+                work.cancel()
+                finish(.failure(CloudError.unreachable("The connection to the cloud was lost.")))
+            }
+            if let deadline {
+                Task {
+                    try? await Task.sleep(for: deadline)
+                    guard !Task.isCancelled else { return }
+                    work.cancel()
+                    finish(.failure(CloudError.unreachable("The cloud stopped answering (no reply in \(deadline)).")))
+                    try? await connection.close()
+                }
+            }
+        }
     }
 
     /// Runs `body` with every notification of a change in the cloud (its payload: a round id).

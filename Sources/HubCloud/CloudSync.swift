@@ -90,9 +90,13 @@ public final class CloudSync: Service, Sendable {
                 logger.info("cloud connected: \(address.redacted)")
                 backoff = .milliseconds(250)
                 do {
-                    try await cancelWhenGracefulShutdown { try await self.stayInStep(with: cloud) }
+                    try await cancelWhenGracefulShutdown {
+                        try await cloud.whileConnected { try await self.stayInStep(with: cloud) }
+                    }
                 } catch {
+                    logger.debug("cloud connection ended: \(error)")
                     await cloud.close()
+                    logger.debug("cloud connection closed")
                     throw error
                 }
                 await cloud.close()
@@ -133,7 +137,10 @@ public final class CloudSync: Service, Sendable {
                 }
                 group.addTask {
                     try await self.pass(cloud)
-                    for await _ in wakes { try await self.pass(cloud) }
+                    for await _ in wakes {
+                        self.logger.debug("cloud pass")
+                        try await self.pass(cloud)
+                    }
                 }
                 try await group.next()
                 group.cancelAll()
@@ -144,16 +151,9 @@ public final class CloudSync: Service, Sendable {
     /// Uploads everything waiting, then downloads every shared round past its cursor. A pass
     /// that does not finish within 30 s (a connection gone silent) fails, and the loop reconnects.
     func pass(_ cloud: CloudConnection) async throws {
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                try await Task.sleep(for: .seconds(30))
-                // Closing fails whatever query is still waiting, so the pass ends now.
-                await cloud.close()
-                throw CloudError.unreachable("The cloud stopped answering (no reply in 30 s).")
-            }
-            group.addTask { try await CloudSync.syncOnce(hub: self.hub, cloud: cloud, player: self.player, logger: self.logger, onState: { self.set($0) }, onChange: self.onChange) }
-            try await group.next()
-            group.cancelAll()
+        _ = try await cloud.whileConnected(deadline: .seconds(30)) {
+            try await CloudSync.syncOnce(hub: self.hub, cloud: cloud, player: self.player, logger: self.logger,
+                                         onState: { self.set($0) }, onChange: self.onChange)
         }
         set(.idle, lastSyncAt: Date())
     }

@@ -76,7 +76,7 @@ struct SeveralPhonesTests {
         try await Self.score(mike, "cloud", "set", proxiedURL, "--player", "Mike")
         var jakeServe = try await jake.serve()
         var sarahServe = try await sarah.serve()
-        let mikeServe = try await mike.serve(["--log-level", "info"])
+        let mikeServe = try await mike.serve(["--log-level", "debug"])
         defer { jakeServe.stop(); sarahServe.stop(); mikeServe.stop() }
         for home in [sarah, mike] {
             #expect(try await eventually(timeout: .seconds(20)) { try await Self.roundJSON(home).contains("Willow Creek") }, "a player's phone discovers the round")

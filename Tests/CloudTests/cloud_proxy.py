@@ -57,12 +57,16 @@ listener = socket.socket()
 listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
 listener.bind(("127.0.0.1", 0))
 listener.listen(64)
+# Python runs signal handlers on the main thread between bytecodes: a short accept timeout makes
+# sure a cut or heal takes effect at once even when the signal lands on a pump thread.
+listener.settimeout(0.05)
 print("listening", listener.getsockname()[1], flush=True)
 while True:
     try:
         client, _ = listener.accept()
-    except InterruptedError:
+    except (InterruptedError, socket.timeout):
         continue
+    client.settimeout(None)
     if cut.is_set():
         client.close()
         continue

@@ -79,11 +79,11 @@ struct CloudConvergenceTests {
         let hole = Int.random(in: 1...3, using: &random)
         let strokes = Int.random(in: 2...5, using: &random)
         switch Int.random(in: 0..<10, using: &random) {
-        case 0..<6:
+        case 0..<5:
             do { try hub.score(player: player, strokes: strokes, hole: hole) } catch HubError.alreadyScored {
                 try hub.correct(player: player, strokes: strokes, hole: hole)
             }
-        case 6..<8:
+        case 5..<7:
             do { try hub.correct(player: player, strokes: strokes, hole: hole) } catch HubError.noScoreToCorrect {}
         default:
             guard let open = try hub.discrepancies().discrepancies.randomElement(using: &random) else { return }
