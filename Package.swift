@@ -115,8 +115,9 @@ let package = Package(
         .executableTarget(
             name: "hyzer-bench",
             dependencies: [
-                "HyzerKit", "HyzerLink", "HyzerStorage", "HubCore", "WatchCore", "HyzerCLI", "HyzerTestSupport",
+                "HyzerKit", "HyzerLink", "HyzerStorage", "HubCore", "HubCloud", "WatchCore", "HyzerCLI", "HyzerTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

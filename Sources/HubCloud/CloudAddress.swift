@@ -76,6 +76,12 @@ public struct CloudAddress: Sendable {
         self.sslMode = sslMode
     }
 
+    /// The connection settings postgres-nio takes (10 s to connect), for tools that talk to the
+    /// server directly (the bench's limits).
+    public func benchConfiguration() throws -> PostgresConnection.Configuration {
+        try connectionConfiguration(connectTimeout: .seconds(10))
+    }
+
     /// The connection settings postgres-nio takes.
     func connectionConfiguration(connectTimeout: TimeAmount) throws -> PostgresConnection.Configuration {
         var configuration: PostgresConnection.Configuration

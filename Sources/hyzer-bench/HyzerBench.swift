@@ -19,6 +19,8 @@ struct HyzerBench: ParsableCommand {
 
     @Flag(help: "Few iterations: proves the bench runs, not a measurement.") var quick = false
     @Flag(help: "Print the figures as JSON.") var json = false
+    @Option(help: ArgumentHelp("A PostgreSQL URL whose user may create databases: adds the several-phones figures (each in a database of its own). tools/lib/postgres.sh starts a throwaway server.", valueName: "URL"))
+    var cloud: String?
     @Option(help: ArgumentHelp("Only the figures whose name contains this text (limits are always measured).", valueName: "TEXT"))
     var only: String?
     @OptionGroup var logging: LoggingOptions
@@ -61,6 +63,27 @@ struct HyzerBench: ParsableCommand {
             progress(label)
             figures.append(contentsOf: try run())
         }
+        var cloudLimits: [Figure] = []
+        if let cloud, only.map({ "cloud".contains($0) }) ?? true {
+            let bench = CloudBench(context: context, adminURL: cloud)
+            progress("cloud: PostgreSQL limits")
+            let notify = try bench.notifyRoundTrip(iterations: context.n(300, quick: 10))
+            let bulk = try bench.bulkInsertRate(rows: context.n(10_000, quick: 1_000))
+            progress("cloud: score on phone A → phone C's watch")
+            figures.append(try bench.scoreToOtherWatch(limit: notify.p50 + 2 * commit.p50 + socket.p50))
+            progress("cloud: catch-up")
+            figures.append(contentsOf: try bench.catchUp(bulkRate: bulk))
+            progress("cloud: phones on one cloud")
+            figures.append(contentsOf: try bench.convergenceByPhones())
+            cloudLimits = [
+                Figure(name: "limit: PostgreSQL insert + NOTIFY committed → heard on a second connection", unit: "seconds", p50: notify.p50, p99: notify.p99,
+                       iterations: notify.count, limitName: nil, limit: nil, ratio: nil, seedsBudget: "—", target: "—", meetsTarget: true, note: nil),
+                Figure(name: "limit: PostgreSQL rows/s in one unnest insert (no triggers)", unit: "events/s", p50: bulk, p99: nil,
+                       iterations: context.n(10_000, quick: 1_000), limitName: nil, limit: nil, ratio: nil, seedsBudget: "—", target: "—", meetsTarget: true, note: nil),
+            ]
+        } else if !json {
+            progress("cloud figures skipped: give --cloud URL (a PostgreSQL user that may create databases)")
+        }
 
         let limitFigures = [
             Figure(name: "limit: Unix socket round trip, 200 bytes", unit: "seconds", p50: socket.p50, p99: socket.p99, iterations: socket.count,
@@ -71,7 +94,7 @@ struct HyzerBench: ParsableCommand {
                    iterations: replaceSpaced.count, limitName: nil, limit: nil, ratio: nil, seedsBudget: "—", target: "—", meetsTarget: true, note: nil),
             Figure(name: "limit: SQLite WAL commit (synchronous=FULL)", unit: "seconds", p50: commit.p50, p99: commit.p99, iterations: commit.count,
                    limitName: nil, limit: nil, ratio: nil, seedsBudget: "—", target: "—", meetsTarget: true, note: nil),
-        ]
+        ] + cloudLimits
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

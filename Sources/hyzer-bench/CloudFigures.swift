@@ -1,0 +1,246 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import HubCloud
+import HubCore
+import HyzerKit
+import HyzerTestSupport
+import Logging
+import NIOConcurrencyHelpers
+import PostgresNIO
+import WatchCore
+
+/// The cloud's figures (docs/SYNC.md): several phones on one PostgreSQL server, each a real
+/// `hyzer-hub serve`, measured next to PostgreSQL's own limits in the same run.
+struct CloudBench {
+    let context: BenchContext
+    /// A URL whose user may create databases; each figure gets a database of its own.
+    let adminURL: String
+    let logger = Logger(label: "hyzer.bench.cloud")
+
+    // MARK: PostgreSQL's limits
+
+    /// A committed insert + pg_notify in one transaction on one connection, until a second,
+    /// listening connection has the notification.
+    func notifyRoundTrip(iterations: Int) throws -> Samples {
+        let url = try makeDatabase("limits")
+        return try awaitOnPool {
+            let writer = try await self.connect(url), listener = try await self.connect(url)
+            defer { Task { try? await writer.close(); try? await listener.close() } }
+            try await writer.query("CREATE TABLE bench_notify (id bigserial PRIMARY KEY, payload text NOT NULL)", logger: self.logger)
+            return try await listener.listen(on: "bench") { notifications in
+                var iterator = notifications.makeAsyncIterator()
+                var samples = Samples()
+                for index in 0..<(iterations + 3) {
+                    let start = ContinuousClock.now
+                    _ = try await writer.withTransaction(logger: self.logger) { connection in
+                        try await connection.query("INSERT INTO bench_notify (payload) VALUES ('x')", logger: self.logger)
+                        try await connection.query("SELECT pg_notify('bench', 'x')", logger: self.logger)
+                        return 0
+                    }
+                    guard try await iterator.next() != nil else { throw BenchError("the notification never came") }
+                    if index >= 3 { samples.add(start.duration(to: .now)) }
+                }
+                return samples
+            }
+        }
+    }
+
+    /// Rows per second inserted in one transaction with `unnest`, in a table shaped like the
+    /// cloud's events but with no trigger, check or foreign key: the server's bulk rate.
+    func bulkInsertRate(rows: Int) throws -> Double {
+        let url = try makeDatabase("bulk")
+        return try awaitOnPool {
+            let connection = try await self.connect(url)
+            defer { Task { try? await connection.close() } }
+            try await connection.query("""
+                CREATE TABLE bench_event (id uuid PRIMARY KEY, round_id uuid, round_seq bigint, player_id text, hole int, strokes int,
+                                          supersedes uuid, reported_by text, device_id text, source text, created_at text, uploaded_by text)
+                """, logger: self.logger)
+            let ids = (0..<rows).map { _ in UUID() }, texts = (0..<rows).map { "p\($0 % 500)" }, numbers = (0..<rows).map { $0 % 18 + 1 }
+            let round = UUID()
+            let start = ContinuousClock.now
+            _ = try await connection.withTransaction(logger: self.logger) { connection in
+                try await connection.query("""
+                    INSERT INTO bench_event SELECT e.id, \(round), e.ord, e.player, e.hole, e.hole % 5 + 1, NULL, e.player, 'bench', 'crown', 'now', 'bench'
+                    FROM unnest(\(ids)::uuid[], \(texts)::text[], \(numbers)::bigint[]) WITH ORDINALITY AS e(id, player, hole, ord)
+                    """, logger: self.logger)
+                return 0
+            }
+            return Double(rows) / start.duration(to: .now).seconds
+        }
+    }
+
+    // MARK: Figures
+
+    /// A score entered on phone A → the new standings on phone C's watch: A's commit, A's upload
+    /// (PostgreSQL commit, NOTIFY), C's download and commit, C's push to its paired watch.
+    func scoreToOtherWatch(limit: Double) throws -> Figure {
+        let url = try makeDatabase("cross")
+        let names = (1...8).map { "Player \($0)" }
+        let organizer = try phone("cross-a", url: url, player: names[0])
+        try organizer.hub.startRound(course: "Maple Hill", players: names)
+        let other = try phone("cross-c", url: url, player: names[2])
+        let servers = try [serve(organizer.home), serve(other.home)]
+        defer { servers.forEach { $0.terminate() } }
+        try wait("phone C to join the round") { try other.hub.roundInPlay() != nil }
+
+        let seen = DispatchSemaphore(value: 0)
+        let target = NIOLockedValueBox(0)
+        let sessionBox = NIOLockedValueBox<WatchSession?>(nil)
+        let session = try WatchSession(configuration: WatchConfiguration(paths: other.paths, deviceID: "watch-c")) {
+            guard let sequence = sessionBox.withLockedValue({ $0 })?.current.snapshot?.sequence else { return }
+            let reached = target.withLockedValue { wanted in
+                guard wanted > 0, sequence >= wanted else { return false }
+                wanted = 0
+                return true
+            }
+            if reached { seen.signal() }
+        }
+        sessionBox.withLockedValue { $0 = session }
+        session.start()
+        defer { awaitOnPool { await session.stop() } }
+        try wait("phone C's watch to pair") { session.current.reachable && session.current.snapshot?.round != nil }
+
+        var index = 0
+        let samples = try measure(context.n(100, quick: 5), warmup: 3, pause: 0.05) {
+            target.withLockedValue { $0 = (session.current.snapshot?.sequence ?? 0) + 1 }
+            try organizer.hub.score(player: names[index % names.count], strokes: 2 + index % 4, hole: index / names.count + 1)
+            index += 1
+            if seen.wait(timeout: .now() + 10) == .timedOut { throw BenchError("phone C's watch saw no new standings within 10 s of a score on phone A") }
+        }
+        return Figures.time("score on phone A → new standings on phone C's watch", samples,
+                            limit: ("PostgreSQL commit + NOTIFY round trip + SQLite commit ×2 + socket RTT", limit),
+                            seeds: "—", target: "p50 < 50 ms", meets: samples.p50 < 0.05,
+                            note: "two real hyzer-hub serve processes, one cloud; scores 50 ms apart")
+    }
+
+    /// 10,000 events scored on a phone with no cloud in reach, then uploaded in one pass; and a
+    /// phone that was away for the whole round catching up in one pass.
+    func catchUp(bulkRate: Double) throws -> [Figure] {
+        let url = try makeDatabase("catchup")
+        let players = context.quick ? 56 : 556  // × 18 holes: 1,008 or 10,008 events
+        let offline = try phone("catchup-a", url: url, player: "Player 1")
+        let round = try offline.hub.startRound(course: "Maple Hill", players: (1...players).map { "Player \($0)" })
+        let events = (0..<(players * 18)).map { index in
+            let player = round.players[index % players]
+            return try! ScoreEvent(roundID: round.id, playerID: player.id, hole: index / players + 1, strokes: 2 + index % 4,
+                                   reportedByPlayerID: player.id, deviceID: "phone-bench", source: .tap, createdAt: Date())
+        }
+        try offline.hub.append(batch: events)
+        let late = try phone("catchup-b", url: url, player: "Player 2")
+        let (upload, download) = try awaitOnPool { () async throws -> (Double, Double) in
+            let address = try CloudAddress(parsing: url)
+            let cloud = try await CloudConnection.connect(to: address, logger: self.logger)
+            defer { Task { await cloud.close() } }
+            var start = ContinuousClock.now
+            let (uploaded, _) = try await CloudSync.syncOnce(hub: offline.hub, cloud: cloud, player: nil, logger: self.logger)
+            let upload = Double(uploaded) / start.duration(to: .now).seconds
+            guard uploaded == events.count else { throw BenchError("uploaded \(uploaded) of \(events.count) events") }
+            start = ContinuousClock.now
+            let (_, downloaded) = try await CloudSync.syncOnce(hub: late.hub, cloud: cloud, player: "Player 2", logger: self.logger)
+            let download = Double(downloaded) / start.duration(to: .now).seconds
+            guard downloaded == events.count else { throw BenchError("downloaded \(downloaded) of \(events.count) events") }
+            return (upload, download)
+        }
+        func figure(_ name: String, _ rate: Double, note: String) -> Figure {
+            Figure(name: name, unit: "events/s", p50: rate, p99: nil, iterations: events.count, limitName: "PostgreSQL rows/s, one unnest insert",
+                   limit: bulkRate, ratio: bulkRate / rate, seedsBudget: "4-hour offline recovery", target: "≥ 10,000 events/s",
+                   meetsTarget: rate >= 10_000, note: note)
+        }
+        return [
+            figure("catch-up: \(events.count.formatted()) events scored offline, uploaded in one pass", upload,
+                   note: "1,000 per transaction, each numbered under its round's row lock; includes reading the queue and recording each acknowledgement"),
+            figure("catch-up: a phone away for the whole round downloads \(events.count.formatted()) events", download,
+                   note: "joins, then 2,000 per read, each batch applied in one SQLite transaction"),
+        ]
+    }
+
+    /// Score on one phone → every other phone has it, for growing numbers of phones on one cloud,
+    /// until the median doubles (or the machine's share runs out).
+    func convergenceByPhones() throws -> [Figure] {
+        let counts = context.quick ? [2, 3] : [2, 4, 8, 16, 32]
+        var figures: [Figure] = []
+        var base: Double?
+        for count in counts {
+            let url = try makeDatabase("phones\(count)")
+            let names = (1...4).map { "Player \($0)" }
+            let phones = try (0..<count).map { try phone("phones\(count)-\($0)", url: url, player: names[$0 % names.count]) }
+            try phones[0].hub.startRound(course: "Maple Hill", players: names)
+            let servers = try phones.map { try serve($0.home) }
+            defer { servers.forEach { $0.terminate() } }
+            try wait("\(count) phones to join") { try phones.allSatisfy { try $0.hub.roundInPlay() != nil } }
+            var index = 0
+            let samples = try measure(context.n(20, quick: 3), warmup: 2, pause: 0.1) {
+                let before = try phones.dropFirst().map { try $0.hub.currentSequence() }
+                try phones[0].hub.score(player: names[index % 4], strokes: 3, hole: index / 4 + 1)
+                index += 1
+                let deadline = ContinuousClock.now + .seconds(20)
+                for (phone, sequence) in zip(phones.dropFirst(), before) {
+                    while try phone.hub.currentSequence() <= sequence {
+                        if ContinuousClock.now > deadline { throw BenchError("a phone of \(count) did not converge within 20 s") }
+                        usleep(300)
+                    }
+                }
+            }
+            base = base ?? samples.p50
+            let ratio = samples.p50 / (base ?? samples.p50)
+            figures.append(Figures.time("convergence: score on one of \(count) phones → all \(count) hold it", samples,
+                                        limit: ("the same with 2 phones", base ?? samples.p50), seeds: "—", target: "< 2× the 2-phone time",
+                                        meets: ratio < 2, note: "\(count) real hyzer-hub serve processes on this machine's 2 cores"))
+            if ratio >= 2 { break }
+        }
+        return figures
+    }
+
+    // MARK: Helpers
+
+    struct Phone {
+        let home: URL
+        let paths: HyzerPaths
+        let hub: Hub
+    }
+
+    private func phone(_ name: String, url: String, player: String) throws -> Phone {
+        let home = try context.scratch(name)
+        let paths = HyzerPaths(home: home)
+        let hub = try Hub.open(paths: paths)
+        try hub.setCloud(CloudConfiguration(url: url, player: player))
+        return Phone(home: home, paths: paths, hub: hub)
+    }
+
+    private func serve(_ home: URL) throws -> RunningProcess {
+        let server = try RunningProcess.start(context.binDirectory.appendingPathComponent("hyzer-hub").path,
+                                              ["--home", home.path, "serve", "--log-level", "error"])
+        guard server.waitForOutput(containing: "serving on", timeout: .seconds(30)) else { throw BenchError("hyzer-hub serve did not start") }
+        return server
+    }
+
+    private func wait(_ what: String, _ condition: () throws -> Bool) throws {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while try !condition() {
+            if ContinuousClock.now > deadline { throw BenchError("timed out waiting for \(what)") }
+            usleep(2_000)
+        }
+    }
+
+    /// A new database named after the bench run and `name`; its URL.
+    private func makeDatabase(_ name: String) throws -> String {
+        let database = "hyzer_bench_\(getpid())_\(name)"
+        try awaitOnPool {
+            let admin = try await self.connect(self.adminURL)
+            defer { Task { try? await admin.close() } }
+            try await admin.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(database)"), logger: self.logger)
+            try await admin.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(database)"), logger: self.logger)
+        }
+        guard var components = URLComponents(string: adminURL) else { throw BenchError("--cloud is not a URL") }
+        components.path = "/\(database)"
+        return components.string ?? adminURL
+    }
+
+    private func connect(_ url: String) async throws -> PostgresConnection {
+        let address = try CloudAddress(parsing: url)
+        return try await PostgresConnection.connect(configuration: address.benchConfiguration(), id: 1, logger: logger)
+    }
+}
