@@ -144,7 +144,8 @@ let package = Package(
         ),
         .testTarget(name: "HubCoreTests", dependencies: ["HubCore", "HyzerTestSupport", "hyzer-hub"]),
         // Several phones through a real PostgreSQL server (tools/test starts one; cloud_proxy.py cuts one phone off).
-        .testTarget(name: "CloudTests", dependencies: ["HyzerTestSupport", "hyzer-hub", "hyzer-watch"], exclude: ["cloud_proxy.py"]),
+        .testTarget(name: "CloudTests", dependencies: ["HubCloud", "HubCore", "HyzerKit", "HyzerTestSupport", "hyzer-hub", "hyzer-watch",
+                                               .product(name: "Logging", package: "swift-log")], exclude: ["cloud_proxy.py"]),
         .testTarget(name: "HyzerBenchTests", dependencies: ["HyzerTestSupport", "hyzer-bench", "hyzer-hub", "hyzer-watch"]),
         .testTarget(name: "WatchCoreTests", dependencies: ["WatchCore", "HyzerTestSupport", "hyzer-hub", "hyzer-watch"]),
         // A faceless watch for the link's end-to-end tests: the watch-side link code in its own

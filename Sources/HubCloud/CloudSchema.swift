@@ -14,8 +14,8 @@ enum CloudSchema {
         ("v1: rounds, players, append-only score events, notifications", """
         CREATE TABLE hyzer_round (
             id uuid PRIMARY KEY,
-            course_name text NOT NULL CHECK (length(course_name) BETWEEN 1 AND 200),
-            pars integer[] NOT NULL CHECK (cardinality(pars) BETWEEN 1 AND 100),
+            course_name text NOT NULL,
+            pars integer[] NOT NULL CHECK (cardinality(pars) >= 1),
             organizer_hub text NOT NULL,
             organizer_name text,
             any_player_resolves boolean NOT NULL,
@@ -26,7 +26,7 @@ enum CloudSchema {
         CREATE TABLE hyzer_round_player (
             round_id uuid NOT NULL REFERENCES hyzer_round(id),
             player_id text NOT NULL CHECK (length(player_id) BETWEEN 1 AND 128),
-            name text NOT NULL CHECK (length(name) BETWEEN 1 AND 200),
+            name text NOT NULL,
             ordinal integer NOT NULL,
             PRIMARY KEY (round_id, player_id)
         );

@@ -126,7 +126,9 @@ public final class CloudSync: Service, Sendable {
         try await cloud.listen { notifications in
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
-                    for try await _ in notifications { continuation.yield() }
+                    // Every phone hears every round's notifications (one channel): a round this
+                    // phone does not share wakes it only while it might join one.
+                    for try await notification in notifications where self.concerns(notification.payload) { continuation.yield() }
                     throw CloudError.unreachable("The cloud closed the connection.")
                 }
                 group.addTask { [pollInterval] in
@@ -145,6 +147,17 @@ public final class CloudSync: Service, Sendable {
                 try await group.next()
                 group.cancelAll()
             }
+        }
+    }
+
+    /// Whether a notification about `roundID` is worth a pass here.
+    private func concerns(_ roundID: String) -> Bool {
+        guard let id = UUID(uuidString: roundID) else { return true }
+        do {
+            if try hub.cloudRoundInfo(id) != nil { return true }
+            return try player != nil && hub.roundInPlay() == nil
+        } catch {
+            return true
         }
     }
 
