@@ -19,7 +19,9 @@ struct BenchQuickTests {
 
     @Test("Every figure of the budget table and every physical limit is measured")
     func quickRun() async throws {
-        let result = try await CLIProcess.run("hyzer-bench", ["--quick", "--json"])
+        // With the test PostgreSQL server (tools/test starts one), the several-phones figures too.
+        let cloud = ProcessInfo.processInfo.environment["HYZER_TEST_POSTGRES_URL"]
+        let result = try await CLIProcess.run("hyzer-bench", ["--quick", "--json"] + (cloud.map { ["--cloud", $0] } ?? []))
         #expect(result.status == 0, "\(result.stderr)")
         let report = try JSONDecoder().decode(Report.self, from: Data(result.stdout.utf8))
         let names = report.figures.map(\.name)
@@ -31,7 +33,13 @@ struct BenchQuickTests {
         ] {
             #expect(names.contains { $0.hasPrefix(expected) }, "missing \(expected)")
         }
-        #expect(report.limits.count == 4)
+        if cloud != nil {
+            for expected in ["score on phone A → new standings on phone C's watch", "catch-up: 1,008 events scored offline",
+                             "catch-up: a phone away for the whole round", "convergence: score on one of 2 phones"] {
+                #expect(names.contains { $0.hasPrefix(expected) }, "missing \(expected)")
+            }
+        }
+        #expect(report.limits.count == (cloud == nil ? 4 : 6))
         #expect((report.figures + report.limits).allSatisfy { $0.p50.isFinite && $0.p50 >= 0 && $0.iterations > 0 })
     }
 }
