@@ -48,8 +48,14 @@ public struct CloudAddress: Sendable {
             throw CloudURLError("The URL names no user (postgres://USER@HOST/DATABASE).")
         }
         let database = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
-        guard !database.isEmpty, !database.contains("/") else {
+        guard !database.isEmpty else {
             throw CloudURLError("The URL names no database (postgres://USER@HOST/DATABASE).")
+        }
+        guard !database.contains("/") else {
+            throw CloudURLError("The URL's database is \"\(database)\"; a database name is one path segment (postgres://USER@HOST/DATABASE).")
+        }
+        guard components.fragment == nil else {
+            throw CloudURLError("The URL has a #fragment, which a PostgreSQL URL does not take; remove it.")
         }
         let socketDirectory = query["host"].flatMap { $0.hasPrefix("/") ? $0 : nil }
         if let host = query["host"], socketDirectory == nil {

@@ -69,27 +69,41 @@ public final class CloudConnection: Sendable {
     /// concurrency would wait for it: `body` runs as its own task, abandoned when the connection goes.
     public func whileConnected<T: Sendable>(deadline: Duration? = nil, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
         let connection = self.connection
-        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-            let pending = NIOLockedValueBox<CheckedContinuation<T, any Error>?>(continuation)
-            @Sendable func finish(_ result: Result<T, any Error>) {
-                pending.withLockedValue { $0.take() }?.resume(with: result)
-            }
-            let work = Task {
-                do { finish(.success(try await body())) } catch { finish(.failure(error)) }
-            }
-            connection.closeFuture.whenComplete { _ in
-                work.cancel()
-                finish(.failure(CloudError.unreachable("The connection to the cloud was lost.")))
-            }
-            if let deadline {
-                Task {
-                    try? await Task.sleep(for: deadline)
-                    guard !Task.isCancelled else { return }
-                    work.cancel()
-                    finish(.failure(CloudError.unreachable("The cloud stopped answering (no reply in \(deadline)).")))
-                    try? await connection.close()
+        let pending = NIOLockedValueBox<CheckedContinuation<T, any Error>?>(nil)
+        let tasks = NIOLockedValueBox<[Task<Void, Never>]>([])
+        /// Resumes the caller once; says whether this call was the one that did.
+        @Sendable func finish(_ result: Result<T, any Error>) -> Bool {
+            guard let continuation = pending.withLockedValue({ $0.take() }) else { return false }
+            for task in tasks.withLockedValue({ $0 }) { task.cancel() }
+            continuation.resume(with: result)
+            return true
+        }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+                pending.withLockedValue { $0 = continuation }
+                if Task.isCancelled {
+                    _ = finish(.failure(CancellationError()))
+                    return
+                }
+                let work = Task {
+                    do { _ = finish(.success(try await body())) } catch { _ = finish(.failure(error)) }
+                }
+                var started = [work]
+                if let deadline {
+                    started.append(Task {
+                        try? await Task.sleep(for: deadline)
+                        guard !Task.isCancelled,
+                              finish(.failure(CloudError.unreachable("The cloud stopped answering (no reply in \(deadline))."))) else { return }
+                        try? await connection.close()
+                    })
+                }
+                tasks.withLockedValue { $0 = started }
+                connection.closeFuture.whenComplete { _ in
+                    _ = finish(.failure(CloudError.unreachable("The connection to the cloud was lost.")))
                 }
             }
+        } onCancel: {
+            _ = finish(.failure(CancellationError()))
         }
     }
 
@@ -172,16 +186,25 @@ public final class CloudConnection: Sendable {
             status: status == "completed" ? .completed : .active, createdAt: HyzerJSON.parseTimestamp(createdAt) ?? Date(timeIntervalSince1970: 0))
     }
 
-    /// Active rounds, newest first; with `player`, only those naming that player (any case).
-    public func activeRounds(naming player: String?) async throws -> [CloudRound] {
+    /// Active rounds, newest first (at most 20). With `playerID`, only those with that player;
+    /// else with `player`, those naming a player so (any case); with `createdAfter`, only newer ones.
+    public func activeRounds(naming player: String?, playerID: String? = nil, createdAfter: Date? = nil) async throws -> [CloudRound] {
+        let since = createdAfter.map(HyzerJSON.formatTimestamp) ?? ""
         let rows: PostgresRowSequence
-        if let player {
+        if let playerID {
             rows = try await connection.query("""
                 SELECT DISTINCT r.id, r.created_at FROM hyzer_round r JOIN hyzer_round_player p ON p.round_id = r.id
-                WHERE r.status = 'active' AND lower(p.name) = lower(\(player)) ORDER BY r.created_at DESC LIMIT 20
+                WHERE r.status = 'active' AND p.player_id = \(playerID) AND r.created_at > \(since) ORDER BY r.created_at DESC LIMIT 20
+                """, logger: logger)
+        } else if let player {
+            rows = try await connection.query("""
+                SELECT DISTINCT r.id, r.created_at FROM hyzer_round r JOIN hyzer_round_player p ON p.round_id = r.id
+                WHERE r.status = 'active' AND lower(p.name) = lower(\(player)) AND r.created_at > \(since) ORDER BY r.created_at DESC LIMIT 20
                 """, logger: logger)
         } else {
-            rows = try await connection.query("SELECT id, created_at FROM hyzer_round WHERE status = 'active' ORDER BY created_at DESC LIMIT 20", logger: logger)
+            rows = try await connection.query("""
+                SELECT id, created_at FROM hyzer_round WHERE status = 'active' AND created_at > \(since) ORDER BY created_at DESC LIMIT 20
+                """, logger: logger)
         }
         var ids: [UUID] = []
         for try await (id, _) in rows.decode((UUID, String).self) { ids.append(id) }
@@ -285,11 +308,14 @@ public enum CloudError: Error, CustomStringConvertible, Sendable {
     case unreachable(String)
     case unusable(String)
     case roundMissing(UUID)
+    /// The phone's cloud was set to another URL or forgotten while connected.
+    case reconfigured
 
     public var description: String {
         switch self {
         case .unreachable(let message), .unusable(let message): message
         case .roundMissing(let id): "The cloud does not hold round \(id.uuidString) yet."
+        case .reconfigured: "The cloud configuration changed."
         }
     }
 
@@ -320,12 +346,40 @@ public enum CloudError: Error, CustomStringConvertible, Sendable {
         if let error = error as? PSQLError {
             if error.code == .server {
                 let message = serverMessage(error)
+                let state = error.serverInfo?[.sqlState] ?? ""
+                // 08: connection exceptions; 57P: the server is shutting down, starting or restarting.
+                if state.hasPrefix("08") || state.hasPrefix("57P") {
+                    return .unreachable("The cloud at \(place) is not available: \(message)")
+                }
                 return .unusable("The cloud at \(place) refused: \(message)")
             }
-            let cause = error.underlying.map { "\($0)" } ?? "\(error.code)"
-            return .unreachable("The cloud at \(place) cannot be reached: \(cause.trimmingCharacters(in: CharacterSet(charactersIn: ". ")))")
+            switch error.code {
+            case .sslUnsupported:
+                return .unusable("The cloud at \(place) does not offer TLS, and the URL's sslmode requires it (sslmode=disable or prefer connects without).")
+            case .authMechanismRequiresPassword:
+                return .unusable("The cloud at \(place) asks for a password and the URL has none (postgres://USER:PASSWORD@HOST/DATABASE).")
+            case .unsupportedAuthMechanism, .saslError:
+                return .unusable("The cloud at \(place) asks for a login this client cannot do (\(error.code)); use password or SCRAM authentication.")
+            default:
+                break
+            }
+            let cause = error.underlying.map { plainCause($0) } ?? "\(error.code)"
+            return .unreachable("The cloud at \(place) cannot be reached: \(cause).")
         }
-        return .unreachable("The cloud at \(place) cannot be reached: \(error)")
+        return .unreachable("The cloud at \(place) cannot be reached: \(plainCause(error)).")
+    }
+
+    /// A socket error as a person says it ("connection refused"), not NIO's nested dump.
+    static func plainCause(_ error: any Error) -> String {
+        let text = "\(error)"
+        for (marker, plain) in [("Connection refused", "connection refused (is the server running there?)"), ("timed out", "the connection timed out"),
+                                ("No route to host", "no route to the host"), ("Network is unreachable", "the network is unreachable"),
+                                ("Name or service not known", "the host name is unknown"), ("nodename nor servname", "the host name is unknown"),
+                                ("Connection reset", "the connection was reset"), ("No such file or directory", "no server socket there")]
+        where text.localizedCaseInsensitiveContains(marker) {
+            return plain
+        }
+        return text.trimmingCharacters(in: CharacterSet(charactersIn: ". "))
     }
 }
 

@@ -53,8 +53,6 @@ public struct SyncStatus: Sendable, Codable, Equatable {
 /// backoff; nothing here ever blocks a score.
 public final class CloudSync: Service, Sendable {
     public let hub: Hub
-    public let address: CloudAddress
-    let player: String?
     let statusFile: URL?
     let logger: Logger
     let pollInterval: Duration
@@ -63,11 +61,11 @@ public final class CloudSync: Service, Sendable {
     private let status: NIOLockedValueBox<SyncStatus>
     private let wake = NIOLockedValueBox<AsyncStream<Void>.Continuation?>(nil)
 
-    public init(hub: Hub, address: CloudAddress, player: String?, statusFile: URL?, logger: Logger,
+    /// Follows the hub's cloud configuration: `cloud set` to another URL reconnects there,
+    /// `cloud unset` stops syncing until a cloud is set again.
+    public init(hub: Hub, statusFile: URL?, logger: Logger,
                 pollInterval: Duration = .seconds(15), onChange: @escaping @Sendable () -> Void = {}) {
         self.hub = hub
-        self.address = address
-        self.player = player
         self.statusFile = statusFile
         self.logger = logger
         self.pollInterval = pollInterval
@@ -84,30 +82,50 @@ public final class CloudSync: Service, Sendable {
 
     public func run() async throws {
         var backoff = Duration.milliseconds(250)
-        while !Task.isCancelled {
+        var announcedUnset = false
+        while !Task.isCancelled && !Task.isShuttingDownGracefully {
+            // The configuration as it is now: set, changed or forgotten since the last connection.
+            guard let configuration = try? hub.cloudConfiguration() else {
+                if !announcedUnset {
+                    logger.info("no cloud set: not syncing (hyzer-hub cloud set URL starts again)")
+                    if let statusFile { try? FileManager.default.removeItem(at: statusFile) }
+                    announcedUnset = true
+                }
+                // `cloud set` writes the store, which kicks: no polling while no cloud is set.
+                await waitForKick(atMost: .seconds(60))
+                continue
+            }
+            announcedUnset = false
+            let address: CloudAddress
+            do { address = try CloudAddress(parsing: configuration.url) } catch {
+                set(.error, detail: "The cloud URL kept in this home cannot be used: \(error.description) Set it again with: hyzer-hub cloud set URL")
+                await waitForKick(atMost: .seconds(60))
+                continue
+            }
             do {
                 let cloud = try await CloudConnection.connect(to: address, logger: logger)
-                logger.info("cloud connected: \(address.redacted)")
+                logger.info("cloud connected: \(address.redacted)\(configuration.player.map { " (\($0)'s phone)" } ?? "")")
                 backoff = .milliseconds(250)
                 do {
                     try await cancelWhenGracefulShutdown {
-                        try await cloud.whileConnected { try await self.stayInStep(with: cloud) }
+                        try await cloud.whileConnected { try await self.stayInStep(with: cloud, configuration: configuration) }
                     }
                 } catch {
-                    logger.debug("cloud connection ended: \(error)")
                     await cloud.close()
-                    logger.debug("cloud connection closed")
                     throw error
                 }
                 await cloud.close()
             } catch is CancellationError {
                 break
+            } catch CloudError.reconfigured {
+                logger.info("the cloud configuration changed: reconnecting")
+                continue
             } catch {
                 if Task.isCancelled || Task.isShuttingDownGracefully { break }
                 let reason = (error as? CloudError) ?? CloudError.describe(error, address: address)
                 let state: SyncState = if case .unusable = reason { .error } else { .offline }
                 set(state, detail: reason.description)
-                logger.warning("cloud \(state.rawValue): \(reason.description); retrying in \(backoff)")
+                logger.warning("cloud \(state.rawValue): \(reason.description) Retrying in \(backoff).")
                 try? await Task.sleep(for: backoff)
                 backoff = min(backoff * 2, .seconds(5))
             }
@@ -115,8 +133,24 @@ public final class CloudSync: Service, Sendable {
         logger.info("cloud sync stopped")
     }
 
+    /// Returns at the next `kick`, or after `limit`.
+    private func waitForKick(atMost limit: Duration) async {
+        let (kicks, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        wake.withLockedValue { $0 = continuation }
+        defer {
+            wake.withLockedValue { $0 = nil }
+            continuation.finish()
+        }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { for await _ in kicks { return } }
+            group.addTask { try? await Task.sleep(for: limit) }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
     /// One connection's life: a pass at once, then one per notification, kick or poll.
-    private func stayInStep(with cloud: CloudConnection) async throws {
+    private func stayInStep(with cloud: CloudConnection, configuration: CloudConfiguration) async throws {
         let (wakes, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         wake.withLockedValue { $0 = continuation }
         defer {
@@ -128,7 +162,9 @@ public final class CloudSync: Service, Sendable {
                 group.addTask {
                     // Every phone hears every round's notifications (one channel): a round this
                     // phone does not share wakes it only while it might join one.
-                    for try await notification in notifications where self.concerns(notification.payload) { continuation.yield() }
+                    for try await notification in notifications where self.concerns(notification.payload, player: configuration.player) {
+                        continuation.yield()
+                    }
                     throw CloudError.unreachable("The cloud closed the connection.")
                 }
                 group.addTask { [pollInterval] in
@@ -138,11 +174,8 @@ public final class CloudSync: Service, Sendable {
                     }
                 }
                 group.addTask {
-                    try await self.pass(cloud)
-                    for await _ in wakes {
-                        self.logger.debug("cloud pass")
-                        try await self.pass(cloud)
-                    }
+                    try await self.pass(cloud, configuration: configuration)
+                    for await _ in wakes { try await self.pass(cloud, configuration: configuration) }
                 }
                 try await group.next()
                 group.cancelAll()
@@ -151,7 +184,7 @@ public final class CloudSync: Service, Sendable {
     }
 
     /// Whether a notification about `roundID` is worth a pass here.
-    private func concerns(_ roundID: String) -> Bool {
+    private func concerns(_ roundID: String, player: String?) -> Bool {
         guard let id = UUID(uuidString: roundID) else { return true }
         do {
             if try hub.cloudRoundInfo(id) != nil { return true }
@@ -163,9 +196,11 @@ public final class CloudSync: Service, Sendable {
 
     /// Uploads everything waiting, then downloads every shared round past its cursor. A pass
     /// that does not finish within 30 s (a connection gone silent) fails, and the loop reconnects.
-    func pass(_ cloud: CloudConnection) async throws {
+    func pass(_ cloud: CloudConnection, configuration: CloudConfiguration) async throws {
+        // `cloud set` or `cloud unset` since this connection was made: start over.
+        guard try hub.cloudConfiguration() == configuration else { throw CloudError.reconfigured }
         _ = try await cloud.whileConnected(deadline: .seconds(30)) {
-            try await CloudSync.syncOnce(hub: self.hub, cloud: cloud, player: self.player, logger: self.logger,
+            try await CloudSync.syncOnce(hub: self.hub, cloud: cloud, player: configuration.player, logger: self.logger,
                                          onState: { self.set($0) }, onChange: self.onChange)
         }
         set(.idle, lastSyncAt: Date())
@@ -178,9 +213,12 @@ public final class CloudSync: Service, Sendable {
                                 onState: @Sendable (SyncState) -> Void = { _ in }, onChange: @Sendable () -> Void = {}) async throws -> (uploaded: Int, downloaded: Int) {
         let hubID = try hub.hubID
         var changed = false
-        // Discovery: a round naming this phone's owner, when nothing is in play here.
+        // Discovery: a round of this phone's owner (by id once known, else by name), started in
+        // the last 12 hours, when nothing is in play here.
         if let player, try hub.roundInPlay() == nil {
-            for round in try await cloud.activeRounds(naming: player) where try hub.cloudRoundInfo(round.id) == nil {
+            let recent = Date().addingTimeInterval(-12 * 3600)
+            for round in try await cloud.activeRounds(naming: player, playerID: try hub.ownerPlayerID(), createdAfter: recent)
+            where try hub.cloudRoundInfo(round.id) == nil {
                 do {
                     try hub.join(round)
                     logger.info("joined the shared round on \(round.courseName) (players: \(round.players.map(\.name).joined(separator: ", ")))")

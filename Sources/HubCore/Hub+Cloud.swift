@@ -17,6 +17,7 @@ extension Hub {
         try database.write { store in
             try store.setCloudConfiguration(configuration)
             if let configuration, let round = try store.roundInPlay(), try store.cloudRound(id: round.id) == nil {
+                try store.learnOwner(from: round)
                 try store.insert(CloudRoundRecord(roundID: round.id.uuidString, organizerHubID: try store.hubID,
                                                   organizerName: configuration.player, anyPlayerResolves: false,
                                                   uploaded: false, uploadedStatus: nil, cursor: 0))
@@ -35,6 +36,11 @@ extension Hub {
             summary.refused = try store.refusedEvents()
             return summary
         }
+    }
+
+    /// The phone owner's player id, once a shared round here named them (discovery follows it).
+    public func ownerPlayerID() throws -> PlayerID? {
+        try database.read { store in try store.ownerPlayerID() }
     }
 
     /// Whether this round is shared through the cloud, and who may resolve in it.
@@ -184,6 +190,7 @@ extension Hub {
             try store.insert(CloudRoundRecord(roundID: shared.id.uuidString, organizerHubID: shared.organizerHubID,
                                               organizerName: shared.organizerName, anyPlayerResolves: shared.anyPlayerResolves,
                                               uploaded: true, uploadedStatus: nil, cursor: 0))
+            try store.learnOwner(from: round)
             try store.bumpSequence()
             return round
         }
@@ -223,6 +230,17 @@ extension Hub {
 }
 
 extension Hub {
+    /// Who settles a shared round's discrepancies when this phone may not ("the organizer
+    /// (Jake's phone)"); nil when this phone may (or the round is not shared).
+    public func settledElsewhere(_ roundID: UUID) throws -> String? {
+        try database.read { store in
+            do { try Self.requireResolver(store, roundID: roundID) } catch let HubError.notOrganizer(organizer) {
+                return "The organizer (\(organizer.map { "\($0)'s phone" } ?? "the phone that started the round"))"
+            }
+            return nil
+        }
+    }
+
     /// The local status of a shared round (nil when it is not here).
     public func cloudRoundStatus(_ id: UUID) throws -> RoundStatus? {
         try database.read { store in try store.round(id: id)?.status }

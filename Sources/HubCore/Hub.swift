@@ -136,6 +136,7 @@ public final class Hub: Sendable {
             if let cloud {
                 try store.insert(CloudRoundRecord(roundID: round.id.uuidString, organizerHubID: try store.hubID, organizerName: cloud.player,
                                                   anyPlayerResolves: anyPlayerResolves, uploaded: false, uploadedStatus: nil, cursor: 0))
+                try store.learnOwner(from: round)
             }
             try store.bumpSequence()
             return round

@@ -61,8 +61,11 @@ struct CloudCommand: AsyncParsableCommand {
 
         func run() throws {
             let hub = try cloud.root.openHub()
+            guard try hub.cloudConfiguration() != nil else { return print("No cloud was set; nothing changed.") }
             try hub.setCloud(nil)
-            print("Cloud forgotten; new rounds stay on this phone.")
+            let waiting = try hub.cloudSummary().eventsWaiting
+            print("Cloud forgotten; new rounds stay on this phone. A running hyzer-hub serve stops syncing."
+                  + (waiting > 0 ? " \(waiting) score\(waiting == 1 ? "" : "s") of shared rounds wait here until a cloud is set again." : ""))
         }
     }
 
@@ -78,7 +81,8 @@ struct CloudCommand: AsyncParsableCommand {
             let hub = try cloud.root.openHub()
             let summary = try hub.cloudSummary()
             guard let configuration = summary.configuration else {
-                if json { try printJSON(CloudStatusReport(summary: summary, serving: false, state: nil, detail: nil, lastSyncAt: nil)) } else {
+                let serving = ServeCommand.isServing(cloud.root.paths)
+                if json { try printJSON(CloudStatusReport(summary: summary, serving: serving, state: nil, detail: nil, lastSyncAt: nil)) } else {
                     print("No cloud set: this phone keeps its rounds to itself. Share them with: hyzer-hub cloud set postgres://USER@HOST/DATABASE")
                 }
                 return
@@ -104,9 +108,14 @@ struct CloudCommand: AsyncParsableCommand {
             let report = CloudStatusReport(summary: summary, serving: serving, state: state, detail: detail, lastSyncAt: lastSyncAt)
             if json { return try printJSON(report) }
             print("Cloud: \(configuration.redactedURL)\(configuration.player.map { " (\($0)'s phone)" } ?? "")")
+            let probe = switch state {
+            case .idle, .syncing: "the cloud is reachable"
+            case .offline: "the cloud cannot be reached now: \(detail ?? "")"
+            case .error, nil: "the cloud answers but cannot be used: \(detail ?? "")"
+            }
             let stateLine = serving
                 ? "State: \(state?.rawValue ?? "starting")\(detail.map { " — \($0)" } ?? "")"
-                : "State: not syncing (hyzer-hub serve is not running); the cloud is \(state == .idle || state == .syncing ? "reachable" : "not usable: \(detail ?? "")")"
+                : "State: not syncing (hyzer-hub serve is not running); \(probe)"
             print(stateLine)
             if let lastSyncAt { print("Last in step: \(HyzerJSON.formatTimestamp(lastSyncAt))") }
             print("Waiting to upload: \(summary.eventsWaiting) score\(summary.eventsWaiting == 1 ? "" : "s")\(summary.roundsWaiting > 0 ? ", \(summary.roundsWaiting) round\(summary.roundsWaiting == 1 ? "" : "s")" : "")")
@@ -137,7 +146,9 @@ struct CloudCommand: AsyncParsableCommand {
                 throw CloudCommand.explain(error, connection.address)
             }
             await connection.close()
-            print("Uploaded \(uploaded) score\(uploaded == 1 ? "" : "s"); downloaded \(downloaded) new score\(downloaded == 1 ? "" : "s").")
+            let summary = try hub.cloudSummary()
+            print("Uploaded \(uploaded) score\(uploaded == 1 ? "" : "s"); downloaded \(downloaded) new score\(downloaded == 1 ? "" : "s"). "
+                  + "Shared rounds: \(summary.sharedRounds), all in the cloud\(summary.roundsWaiting > 0 ? " but \(summary.roundsWaiting)" : ""); waiting to upload: \(summary.eventsWaiting).")
         }
     }
 

@@ -30,29 +30,31 @@ extension RoundCommand {
             let hub = try round.root.openHub()
             let cloud = try await CloudCommand.connect(hub)
             do {
-                let shared = try await pick(cloud: cloud, player: try hub.cloudConfiguration()?.player)
+                let shared = try await pick(cloud: cloud, player: try hub.cloudConfiguration()?.player, hub: hub)
+                let already = try hub.cloudRoundInfo(shared.id) != nil
                 let joined = try hub.join(shared)
-                let (_, downloaded) = try await CloudSync.syncOnce(hub: hub, cloud: cloud, player: nil, logger: Logger(label: "hyzer.hub.cloud"))
+                try await CloudSync.syncOnce(hub: hub, cloud: cloud, player: nil, logger: Logger(label: "hyzer.hub.cloud"))
                 await cloud.close()
+                let held = try hub.eventLog().events.count
                 let organizer = shared.organizerName.map { "\($0)'s phone" } ?? "another phone"
-                print("Joined the round on \(joined.courseName) organized by \(organizer): \(joined.players.map(\.name).joined(separator: ", ")). \(downloaded) score\(downloaded == 1 ? "" : "s") so far.")
+                print("\(already ? "Already in" : "Joined") the round on \(joined.courseName) organized by \(organizer): \(joined.players.map(\.name).joined(separator: ", ")). \(held) score\(held == 1 ? "" : "s") so far.")
             } catch {
                 await cloud.close()
                 throw CloudCommand.explain(error, cloud.address)
             }
         }
 
-        private func pick(cloud: CloudConnection, player: String?) async throws -> CloudRound {
+        private func pick(cloud: CloudConnection, player: String?, hub: Hub) async throws -> CloudRound {
             if let roundID, let id = UUID(uuidString: roundID) {
                 guard let shared = try await cloud.round(id: id) else {
                     throw CommandMessage("The cloud holds no round \(id.uuidString). List the active ones with: hyzer-hub round join")
                 }
                 return shared
             }
-            var candidates = player == nil ? [] : try await cloud.activeRounds(naming: player)
+            var candidates = player == nil ? [] : try await cloud.activeRounds(naming: player, playerID: try hub.ownerPlayerID())
             if candidates.isEmpty { candidates = try await cloud.activeRounds(naming: nil) }
             guard !candidates.isEmpty else {
-                throw CommandMessage("No active round in the cloud to join. The organizer starts one with a cloud set: hyzer-hub round start …")
+                throw CommandMessage("No active round in the cloud to join. The organizer's phone shares one when it has a cloud set (hyzer-hub round start …) and uploads it while hyzer-hub serve runs, or with: hyzer-hub cloud sync")
             }
             guard candidates.count == 1 else {
                 let list = candidates.map { "  \($0.id.uuidString)  \($0.courseName): \($0.players.map(\.name).joined(separator: ", "))" }

@@ -18,7 +18,7 @@ struct StandingsCommand: ParsableCommand {
 struct EventsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "events",
-        abstract: "Show the score event log in arrival order."
+        abstract: "Show the score event log in log order (arrival order; in a round shared through a cloud, the cloud's order)."
     )
     @ParentCommand var root: HyzerHub
     @Flag(help: "Print an array of ScoreEvent objects.") var json = false
@@ -38,11 +38,12 @@ struct DiscrepanciesCommand: ParsableCommand {
     @Flag(help: "Print them as JSON.") var json = false
 
     func run() throws {
-        let open = try root.openHub().discrepancies()
+        let hub = try root.openHub()
+        let open = try hub.discrepancies()
         if json {
             try printJSON(open.discrepancies.map { DiscrepancyReport($0, round: open.round) })
         } else {
-            print(HubText.discrepancies(open.discrepancies, round: open.round))
+            print(HubText.discrepancies(open.discrepancies, round: open.round, settledBy: try hub.settledElsewhere(open.round.id)))
         }
     }
 }

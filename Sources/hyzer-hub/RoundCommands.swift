@@ -28,7 +28,7 @@ struct RoundCommand: ParsableCommand {
                 help: ArgumentHelp("A guest player; repeat or list several.", valueName: "NAME"))
         var guests: [String] = []
         @Flag(name: .customLong("any-player-resolves"),
-              help: "In a round shared through a cloud: let every player's phone resolve discrepancies, not only this one (the organizer's).")
+              help: "In a round shared through a cloud: let every phone in the round resolve discrepancies, not only this one (the organizer's).")
         var anyPlayerResolves = false
         @Flag(help: "Print the round as `round show --json` does.") var json = false
 
@@ -41,7 +41,13 @@ struct RoundCommand: ParsableCommand {
         func run() throws {
             let hub = try round.root.openHub()
             let started = try hub.startRound(course: course, players: players, guests: guests, anyPlayerResolves: anyPlayerResolves)
-            if json { try printJSON(try hub.snapshot().round) } else { print(HubText.roundStarted(started)) }
+            if json { try printJSON(try hub.snapshot().round) } else {
+                print(HubText.roundStarted(started))
+                if let configuration = try hub.cloudConfiguration() {
+                    print("Shared through the cloud (\(configuration.redactedURL)); this phone organizes it\(anyPlayerResolves ? ", and every phone in it may resolve discrepancies" : "")."
+                          + " The players' phones join it while their hyzer-hub serve runs, or with: hyzer-hub round join \(started.id.uuidString)")
+                }
+            }
         }
     }
 

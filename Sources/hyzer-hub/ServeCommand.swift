@@ -41,8 +41,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Heartbeat interval in milliseconds.", valueName: "MS")) var heartbeat = 1000
     @Flag(help: "With --listen tcp: plain TCP, no TLS. The pairing token then travels in clear: only on a network you trust.")
     var insecure = false
-    @Option(help: ArgumentHelp("Set this phone's cloud first (as hyzer-hub cloud set URL does) and keep in step with it.", valueName: "URL"))
+    @Option(help: ArgumentHelp("Set this phone's cloud first (as hyzer-hub cloud set URL does) and keep in step with it. A password here shows in ps: prefer cloud set.", valueName: "URL"))
     var cloud: String?
+    @Option(help: ArgumentHelp("With --cloud: whose phone this is (as cloud set --player).", valueName: "NAME"))
+    var player: String?
     @Option(name: .customLong("hello-timeout"), help: ArgumentHelp("How long a new connection may take to say hello, in milliseconds.", valueName: "MS"))
     var helloTimeout = 5000
 
@@ -57,6 +59,9 @@ struct ServeCommand: AsyncParsableCommand {
         guard heartbeat >= 50 else { throw ValidationError("--heartbeat must be at least 50 milliseconds; got \(heartbeat).") }
         if let cloud {
             do { _ = try CloudAddress(parsing: cloud) } catch { throw ValidationError("--cloud: \(error.description)") }
+        }
+        if player != nil, cloud == nil {
+            throw ValidationError("--player goes with --cloud URL; to name this phone's owner for the cloud already set: hyzer-hub cloud set URL --player NAME")
         }
     }
 
@@ -80,7 +85,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         defer { withExtendedLifetime(held) {} }
         let hub = try Hub.open(paths: paths)
-        if let cloud { try hub.setCloud(CloudConfiguration(url: cloud, player: try hub.cloudConfiguration()?.player)) }
+        if let cloud { try hub.setCloud(CloudConfiguration(url: cloud, player: player ?? (try hub.cloudConfiguration()?.player))) }
         let address = listen ?? .unix(path: paths.linkSocket.path)
         let service = HubLinkService(hub: hub)
         let server = LinkServer(
@@ -98,33 +103,24 @@ struct ServeCommand: AsyncParsableCommand {
         service.attach(server)
         let sync = try cloudSync(hub: hub, service: service, paths: paths)
         let serving = HubServeService(server: server, service: service, database: paths.database, logger: logger,
-                                      storeChanged: { sync?.kick() }) { bound in
+                                      storeChanged: { sync.kick() }) { bound in
             // Unbuffered, so a script waiting for this line sees it at once.
             FileHandle.standardOutput.write(Data("hyzer-hub serving on \(bound) (home \(paths.home.path))\n".utf8))
         }
         // The group traps SIGINT and SIGTERM before any service runs, so a signal sent the moment
         // the ready line appears is never lost; either one shuts down gracefully.
-        var services: [any Service] = [serving]
-        if let sync { services.append(sync) }
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(
-            services: services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0, successTerminationBehavior: .gracefullyShutdownGroup) },
+            services: ([serving, sync] as [any Service]).map { ServiceGroupConfiguration.ServiceConfiguration(service: $0, successTerminationBehavior: .gracefullyShutdownGroup) },
             gracefulShutdownSignals: [.sigint, .sigterm], logger: logger))
         try await group.run()
     }
 }
 
 extension ServeCommand {
-    /// The sync engine, when this phone has a cloud.
-    func cloudSync(hub: Hub, service: HubLinkService, paths: HyzerPaths) throws -> CloudSync? {
-        guard let configuration = try hub.cloudConfiguration() else { return nil }
-        let address: CloudAddress
-        do { address = try CloudAddress(parsing: configuration.url) } catch {
-            throw CommandMessage("The cloud URL kept in this home cannot be used: \(error.description) Set it again with: hyzer-hub cloud set URL")
-        }
+    /// The sync engine: it follows the home's cloud configuration (none set: it waits for one).
+    func cloudSync(hub: Hub, service: HubLinkService, paths: HyzerPaths) throws -> CloudSync {
         try? FileManager.default.removeItem(at: paths.cloudStatus)
-        Logger(label: "hyzer.hub.serve").info("cloud: \(address.redacted)\(configuration.player.map { " (\($0)'s phone)" } ?? "")")
-        return CloudSync(hub: hub, address: address, player: configuration.player, statusFile: paths.cloudStatus,
-                         logger: Logger(label: "hyzer.hub.cloud"), onChange: { service.storeChanged() })
+        return CloudSync(hub: hub, statusFile: paths.cloudStatus, logger: Logger(label: "hyzer.hub.cloud"), onChange: { service.storeChanged() })
     }
 
     /// Over TCP, TLS with the hub's own certificate (made on first start), unless --insecure.

@@ -74,12 +74,13 @@ struct SeveralPhonesTests {
         try await Self.score(jake, "round", "start", "--course", "Willow Creek", "--player", "Jake", "Sarah", "Mike")
         try await Self.score(sarah, "cloud", "set", url, "--player", "Sarah")
         try await Self.score(mike, "cloud", "set", proxiedURL, "--player", "Mike")
-        var jakeServe = try await jake.serve()
-        var sarahServe = try await sarah.serve()
+        var jakeServe = try await jake.serve(["--log-level", "info"])
+        var sarahServe = try await sarah.serve(["--log-level", "info"])
         let mikeServe = try await mike.serve(["--log-level", "debug"])
         defer { jakeServe.stop(); sarahServe.stop(); mikeServe.stop() }
-        for home in [sarah, mike] {
-            #expect(try await eventually(timeout: .seconds(20)) { try await Self.roundJSON(home).contains("Willow Creek") }, "a player's phone discovers the round")
+        for (home, server) in [(sarah, sarahServe), (mike, mikeServe)] {
+            let joined = try await eventually(timeout: .seconds(20)) { try await Self.roundJSON(home).contains("Willow Creek") }
+            #expect(joined, "a player's phone discovers the round: \(joined ? "" : server.stderr + jakeServe.stderr)")
         }
 
         // Anyone scores anyone; two phones disagree about Jake's first hole.

@@ -18,9 +18,19 @@ public struct CloudConfiguration: Sendable, Equatable {
     public var redactedURL: String { Self.redact(url) }
 
     public static func redact(_ url: String) -> String {
-        guard var components = URLComponents(string: url), components.password != nil else { return url }
-        components.password = "***"
-        return components.string ?? "(a URL with a password)"
+        if var components = URLComponents(string: url) {
+            guard components.password != nil else { return url }
+            components.password = "***"
+            if let redacted = components.string { return redacted }
+        }
+        // Not a URL Foundation reads: hide whatever stands between "user:" and the last "@"
+        // before the host, so a malformed URL's password is not printed either.
+        guard let scheme = url.range(of: "://") else { return url }
+        let rest = url[scheme.upperBound...]
+        let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? rest.endIndex
+        let authority = rest[..<authorityEnd]
+        guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { return url }
+        return String(url[..<rest.index(after: colon)]) + "***" + String(url[at...])
     }
 }
 

@@ -91,7 +91,8 @@ public enum HubText {
         return lines.joined(separator: "\n")
     }
 
-    public static func discrepancies(_ discrepancies: [Discrepancy], round: Round) -> String {
+    /// `settledBy`: who settles them when it is not this phone (a shared round's organizer).
+    public static func discrepancies(_ discrepancies: [Discrepancy], round: Round, settledBy: String? = nil) -> String {
         guard !discrepancies.isEmpty else { return "No open discrepancies." }
         let names = Dictionary(round.players.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
         return discrepancies.map { discrepancy in
@@ -100,7 +101,7 @@ public enum HubText {
                 "\(names[event.reportedByPlayerID] ?? event.reportedByPlayerID) says \(event.strokes) (\(event.deviceID))"
             }
             return "\(name), hole \(discrepancy.hole): \(claims.joined(separator: ", ")). "
-                + "Settle with: hyzer-hub resolve \"\(name)\" STROKES --hole \(discrepancy.hole)"
+                + (settledBy.map { "\($0) settles it." } ?? "Settle with: hyzer-hub resolve \"\(name)\" STROKES --hole \(discrepancy.hole)")
         }.joined(separator: "\n")
     }
 

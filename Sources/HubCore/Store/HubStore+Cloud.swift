@@ -20,6 +20,20 @@ struct CloudRoundRecord: Codable, FetchableRecord, PersistableRecord {
 extension HubStore {
     static let cloudURLKey = "cloudURL"
     static let cloudPlayerKey = "cloudPlayer"
+    /// The owner's player id, once a shared round on this phone named them: discovery then
+    /// follows that player, not just anyone with the name.
+    static let cloudPlayerIDKey = "cloudPlayerID"
+
+    func ownerPlayerID() throws -> PlayerID? {
+        try meta(Self.cloudPlayerIDKey).flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// Remembers the owner's id from a shared round that names them.
+    func learnOwner(from round: Round) throws {
+        guard let owner = try cloudConfiguration()?.player,
+              let player = round.players.first(where: { !$0.isGuest && $0.name.lowercased() == owner.lowercased() }) else { return }
+        try setMeta(Self.cloudPlayerIDKey, player.id)
+    }
 
     func cloudConfiguration() throws -> CloudConfiguration? {
         guard let url = try meta(Self.cloudURLKey), !url.isEmpty else { return nil }
@@ -27,6 +41,7 @@ extension HubStore {
     }
 
     func setCloudConfiguration(_ configuration: CloudConfiguration?) throws {
+        if try cloudConfiguration()?.player?.lowercased() != configuration?.player?.lowercased() { try setMeta(Self.cloudPlayerIDKey, "") }
         try setMeta(Self.cloudURLKey, configuration?.url ?? "")
         try setMeta(Self.cloudPlayerKey, configuration?.player ?? "")
     }
