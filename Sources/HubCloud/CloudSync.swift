@@ -87,19 +87,19 @@ public final class CloudSync: Service, Sendable {
             // The configuration as it is now: set, changed or forgotten since the last connection.
             guard let configuration = try? hub.cloudConfiguration() else {
                 if !announcedUnset {
-                    logger.info("no cloud set: not syncing (hyzer-hub cloud set URL starts again)")
+                    logger.debug("no cloud set: not syncing (hyzer-hub cloud set URL starts again)")
                     if let statusFile { try? FileManager.default.removeItem(at: statusFile) }
                     announcedUnset = true
                 }
                 // `cloud set` writes the store, which kicks: no polling while no cloud is set.
-                await waitForKick(atMost: .seconds(60))
+                await untilShutdown { await self.waitForKick(atMost: .seconds(60)) }
                 continue
             }
             announcedUnset = false
             let address: CloudAddress
             do { address = try CloudAddress(parsing: configuration.url) } catch {
                 set(.error, detail: "The cloud URL kept in this home cannot be used: \(error.description) Set it again with: hyzer-hub cloud set URL")
-                await waitForKick(atMost: .seconds(60))
+                await untilShutdown { await self.waitForKick(atMost: .seconds(60)) }
                 continue
             }
             do {
@@ -126,11 +126,16 @@ public final class CloudSync: Service, Sendable {
                 let state: SyncState = if case .unusable = reason { .error } else { .offline }
                 set(state, detail: reason.description)
                 logger.warning("cloud \(state.rawValue): \(reason.description) Retrying in \(backoff).")
-                try? await Task.sleep(for: backoff)
+                await untilShutdown { [backoff] in try? await Task.sleep(for: backoff) }
                 backoff = min(backoff * 2, .seconds(5))
             }
         }
-        logger.info("cloud sync stopped")
+        logger.debug("cloud sync stopped")
+    }
+
+    /// Runs `body`, cut short by a graceful shutdown (serve's SIGTERM or SIGINT).
+    private func untilShutdown(_ body: @escaping @Sendable () async -> Void) async {
+        await cancelWhenGracefulShutdown { await body() }
     }
 
     /// Returns at the next `kick`, or after `limit`.

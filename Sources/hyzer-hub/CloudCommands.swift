@@ -8,7 +8,7 @@ import Logging
 struct CloudCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cloud",
-        abstract: "Share rounds with the other players' phones through a cloud (a PostgreSQL server).",
+        abstract: "Share rounds with other phones through a cloud.",
         discussion: """
             With a cloud set, every round this phone starts is shared: the other players' phones \
             join it (hyzer-hub round join, or on their own when their owner is a player of it), \

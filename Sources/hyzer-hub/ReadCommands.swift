@@ -18,7 +18,8 @@ struct StandingsCommand: ParsableCommand {
 struct EventsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "events",
-        abstract: "Show the score event log in log order (arrival order; in a round shared through a cloud, the cloud's order)."
+        abstract: "Show the score event log in log order.",
+        discussion: "Log order is arrival order; in a round shared through a cloud it is the cloud's order (docs/SYNC.md)."
     )
     @ParentCommand var root: HyzerHub
     @Flag(help: "Print an array of ScoreEvent objects.") var json = false

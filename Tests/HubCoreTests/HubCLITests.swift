@@ -220,10 +220,11 @@ struct HubCLITests {
             "  voice                   Record scores from speech: \"Mike 3, Jake four\".",
             "  hole                    Move the current hole.",
             "  standings               Show the standings of the round in play.",
-            "  events                  Show the score event log in arrival order.",
+            "  events                  Show the score event log in log order.",
             "  discrepancies           List holes where devices disagree, until resolved.",
             "  resolve                 Settle an open discrepancy with the agreed strokes.",
             "  token                   Print the pairing token a watch presents.",
+            "  cloud                   Share rounds with other phones through a cloud.",
         ] {
             #expect(result.stdout.contains(line), "missing: \(line)")
         }
