@@ -22,7 +22,8 @@ hyzer_free_port() {
 
 # start_throwaway_postgres: starts a new cluster on a free loopback port and sets
 # HYZER_POSTGRES_DIR and HYZER_POSTGRES_URL (the `postgres` superuser, trust auth, loopback only).
-# Call stop_throwaway_postgres when done (an EXIT trap is the usual place).
+# Neither is exported: a child script that sources this file (tools/demo run by a test) must never
+# stop a cluster it did not start. Call stop_throwaway_postgres when done (an EXIT trap is the usual place).
 start_throwaway_postgres() {
     local bin port dir
     bin="$(hyzer_postgres_bin)"
@@ -36,12 +37,14 @@ start_throwaway_postgres() {
         || { cat "$dir/server.log" >&2; die "PostgreSQL did not start (log above)"; }
     HYZER_POSTGRES_DIR="$dir"
     HYZER_POSTGRES_URL="postgres://postgres@127.0.0.1:$port/postgres?sslmode=disable"
-    export HYZER_POSTGRES_DIR HYZER_POSTGRES_URL
+    hyzer_postgres_started_here="$dir"
     say "PostgreSQL running on 127.0.0.1:$port (cluster in $dir)"
 }
 
 stop_throwaway_postgres() {
-    [ -n "${HYZER_POSTGRES_DIR:-}" ] && [ -d "$HYZER_POSTGRES_DIR/data" ] || return 0
+    # Only the cluster this very shell started.
+    [ -n "${hyzer_postgres_started_here:-}" ] && [ "${hyzer_postgres_started_here}" = "${HYZER_POSTGRES_DIR:-}" ] \
+        && [ -d "$HYZER_POSTGRES_DIR/data" ] || return 0
     hyzer_as_postgres "$(hyzer_postgres_bin)/pg_ctl" -D "$HYZER_POSTGRES_DIR/data" -m immediate stop >/dev/null 2>&1 || true
     rm -rf "$HYZER_POSTGRES_DIR"
 }
