@@ -20,6 +20,20 @@ public final class Hub: Sendable {
     /// so each append re-reads only its status and selected hole.
     let roundInPlayCache = NIOLockedValueBox<Round?>(nil)
 
+    /// The round in play's log, grouped (`ScoreLedger`), as of a change sequence: a snapshot reads
+    /// only the rows that arrived since, so its cost does not grow with the round.
+    struct LedgerCache {
+        let roundID: UUID
+        var sequence: Int
+        var ledger: ScoreLedger
+        /// The highest row (arrival number) the ledger holds.
+        var lastRow: Int64
+        /// Whether the ledger holds an event the cloud has not ordered: an event the cloud orders
+        /// later belongs before it, so the ledger must then be rebuilt in the new log order.
+        var holdsUnordered: Bool
+    }
+    let ledgerCache = NIOLockedValueBox<LedgerCache?>(nil)
+
     init(database: HubDatabase, paths: HyzerPaths?, clock: @escaping @Sendable () -> Date) {
         self.database = database
         self.paths = paths
@@ -204,13 +218,51 @@ public final class Hub: Sendable {
     /// The standings snapshot as of now, exactly what `standings.json` holds after an export.
     public func snapshot() throws -> StandingsSnapshot {
         try database.read { store in
-            StandingsSnapshot(
+            let sequence = try store.sequence
+            return StandingsSnapshot(
                 hubID: try store.hubID,
-                sequence: try store.sequence,
+                sequence: sequence,
                 lastUpdatedAt: clock(),
-                round: try store.roundInPlay().map { RoundSnapshot(round: $0, events: try store.events(roundID: $0.id)) }
+                round: try store.roundInPlay().map { RoundSnapshot(round: $0, ledger: try ledger(of: $0, at: sequence, in: store)) }
             )
         }
+    }
+
+    /// The round's ledger at `sequence`: the cached one brought up to date with the rows that
+    /// arrived since (whoever wrote them), or rebuilt from the whole log when the log order changed
+    /// under it (the cloud ordered an event before one the ledger already holds) or there is none.
+    func ledger(of round: Round, at sequence: Int, in store: HubStore) throws -> ScoreLedger {
+        // Taken out while it is brought up to date, so it is never copied; a reader meanwhile rebuilds.
+        let taken = ledgerCache.withLockedValue { cache -> LedgerCache? in
+            guard cache?.roundID == round.id else { return nil }
+            defer { cache = nil }
+            return cache
+        }
+        var cache: LedgerCache
+        if var taken, taken.sequence <= sequence {
+            if taken.sequence < sequence {
+                for (event, row, cloudSeq) in try store.eventsWithOrder(roundID: round.id, afterRow: taken.lastRow) {
+                    if cloudSeq != nil && taken.holdsUnordered { return try rebuildLedger(of: round, at: sequence, in: store) }
+                    taken.ledger.append(event)
+                    taken.lastRow = row
+                    taken.holdsUnordered = taken.holdsUnordered || cloudSeq == nil
+                }
+                taken.sequence = sequence
+            }
+            cache = taken
+        } else {
+            return try rebuildLedger(of: round, at: sequence, in: store)
+        }
+        ledgerCache.withLockedValue { if $0 == nil || $0!.roundID != round.id || $0!.sequence < cache.sequence { $0 = cache } }
+        return cache.ledger
+    }
+
+    private func rebuildLedger(of round: Round, at sequence: Int, in store: HubStore) throws -> ScoreLedger {
+        let rows = try store.eventsWithOrder(roundID: round.id)
+        let cache = LedgerCache(roundID: round.id, sequence: sequence, ledger: ScoreLedger(events: rows.map(\.event)),
+                                lastRow: rows.map(\.row).max() ?? 0, holdsUnordered: rows.contains { $0.cloudSeq == nil })
+        ledgerCache.withLockedValue { if $0 == nil || $0!.roundID != round.id || $0!.sequence < sequence { $0 = cache } }
+        return cache.ledger
     }
 
     /// Writes `shared/standings.json` (see `SnapshotExporter`); returns the snapshot written, nil

@@ -94,6 +94,11 @@ struct CloudConvergenceTests {
         }
     }
 
+    static func cachedEqualsFull(_ hub: Hub) throws -> Bool {
+        guard let round = try hub.roundInPlay() else { return true }
+        return try hub.snapshot().round == RoundSnapshot(round: round, events: try hub.eventLog().events)
+    }
+
     /// What a phone shows of the round: the snapshot's round section and the open discrepancies.
     static func view(of hub: Hub) throws -> String {
         let round = try hub.snapshot().round
@@ -116,6 +121,9 @@ struct CloudConvergenceTests {
                 case 7..<9: try Self.download(&group, phone: phone, limit: Int.random(in: 1...6, using: &random))
                 default: try Self.download(&group, phone: phone, limit: 100, replayFromStart: true)  // a duplicate delivery
                 }
+                // The standings each phone keeps in memory (brought up to date row by row, or
+                // rebuilt when the cloud orders an event before one it holds) equal a full recompute.
+                #expect(try Self.cachedEqualsFull(group.phones[phone]), "phone \(phone) in trial \(trial): \(replay)")
             }
             // Healing: everything reaches the cloud, then every phone catches up, in a random order.
             for phone in group.phones.indices.shuffled(using: &random) { try Self.upload(&group, phone: phone, limit: 10_000, lossy: false) }

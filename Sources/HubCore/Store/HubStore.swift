@@ -126,6 +126,19 @@ struct HubStore {
                                       arguments: [roundID.uuidString]).map { try $0.event() }
     }
 
+    /// A round's events in log order with their row number (arrival here) and cloud order
+    /// (nil while waiting to upload, and always on a phone alone); only rows after `afterRow`.
+    func eventsWithOrder(roundID: UUID, afterRow: Int64 = 0) throws -> [(event: ScoreEvent, row: Int64, cloudSeq: Int64?)] {
+        let statement = try db.cachedStatement(sql: """
+            SELECT score_event.*, score_event.seq AS rowSeq, cloud_event.cloudSeq AS cloudSeq FROM score_event
+            LEFT JOIN cloud_event ON cloud_event.eventID = score_event.id
+            WHERE score_event.roundID = ? AND score_event.seq > ? \(Self.logOrder)
+            """)
+        return try Row.fetchAll(statement, arguments: [roundID.uuidString, afterRow]).map { row in
+            (try ScoreEventRecord(row: row).event(), row["rowSeq"], row["cloudSeq"])
+        }
+    }
+
     /// One {player, hole} history in log order.
     func history(roundID: UUID, playerID: PlayerID, hole: Int) throws -> [ScoreEvent] {
         let statement = try db.cachedStatement(sql: """

@@ -100,8 +100,12 @@ public struct Round: Sendable, Hashable, Codable, Identifiable {
     /// The hole the phone moved to, else the first hole not yet scored by all players
     /// (the last hole once every hole is scored).
     public func currentHole(events: [ScoreEvent]) -> Int {
+        currentHole(scoredKeys: ScoreResolution.scoredKeys(in: events.filter { $0.roundID == id }))
+    }
+
+    /// The same, from the {player, hole} pairs that have a score.
+    public func currentHole(scoredKeys scored: Set<ScoreKey>) -> Int {
         if let selectedHole { return selectedHole }
-        let scored = ScoreResolution.scoredKeys(in: events.filter { $0.roundID == id })
         for hole in holes where !players.allSatisfy({ scored.contains(ScoreKey(playerID: $0.id, hole: hole.number)) }) {
             return hole.number
         }

@@ -1,16 +1,26 @@
 /// One pass over a round's log: the events grouped by {player, hole} in log order, the current
 /// score of each, and the discrepancies still open. Standings and the snapshot read from this.
+///
+/// A ledger can also grow one event at a time (`append`), at the cost of that event's
+/// {player, hole} history only: the hub keeps the round in play's ledger in memory, so a score
+/// costs the same in a round of 100 events as in one of 20,000.
 public struct ScoreLedger: Sendable {
     /// Each {player, hole} in the order it first appeared in the log.
     public private(set) var keys: [ScoreKey] = []
     /// The current score of `keys[i]` (nil only for a chain with no leaf, which valid logs never have).
     public private(set) var current: [ScoreEvent?] = []
     public private(set) var openDiscrepancies: [ScoreKey: Discrepancy] = [:]
+    /// How many events the ledger holds.
+    public private(set) var eventCount = 0
     private var histories: [[ScoreEvent]] = []
+    private var slot: [ScoreKey: Int] = [:]
+
+    /// An empty ledger.
+    public init() {}
 
     /// `events` must be in log order: the order they reached the hub.
     public init(events: [ScoreEvent]) {
-        var slot: [ScoreKey: Int] = [:]
+        eventCount = events.count
         slot.reserveCapacity(events.count)
         keys.reserveCapacity(events.count)
         histories.reserveCapacity(events.count)
@@ -30,6 +40,24 @@ public struct ScoreLedger: Sendable {
         for (index, history) in histories.enumerated() where history.count > 1 {
             if let open = ConflictDetector.openDiscrepancy(inHistory: history) { openDiscrepancies[keys[index]] = open }
         }
+    }
+
+    /// Adds the next event of the log (it comes after everything the ledger holds): only its
+    /// {player, hole} is looked at again. Equal to `ScoreLedger(events: previous + [event])`.
+    public mutating func append(_ event: ScoreEvent) {
+        let key = ScoreKey(playerID: event.playerID, hole: event.hole)
+        eventCount += 1
+        guard let index = slot[key] else {
+            slot[key] = keys.count
+            keys.append(key)
+            histories.append([event])
+            current.append(event)
+            return
+        }
+        histories[index].append(event)
+        let history = histories[index]
+        current[index] = ScoreResolution.leaves(ofHistory: history).first
+        openDiscrepancies[key] = ConflictDetector.openDiscrepancy(inHistory: history)
     }
 
     /// Every {player, hole} with its current score.

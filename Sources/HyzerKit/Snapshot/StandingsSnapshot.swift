@@ -64,5 +64,19 @@ public struct RoundSnapshot: Sendable, Hashable, Codable {
         )
     }
 
+    /// The snapshot of `round` from its ledger (the round's log, already grouped).
+    public init(round: Round, ledger: ScoreLedger) {
+        let currentHole = round.currentHole(scoredKeys: Set(ledger.currentScores.keys))
+        self.init(
+            id: round.id,
+            courseName: round.courseName,
+            status: round.status,
+            currentHole: currentHole,
+            holeCount: round.holeCount,
+            holes: round.holes,
+            standings: StandingsEngine.standings(ledger: ledger, holes: round.holes, players: round.players, currentHole: currentHole)
+        )
+    }
+
     public func par(ofHole number: Int) -> Int? { holes.first { $0.number == number }?.par }
 }

@@ -1,0 +1,84 @@
+import Foundation
+import HyzerKit
+import HyzerTestSupport
+import Testing
+
+/// A ledger grown one event at a time (what the hub keeps in memory) equals the ledger of the
+/// whole log, and so do the standings and the snapshot read from it: over thousands of random
+/// logs with corrections, discrepancies between devices, resolutions and ties.
+@Suite("Incremental ledger")
+struct IncrementalLedgerTests {
+    static let players = ["Ann", "Ben", "Cat", "Dan"].map { Player(id: "id-\($0)", name: $0) }
+    static let holes = (1...4).map { Hole(number: $0, par: 3 + $0 % 2) }
+    static let devices = ["watch-ann", "watch-ben", "phone", "phone-2"]
+
+    /// A log as devices produce it: first scores, the same score again, different scores, a
+    /// device correcting itself or another device's score, resolutions; strokes kept in a small
+    /// range so that ties and equal reports happen often.
+    static func randomLog(using random: inout SeededRandom, round: UUID) throws -> [ScoreEvent] {
+        var log: [ScoreEvent] = []
+        for _ in 0..<Int.random(in: 1...60, using: &random) {
+            let player = players.randomElement(using: &random)!
+            let hole = holes.randomElement(using: &random)!.number
+            let history = log.filter { $0.playerID == player.id && $0.hole == hole }
+            let leaves = ScoreResolution.leaves(ofHistory: history)
+            var supersedes: UUID?
+            var source = ScoreSource.crown
+            var device = devices.randomElement(using: &random)!
+            switch Int.random(in: 0..<10, using: &random) {
+            case 0..<5: break  // a new report, no link
+            case 5..<8:        // a correction of a current score (its own device's, or another's)
+                if let leaf = leaves.randomElement(using: &random) {
+                    supersedes = leaf.id
+                    if Bool.random(using: &random) { device = leaf.deviceID }
+                }
+            default:           // a resolution of whatever is current
+                supersedes = leaves.first?.id
+                source = .resolution
+                device = "phone"
+            }
+            log.append(try ScoreEvent(roundID: round, playerID: player.id, hole: hole, strokes: Int.random(in: 2...5, using: &random),
+                                      supersedesEventID: supersedes, reportedByPlayerID: player.id, deviceID: device,
+                                      source: source, createdAt: Date(timeIntervalSince1970: 0)))
+        }
+        return log
+    }
+
+    static func describe(_ ledger: ScoreLedger) -> String {
+        let current = zip(ledger.keys, ledger.current).map { "\($0.playerID)#\($0.hole)=\($1?.id.uuidString ?? "-")" }
+        let open = ledger.discrepancies.map { "\($0.playerID)#\($0.hole):\($0.events.map(\.id.uuidString))" }
+        return current.joined(separator: ",") + " | " + open.joined(separator: ",") + " | \(ledger.eventCount)"
+    }
+
+    @Test("After every append, the incremental ledger, standings and snapshot equal a full recompute")
+    func incrementalEqualsFull() throws {
+        var random = try SeededRandom.fromEnvironment(for: "incrementalEqualsFull")
+        let replay = random.replay(filter: "incrementalEqualsFull")
+        var checked = 0, withDiscrepancy = 0, withTies = 0
+        for _ in 0..<800 {
+            let round = Round(id: UUID(), course: try Course(name: "Four", holes: Self.holes), players: Self.players, status: .active,
+                              createdAt: Date(timeIntervalSince1970: 0))
+            let log = try Self.randomLog(using: &random, round: round.id)
+            var incremental = ScoreLedger()
+            for (index, event) in log.enumerated() {
+                incremental.append(event)
+                let prefix = Array(log[...index])
+                let full = ScoreLedger(events: prefix)
+                guard Self.describe(incremental) == Self.describe(full) else {
+                    Issue.record("ledger differs after \(index + 1) events: \(replay)")
+                    return
+                }
+                let snapshot = RoundSnapshot(round: round, ledger: incremental)
+                guard snapshot == RoundSnapshot(round: round, events: prefix) else {
+                    Issue.record("snapshot differs after \(index + 1) events: \(replay)")
+                    return
+                }
+                checked += 1
+                if snapshot.standings.contains(where: \.discrepancy) { withDiscrepancy += 1 }
+                if snapshot.standings.contains(where: \.tied) { withTies += 1 }
+            }
+        }
+        #expect(checked > 8_000 && withDiscrepancy > 400 && withTies > 400,
+                "checked \(checked) prefixes, \(withDiscrepancy) with a discrepancy, \(withTies) with ties: \(replay)")
+    }
+}
