@@ -86,29 +86,16 @@ struct CloudBench {
         defer { servers.forEach { $0.terminate() } }
         try wait("phone C to join the round") { try other.hub.roundInPlay() != nil }
 
-        let seen = DispatchSemaphore(value: 0)
-        let target = NIOLockedValueBox(0)
-        let sessionBox = NIOLockedValueBox<WatchSession?>(nil)
-        let session = try WatchSession(configuration: WatchConfiguration(paths: other.paths, deviceID: "watch-c")) {
-            guard let sequence = sessionBox.withLockedValue({ $0 })?.current.snapshot?.sequence else { return }
-            let reached = target.withLockedValue { wanted in
-                guard wanted > 0, sequence >= wanted else { return false }
-                wanted = 0
-                return true
-            }
-            if reached { seen.signal() }
-        }
-        sessionBox.withLockedValue { $0 = session }
-        session.start()
-        defer { awaitOnPool { await session.stop() } }
-        try wait("phone C's watch to pair") { session.current.reachable && session.current.snapshot?.round != nil }
+        let watch = try WatchObserver(paths: other.paths, deviceID: "watch-c")
+        defer { watch.stop() }
+        try watch.waitUntilPaired()
 
         var index = 0
         let samples = try measure(context.n(100, quick: 5), warmup: 3, pause: 0.05) {
-            target.withLockedValue { $0 = (session.current.snapshot?.sequence ?? 0) + 1 }
+            watch.expectNextChange()
             try organizer.hub.score(player: names[index % names.count], strokes: 2 + index % 4, hole: index / names.count + 1)
             index += 1
-            if seen.wait(timeout: .now() + 10) == .timedOut { throw BenchError("phone C's watch saw no new standings within 10 s of a score on phone A") }
+            try watch.wait(timeout: 10, "phone C's watch saw no new standings after a score on phone A")
         }
         return Figures.time("score on phone A → new standings on phone C's watch", samples,
                             limit: ("PostgreSQL commit + NOTIFY round trip + SQLite commit ×2 + socket RTT", limit),

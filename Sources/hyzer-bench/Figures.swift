@@ -95,20 +95,8 @@ enum Figures {
         defer { server.terminate() }
         guard server.waitForOutput(containing: "serving on", timeout: .seconds(30)) else { throw BenchError("hyzer-hub serve did not start") }
 
-        let seen = DispatchSemaphore(value: 0)
-        let target = NIOLockedValueBox(0)
-        let sessionBox = NIOLockedValueBox<WatchSession?>(nil)
-        let session = try WatchSession(configuration: WatchConfiguration(paths: paths, deviceID: "bench-watch")) {
-            guard let sequence = sessionBox.withLockedValue({ $0 })?.current.snapshot?.sequence else { return }
-            let reached = target.withLockedValue { wanted in
-                guard wanted > 0, sequence >= wanted else { return false }
-                wanted = 0
-                return true
-            }
-            if reached { seen.signal() }
-        }
-        sessionBox.withLockedValue { $0 = session }
-        session.start()
+        let watch = try WatchObserver(paths: paths, deviceID: "bench-watch")
+        let session = watch.session
         func waitUntil(_ what: String, _ condition: () -> Bool) throws {
             let deadline = ContinuousClock.now + .seconds(15)
             while !condition() {
@@ -116,7 +104,7 @@ enum Figures {
                 usleep(1_000)
             }
         }
-        try waitUntil("the watch to pair") { session.current.reachable && session.current.snapshot?.round != nil }
+        try watch.waitUntilPaired()
 
         var saves = 0
         var enqueued = Samples()
@@ -131,20 +119,14 @@ enum Figures {
             saves += 1
             guard let row = session.current.round?.standings.firstIndex(where: { $0.name == name }) else { throw BenchError("\(name) is not on the watch") }
             session.send(.tap(WatchLayout.rowFrame(slot: Double(row), size: .mm45).center))
-            let next = (session.current.snapshot?.sequence ?? 0) + 1
-            target.withLockedValue { $0 = next }
+            watch.expectNextChange()
             // The timed part starts here in spirit; tapping costs microseconds.
             let before = ContinuousClock.now
             session.send(.save)
             enqueued.add(before.duration(to: .now))
-            if seen.wait(timeout: .now() + 5) == .timedOut { throw BenchError("no new snapshot within 5 s of a save") }
+            try watch.wait(timeout: 5, "no new snapshot after a save")
         }
-        let stopped = DispatchSemaphore(value: 0)
-        Task {
-            await session.stop()
-            stopped.signal()
-        }
-        stopped.wait()
+        watch.stop()
         return time("watch Save → outbox fsync → hub commit → ack → new snapshot seen", samples,
                     limit: ("fsync+rename ×2 + socket RTT ×2 + SQLite commit", limit),
                     seeds: "< 5 s", target: "p50 < 2 ms, p99 < 5 ms", meets: samples.p50 < 0.002 && samples.p99 < 0.005,

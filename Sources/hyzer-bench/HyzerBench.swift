@@ -51,6 +51,7 @@ struct HyzerBench: ParsableCommand {
             ("crown → haptic", { [try Figures.crownToHaptic(context, lineWrite: lineWrite)] }),
             ("crown → frame", { [try Figures.crownToFrame(context)] }),
             ("save → snapshot", { [try Figures.saveToSnapshot(context, limit: saveLimit)] }),
+            ("flatness", { try Figures.flatness(context) }),
             ("standings 6", { [Figures.standings(context, players: 6, correctionsPerPlayer: 0)] }),
             ("standings 1000", { [Figures.standings(context, players: 1_000, correctionsPerPlayer: 3)] }),
             ("ingest single", { [try Figures.ingestOnePerCommit(context, commit: commit)] }),

@@ -29,7 +29,8 @@ struct BenchQuickTests {
             "crown detent → haptic logged", "crown detent → next frame", "watch Save → outbox fsync → hub commit → ack → new snapshot seen",
             "standings recompute, 6 players × 18 holes", "standings recompute, 1000 players × 18 holes, 3 corrections each",
             "durable hub ingest, one event per commit", "durable hub ingest, batched", "headless watch start → first frame",
-            "watch idle CPU", "watch resident memory",
+            "watch idle CPU", "watch resident memory", "score on the phone → push seen by a paired watch, round at 100 events",
+            "the same, round at 2,000 events (flatness",
         ] {
             #expect(names.contains { $0.hasPrefix(expected) }, "missing \(expected)")
         }

@@ -1,0 +1,58 @@
+import Foundation
+import HubCore
+import HyzerKit
+import HyzerLink
+import HyzerTestSupport
+
+extension Figures {
+    /// A correction entered on the phone → the new standings pushed to a paired watch, in a round
+    /// that already holds `events` events (4 players × 18 holes, the rest earlier corrections).
+    /// The ratio of the figure at 20,000 events to the one at 100 is how flat a score's cost is.
+    static func scoreToPush(_ context: BenchContext, events: Int) throws -> Samples {
+        let home = try context.scratch("flat-\(events)")
+        let paths = HyzerPaths(home: home)
+        let hub = try Hub.open(paths: paths)
+        let names = ["Ann", "Ben", "Cat", "Dan"]
+        let round = try hub.startRound(course: "Maple Hill", players: names)
+        var leaf: [ScoreKey: UUID] = [:]
+        var log: [ScoreEvent] = []
+        log.reserveCapacity(events)
+        for index in 0..<events {
+            let player = round.players[index % names.count], hole = (index / names.count) % 18 + 1
+            let key = ScoreKey(playerID: player.id, hole: hole)
+            let event = try ScoreEvent(roundID: round.id, playerID: player.id, hole: hole, strokes: 2 + index % 4, supersedesEventID: leaf[key],
+                                       reportedByPlayerID: round.players[0].id, deviceID: Hub.phoneDeviceID, source: .tap, createdAt: Date())
+            leaf[key] = event.id
+            log.append(event)
+        }
+        for start in stride(from: 0, to: log.count, by: 5_000) { try hub.append(batch: Array(log[start..<min(start + 5_000, log.count)])) }
+        _ = try PairingToken.loadOrCreate(at: paths.pairingToken)
+        let server = try RunningProcess.start(context.binDirectory.appendingPathComponent("hyzer-hub").path,
+                                              ["--home", home.path, "serve", "--log-level", "error"])
+        defer { server.terminate() }
+        guard server.waitForOutput(containing: "serving on", timeout: .seconds(30)) else { throw BenchError("hyzer-hub serve did not start") }
+        let watch = try WatchObserver(paths: paths, deviceID: "bench-watch")
+        defer { watch.stop() }
+        try watch.waitUntilPaired()
+        var index = 0
+        return try measure(context.n(200, quick: 10), warmup: 5, pause: 0.02) {
+            watch.expectNextChange()
+            try hub.correct(player: names[index % names.count], strokes: 2 + (index + 1) % 4, hole: (index / names.count) % 18 + 1)
+            index += 1
+            try watch.wait(timeout: 5, "no push after a correction on the phone")
+        }
+    }
+
+    static func flatness(_ context: BenchContext) throws -> [Figure] {
+        let small = try scoreToPush(context, events: 100)
+        let large = try scoreToPush(context, events: context.n(20_000, quick: 2_000))
+        let ratio = large.p50 / small.p50
+        return [
+            time("score on the phone → push seen by a paired watch, round at 100 events", small, limit: nil, seeds: "< 5 s", target: "—", meets: true,
+                 note: "4 players × 18 holes and corrections; real hyzer-hub serve, a watch session over the Unix socket; 20 ms apart"),
+            Figure(name: "the same, round at \(context.n(20_000, quick: 2_000).formatted()) events (flatness: ÷ the figure at 100)", unit: "seconds",
+                   p50: large.p50, p99: large.p99, iterations: large.count, limitName: "the same at 100 events", limit: small.p50, ratio: ratio,
+                   seedsBudget: "—", target: "≤ 1.3×", meetsTarget: ratio <= 1.3, note: nil),
+        ]
+    }
+}
