@@ -51,17 +51,20 @@ public final class HubLinkService: LinkServerDelegate {
         }
     }
 
-    /// Exports `standings.json`, pushes it to every paired watch, and logs who moved and why. A
+    /// Pushes the standings to every paired watch, then exports `standings.json`, and logs who moved and why. A
     /// nil trigger (a change another process made) is a conflict resolution when it cleared a
     /// discrepancy flag, else a score entered on the phone.
     public func publish(trigger: StandingsChangeTrigger? = nil) {
         do {
-            let snapshot = try hub.exportSnapshot() ?? hub.snapshot()
+            // The paired watches first, standings.json after: the file is the fallback for a watch
+            // whose link is down, so its fsync stays off the path of a push.
+            let snapshot = try hub.snapshot()
             let previous = lastPushed.withLockedValue { last -> StandingsSnapshot? in
                 defer { if snapshot.supersedes(last) { last = snapshot } }
                 return last
             }
             server.withLockedValue { $0 }?.broadcast(snapshot)
+            try hub.exportSnapshot()
             let before = previous?.round?.standings ?? [], after = snapshot.round?.standings ?? []
             let cleared = after.filter(\.discrepancy).count < before.filter(\.discrepancy).count
             let change = StandingsChange(previousStandings: before, newStandings: after,
