@@ -122,8 +122,15 @@ struct HubStore {
 
     /// A round's events in log order.
     func events(roundID: UUID) throws -> [ScoreEvent] {
-        try ScoreEventRecord.fetchAll(db.cachedStatement(sql: "\(Self.eventsWithOrder) WHERE score_event.roundID = ? \(Self.logOrder)"),
-                                      arguments: [roundID.uuidString]).map { try $0.event() }
+        // A round no cloud orders is in arrival order, read straight off its index.
+        let sql = try isShared(roundID) ? "\(Self.eventsWithOrder) WHERE score_event.roundID = ? \(Self.logOrder)"
+                                        : "SELECT * FROM score_event WHERE roundID = ? ORDER BY seq"
+        return try ScoreEventRecord.fetchAll(db.cachedStatement(sql: sql), arguments: [roundID.uuidString]).map { try $0.event() }
+    }
+
+    /// Whether the cloud orders this round's events (it is shared).
+    func isShared(_ roundID: UUID) throws -> Bool {
+        try Int.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM cloud_round WHERE roundID = ?"), arguments: [roundID.uuidString]) != nil
     }
 
     /// A round's events in log order with their row number (arrival here) and cloud order
@@ -141,9 +148,11 @@ struct HubStore {
 
     /// One {player, hole} history in log order.
     func history(roundID: UUID, playerID: PlayerID, hole: Int) throws -> [ScoreEvent] {
-        let statement = try db.cachedStatement(sql: """
-            \(Self.eventsWithOrder) WHERE score_event.roundID = ? AND score_event.playerID = ? AND score_event.hole = ? \(Self.logOrder)
-            """)
+        let statement = try isShared(roundID)
+            ? db.cachedStatement(sql: """
+                \(Self.eventsWithOrder) WHERE score_event.roundID = ? AND score_event.playerID = ? AND score_event.hole = ? \(Self.logOrder)
+                """)
+            : db.cachedStatement(sql: "SELECT * FROM score_event WHERE roundID = ? AND playerID = ? AND hole = ? ORDER BY seq")
         return try ScoreEventRecord.fetchAll(statement, arguments: [roundID.uuidString, playerID, hole]).map { try $0.event() }
     }
 
