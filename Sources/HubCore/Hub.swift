@@ -31,6 +31,15 @@ public final class Hub: Sendable {
         /// Whether the ledger holds an event the cloud has not ordered: an event the cloud orders
         /// later belongs before it, so the ledger must then be rebuilt in the new log order.
         var holdsUnordered: Bool
+        /// The highest cloud order the ledger holds: a new row the cloud ordered lower (it was
+        /// committed before one of ours, and downloaded after) belongs before it too.
+        var highestCloudSeq: Int64
+
+        /// Whether `cloudSeq` goes at the end of the log as the ledger holds it.
+        func appendsAtEnd(cloudSeq: Int64?) -> Bool {
+            guard let cloudSeq else { return true }
+            return !holdsUnordered && cloudSeq > highestCloudSeq
+        }
     }
     let ledgerCache = NIOLockedValueBox<LedgerCache?>(nil)
 
@@ -242,10 +251,11 @@ public final class Hub: Sendable {
         if var taken, taken.sequence <= sequence {
             if taken.sequence < sequence {
                 for (event, row, cloudSeq) in try store.eventsWithOrder(roundID: round.id, afterRow: taken.lastRow) {
-                    if cloudSeq != nil && taken.holdsUnordered { return try rebuildLedger(of: round, at: sequence, in: store) }
+                    guard taken.appendsAtEnd(cloudSeq: cloudSeq) else { return try rebuildLedger(of: round, at: sequence, in: store) }
                     taken.ledger.append(event)
                     taken.lastRow = row
                     taken.holdsUnordered = taken.holdsUnordered || cloudSeq == nil
+                    taken.highestCloudSeq = max(taken.highestCloudSeq, cloudSeq ?? 0)
                 }
                 taken.sequence = sequence
             }
@@ -260,7 +270,8 @@ public final class Hub: Sendable {
     private func rebuildLedger(of round: Round, at sequence: Int, in store: HubStore) throws -> ScoreLedger {
         let rows = try store.eventsWithOrder(roundID: round.id)
         let cache = LedgerCache(roundID: round.id, sequence: sequence, ledger: ScoreLedger(events: rows.map(\.event)),
-                                lastRow: rows.map(\.row).max() ?? 0, holdsUnordered: rows.contains { $0.cloudSeq == nil })
+                                lastRow: rows.map(\.row).max() ?? 0, holdsUnordered: rows.contains { $0.cloudSeq == nil },
+                                highestCloudSeq: rows.compactMap(\.cloudSeq).max() ?? 0)
         ledgerCache.withLockedValue { if $0 == nil || $0!.roundID != round.id || $0!.sequence < sequence { $0 = cache } }
         return cache.ledger
     }

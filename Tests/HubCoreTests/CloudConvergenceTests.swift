@@ -94,6 +94,13 @@ struct CloudConvergenceTests {
         }
     }
 
+    /// The lines where two views differ, for a failure message.
+    static func difference(_ a: String, _ b: String) -> String {
+        let left = a.split(separator: "\n", omittingEmptySubsequences: false), right = b.split(separator: "\n", omittingEmptySubsequences: false)
+        return zip(left, right).enumerated().filter { $0.element.0 != $0.element.1 }.prefix(6)
+            .map { "line \($0.offset + 1): \($0.element.0)  ≠  \($0.element.1)" }.joined(separator: "\n")
+    }
+
     static func cachedEqualsFull(_ hub: Hub) throws -> Bool {
         guard let round = try hub.roundInPlay() else { return true }
         return try hub.snapshot().round == RoundSnapshot(round: round, events: try hub.eventLog().events)
@@ -136,7 +143,8 @@ struct CloudConvergenceTests {
 
             let reference = try Self.view(of: latecomer)
             for (index, phone) in group.phones.enumerated() {
-                #expect(try Self.view(of: phone) == reference, "trial \(trial), phone \(index): \(replay)")
+                let view = try Self.view(of: phone)
+                #expect(view == reference, "trial \(trial), phone \(index): \(replay)\n\(Self.difference(view, reference))")
                 #expect(try phone.eventLog().events.map(\.id) == group.cloud.events.map(\.event.id), "trial \(trial), phone \(index) log order: \(replay)")
                 #expect(try phone.cloudSummary().eventsWaiting == 0)
             }
