@@ -281,7 +281,10 @@ public final class CloudConnection: Sendable {
     }
 
     /// A round's events past `cursor`, in the cloud's order, at most `limit`; and its status.
-    public func events(roundID: UUID, after cursor: Int64, limit: Int = 2000) async throws -> (events: [CloudEvent], status: RoundStatus?) {
+    /// `lastRow`: the cloud order of the last row read, readable or not (the cursor moves past
+    /// both); `rowsRead`: how many rows came (the batch was full when it is `limit`).
+    public func events(roundID: UUID, after cursor: Int64, limit: Int = 2000) async throws
+        -> (events: [CloudEvent], status: RoundStatus?, lastRow: Int64?, rowsRead: Int) {
         var status: RoundStatus?
         for try await value in try await connection.query("SELECT status FROM hyzer_round WHERE id = \(roundID)", logger: logger).decode(String.self) {
             status = value == "completed" ? .completed : .active
@@ -291,15 +294,23 @@ public final class CloudConnection: Sendable {
             FROM hyzer_score_event WHERE round_id = \(roundID) AND round_seq > \(cursor) ORDER BY round_seq LIMIT \(limit)
             """, logger: logger)
         var events: [CloudEvent] = []
+        var lastRow: Int64?, rowsRead = 0
         for try await (id, seq, player, hole, strokes, supersedes, reporter, device, source, created) in
             rows.decode((UUID, Int64, String, Int, Int, UUID?, String, String, String, String).self) {
-            guard let source = ScoreSource(rawValue: source) else { throw CloudError.unusable("The cloud holds score \(id) with an unknown source \(source).") }
-            let event = try ScoreEvent(id: id, roundID: roundID, playerID: player, hole: hole, strokes: strokes, supersedesEventID: supersedes,
-                                       reportedByPlayerID: reporter, deviceID: device, source: source,
-                                       createdAt: HyzerJSON.parseTimestamp(created) ?? Date(timeIntervalSince1970: 0))
+            lastRow = seq
+            rowsRead += 1
+            // A row no phone could hold (written around the schema's checks) is passed over by
+            // every phone alike, so it neither blocks the round nor splits the phones.
+            guard let source = ScoreSource(rawValue: source),
+                  let event = try? ScoreEvent(id: id, roundID: roundID, playerID: player, hole: hole, strokes: strokes, supersedesEventID: supersedes,
+                                              reportedByPlayerID: reporter, deviceID: device, source: source,
+                                              createdAt: HyzerJSON.parseTimestamp(created) ?? Date(timeIntervalSince1970: 0)) else {
+                logger.error("passed over an unreadable score in the cloud", metadata: ["event": "\(id)", "round_seq": "\(seq)"])
+                continue
+            }
             events.append(CloudEvent(event: event, cloudSeq: seq))
         }
-        return (events, status)
+        return (events, status, lastRow, rowsRead)
     }
 }
 

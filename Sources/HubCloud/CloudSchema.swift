@@ -15,7 +15,7 @@ enum CloudSchema {
         CREATE TABLE hyzer_round (
             id uuid PRIMARY KEY,
             course_name text NOT NULL,
-            pars integer[] NOT NULL CHECK (cardinality(pars) >= 1),
+            pars integer[] NOT NULL CHECK (cardinality(pars) >= 1 AND 2 <= ALL(pars) AND 6 >= ALL(pars)),
             organizer_hub text NOT NULL,
             organizer_name text,
             any_player_resolves boolean NOT NULL,
@@ -25,7 +25,7 @@ enum CloudSchema {
         );
         CREATE TABLE hyzer_round_player (
             round_id uuid NOT NULL REFERENCES hyzer_round(id),
-            player_id text NOT NULL CHECK (length(player_id) BETWEEN 1 AND 128),
+            player_id text NOT NULL CHECK (octet_length(player_id) BETWEEN 1 AND 128 AND player_id !~ '[[:cntrl:]]'),
             name text NOT NULL,
             ordinal integer NOT NULL,
             PRIMARY KEY (round_id, player_id)
@@ -40,7 +40,7 @@ enum CloudSchema {
             strokes integer NOT NULL CHECK (strokes BETWEEN 1 AND 10),
             supersedes uuid REFERENCES hyzer_score_event(id),
             reported_by text NOT NULL,
-            device_id text NOT NULL CHECK (length(device_id) BETWEEN 1 AND 64),
+            device_id text NOT NULL CHECK (octet_length(device_id) BETWEEN 1 AND 64 AND device_id !~ '[[:cntrl:]]'),
             source text NOT NULL CHECK (source IN ('tap', 'voice', 'crown', 'resolution')),
             created_at text NOT NULL,
             uploaded_by text NOT NULL,

@@ -266,15 +266,16 @@ public final class CloudSync: Service, Sendable {
         for (roundID, start) in try hub.cloudWork(eventLimit: 0).cursors {
             var cursor = start
             while true {
-                let (events, status) = try await cloud.events(roundID: roundID, after: cursor)
+                let (events, status, lastRow, rowsRead) = try await cloud.events(roundID: roundID, after: cursor)
                 let localStatus = try hub.cloudRoundStatus(roundID)
-                guard !events.isEmpty || (status == .completed && localStatus?.acceptsScores == true) else { break }
+                let through = lastRow ?? cursor
+                guard through > cursor || (status == .completed && localStatus?.acceptsScores == true) else { break }
                 if !events.isEmpty || status == .completed { onState(.syncing) }
-                let added = try hub.applyFromCloud(roundID: roundID, events: events, status: status)
+                let added = try hub.applyFromCloud(roundID: roundID, events: events, status: status, through: through)
                 downloaded += added
                 if added > 0 || status == .completed { changed = true }
-                guard let last = events.last, events.count >= 2000 else { break }
-                cursor = last.cloudSeq
+                guard rowsRead >= 2000 else { break }
+                cursor = through
             }
         }
         if changed || uploaded > 0 { onChange() }

@@ -105,9 +105,10 @@ extension Hub {
     /// Applies what the cloud holds of a shared round past this phone's cursor: events in cloud
     /// order (an event already here only gets its cloud order), then the round's completion.
     /// One transaction: a phone killed mid-download keeps all of a batch or none of it.
+    /// `through`: the cloud order of the last row read, when that row could not be applied.
     /// Returns how many events were new here.
     @discardableResult
-    public func applyFromCloud(roundID: UUID, events: [CloudEvent], status: RoundStatus?) throws -> Int {
+    public func applyFromCloud(roundID: UUID, events: [CloudEvent], status: RoundStatus?, through: Int64? = nil) throws -> Int {
         let (added, changed) = try database.write { store -> (Int, Bool) in
             guard var round = try store.round(id: roundID), try store.cloudRound(id: roundID) != nil else {
                 throw HubError.storage("Round \(roundID.uuidString) is not a shared round on this phone.")
@@ -129,7 +130,9 @@ extension Hub {
                 try store.recordCloudOrder(eventID: event.id, roundID: roundID, cloudSeq: cloudEvent.cloudSeq)
                 added += 1
             }
-            if let last = events.last { try store.advanceCursor(of: roundID, to: last.cloudSeq) }
+            // Past the last row read, including rows no phone could hold (see CloudConnection.events).
+            let last = max(events.last?.cloudSeq ?? 0, through ?? 0)
+            if last > 0 { try store.advanceCursor(of: roundID, to: last) }
             let before = round.status
             if round.status.acceptsScores {
                 if status == .completed {

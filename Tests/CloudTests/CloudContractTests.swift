@@ -89,4 +89,33 @@ struct CloudContractTests {
         }
         #expect(try await SeveralPhonesTests.psql(url, "SELECT count(*) FROM hyzer_score_event") == "2")
     }
+
+    @Test("A row written around the cloud's checks, that no phone could hold, is passed over by every phone: it blocks nothing after it")
+    func unreadableRowIsPassedOver() async throws {
+        let (_, url) = try await SeveralPhonesTests.makeDatabase()
+        let (home, organizer) = try Self.phone(url, player: "Jake")
+        defer { withExtendedLifetime(home) {} }
+        let round = try organizer.startRound(course: "Willow Creek", players: ["Jake", "Sarah"])
+        try organizer.score(player: "Jake", strokes: 3, hole: 1)
+        let cloud = try await connect(url)
+        try await CloudSync.syncOnce(hub: organizer, cloud: cloud, player: nil, logger: logger)
+        // Someone with the server's superuser drops a check and writes a device id with a control character.
+        let jake = round.players[0].id
+        _ = try await SeveralPhonesTests.psql(url, """
+            ALTER TABLE hyzer_score_event DROP CONSTRAINT hyzer_score_event_device_id_check;
+            INSERT INTO hyzer_score_event (id, round_id, round_seq, player_id, hole, strokes, reported_by, device_id, source, created_at, uploaded_by)
+            VALUES (gen_random_uuid(), '\(round.id.uuidString)', 2, '\(jake)', 2, 4, '\(jake)', E'bad\\x01device', 'tap', 'now', 'intruder');
+            UPDATE hyzer_round SET last_seq = 2;
+            """)
+        let (sarahHome, sarah) = try Self.phone(url, player: "Sarah")
+        defer { withExtendedLifetime(sarahHome) {} }
+        try sarah.join(try #require(try await cloud.round(id: round.id)))
+        try organizer.score(player: "Sarah", strokes: 2, hole: 1)
+        try await CloudSync.syncOnce(hub: organizer, cloud: cloud, player: nil, logger: logger)
+        let (_, downloaded) = try await CloudSync.syncOnce(hub: sarah, cloud: cloud, player: nil, logger: logger)
+        await cloud.close()
+        #expect(downloaded == 2, "the two good scores, on either side of the unreadable one")
+        #expect(try sarah.eventLog().events.map(\.strokes) == [3, 2])
+        #expect(try sarah.cloudWork(eventLimit: 0).cursors[round.id] == 3, "the cursor moved past the unreadable row")
+    }
 }
