@@ -51,17 +51,7 @@ public struct RoundSnapshot: Sendable, Hashable, Codable {
 
     /// The snapshot of `round` given its log (in log order).
     public init(round: Round, events: [ScoreEvent]) {
-        let roundEvents = events.filter { $0.roundID == round.id }
-        let currentHole = round.currentHole(events: roundEvents)
-        self.init(
-            id: round.id,
-            courseName: round.courseName,
-            status: round.status,
-            currentHole: currentHole,
-            holeCount: round.holeCount,
-            holes: round.holes,
-            standings: StandingsEngine.standings(events: roundEvents, holes: round.holes, players: round.players, currentHole: currentHole)
-        )
+        self.init(round: round, ledger: ScoreLedger(events: events.filter { $0.roundID == round.id }))
     }
 
     /// The snapshot of `round` from its ledger (the round's log, already grouped).
