@@ -42,7 +42,7 @@ extension Hub {
             let hole = try hole ?? Self.currentHole(store, round: round)
             let event = try makeEvent(round: round, player: player, hole: hole, strokes: strokes, reporter: reporter,
                                       deviceID: deviceID, source: source, supersedes: nil)
-            let history = try store.history(roundID: round.id, playerID: player.id, hole: hole)
+            let history = try history(of: ScoreKey(playerID: player.id, hole: hole), roundID: round.id, in: store)
             if let own = ScoreResolution.ownScoreContradicted(inHistory: history, deviceID: deviceID, strokes: strokes) {
                 throw HubError.alreadyScored(player: player.name, hole: hole, strokes: own.strokes, attempted: strokes)
             }
@@ -78,7 +78,7 @@ extension Hub {
             guard (1...round.holeCount).contains(hole) else { throw HubError.score(.holeOutOfRange(hole: hole, holeCount: round.holeCount)) }
             // The strokes are wrong whatever the hole's state: say that first.
             guard Strokes.allowed.contains(strokes) else { throw HubError.score(.strokesOutOfRange(strokes)) }
-            let history = try store.history(roundID: round.id, playerID: player.id, hole: hole)
+            let history = try history(of: ScoreKey(playerID: player.id, hole: hole), roundID: round.id, in: store)
             let current = ScoreResolution.leaves(ofHistory: history).first
             if source == .resolution {
                 if ConflictDetector.openDiscrepancy(inHistory: history) == nil { try check(player, current) }
@@ -104,7 +104,7 @@ extension Hub {
             var outcome = VoiceOutcome(hole: hole, parse: parsed)
             let deviceID = try Self.phoneDeviceID(store, round: round), reporter = try Self.defaultReporter(store, round: round)
             for entry in parsed.entries {
-                let history = try store.history(roundID: round.id, playerID: entry.player.id, hole: hole)
+                let history = try history(of: ScoreKey(playerID: entry.player.id, hole: hole), roundID: round.id, in: store)
                 if let own = ScoreResolution.ownScoreContradicted(inHistory: history, deviceID: deviceID, strokes: entry.strokes) {
                     outcome.refused.append(.init(entry: entry, reason: HubError.alreadyScored(
                         player: entry.player.name, hole: hole, strokes: own.strokes, attempted: entry.strokes).description))
@@ -154,7 +154,7 @@ extension Hub {
         var round = try context.round ?? cachedRoundInPlay(store)
         do { try round.validate(event) } catch { throw HubError.score(error) }
         if event.source == .resolution { try Self.requireResolver(store, roundID: event.roundID) }
-        let history = try store.history(roundID: event.roundID, playerID: event.playerID, hole: event.hole)
+        let history = try history(of: ScoreKey(playerID: event.playerID, hole: event.hole), roundID: event.roundID, in: store)
         if let target = event.supersedesEventID {
             guard history.contains(where: { $0.id == target }) else {
                 let elsewhere = try store.event(id: target).map { $0.roundID == event.roundID } ?? false
@@ -192,6 +192,20 @@ extension Hub {
         }
         logger.debug("stored event", metadata: ["id": "\(event.id)", "classification": "\(classification.rawValue)"])
         return AppendResult(event: event, outcome: .stored(classification))
+    }
+
+    /// One {player, hole} history in log order: from the round's ledger in memory when it holds
+    /// exactly what this transaction sees (no commit since, nothing written yet in this one: the
+    /// change sequence is the ledger's), else from the store. The ledger is only ever cached from
+    /// committed state, so a transaction that rolls back leaves nothing behind in it.
+    func history(of key: ScoreKey, roundID: UUID, in store: HubStore) throws -> [ScoreEvent] {
+        let sequence = try store.sequence
+        if let cached = ledgerCache.withLockedValue({ cache in
+            cache.flatMap { $0.roundID == roundID && $0.sequence == sequence ? $0.ledger.history(of: key) : nil }
+        }) {
+            return cached
+        }
+        return try store.history(roundID: roundID, playerID: key.playerID, hole: key.hole)
     }
 
     private func cachedRoundInPlay(_ store: HubStore) throws -> Round {

@@ -69,7 +69,7 @@ public struct ScoreLedger: Sendable {
 
     /// The history of one {player, hole}, in log order.
     public func history(of key: ScoreKey) -> [ScoreEvent] {
-        keys.firstIndex(of: key).map { histories[$0] } ?? []
+        slot[key].map { histories[$0] } ?? []
     }
 
     /// Open discrepancies in the order their {player, hole} first appeared in the log.
