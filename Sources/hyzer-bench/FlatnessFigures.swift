@@ -56,3 +56,46 @@ extension Figures {
         ]
     }
 }
+
+extension Figures {
+    /// A score committed on the phone → the last of `watches` paired watches shows it.
+    static func fanOut(_ context: BenchContext, watches count: Int) throws -> Samples {
+        let home = try context.scratch("fanout-\(count)")
+        let paths = HyzerPaths(home: home)
+        let hub = try Hub.open(paths: paths)
+        let names = ["Ann", "Ben", "Cat", "Dan"]
+        try hub.startRound(course: "Maple Hill", players: names)
+        for name in names { try hub.score(player: name, strokes: 3, hole: 1) }  // the scores the measured corrections replace
+        _ = try PairingToken.loadOrCreate(at: paths.pairingToken)
+        let server = try RunningProcess.start(context.binDirectory.appendingPathComponent("hyzer-hub").path,
+                                              ["--home", home.path, "serve", "--log-level", "error"])
+        defer { server.terminate() }
+        guard server.waitForOutput(containing: "serving on", timeout: .seconds(30)) else { throw BenchError("hyzer-hub serve did not start") }
+        let observers = try (0..<count).map { index in
+            try WatchObserver(paths: HyzerPaths(home: try context.scratch("fanout-\(count)-watch-\(index)")), deviceID: "watch-\(index)", hub: paths)
+        }
+        defer { observers.forEach { $0.stop() } }
+        for observer in observers { try observer.waitUntilPaired() }
+        var index = 0
+        return try measure(context.n(100, quick: 5), warmup: 3, pause: 0.05) {
+            observers.forEach { $0.expectNextChange() }
+            try hub.correct(player: names[index % names.count], strokes: 2 + index % 4, hole: 1)
+            index += 1
+            for observer in observers { try observer.wait(timeout: 10, "a paired watch saw no push after a score") }
+        }
+    }
+
+    static func fanOut(_ context: BenchContext) throws -> [Figure] {
+        let one = try fanOut(context, watches: 1)
+        let many = context.n(50, quick: 5)
+        let fifty = try fanOut(context, watches: many)
+        let ratio = fifty.p50 / one.p50
+        return [
+            time("fan-out: score on the phone → one paired watch shows it", one, limit: nil, seeds: "—", target: "—", meets: true,
+                 note: "real hyzer-hub serve, watch sessions over the Unix socket, 50 ms apart"),
+            Figure(name: "fan-out: the same → the last of \(many) paired watches shows it", unit: "seconds", p50: fifty.p50, p99: fifty.p99,
+                   iterations: fifty.count, limitName: "one watch", limit: one.p50, ratio: ratio, seedsBudget: "—", target: "≤ 3× one watch",
+                   meetsTarget: ratio <= 3, note: "the \(many) watch sessions run in the bench's own process"),
+        ]
+    }
+}

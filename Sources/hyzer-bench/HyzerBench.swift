@@ -52,6 +52,7 @@ struct HyzerBench: ParsableCommand {
             ("crown → frame", { [try Figures.crownToFrame(context)] }),
             ("save → snapshot", { [try Figures.saveToSnapshot(context, limit: saveLimit)] }),
             ("flatness", { try Figures.flatness(context) }),
+            ("fan-out", { try Figures.fanOut(context) }),
             ("standings 6", { [Figures.standings(context, players: 6, correctionsPerPlayer: 0)] }),
             ("standings 1000", { [Figures.standings(context, players: 1_000, correctionsPerPlayer: 3)] }),
             ("ingest single", { [try Figures.ingestOnePerCommit(context, commit: commit)] }),

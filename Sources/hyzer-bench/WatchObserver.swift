@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import HyzerKit
+import HyzerLink
 import NIOConcurrencyHelpers
 import WatchCore
 
@@ -13,10 +14,14 @@ final class WatchObserver: Sendable {
     private let seen = DispatchSemaphore(value: 0)
     private let target = NIOLockedValueBox(0)
 
-    init(paths: HyzerPaths, deviceID: String) throws {
+    /// A watch on its own home `paths`; `hub` is the hub's home when it is another one (the watch
+    /// then pairs with that hub's socket and token).
+    init(paths: HyzerPaths, deviceID: String, hub: HyzerPaths? = nil) throws {
         let box = NIOLockedValueBox<WatchSession?>(nil)
         let target = self.target, seen = self.seen
-        session = try WatchSession(configuration: WatchConfiguration(paths: paths, deviceID: deviceID)) {
+        let configuration = WatchConfiguration(paths: paths, address: hub.map { .unix(path: $0.linkSocket.path) },
+                                               tokenFile: hub?.pairingToken, deviceID: deviceID)
+        session = try WatchSession(configuration: configuration) {
             guard let sequence = box.withLockedValue({ $0 })?.current.snapshot?.sequence else { return }
             let reached = target.withLockedValue { wanted in
                 guard wanted > 0, sequence >= wanted else { return false }

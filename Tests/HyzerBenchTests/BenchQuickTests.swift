@@ -30,7 +30,8 @@ struct BenchQuickTests {
             "standings recompute, 6 players × 18 holes", "standings recompute, 1000 players × 18 holes, 3 corrections each",
             "durable hub ingest, one event per commit", "durable hub ingest, batched", "headless watch start → first frame",
             "watch idle CPU", "watch resident memory", "score on the phone → push seen by a paired watch, round at 100 events",
-            "the same, round at 2,000 events (flatness",
+            "the same, round at 2,000 events (flatness", "fan-out: score on the phone → one paired watch shows it",
+            "fan-out: the same → the last of 5 paired watches shows it",
         ] {
             #expect(names.contains { $0.hasPrefix(expected) }, "missing \(expected)")
         }
