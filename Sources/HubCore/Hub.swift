@@ -263,7 +263,7 @@ public final class Hub: Sendable {
         } else {
             return try rebuildLedger(of: round, at: sequence, in: store)
         }
-        ledgerCache.withLockedValue { if $0 == nil || $0!.roundID != round.id || $0!.sequence < cache.sequence { $0 = cache } }
+        keep(cache)
         return cache.ledger
     }
 
@@ -272,8 +272,16 @@ public final class Hub: Sendable {
         let cache = LedgerCache(roundID: round.id, sequence: sequence, ledger: ScoreLedger(events: rows.map(\.event)),
                                 lastRow: rows.map(\.row).max() ?? 0, holdsUnordered: rows.contains { $0.cloudSeq == nil },
                                 highestCloudSeq: rows.compactMap(\.cloudSeq).max() ?? 0)
-        ledgerCache.withLockedValue { if $0 == nil || $0!.roundID != round.id || $0!.sequence < sequence { $0 = cache } }
+        keep(cache)
         return cache.ledger
+    }
+
+    /// Caches `cache` unless the one there is newer for the same round (another reader got further).
+    private func keep(_ cache: LedgerCache) {
+        ledgerCache.withLockedValue { current in
+            if let current, current.roundID == cache.roundID, current.sequence >= cache.sequence { return }
+            current = cache
+        }
     }
 
     /// Writes `shared/standings.json` (see `SnapshotExporter`); returns the snapshot written, nil

@@ -82,7 +82,7 @@ struct CloudBench {
         let organizer = try phone("cross-a", url: url, player: names[0])
         try organizer.hub.startRound(course: "Maple Hill", players: names)
         let other = try phone("cross-c", url: url, player: names[2])
-        let servers = try [serve(organizer.home), serve(other.home)]
+        let servers = try [context.serve(organizer.home), context.serve(other.home)]
         defer { servers.forEach { $0.terminate() } }
         try wait("phone C to join the round") { try other.hub.roundInPlay() != nil }
 
@@ -155,7 +155,7 @@ struct CloudBench {
             let names = (1...4).map { "Player \($0)" }
             let phones = try (0..<count).map { try phone("phones\(count)-\($0)", url: url, player: names[$0 % names.count]) }
             try phones[0].hub.startRound(course: "Maple Hill", players: names)
-            let servers = try phones.map { try serve($0.home) }
+            let servers = try phones.map { try context.serve($0.home) }
             defer { servers.forEach { $0.terminate() } }
             try wait("\(count) phones to join") { try phones.allSatisfy { try $0.hub.roundInPlay() != nil } }
             var index = 0
@@ -195,13 +195,6 @@ struct CloudBench {
         let hub = try Hub.open(paths: paths)
         try hub.setCloud(CloudConfiguration(url: url, player: player))
         return Phone(home: home, paths: paths, hub: hub)
-    }
-
-    private func serve(_ home: URL) throws -> RunningProcess {
-        let server = try RunningProcess.start(context.binDirectory.appendingPathComponent("hyzer-hub").path,
-                                              ["--home", home.path, "serve", "--log-level", "error"])
-        guard server.waitForOutput(containing: "serving on", timeout: .seconds(30)) else { throw BenchError("hyzer-hub serve did not start") }
-        return server
     }
 
     private func wait(_ what: String, _ condition: () throws -> Bool) throws {

@@ -35,6 +35,17 @@ struct BenchContext {
 
     func n(_ full: Int, quick small: Int) -> Int { quick ? small : full }
 
+    /// Starts `hyzer-hub serve` (from the bench's build folder) on `home` and returns once it listens.
+    func serve(_ home: URL) throws -> RunningProcess {
+        let server = try RunningProcess.start(binDirectory.appendingPathComponent("hyzer-hub").path,
+                                              ["--home", home.path, "serve", "--log-level", "error"])
+        guard server.waitForOutput(containing: "serving on", timeout: .seconds(30)) else {
+            server.terminate()
+            throw BenchError("hyzer-hub serve did not start on \(home.path)")
+        }
+        return server
+    }
+
     func scratch(_ name: String) throws -> URL {
         let url = directory.appendingPathComponent(name, isDirectory: true)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
@@ -90,10 +101,8 @@ enum Figures {
         let names = ["Ann", "Ben", "Cat", "Dan"]
         try hub.startRound(course: "Maple Hill", players: names)
         _ = try PairingToken.loadOrCreate(at: paths.pairingToken)
-        let server = try RunningProcess.start(context.binDirectory.appendingPathComponent("hyzer-hub").path,
-                                              ["--home", home.path, "serve", "--log-level", "error"])
+        let server = try context.serve(home)
         defer { server.terminate() }
-        guard server.waitForOutput(containing: "serving on", timeout: .seconds(30)) else { throw BenchError("hyzer-hub serve did not start") }
 
         let watch = try WatchObserver(paths: paths, deviceID: "bench-watch")
         let session = watch.session
@@ -159,9 +168,8 @@ enum Figures {
         let paths = HyzerPaths(home: home)
         let hub = try Hub.open(paths: paths)
         try hub.startRound(course: "Maple Hill", players: ["Ann", "Ben", "Cat", "Dan"])
-        let server = try RunningProcess.start(context.binDirectory.appendingPathComponent("hyzer-hub").path, ["--home", home.path, "serve", "--log-level", "error"])
+        let server = try context.serve(home)
         defer { server.terminate() }
-        guard server.waitForOutput(containing: "serving on", timeout: .seconds(30)) else { throw BenchError("hyzer-hub serve did not start") }
         let watch = try RunningProcess.start(context.binDirectory.appendingPathComponent("hyzer-watch").path,
                                              ["--home", home.path, "--headless", "--report-first-frame"])
         defer { watch.terminate() }

@@ -27,10 +27,8 @@ extension Figures {
         }
         for start in stride(from: 0, to: log.count, by: 5_000) { try hub.append(batch: Array(log[start..<min(start + 5_000, log.count)])) }
         _ = try PairingToken.loadOrCreate(at: paths.pairingToken)
-        let server = try RunningProcess.start(context.binDirectory.appendingPathComponent("hyzer-hub").path,
-                                              ["--home", home.path, "serve", "--log-level", "error"])
+        let server = try context.serve(home)
         defer { server.terminate() }
-        guard server.waitForOutput(containing: "serving on", timeout: .seconds(30)) else { throw BenchError("hyzer-hub serve did not start") }
         let watch = try WatchObserver(paths: paths, deviceID: "bench-watch")
         defer { watch.stop() }
         try watch.waitUntilPaired()
@@ -67,10 +65,8 @@ extension Figures {
         try hub.startRound(course: "Maple Hill", players: names)
         for name in names { try hub.score(player: name, strokes: 3, hole: 1) }  // the scores the measured corrections replace
         _ = try PairingToken.loadOrCreate(at: paths.pairingToken)
-        let server = try RunningProcess.start(context.binDirectory.appendingPathComponent("hyzer-hub").path,
-                                              ["--home", home.path, "serve", "--log-level", "error"])
+        let server = try context.serve(home)
         defer { server.terminate() }
-        guard server.waitForOutput(containing: "serving on", timeout: .seconds(30)) else { throw BenchError("hyzer-hub serve did not start") }
         let observers = try (0..<count).map { index in
             try WatchObserver(paths: HyzerPaths(home: try context.scratch("fanout-\(count)-watch-\(index)")), deviceID: "watch-\(index)", hub: paths)
         }
