@@ -43,6 +43,19 @@ public final class HeldFileLock: Sendable {
         return HeldFileLock(fd: fd)
     }
 
+    /// Whether some process holds the lock on `url` now; asks without taking it or writing
+    /// anything (a read-only home can be asked too).
+    public static func isHeld(_ url: URL) -> Bool {
+        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        while flock(fd, LOCK_SH | LOCK_NB) != 0 {
+            if errno == EINTR { continue }
+            return errno == EWOULDBLOCK
+        }
+        return false
+    }
+
     /// The process id written by whoever holds the lock on `url`, if readable.
     public static func holder(_ url: URL) -> Int32? {
         (try? String(contentsOf: url, encoding: .utf8)).flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }

@@ -67,9 +67,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     /// Whether a serve holds this home's lock right now.
     static func isServing(_ paths: HyzerPaths) -> Bool {
-        let lock = paths.hubDirectory.appendingPathComponent("serve.lock")
-        guard FileManager.default.fileExists(atPath: lock.path) else { return false }
-        do { return try HeldFileLock.acquire(lock) == nil } catch { return false }
+        HeldFileLock.isHeld(paths.hubDirectory.appendingPathComponent("serve.lock"))
     }
 
     func run() async throws {
