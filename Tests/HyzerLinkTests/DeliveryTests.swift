@@ -51,7 +51,11 @@ struct DeliveryTests {
         let server = try await home.serve(["--latency", "15"])
         defer { server.stop() }
         let first = try await home.linkClient(["--device", "watch-1", "--enqueue", "40", "--until-drained"])
-        #expect(await first.waitForLine(timeout: .seconds(30)) { _ in first.lines.filter { $0.hasPrefix("acked") }.count >= 5 })
+        // Scores are delivered one at a time while more are queued, each waiting out the hub's 15 ms
+        // latency: kill once all 40 are queued and some have landed, so the outbox still holds the rest.
+        #expect(await first.waitForLine(timeout: .seconds(30)) { _ in
+            first.queuedIDs.count == 40 && first.lines.contains { $0.hasPrefix("acked") }
+        })
         await first.kill(SIGKILL)
         let queued = first.queuedIDs
         let left = try FileManager.default.contentsOfDirectory(atPath: home.url.appendingPathComponent("watch/outbox").path)
