@@ -94,20 +94,26 @@ extension Hub {
         return result
     }
 
-    /// Records what a spoken transcript makes clear; reports the rest.
-    public func voice(_ transcript: String, hole: Int? = nil) throws -> VoiceOutcome {
+    /// Records what a spoken transcript makes clear; reports the rest. With `dryRun`, records
+    /// nothing and reports what would have been recorded (`outcome.wouldRecord`).
+    public func voice(_ transcript: String, hole: Int? = nil, dryRun: Bool = false) throws -> VoiceOutcome {
         let outcome = try database.write { store -> VoiceOutcome in
             let round = try Self.requireRoundInPlay(store)
             let hole = try hole ?? Self.currentHole(store, round: round)
             guard (1...round.holeCount).contains(hole) else { throw HubError.score(.holeOutOfRange(hole: hole, holeCount: round.holeCount)) }
-            let parsed = VoiceTranscriptParser.parse(transcript, matcher: FuzzyNameMatcher(players: round.players))
-            var outcome = VoiceOutcome(hole: hole, parse: parsed)
+            let par = round.holes.first { $0.number == hole }?.par
+            let parsed = VoiceTranscriptParser.parse(transcript, players: round.players, par: par)
+            var outcome = VoiceOutcome(transcript: transcript, hole: hole, par: par, parse: parsed, dryRun: dryRun)
             let deviceID = try Self.phoneDeviceID(store, round: round), reporter = try Self.defaultReporter(store, round: round)
             for entry in parsed.entries {
                 let history = try history(of: ScoreKey(playerID: entry.player.id, hole: hole), roundID: round.id, in: store)
                 if let own = ScoreResolution.ownScoreContradicted(inHistory: history, deviceID: deviceID, strokes: entry.strokes) {
                     outcome.refused.append(.init(entry: entry, reason: HubError.alreadyScored(
                         player: entry.player.name, hole: hole, strokes: own.strokes, attempted: entry.strokes).description))
+                    continue
+                }
+                if dryRun {
+                    outcome.wouldRecord.append(entry)
                     continue
                 }
                 let event = try makeEvent(round: round, player: entry.player, hole: hole, strokes: entry.strokes,

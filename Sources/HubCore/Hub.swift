@@ -307,7 +307,7 @@ public final class Hub: Sendable {
         let wanted = trim(name)
         if let exact = round.players.first(where: { $0.name.lowercased() == wanted.lowercased() }) { return exact }
         switch FuzzyNameMatcher(players: round.players).match(wanted) {
-        case .clear(let player): return player
+        case .clear(let player, _): return player
         case .near(let player, _): throw HubError.unknownPlayer(wanted, roundPlayers: round.players.map(\.name), suggestion: player.name)
         case .ambiguous, .none: throw HubError.unknownPlayer(wanted, roundPlayers: round.players.map(\.name), suggestion: nil)
         }

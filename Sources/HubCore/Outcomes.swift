@@ -21,16 +21,29 @@ public struct VoiceOutcome: Equatable, Sendable {
         public let reason: String
     }
 
+    public let transcript: String
     public let hole: Int
+    /// The hole's par (what golf words were counted from).
+    public let par: Int?
     public let parse: VoiceParseResult
+    /// True when nothing was to be recorded (`voice --dry-run`).
+    public let dryRun: Bool
     public var recorded: [AppendResult] = []
+    /// With `dryRun`: what would have been recorded.
+    public var wouldRecord: [VoiceParseResult.Entry] = []
     public var refused: [Refused] = []
 
-    public init(hole: Int, parse: VoiceParseResult) {
+    public init(transcript: String = "", hole: Int, par: Int? = nil, parse: VoiceParseResult, dryRun: Bool = false) {
+        self.transcript = transcript
         self.hole = hole
+        self.par = par
         self.parse = parse
+        self.dryRun = dryRun
     }
 
-    /// Everything in the transcript was recorded.
+    /// Everything in the transcript was (or, in a dry run, would be) recorded.
     public var isComplete: Bool { parse.isComplete && refused.isEmpty }
+
+    /// Nothing was (or would be) recorded.
+    public var recordedNothing: Bool { recorded.isEmpty && wouldRecord.isEmpty }
 }

@@ -69,25 +69,35 @@ struct ResolveCommand: ParsableCommand {
 struct VoiceCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "voice",
-        abstract: "Record scores from speech: \"Mike 3, Jake four\".",
+        abstract: "Record scores from speech: \"Mike 3, Jake four, Sarah birdie\".",
         discussion: """
-            Numbers are digits or words (one to ten). Names are matched to the round's players: a clear \
-            match (over 80 %) is recorded, a near one (50 to 80 %) is answered "did you mean …?", a poor \
-            one is refused. What is clear is recorded even when the rest is not.
-            Exit status: 0 when everything was recorded, 2 when only part was, 1 when nothing was.
+            Scores are digits, number words (and what recognizers write for them: "won", "to", "for", \
+            "ate", "tree"), or golf words counted from the hole's par: ace, eagle, birdie, par, bogey, \
+            double (bogey), triple, "one under", "two over". Strokes are 1 to 10.
+            Names are matched to the round's players by name, first or last name, initials, common short \
+            forms (Mike for Michael), and how they sound (Sara for Sarah); fillers ("um", "okay", "got a") \
+            and possessives are ignored. A clear match (over 80 %) is recorded, a near one (50 to 80 %) is \
+            answered "did you mean …?", a name two players fit equally is refused naming both.
+            "Jake 4, sorry, Jake 5" and "Jake 4, make that 5" record 5. What is clear is recorded even when \
+            the rest is not.
+            Exit status: 0 when everything was recorded, 2 when only part was, 1 when nothing was \
+            (with --dry-run: would be).
             """
     )
     @ParentCommand var root: HyzerHub
-    @Argument(help: "The transcript.") var transcript: String
+    @Argument(help: "The transcript, as a speech recognizer wrote it.") var transcript: String
     @Option(help: "The hole (default: the current hole).") var hole: Int?
-    @Flag(help: "Print what was recorded, suggested and refused as JSON (the exit status is the same).") var json = false
+    @Flag(name: .customLong("dry-run"), help: "Show what would be recorded, and why each name matched, without recording anything.")
+    var dryRun = false
+    @Flag(help: "Print what was recorded, suggested and refused, and how each name matched, as JSON (the exit status is the same).")
+    var json = false
 
     func run() throws {
         let hub = try root.openHub()
-        let outcome = try hub.voice(transcript, hole: hole)
+        let outcome = try hub.voice(transcript, hole: hole, dryRun: dryRun)
         let round = try reportRound(hub)
         if json { try printJSON(VoiceReport(outcome, round: round)) } else { print(HubText.voice(outcome, round: round)) }
-        if !outcome.isComplete { throw ExitCode(outcome.recorded.isEmpty ? 1 : 2) }
+        if !outcome.isComplete { throw ExitCode(outcome.recordedNothing ? 1 : 2) }
     }
 }
 

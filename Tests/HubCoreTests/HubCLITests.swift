@@ -151,11 +151,11 @@ struct HubCLITests {
     func partialVoice() async throws {
         let home = try TemporaryHome()
         _ = try await home.hub("round", "start", "--course", "Willow Creek", "--player", "Jake", "--player", "Mike", "--player", "Sarah")
-        let result = try await home.hub("voice", "Mike 3, Jak four, Bob 2")
+        let result = try await home.hub("voice", "Mike 3, Jay four, Bob 2")
         #expect(result.status == 2)
         #expect(result.stdout == """
             Recorded Mike: 3 on hole 1 (par 3, E).
-            Not recorded: "Jak" 4: did you mean Jake? (75 % match; say it again or use: hyzer-hub score "Jake" 4 --hole 1)
+            Not recorded: "Jay" four: did you mean Jake? (spelled like Jake, 50 % match; say it again or use: hyzer-hub score "Jake" 4 --hole 1)
             Not recorded: "Bob" is not a player in this round.
 
             """)

@@ -19,13 +19,15 @@ public struct RecordedReport: Encodable, Equatable, Sendable {
     }
 }
 
-/// What `voice --json` prints: what was recorded, what needs a person, what was refused.
+/// What `voice --json` prints: what was recorded (or, with `--dry-run`, would be), what needs a
+/// person, what was refused, and each thing heard with how its name was matched.
 public struct VoiceReport: Encodable, Equatable, Sendable {
     public struct Suggestion: Encodable, Equatable, Sendable {
         public let heard: String
         public let didYouMean: String
         public let strokes: Int
         public let confidence: Double
+        public let reason: String
     }
 
     public struct Problem: Encodable, Equatable, Sendable {
@@ -33,23 +35,83 @@ public struct VoiceReport: Encodable, Equatable, Sendable {
         public let reason: String
     }
 
+    /// How a heard name was matched: `name`, `initials`, `nickname`, `sounds like`, `spelling`.
+    public struct Match: Codable, Hashable, Sendable {
+        public let how: String
+        /// The form of the player's name it matched ("Michael", "Sarah").
+        public let form: String
+        public let confidence: Double
+        public let reason: String
+    }
+
+    /// One name + score as heard, in the order said.
+    public struct Heard: Encodable, Equatable, Sendable {
+        public let heard: String
+        public let said: String
+        @EncodedNull public var strokes: Int?
+        /// `record` (clear: recorded, or would be in a dry run), `didYouMean`, `ambiguous`,
+        /// `unknownName`, `noName`, `noScore`, `refused`.
+        public let status: String
+        @EncodedNull public var playerID: PlayerID?
+        @EncodedNull public var name: String?
+        /// The players an ambiguous or near name could be.
+        public let candidates: [String]
+        @EncodedNull public var match: Match?
+        @EncodedNull public var problem: String?
+    }
+
+    public let transcript: String
     public let hole: Int
-    /// Everything in the transcript was recorded.
+    @EncodedNull public var par: Int?
+    public let dryRun: Bool
+    /// Everything in the transcript was recorded (would be, in a dry run).
     public let complete: Bool
     public let recorded: [RecordedReport]
+    /// With `--dry-run`: what would be recorded, as `heard` items.
+    public let wouldRecord: [Heard]
     public let suggestions: [Suggestion]
     /// Fragments that could not be parsed, and clear entries the hub refused (with the reason).
     public let problems: [Problem]
+    public let heard: [Heard]
 
     public init(_ outcome: VoiceOutcome, round: Round) {
+        transcript = outcome.transcript
         hole = outcome.hole
+        par = outcome.par
+        dryRun = outcome.dryRun
         complete = outcome.isComplete
         recorded = outcome.recorded.map { RecordedReport($0, round: round) }
         suggestions = outcome.parse.suggestions.map {
-            Suggestion(heard: $0.heard, didYouMean: $0.player.name, strokes: $0.strokes, confidence: $0.confidence)
+            Suggestion(heard: $0.heard, didYouMean: $0.player.name, strokes: $0.strokes, confidence: $0.confidence, reason: $0.evidence.description)
         }
         problems = outcome.parse.problems.map { Problem(fragment: $0.fragment, reason: $0.reason) }
-            + outcome.refused.map { Problem(fragment: "\($0.entry.heard) \($0.entry.strokes)", reason: $0.reason) }
+            + outcome.refused.map { Problem(fragment: "\($0.entry.heard) \($0.entry.said)", reason: $0.reason) }
+        let refused = Dictionary(outcome.refused.map { ($0.entry.player.id, $0.reason) }, uniquingKeysWith: { a, _ in a })
+        heard = outcome.parse.items.map { Self.heard($0, refused: refused) }
+        let would = Set(outcome.wouldRecord.map(\.player.id))
+        wouldRecord = heard.filter { $0.status == "record" && $0.playerID.map(would.contains) == true }
+    }
+
+    static func heard(_ item: VoiceParseResult.Item, refused: [PlayerID: String]) -> Heard {
+        func match(_ evidence: NameEvidence) -> Match {
+            Match(how: evidence.kind.rawValue, form: evidence.form, confidence: (evidence.confidence * 100).rounded() / 100, reason: evidence.description)
+        }
+        let status: String, player: Player?, candidates: [String], evidence: NameEvidence?
+        switch item.resolution {
+        case .player(let found, let matched):
+            player = found; candidates = []; evidence = matched
+            status = refused[found.id] != nil ? "refused" : item.problem == nil ? "record" : item.said.isEmpty ? "noScore" : "refused"
+        case .suggestion(let found, let matched):
+            player = nil; candidates = [found.name]; evidence = matched; status = "didYouMean"
+        case .ambiguous(let players, let matched):
+            player = nil; candidates = players.map(\.name); evidence = matched; status = "ambiguous"
+        case .unknown:
+            player = nil; candidates = []; evidence = nil; status = "unknownName"
+        case .noName:
+            player = nil; candidates = []; evidence = nil; status = "noName"
+        }
+        return Heard(heard: item.heard, said: item.said, strokes: item.strokes, status: status, playerID: player?.id, name: player?.name,
+                     candidates: candidates, match: evidence.map(match), problem: player.flatMap { refused[$0.id] } ?? item.problem)
     }
 }
 

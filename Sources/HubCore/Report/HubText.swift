@@ -63,15 +63,44 @@ public enum HubText {
 
     public static func voice(_ outcome: VoiceOutcome, round: Round) -> String {
         var lines: [String] = []
-        for result in outcome.recorded { lines.append(recorded(result, round: round)) }
-        for refused in outcome.refused { lines.append("Not recorded: \(refused.entry.heard) \(refused.entry.strokes): \(refused.reason)") }
+        if outcome.dryRun {
+            lines.append("Dry run, nothing recorded. Hole \(outcome.hole)\(outcome.par.map { " (par \($0))" } ?? ""):")
+            for entry in outcome.wouldRecord {
+                lines.append("Would record \(entry.player.name): \(entry.strokes). \(voiceReason(entry, par: outcome.par))")
+            }
+        }
+        for result in outcome.recorded {
+            var line = recorded(result, round: round)
+            if let entry = outcome.parse.entries.first(where: { $0.player.id == result.event.playerID }), !plainlySaid(entry) {
+                line += " \(voiceReason(entry, par: outcome.par))"
+            }
+            lines.append(line)
+        }
+        for refused in outcome.refused { lines.append("Not recorded: \(refused.entry.heard) \(refused.entry.said): \(sentence(refused.reason))") }
         for suggestion in outcome.parse.suggestions {
-            lines.append("Not recorded: \"\(suggestion.heard)\" \(suggestion.strokes): did you mean \(suggestion.player.name)? "
-                + "(\(Int((suggestion.confidence * 100).rounded())) % match; say it again or use: hyzer-hub score \"\(suggestion.player.name)\" \(suggestion.strokes) --hole \(outcome.hole))")
+            lines.append("Not recorded: \"\(suggestion.heard)\" \(suggestion.said): did you mean \(suggestion.player.name)? "
+                + "(\(suggestion.evidence.description), \(Int((suggestion.confidence * 100).rounded())) % match; say it again or use: "
+                + "hyzer-hub score \"\(suggestion.player.name)\" \(suggestion.strokes) --hole \(outcome.hole))")
         }
         for problem in outcome.parse.problems { lines.append("Not recorded: \(sentence(problem.reason))") }
-        if lines.isEmpty { lines.append("Heard no names or scores in the transcript. Say it like: \"Mike 3, Jake four, Sarah 2\".") }
+        if outcome.parse.items.isEmpty {
+            lines.append("Heard no names or scores in \"\(outcome.transcript)\". Say it like: \"Mike 3, Jake four, Sarah birdie\".")
+        }
         return lines.joined(separator: "\n")
+    }
+
+    /// Whether the entry was said as the player's name and a plain number (nothing to explain).
+    static func plainlySaid(_ entry: VoiceParseResult.Entry) -> Bool {
+        entry.evidence.kind == .name && entry.evidence.confidence == 1 && (Int(entry.said) != nil || entry.said == ScoreFormat.spokenNumber(entry.strokes))
+    }
+
+    /// Heard "Sara birdie": sounds like Sarah; birdie on a par 3 is 2.
+    static func voiceReason(_ entry: VoiceParseResult.Entry, par: Int?) -> String {
+        var why = "Heard \"\(entry.heard) \(entry.said)\": \(entry.evidence.description)"
+        if Int(entry.said) == nil, entry.said != ScoreFormat.spokenNumber(entry.strokes) {
+            why += "; \"\(entry.said)\" is \(entry.strokes)" + (par.map { " on a par \($0)" } ?? "")
+        }
+        return why + "."
     }
 
     public static func events(_ events: [ScoreEvent], round: Round?) -> String {

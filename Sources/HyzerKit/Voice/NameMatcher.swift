@@ -1,0 +1,223 @@
+import Foundation
+
+/// Why a heard name was taken for a player: which form of the player's name it matched, how, and
+/// how sure that is (0…1, the seeds' confidence: accept above 0.8, ask from 0.5 to 0.8).
+public struct NameEvidence: Sendable, Hashable, Codable {
+    public enum Kind: String, Sendable, Hashable, Codable {
+        /// The name as the player has it, whole or one of its words.
+        case name
+        /// The first letters of a name of several words ("HH" for Holyn Handley).
+        case initials
+        /// A common short or long form ("Mike" for Michael).
+        case nickname
+        /// Spelled differently but said the same ("Sara" for Sarah).
+        case sound = "sounds like"
+        /// Only the letters are close ("Jak" for Jake).
+        case spelling
+    }
+
+    public let kind: Kind
+    /// The form of the player's name that matched: "Michael", "Sarah", "HH".
+    public let form: String
+    public let confidence: Double
+
+    public init(kind: Kind, form: String, confidence: Double) {
+        self.kind = kind
+        self.form = form
+        self.confidence = confidence
+    }
+
+    /// "a short or long form of Michael", "sounds like Sarah", "spelled like Jake".
+    public var description: String {
+        switch kind {
+        case .name: "the name \(form)"
+        case .initials: "initials of \(form)"
+        case .nickname: "a short or long form of \(form)"
+        case .sound: "sounds like \(form)"
+        case .spelling: "spelled like \(form)"
+        }
+    }
+}
+
+/// Matches a heard name to a round's players the way speech is heard, not typed (seeds/001,
+/// "Voice-specific consistency"): by the name and its words, initials, common short and long
+/// forms (Mike ↔ Michael), how it sounds (`NameSound`: Sara = Sarah, Holin = Holyn), and only then
+/// by spelling. The seeds' thresholds apply to that confidence: above 80 % it is the player, from
+/// 50 % to 80 % a person is asked "did you mean …?", below 50 % it is nobody in the round. Two
+/// players the name fits about equally well (within 10 points) are never guessed between: the
+/// answer names both.
+public struct FuzzyNameMatcher: Sendable {
+    public static let acceptAbove = 0.8
+    public static let suggestFrom = 0.5
+    /// How far ahead of the next player the best must be to be taken.
+    public static let margin = 0.1
+
+    public enum Match: Equatable, Sendable {
+        case clear(Player, NameEvidence)
+        case near(Player, NameEvidence)
+        case ambiguous([Player], NameEvidence)
+        case none
+    }
+
+    struct Form: Sendable {
+        let text: String
+        let display: String
+        let kind: NameEvidence.Kind
+        let sound: String
+    }
+
+    private let candidates: [(player: Player, forms: [Form])]
+
+    public init(players: [Player]) {
+        candidates = players.map { player in
+            let display = player.name.split(separator: " ").map(String.init)
+            let words = Self.normalize(player.name).split(separator: " ").map(String.init)
+            var forms: [Form] = []
+            func add(_ text: String, _ display: String, _ kind: NameEvidence.Kind) {
+                guard !text.isEmpty, !forms.contains(where: { $0.text == text }) else { return }
+                forms.append(Form(text: text, display: display, kind: kind, sound: NameSound.key(text)))
+            }
+            add(words.joined(separator: " "), player.name, .name)
+            for (index, word) in words.enumerated() { add(word, display.indices.contains(index) ? display[index] : word, .name) }
+            if words.count > 1 { add(words.map { String($0.prefix(1)) }.joined(), player.name, .initials) }
+            for (index, word) in words.enumerated() {
+                for form in Nicknames.forms(of: word) { add(form, display.indices.contains(index) ? display[index] : word, .nickname) }
+            }
+            return (player, forms)
+        }
+    }
+
+    public func match(_ heard: String) -> Match {
+        let variants = Self.heardVariants(heard)
+        guard !variants.isEmpty else { return .none }
+        let scored = candidates.map { candidate -> (Player, NameEvidence) in
+            let best = variants.flatMap { variant in candidate.forms.map { Self.evidence(variant.text, penalty: variant.penalty, $0) } }
+                .max { $0.confidence < $1.confidence }
+            return (candidate.player, best ?? NameEvidence(kind: .spelling, form: candidate.player.name, confidence: 0))
+        }.sorted { $0.1.confidence > $1.1.confidence }
+        guard let (best, evidence) = scored.first, evidence.confidence >= Self.suggestFrom else { return .none }
+        // A name that is exactly one player's (whole, first or last) is that player.
+        let exact = scored.filter { $0.1.kind == .name && $0.1.confidence == 1 }
+        if exact.count == 1 { return .clear(exact[0].0, exact[0].1) }
+        let close = scored.filter { $0.1.confidence >= Self.suggestFrom && $0.1.confidence > evidence.confidence - Self.margin }
+        if close.count > 1 { return .ambiguous(close.map(\.0), evidence) }
+        return evidence.confidence > Self.acceptAbove ? .clear(best, evidence) : .near(best, evidence)
+    }
+
+    /// The heard name normalized, and without a possessive or a plural-sounding s ("Jake's",
+    /// "Jakes"), which count a little less than the name as heard.
+    static func heardVariants(_ heard: String) -> [(text: String, penalty: Double)] {
+        var text = heard.replacingOccurrences(of: "’", with: "'")
+        for suffix in ["'s", "s'", "'"] where text.lowercased().hasSuffix(suffix) {
+            text = String(text.dropLast(suffix == "s'" ? 1 : suffix.count))
+            break
+        }
+        var name = normalize(text)
+        // "H H" and "H.H." are initials: "hh".
+        let words = name.split(separator: " ")
+        if words.count > 1, words.allSatisfy({ $0.count == 1 }) { name = words.joined() }
+        guard !name.isEmpty else { return [] }
+        var variants = [(name, 0.0)]
+        if name.count >= 4, name.hasSuffix("s"), !name.hasSuffix("ss") { variants.append((String(name.dropLast()), 0.03)) }
+        return variants
+    }
+
+    /// How well `heard` fits one form of a player's name.
+    static func evidence(_ heard: String, penalty: Double, _ form: Form) -> NameEvidence {
+        func make(_ kind: NameEvidence.Kind, _ confidence: Double) -> NameEvidence {
+            NameEvidence(kind: kind, form: form.display, confidence: max(0, confidence - penalty))
+        }
+        let nickname = form.kind == .nickname
+        if heard == form.text { return make(form.kind, nickname ? 0.95 : form.kind == .initials ? 0.9 : 1) }
+        let spelling = 1 - Double(editDistance(Array(heard), Array(form.text))) / Double(max(heard.count, form.text.count))
+        guard form.kind != .initials else { return make(.spelling, 0) }
+        let heardSound = NameSound.key(heard)
+        let shortest = min(heardSound.count, form.sound.count)
+        if shortest >= 2 {
+            // Same consonants; a vowel in common too, or "Mac" would be Mike.
+            if heardSound == form.sound { return make(.sound, vowelsOverlap(heard, form.text) ? (nickname ? 0.88 : 0.9) : 0.8) }
+            let distance = NameSound.distance(heardSound, form.sound)
+            // One change between sounds a recognizer confuses (Sean/Shawn, Zach/Zack).
+            // Not for short forms: "Nick" is not Mike by way of "Mick".
+            if distance <= 0.5, spelling >= 0.4, !nickname { return make(.sound, 0.85) }
+            let sound = 1 - distance / Double(max(heardSound.count, form.sound.count))
+            if sound * 0.9 > spelling { return make(.sound, sound * 0.9 * (nickname ? 0.95 : 1)) }
+        }
+        return make(.spelling, spelling * (nickname ? 0.95 : 1))
+    }
+
+    /// Whether two names share a vowel (y counted as i): Sara/Sarah, Kelvin/Calvin, McBeth/Macbeth
+    /// do; Mac/Mike, Jahn/John do not.
+    static func vowelsOverlap(_ a: String, _ b: String) -> Bool {
+        func vowels(_ text: String) -> Set<Character> {
+            Set(text.compactMap { $0 == "y" ? "i" : "aeiou".contains($0) ? $0 : nil })
+        }
+        let (x, y) = (vowels(a), vowels(b))
+        return x.isEmpty || y.isEmpty || !x.isDisjoint(with: y)
+    }
+
+    /// Lowercased, accents folded, punctuation dropped, spaces collapsed.
+    public static func normalize(_ text: String) -> String {
+        let folded = text.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil).lowercased()
+        let kept = folded.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) ? Character($0) : " " }
+        return String(kept).split(separator: " ").joined(separator: " ")
+    }
+
+    /// Levenshtein distance.
+    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
+    }
+}
+
+/// Short and long forms of common first names, both ways: a player named Michael is heard as
+/// "Mike", one named Mike may be called "Michael" (seeds/001: "Mike matches Michael if that's
+/// the display name").
+enum Nicknames {
+    static let groups: [[String]] = [
+        ["michael", "mike", "mikey", "mick", "micky", "mickey"], ["jacob", "jake", "jakob"], ["samantha", "sam", "sammy"], ["samuel", "sam", "sammy"],
+        ["william", "will", "bill", "billy", "liam", "willy"], ["robert", "rob", "bob", "bobby", "robbie", "bert"], ["richard", "rich", "rick", "ricky", "dick"],
+        ["james", "jim", "jimmy", "jamie"], ["joseph", "joe", "joey"], ["thomas", "tom", "tommy"], ["daniel", "dan", "danny"],
+        ["matthew", "matt", "matty"], ["christopher", "chris", "topher"], ["christina", "chris", "tina"], ["christine", "chris"],
+        ["nicholas", "nick", "nicky"], ["anthony", "tony"], ["andrew", "andy", "drew"],
+        ["benjamin", "ben", "benny"], ["jonathan", "jon", "jonny"], ["john", "johnny", "jack"], ["timothy", "tim", "timmy"],
+        ["steven", "steve"], ["stephen", "steve"], ["stephanie", "steph"],
+        ["edward", "ed", "eddie", "ted", "ned"], ["theodore", "theo", "ted", "teddy"], ["alexander", "alex", "xander"],
+        ["alexandra", "alex", "lexi"], ["katherine", "kate", "katie", "kathy", "kat"], ["catherine", "cathy", "cat", "kate"],
+        ["elizabeth", "liz", "beth", "lizzie", "eliza"], ["jennifer", "jen", "jenny"], ["rebecca", "becca", "becky"],
+        ["victoria", "vicky", "tori"], ["margaret", "maggie", "meg", "peggy"], ["patricia", "pat", "patty", "trish"], ["patrick", "pat", "paddy"],
+        ["gregory", "greg"], ["zachary", "zach", "zack"], ["nathaniel", "nate", "nat"], ["nathan", "nate"], ["kenneth", "ken", "kenny"],
+        ["ronald", "ron", "ronnie"], ["donald", "don", "donnie"], ["charles", "charlie", "chuck"], ["susan", "sue", "suzy"],
+        ["david", "dave", "davey"], ["jeffrey", "jeff"], ["geoffrey", "geoff", "jeff"], ["joshua", "josh"], ["jessica", "jess", "jessie"],
+        ["abigail", "abby"], ["amanda", "mandy"], ["nicole", "nikki"], ["lawrence", "larry"], ["raymond", "ray"], ["gabriel", "gabe"],
+        ["maxwell", "max"], ["maximilian", "max"], ["vincent", "vince"], ["walter", "walt"], ["albert", "al", "bert"], ["alan", "al"],
+        ["frederick", "fred", "freddie"], ["henry", "hank", "harry"], ["harold", "harry"], ["gerald", "jerry"], ["jeremy", "jerry"],
+        ["kimberly", "kim"], ["melissa", "mel", "missy"], ["melanie", "mel"], ["natalie", "nat"], ["peter", "pete"], ["phillip", "phil"],
+        ["philip", "phil"], ["russell", "russ"], ["sandra", "sandy"], ["stanley", "stan"], ["terrence", "terry"], ["oliver", "ollie"],
+        ["deborah", "deb", "debbie"], ["cynthia", "cindy"], ["douglas", "doug"], ["frances", "fran"], ["francis", "frank"],
+        ["franklin", "frank"], ["leonard", "leo", "len", "lenny"], ["louis", "lou"], ["mitchell", "mitch"], ["samson", "sam"],
+        ["tobias", "toby"], ["isabella", "bella", "izzy"], ["isabel", "izzy"], ["madeline", "maddie"], ["madison", "maddie"],
+        ["allison", "allie"], ["gabrielle", "gabby"], ["emily", "em"], ["emma", "em"],
+    ]
+
+    private static let index: [String: Set<String>] = {
+        var index: [String: Set<String>] = [:]
+        for group in groups { for name in group { index[name, default: []].formUnion(group) } }
+        return index
+    }()
+
+    /// The other forms of `name` (lowercased), not including itself.
+    static func forms(of name: String) -> [String] {
+        (index[name] ?? []).subtracting([name]).sorted()
+    }
+}
