@@ -69,7 +69,7 @@ struct ResolveCommand: ParsableCommand {
 struct VoiceCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "voice",
-        abstract: "Record scores from speech: \"Mike 3, Jake four, Sarah birdie\".",
+        abstract: "Record scores from speech: \"Mike 3, Jake four\".",
         discussion: """
             Scores are digits, number words (and what recognizers write for them: "won", "to", "for", \
             "ate", "tree"), or golf words counted from the hole's par: ace, eagle, birdie, par, bogey, \

@@ -17,6 +17,8 @@ final class WatchHost: ScenarioHost {
     private var lastDrawn: DisplayList?
     private var lastPresent: ContinuousClock.Instant?
     private(set) var quitRequested = false
+    /// The voice text line (V opens it), as typed so far; nil when closed.
+    private var draft: String?
     private let logger = Logger(label: "hyzer.watch.host")
 
     /// How a session's change (or a signal) wakes the host: an SDL user event with a window, a
@@ -62,6 +64,7 @@ final class WatchHost: ScenarioHost {
                 throw HostError.sdl("SDL_CreateWindow")
             }
             self.window = window
+            SDL_StopTextInput()  // keys are watch controls until V opens the text line
         }
     }
 
@@ -77,6 +80,7 @@ final class WatchHost: ScenarioHost {
     /// Returns how long until a frame is due (for the wait timeout).
     @discardableResult
     func renderIfNeeded(force: Bool = false) -> TimeInterval {
+        session.fireTimers()
         let list = session.frame(measurer: painter.measurer)
         guard force || list != lastDrawn else { return session.nextRedraw() }
         let sinceLast = lastPresent.map { Self.seconds($0.duration(to: .now)) } ?? .infinity
@@ -144,6 +148,11 @@ final class WatchHost: ScenarioHost {
         renderIfNeeded()
     }
 
+    private func closeDraft() {
+        draft = nil
+        SDL_StopTextInput()
+    }
+
     /// SDL events in, watch input out. Nothing SDL crosses into WatchCore.
     private func handle(_ event: SDL_Event) {
         let received = ContinuousClock.now
@@ -160,8 +169,39 @@ final class WatchHost: ScenarioHost {
             case 3: session.send(.back, inputTime: received)
             default: break
             }
+        case SDL_TEXTINPUT.rawValue:
+            guard draft != nil else { break }
+            let typed = withUnsafeBytes(of: event.text.text) { bytes in
+                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            draft? += typed
+            session.send(.voiceDraft(draft), inputTime: received)
+        case SDL_KEYDOWN.rawValue where draft != nil:
+            // The voice text line has the keyboard: Enter hands the transcript to the watch.
+            switch Int(event.key.keysym.sym) {
+            case Int(SDLK_RETURN.rawValue), Int(SDLK_KP_ENTER.rawValue):
+                let transcript = draft ?? ""
+                closeDraft()
+                if transcript.trimmingCharacters(in: .whitespaces).isEmpty {
+                    session.send(.voiceDraft(nil), inputTime: received)
+                } else {
+                    session.send(.voice(transcript), inputTime: received)
+                }
+            case Int(SDLK_ESCAPE.rawValue):
+                closeDraft()
+                session.send(.voiceDraft(nil), inputTime: received)
+            case Int(SDLK_BACKSPACE.rawValue):
+                if draft?.isEmpty == false { draft?.removeLast() }
+                session.send(.voiceDraft(draft), inputTime: received)
+            default:
+                break
+            }
         case SDL_KEYDOWN.rawValue:
             switch Int(event.key.keysym.sym) {
+            case Int(SDLK_v.rawValue):
+                draft = ""
+                SDL_StartTextInput()
+                session.send(.voiceDraft(""), inputTime: received)
             case Int(SDLK_UP.rawValue): session.send(.crown(detents: 1), inputTime: received)
             case Int(SDLK_DOWN.rawValue): session.send(.crown(detents: -1), inputTime: received)
             case Int(SDLK_ESCAPE.rawValue), Int(SDLK_BACKSPACE.rawValue): session.send(.back, inputTime: received)

@@ -155,7 +155,7 @@ struct HubCLITests {
         #expect(result.status == 2)
         #expect(result.stdout == """
             Recorded Mike: 3 on hole 1 (par 3, E).
-            Not recorded: "Jay" four: did you mean Jake? (spelled like Jake, 50 % match; say it again or use: hyzer-hub score "Jake" 4 --hole 1)
+            Not recorded: "Jay" four: did you mean Jake? (spelled like Jake, 57 % match; say it again or use: hyzer-hub score "Jake" 4 --hole 1)
             Not recorded: "Bob" is not a player in this round.
 
             """)

@@ -44,8 +44,8 @@ public struct NameEvidence: Sendable, Hashable, Codable {
 /// forms (Mike ↔ Michael), how it sounds (`NameSound`: Sara = Sarah, Holin = Holyn), and only then
 /// by spelling. The seeds' thresholds apply to that confidence: above 80 % it is the player, from
 /// 50 % to 80 % a person is asked "did you mean …?", below 50 % it is nobody in the round. Two
-/// players the name fits about equally well (within 10 points) are never guessed between: the
-/// answer names both.
+/// players the name fits about equally well (within 10 points), or who both sound like it or
+/// have it as their name, are never guessed between: the answer names both.
 public struct FuzzyNameMatcher: Sendable {
     public static let acceptAbove = 0.8
     public static let suggestFrom = 0.5
@@ -96,11 +96,20 @@ public struct FuzzyNameMatcher: Sendable {
             return (candidate.player, best ?? NameEvidence(kind: .spelling, form: candidate.player.name, confidence: 0))
         }.sorted { $0.1.confidence > $1.1.confidence }
         guard let (best, evidence) = scored.first, evidence.confidence >= Self.suggestFrom else { return .none }
-        // A name that is exactly one player's (whole, first or last) is that player.
-        let exact = scored.filter { $0.1.kind == .name && $0.1.confidence == 1 }
-        if exact.count == 1 { return .clear(exact[0].0, exact[0].1) }
-        let close = scored.filter { $0.1.confidence >= Self.suggestFrom && $0.1.confidence > evidence.confidence - Self.margin }
-        if close.count > 1 { return .ambiguous(close.map(\.0), evidence) }
+        // Speech has no spelling: a player whose name sounds the same, or whose name or short form
+        // this is, is as likely as the best, so the answer names both ("Jon" with Jon and John).
+        let exact = evidence.kind == .name && evidence.confidence == 1
+        let rivals = scored.filter { _, other in
+            guard other.confidence >= Self.suggestFrom else { return false }
+            let soundsTheSame = other.kind == .sound && other.confidence >= 0.85
+            let alsoTheirName = other.kind == .name && other.confidence >= 0.95
+            // A player's own name is beaten only by another's name or the same sound; short forms
+            // and near spellings do not rival it ("Mike" with Mike and Michael is Mike).
+            if exact { return alsoTheirName || soundsTheSame }
+            return other.confidence > evidence.confidence - Self.margin || soundsTheSame || alsoTheirName
+                || (other.kind == .nickname && other.confidence >= 0.95)
+        }
+        if rivals.count > 1 { return .ambiguous(rivals.map(\.0), evidence) }
         return evidence.confidence > Self.acceptAbove ? .clear(best, evidence) : .near(best, evidence)
     }
 
@@ -134,8 +143,9 @@ public struct FuzzyNameMatcher: Sendable {
         let heardSound = NameSound.key(heard)
         let shortest = min(heardSound.count, form.sound.count)
         if shortest >= 2 {
-            // Same consonants; a vowel in common too, or "Mac" would be Mike.
-            if heardSound == form.sound { return make(.sound, vowelsOverlap(heard, form.text) ? (nickname ? 0.88 : 0.9) : 0.8) }
+            // Same consonants, and the vowel said alike, or "Mac" would be Mike and "Jack" Jake.
+            // Through a short form it is only a guess: "Jak" is not surely Jake by way of "Jakey".
+            if heardSound == form.sound { return make(.sound, vowelsCompatible(heard, form.text) && !nickname ? 0.9 : 0.8) }
             let distance = NameSound.distance(heardSound, form.sound)
             // One change between sounds a recognizer confuses (Sean/Shawn, Zach/Zack).
             // Not for short forms: "Nick" is not Mike by way of "Mick".
@@ -146,14 +156,26 @@ public struct FuzzyNameMatcher: Sendable {
         return make(.spelling, spelling * (nickname ? 0.95 : 1))
     }
 
-    /// Whether two names share a vowel (y counted as i): Sara/Sarah, Kelvin/Calvin, McBeth/Macbeth
-    /// do; Mac/Mike, Jahn/John do not.
-    static func vowelsOverlap(_ a: String, _ b: String) -> Bool {
-        func vowels(_ text: String) -> Set<Character> {
-            Set(text.compactMap { $0 == "y" ? "i" : "aeiou".contains($0) ? $0 : nil })
-        }
-        let (x, y) = (vowels(a), vowels(b))
-        return x.isEmpty || y.isEmpty || !x.isDisjoint(with: y)
+    /// Whether two names with the same consonants also say their first vowel alike: a vowel in
+    /// common, and both long or both short. Sara/Sarah, Kline/Klein, Pearce/Pierce, McBeth/Macbeth
+    /// do; Mac/Mike, Jack/Jake, Jahn/John do not.
+    static func vowelsCompatible(_ a: String, _ b: String) -> Bool {
+        guard let x = firstVowel(a), let y = firstVowel(b) else { return true }
+        return !x.letters.isDisjoint(with: y.letters) && x.long == y.long
+    }
+
+    /// The first word's first vowel sound: its letters (y as i) and whether it is long (two vowel
+    /// letters, as in "ei", "ea", "ai", or a silent e after one consonant, as in "Jake").
+    static func firstVowel(_ text: String) -> (letters: Set<Character>, long: Bool)? {
+        var word = Array(text.split(separator: " ").first ?? "")
+        if word.count > 2, word[0] == "m", word[1] == "c" { word.insert("a", at: 1) }  // "Mc" says "Mac"
+        func isVowel(_ i: Int) -> Bool { "aeiou".contains(word[i]) || (word[i] == "y" && i > 0) }
+        guard let start = word.indices.first(where: isVowel) else { return nil }
+        var end = start
+        while end + 1 < word.count, isVowel(end + 1) { end += 1 }
+        let letters = Set(word[start...end].map { $0 == "y" ? "i" : $0 })
+        let silentE = end + 3 == word.count && !isVowel(end + 1) && word[end + 2] == "e"
+        return (letters, end > start || silentE)
     }
 
     /// Lowercased, accents folded, punctuation dropped, spaces collapsed.
@@ -185,7 +207,7 @@ public struct FuzzyNameMatcher: Sendable {
 /// the display name").
 enum Nicknames {
     static let groups: [[String]] = [
-        ["michael", "mike", "mikey", "mick", "micky", "mickey"], ["jacob", "jake", "jakob"], ["samantha", "sam", "sammy"], ["samuel", "sam", "sammy"],
+        ["michael", "mike", "mikey", "mick", "micky", "mickey"], ["jacob", "jake", "jakob", "jakey"], ["samantha", "sam", "sammy"], ["samuel", "sam", "sammy"],
         ["william", "will", "bill", "billy", "liam", "willy"], ["robert", "rob", "bob", "bobby", "robbie", "bert"], ["richard", "rich", "rick", "ricky", "dick"],
         ["james", "jim", "jimmy", "jamie"], ["joseph", "joe", "joey"], ["thomas", "tom", "tommy"], ["daniel", "dan", "danny"],
         ["matthew", "matt", "matty"], ["christopher", "chris", "topher"], ["christina", "chris", "tina"], ["christine", "chris"],

@@ -173,6 +173,13 @@ public enum VoiceTranscriptParser {
             var index = 0
             while index < tokens.count {
                 guard let word = word(at: index) else {
+                    // "Nate, 3.": a pause between a name and its score does not end the name.
+                    var next = index + 1
+                    while next < tokens.count, word(at: next) == nil { next += 1 }
+                    if !nameWords.isEmpty, next < tokens.count, score(at: next, afterName: true) != nil {
+                        index = next
+                        continue
+                    }
                     finishWithoutScore()
                     index += 1
                     continue

@@ -32,6 +32,32 @@ public enum WatchLayout {
         return Rect(x: m.margin * 1.5, y: m.height - m.margin - m.buttonHeight, width: m.width - m.margin * 3, height: m.buttonHeight)
     }
 
+    // MARK: Voice overlay geometry
+
+    /// The title band above the overlay's rows.
+    static func voiceTitleHeight(size: WatchSize) -> Double { WatchMetrics(size: size).headerHeight }
+
+    /// The frame of overlay row `index` of `count`: 44 pt rows (56 pt when few), shrinking to fit many.
+    public static func voiceRowFrame(_ index: Int, of count: Int, size: WatchSize) -> Rect {
+        let m = WatchMetrics(size: size)
+        let top = voiceTitleHeight(size: size)
+        let room = voiceSaveButton(size: size).y - m.margin * 0.5 - top
+        let height = min(m.rowHeight * 56 / 44, room / Double(max(1, count)))
+        return Rect(x: m.margin * 0.5, y: top + Double(index) * height, width: m.width - m.margin, height: height)
+    }
+
+    /// Which overlay row a tap lands on.
+    public static func voiceRow(at point: Point, overlay: VoiceOverlay, size: WatchSize) -> Int? {
+        overlay.rows.indices.first { voiceRowFrame($0, of: overlay.rows.count, size: size).contains(point) }
+    }
+
+    /// The overlay's Save button (shown while a tapped row waits for the crown) and countdown bar.
+    public static func voiceSaveButton(size: WatchSize) -> Rect {
+        let m = WatchMetrics(size: size)
+        let height = m.buttonHeight * 0.7
+        return Rect(x: m.margin * 2, y: m.height - m.margin * 0.75 - height, width: m.width - m.margin * 4, height: height)
+    }
+
     // MARK: Frames
 
     public static func displayList(_ state: WatchState, now: Date, size: WatchSize, measurer: TextMeasurer) -> DisplayList {
@@ -40,6 +66,8 @@ public enum WatchLayout {
         switch state.screen {
         case .crown(let entry):
             crownScreen(entry, size: size, into: &list, m, measurer)
+        case .voice(let overlay):
+            voiceOverlay(overlay, now: now, size: size, into: &list, m, measurer)
         case .final:
             if let round = state.finishedRound {
                 leaderboard(round, final: true, state: state, now: now, size: size, into: &list, m, measurer)
@@ -52,8 +80,108 @@ public enum WatchLayout {
             }
         }
         footer(state, now: now, into: &list, m, measurer)
+        if let draft = state.voiceDraft { voiceDraft(draft, into: &list, m, measurer) }
         hapticPulse(state, now: now, into: &list, m)
         return list
+    }
+
+    /// The voice confirmation overlay: "Scores heard", a row per name (name, dotted leader,
+    /// score), "?" on what is unresolved, the countdown to auto-save (or Save once a row is tapped).
+    private static func voiceOverlay(_ overlay: VoiceOverlay, now: Date, size: WatchSize, into list: inout DisplayList,
+                                     _ m: WatchMetrics, _ measurer: TextMeasurer) {
+        let caption = FontSpec(.sans, m.caption)
+        let title = overlay.failed ? "Couldn't understand" : "Scores heard · Hole \(overlay.hole)"
+        list.commands.append(.text(measurer.truncate(title, font: caption, toFit: m.width - m.margin * 2),
+                                   frame: Rect(x: m.margin, y: 0, width: m.width - m.margin * 2, height: voiceTitleHeight(size: size)),
+                                   font: caption, color: overlay.failed ? WatchColor.wayOver : WatchColor.textSecondary, alignment: .center))
+        if overlay.failed {
+            let heard = "Heard \"\(overlay.transcript)\""
+            list.commands.append(.text(measurer.truncate(heard, font: caption, toFit: m.width - m.margin * 2),
+                                       frame: Rect(x: m.margin, y: m.height / 2 - m.rowText * 2, width: m.width - m.margin * 2, height: m.rowText * 1.5),
+                                       font: caption, color: WatchColor.textPrimary, alignment: .center))
+            list.commands.append(.text("Try again?", frame: Rect(x: m.margin, y: m.height / 2 - m.rowText * 0.5, width: m.width - m.margin * 2, height: m.rowText * 1.5),
+                                       font: FontSpec(.sansBold, m.rowText), color: WatchColor.textPrimary, alignment: .center))
+            list.commands.append(.text("Back to cancel", frame: Rect(x: m.margin, y: m.height / 2 + m.rowText, width: m.width - m.margin * 2, height: m.rowText * 1.5),
+                                       font: caption, color: WatchColor.textSecondary, alignment: .center))
+            return
+        }
+        let nameFont = FontSpec(.sansBold, m.rowText)
+        let scoreFont = FontSpec(.monoBold, m.title)
+        let scoreWidth = measurer.width("10?", scoreFont)
+        for (index, row) in overlay.rows.enumerated() {
+            let frame = voiceRowFrame(index, of: overlay.rows.count, size: size)
+            let selected = overlay.selected == index
+            if selected {
+                list.commands.append(.rect(frame, WatchColor.elevated, cornerRadius: 12))
+            }
+            let ready = row.isReady
+            // An unresolved name shows what was heard, or who it could be, with "?".
+            let name: String
+            if let player = row.player {
+                name = player.name + (ready || row.value == nil ? "" : "?")
+            } else if row.candidates.count == 1 {
+                name = row.candidates[0].name + "?"
+            } else {
+                name = (row.heard.isEmpty ? "(no name)" : row.heard) + "?"
+            }
+            let nameRoom = frame.width - scoreWidth - m.margin * 1.5
+            let shown = measurer.truncate(name, font: nameFont, toFit: nameRoom)
+            let nameColor = ready ? WatchColor.textPrimary : WatchColor.textSecondary
+            // What an unresolved row needs, under its name when the row has room.
+            let note: String? = ready ? nil
+                : row.player == nil && row.candidates.count > 1 ? row.candidates.map(\.name).joined(separator: " or ") + " · tap"
+                : row.player == nil && row.candidates.count == 1 ? "Heard \"\(row.heard)\" · tap"
+                : row.player == nil ? "Not in this round"
+                : row.value == nil ? "No score heard · tap" : "Named twice · tap"
+            let noteFont = FontSpec(.sans, m.caption * 0.85)
+            let withNote = note != nil && frame.height >= m.rowText * 1.3 + noteFont.size * 1.3
+            let nameHeight = withNote ? frame.height * 0.62 : frame.height
+            list.commands.append(.text(shown, frame: Rect(x: frame.x + m.margin * 0.5, y: frame.y, width: nameRoom, height: nameHeight),
+                                       font: nameFont, color: nameColor, alignment: .leading))
+            if withNote, let note {
+                list.commands.append(.text(measurer.truncate(note, font: noteFont, toFit: nameRoom),
+                                           frame: Rect(x: frame.x + m.margin * 0.5, y: frame.y + nameHeight - noteFont.size * 0.2, width: nameRoom, height: noteFont.size * 1.3),
+                                           font: noteFont, color: WatchColor.textSecondary, alignment: .leading))
+            }
+            // The dotted leader from the name to the score.
+            let leaderStart = frame.x + m.margin * 0.5 + measurer.width(shown, nameFont) + m.margin * 0.5
+            let leaderEnd = frame.x + frame.width - scoreWidth - m.margin * 0.5
+            var x = leaderStart
+            while x + 4 <= leaderEnd {
+                list.commands.append(.rect(Rect(x: x, y: frame.y + nameHeight * 0.62, width: 3, height: 3), WatchColor.textSecondary.opacity(0.6), cornerRadius: 1.5))
+                x += 10
+            }
+            let value = row.value.map(String.init) ?? "?"
+            let tone = row.value.map { ScoreTone.forHole(relativeToPar: $0 - overlay.par).color } ?? WatchColor.textSecondary
+            list.commands.append(.text(value, frame: Rect(x: frame.x + frame.width - scoreWidth - m.margin * 0.5, y: frame.y, width: scoreWidth, height: frame.height),
+                                       font: scoreFont, color: ready ? tone : WatchColor.textSecondary, alignment: .trailing))
+        }
+        let button = voiceSaveButton(size: size)
+        if let remaining = overlay.remaining(at: now) {
+            // The countdown: a bar that empties over 1.5 s.
+            let bar = Rect(x: button.x, y: button.y + button.height / 2 - 3, width: button.width, height: 6)
+            list.commands.append(.rect(bar, WatchColor.elevated, cornerRadius: 3))
+            list.commands.append(.rect(Rect(x: bar.x, y: bar.y, width: bar.width * remaining, height: bar.height), WatchColor.accent, cornerRadius: 3))
+            list.commands.append(.text("Tap a score to correct", frame: Rect(x: button.x, y: bar.y - m.caption * 1.6, width: button.width, height: m.caption * 1.4),
+                                       font: caption, color: WatchColor.textSecondary, alignment: .center))
+        } else {
+            list.commands.append(.rect(button, WatchColor.accent, cornerRadius: button.height / 2))
+            list.commands.append(.text("Save", frame: button, font: FontSpec(.sansBold, m.rowText), color: WatchColor.background, alignment: .center))
+        }
+    }
+
+    /// The window's voice text line, across the bottom of the face.
+    private static func voiceDraft(_ draft: String, into list: inout DisplayList, _ m: WatchMetrics, _ measurer: TextMeasurer) {
+        let field = Rect(x: m.margin * 0.5, y: m.height - m.buttonHeight - m.margin * 0.5, width: m.width - m.margin, height: m.buttonHeight)
+        list.commands.append(.rect(field, WatchColor.elevated, cornerRadius: 16))
+        list.commands.append(.text("Say player names and scores", frame: Rect(x: field.x + m.margin * 0.5, y: field.y, width: field.width - m.margin, height: field.height * 0.45),
+                                   font: FontSpec(.sans, m.caption * 0.85), color: WatchColor.textSecondary, alignment: .leading))
+        let font = FontSpec(.sansBold, m.caption)
+        // The end of a long line stays visible, as in a text field.
+        var shown = draft + "▏"
+        while measurer.width(shown, font) > field.width - m.margin, shown.count > 1 { shown.removeFirst() }
+        list.commands.append(.text(shown, frame: Rect(x: field.x + m.margin * 0.5, y: field.y + field.height * 0.4, width: field.width - m.margin, height: field.height * 0.55),
+                                   font: font, color: WatchColor.textPrimary, alignment: .leading))
     }
 
     private static func leaderboard(_ round: RoundSnapshot, final: Bool, state: WatchState, now: Date, size: WatchSize,
@@ -209,6 +337,7 @@ public enum WatchLayout {
     /// banner above that.
     private static func footer(_ state: WatchState, now: Date, into list: inout DisplayList, _ m: WatchMetrics, _ measurer: TextMeasurer) {
         if case .crown = state.screen { return }
+        if case .voice = state.screen { return }
         let caption = FontSpec(.sans, m.caption)
         let frame = Rect(x: m.margin * 0.5, y: m.height - m.footerHeight - m.margin * 0.25, width: m.width - m.margin, height: m.footerHeight)
         let noPhone = state.linkKnown && !state.reachable

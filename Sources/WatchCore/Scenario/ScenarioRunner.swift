@@ -47,6 +47,7 @@ public final class ScenarioRunner {
             try tap(name, line)
         case .crown(let detents):
             for _ in 0..<abs(detents) { session.send(.crown(detents: Double(detents.signum()))) }
+        case .voice(let transcript): session.send(.voice(transcript))
         case .save: session.send(.save)
         case .back: session.send(.back)
         case .wait(let seconds): host.pump(for: seconds)
@@ -59,7 +60,7 @@ public final class ScenarioRunner {
                 try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
                 // Motion settles first (pulse, slide, arrows: at most 1.5 s), so the same script
                 // gives the same picture on every run rather than whichever frame of a slide.
-                _ = poll(timeout: Reshuffle.arrowDuration + 0.1) { !self.session.current.isAnimating(at: self.session.now()) }
+                _ = poll(timeout: Reshuffle.arrowDuration + 0.1) { !self.session.current.isMoving(at: self.session.now()) }
                 try host.screenshot(to: url)
                 say("screenshot \(url.path)")
             } catch {
@@ -86,6 +87,19 @@ public final class ScenarioRunner {
 
     private func tap(_ name: String, _ line: ScenarioLine) throws(ScenarioError) {
         let state = session.current
+        if case .voice(let overlay) = state.screen {
+            // On the voice overlay: the row for that player, or for what was heard.
+            let wanted = name.lowercased()
+            func names(_ row: VoiceOverlay.Row) -> [String] {
+                ([row.player?.name, row.heard] + row.candidates.map(\.name)).compactMap { $0?.lowercased() }
+            }
+            guard let index = overlay.rows.firstIndex(where: { names($0).contains(wanted) })
+                ?? overlay.rows.firstIndex(where: { names($0).contains { $0.hasPrefix(wanted) } }) else {
+                throw .commandFailed(line: line.number, text: line.text, reason: "no voice row named \(name); rows: \(overlay.rows.map { $0.player?.name ?? "\($0.heard)?" }.joined(separator: ", "))")
+            }
+            session.send(.tap(WatchLayout.voiceRowFrame(index, of: overlay.rows.count, size: session.configuration.size).center))
+            return
+        }
         guard let standings = state.round?.standings else {
             throw .commandFailed(line: line.number, text: line.text, reason: "there is no leaderboard to tap (screen: \(state.screenName))")
         }

@@ -7,6 +7,8 @@ public enum ScenarioCommand: Sendable, Hashable {
     /// Whose watch this is, as `--wearer NAME`.
     case wearer(name: String)
     case crown(Int)
+    /// A transcript, as if spoken into the watch: opens the voice confirmation overlay.
+    case voice(String)
     case save
     case back
     case wait(TimeInterval)
@@ -44,9 +46,9 @@ public enum ScenarioError: Error, Equatable, Sendable, CustomStringConvertible {
 /// Parses scenario scripts: one command a line, `#` starts a comment.
 public enum ScenarioScript {
     public static let usage = """
-        wait-snapshot [TIMEOUT] | tap NAME | wearer NAME | crown +N | crown -N | save | back | wait DURATION | \
+        wait-snapshot [TIMEOUT] | tap NAME | wearer NAME | crown +N | crown -N | voice "TRANSCRIPT" | save | back | wait DURATION | \
         advance-clock DURATION | link down | link up | screenshot FILE.png | \
-        expect-screen leaderboard|crown|final|no-round | expect-text "TEXT" | expect-stale true|false | \
+        expect-screen leaderboard|crown|voice|final|no-round | expect-text "TEXT" | expect-stale true|false | \
         expect-reachable true|false | expect-haptics N KIND | quit
         """
 
@@ -93,6 +95,7 @@ public enum ScenarioScript {
                 throw Problem(message: "crown takes +N or -N detents, e.g. crown +2")
             }
             return .crown(detents)
+        case "voice": return .voice(try argument())
         case "save": try noArgument(); return .save
         case "back": try noArgument(); return .back
         case "wait": return .wait(try duration(try argument()))
@@ -109,8 +112,8 @@ public enum ScenarioScript {
             return .screenshot(path: path)
         case "expect-screen":
             let screen = try argument()
-            guard ["leaderboard", "crown", "no-round", "final"].contains(screen) else {
-                throw Problem(message: "screens are leaderboard, crown, final and no-round; got \(screen)")
+            guard ["leaderboard", "crown", "voice", "no-round", "final"].contains(screen) else {
+                throw Problem(message: "screens are leaderboard, crown, voice, final and no-round; got \(screen)")
             }
             return .expectScreen(screen)
         case "expect-text": return .expectText(try argument())

@@ -241,6 +241,12 @@ public final class WatchSession: Sendable {
         return WatchLayout.displayList(current, now: now, size: configuration.size, measurer: measurer)
     }
 
+    /// Performs whatever has come due by the watch's clock (the voice overlay's auto-save). The
+    /// host calls it before each frame; it sends nothing when nothing is due.
+    public func fireTimers() {
+        if let due = current.nextTimer, due <= now() { send(.clock) }
+    }
+
     /// Whether the face should be redrawn again soon without any input (an animation runs, or a
     /// relative age or banner will change): the host's wait timeout.
     public func nextRedraw() -> TimeInterval {
@@ -249,6 +255,7 @@ public final class WatchSession: Sendable {
         if state.isAnimating(at: now) { return 1.0 / 60 }
         var wait: TimeInterval = 1
         if let banner = state.banner, banner.until > now { wait = min(wait, banner.until.timeIntervalSince(now)) }
+        if let due = state.nextTimer { wait = min(wait, due.timeIntervalSince(now)) }
         if let age = state.age(at: now), age <= WatchState.staleAfter { wait = min(wait, WatchState.staleAfter - age + 0.001) }
         return max(0.001, wait)
     }

@@ -10,6 +10,12 @@ public enum WatchInput: Sendable, Hashable {
     case tap(Point)
     case back
     case save
+    /// A transcript to score by voice ("Jake 4, Sarah birdie"): opens the confirmation overlay.
+    case voice(String)
+    /// The window's voice text line: its text as typed so far, or nil to close it.
+    case voiceDraft(String?)
+    /// Time passed: whatever was due (the overlay's auto-save) happens now.
+    case clock
     /// Standings from `standings.json` (fresh as of its `lastUpdatedAt`).
     case snapshot(StandingsSnapshot)
     /// Standings pushed by the phone just now: news, so fresh now whatever their age.

@@ -11,8 +11,15 @@ public enum WatchMachine {
         switch input {
         case .crown(let delta): return crown(&state, delta, env)
         case .tap(let point): return tap(&state, point, env)
-        case .back: return back(&state)
+        case .back: return back(&state, env)
         case .save: return save(&state, env)
+        case .voice(let transcript): return voice(&state, transcript, env)
+        case .voiceDraft(let text):
+            state.voiceDraft = text
+            return []
+        case .clock:
+            if case .voice(let overlay) = state.screen, let deadline = overlay.deadline, env.now >= deadline { return commitVoice(&state, env) }
+            return []
         case .snapshot(let snapshot): return receive(&state, snapshot, pushed: false, env)
         case .pushed(let snapshot): return receive(&state, snapshot, pushed: true, env)
         case .pending(let scores):
@@ -70,6 +77,24 @@ public enum WatchMachine {
             }
             state.screen = .crown(entry)
             return effects
+        case .voice(var overlay):
+            guard let index = overlay.selected, var value = overlay.rows[index].value else { return [] }
+            var effects: [WatchEffect] = []
+            for _ in 0..<abs(detents) {
+                let next = value + detents.signum()
+                if Strokes.allowed.contains(next) {
+                    value = next
+                    effects += pulse(&state, .tick, value: next, env)
+                } else {
+                    effects += pulse(&state, .limit, value: value, env)
+                }
+            }
+            overlay.rows[index].value = value
+            overlay.rows[index].problem = nil
+            // A correction starts the 1.5 s again.
+            overlay.deadline = env.now.addingTimeInterval(VoiceOverlay.autoCommitAfter)
+            state.screen = .voice(overlay)
+            return effects
         }
     }
 
@@ -84,12 +109,8 @@ public enum WatchMachine {
             var entry = CrownEntry(playerID: standing.playerID, playerName: standing.name, hole: hole, par: par, value: par)
             // Re-scoring opens at the score the hole has and corrects it: this watch's own unsent
             // score if there is one (it reaches the hub first), else the hub's current score.
-            if let own = state.pendingScores.last(where: { $0.playerID == standing.playerID && $0.hole == hole }) {
-                (entry.value, entry.supersedes, entry.scoredBy, entry.scoredStrokes) = (own.strokes, own.id, "this watch", own.strokes)
-            } else if let strokes = standing.currentHoleStrokes, let id = standing.currentHoleEventID {
-                let device = standing.currentHoleDeviceID
-                (entry.value, entry.supersedes, entry.scoredStrokes) = (strokes, id, strokes)
-                entry.scoredBy = device == state.deviceID ? "this watch" : device
+            if let existing = existingScore(state, playerID: standing.playerID, hole: hole) {
+                (entry.value, entry.supersedes, entry.scoredBy, entry.scoredStrokes) = (existing.strokes, existing.id, existing.by, existing.strokes)
             }
             state.crown.reset()
             state.screen = .crown(entry)
@@ -99,11 +120,111 @@ public enum WatchMachine {
             return []
         case .crown:
             return WatchLayout.saveButton(size: env.size).contains(point) ? save(&state, env) : []
+        case .voice(var overlay):
+            if overlay.deadline == nil, !overlay.failed, WatchLayout.voiceSaveButton(size: env.size).contains(point) { return commitVoice(&state, env) }
+            guard let index = WatchLayout.voiceRow(at: point, overlay: overlay, size: env.size) else { return [] }
+            var row = overlay.rows[index]
+            if !row.candidates.isEmpty {
+                // An unresolved name: each tap picks the next player it could be.
+                let next = row.player.flatMap { current in row.candidates.firstIndex(of: current) }.map { ($0 + 1) % row.candidates.count } ?? 0
+                row.player = row.candidates[next]
+                row.problem = nil
+            }
+            guard let player = row.player else {
+                return [.announce("\(row.heard.isEmpty ? "That score" : "\(row.heard)") is not a player in this round. Not saved.")]
+            }
+            if row.value == nil { row.value = overlay.par }
+            if row.problem != nil, row.value != nil { row.problem = nil }  // named twice: the tapped score is the one
+            overlay.rows[index] = row
+            overlay.selected = index
+            overlay.deadline = nil  // paused until the crown corrects it (or Save)
+            state.crown.reset()
+            state.screen = .voice(overlay)
+            return [.announce("Score for \(player.name). Current value \(row.value ?? overlay.par). Use Digital Crown to adjust.")]
         }
     }
 
-    private static func back(_ state: inout WatchState) -> [WatchEffect] {
+    // MARK: Voice
+
+    /// A transcript from the wearer: the confirmation overlay, or "Couldn't understand".
+    private static func voice(_ state: inout WatchState, _ transcript: String, _ env: WatchEnvironment) -> [WatchEffect] {
+        state.voiceDraft = nil
+        guard let round = state.round, round.status.acceptsScores else {
+            state.banner = Banner(text: "No round to score", style: .failure, until: env.now.addingTimeInterval(failureBannerDuration))
+            return pulse(&state, .failure, value: nil, env) + [.announce("No active round to score. Start one on the phone.")]
+        }
+        let hole = round.currentHole
+        let par = round.par(ofHole: hole) ?? 3
+        let players = round.standings.map { Player(id: $0.playerID, name: $0.name) }
+        let overlay = VoiceOverlay(transcript: transcript, hole: hole, par: par,
+                                   parse: VoiceTranscriptParser.parse(transcript, players: players, par: par), now: env.now)
+        state.crown.reset()
+        state.screen = .voice(overlay)
+        if overlay.failed {
+            return pulse(&state, .failure, value: nil, env) + [.announce("Didn't catch that. Try again.")]
+        }
+        let spoken = overlay.rows.map { row -> String in
+            if let player = row.player, let value = row.value, row.problem == nil { return "\(player.name) \(value)." }
+            if row.candidates.count > 1 { return "\(row.heard), could be \(row.candidates.map(\.name).joined(separator: " or ")), not saved unless tapped." }
+            if let candidate = row.candidates.first { return "\(row.heard), did you mean \(candidate.name)? Not saved unless tapped." }
+            if let player = row.player, row.value == nil { return "\(player.name), no score heard." }
+            if let player = row.player { return "\(player.name) \(row.said), not saved unless tapped." }
+            return "\(row.heard.isEmpty ? row.said : row.heard), not a player in this round."
+        }
+        return pulse(&state, .notification, value: nil, env)
+            + [.announce((["Voice scores confirmed."] + spoken + ["Auto-saving in 1.5 seconds. Tap any score to correct."]).joined(separator: " "))]
+    }
+
+    /// Saves the overlay's ready rows through the outbox, like crown scores; says what was not saved.
+    private static func commitVoice(_ state: inout WatchState, _ env: WatchEnvironment) -> [WatchEffect] {
+        guard case .voice(let overlay) = state.screen, let round = state.round else { return [] }
+        var effects: [WatchEffect] = [], saved: [String] = []
+        for row in overlay.rows where row.isReady {
+            guard let player = row.player, let value = row.value else { continue }
+            let existing = existingScore(state, playerID: player.id, hole: overlay.hole)
+            do {
+                let event = try ScoreEvent(
+                    id: env.makeID(), roundID: round.id, playerID: player.id, hole: overlay.hole, strokes: value,
+                    supersedesEventID: existing?.id, reportedByPlayerID: state.wearerID ?? player.id,
+                    deviceID: state.deviceID, source: .voice, createdAt: env.now)
+                state.pendingScores.append(event)
+                effects.append(.enqueue(event))
+                saved.append("\(player.name) \(value)")
+            } catch {
+                effects += [.announce("\(player.name) not saved: \(error.description)")]
+            }
+        }
+        state.pendingTransfers = state.pendingScores.count
+        state.screen = .leaderboard
+        let skipped = overlay.rows.filter { !$0.isReady }.map { $0.player?.name ?? ($0.heard.isEmpty ? $0.said : $0.heard) }
+        guard !saved.isEmpty else {
+            state.banner = Banner(text: "Nothing saved", style: .failure, until: env.now.addingTimeInterval(failureBannerDuration))
+            return effects + pulse(&state, .failure, value: nil, env) + [.announce("Nothing saved.")]
+        }
+        state.banner = Banner(text: "Saved \(saved.joined(separator: ", "))", style: .success, until: env.now.addingTimeInterval(savedBannerDuration))
+        let notSaved = skipped.isEmpty ? "" : " Not saved: \(skipped.joined(separator: ", "))."
+        return effects + pulse(&state, .success, value: nil, env)
+            + [.announce("Saved. \(saved.joined(separator: ", ")) on hole \(overlay.hole).\(notSaved)")]
+    }
+
+    /// The score {player, hole} has now: this watch's own unsent one first (it reaches the hub
+    /// first), else the hub's. What a new score from here corrects.
+    static func existingScore(_ state: WatchState, playerID: PlayerID, hole: Int) -> (id: UUID, strokes: Int, by: String?)? {
+        if let own = state.pendingScores.last(where: { $0.playerID == playerID && $0.hole == hole }) {
+            return (own.id, own.strokes, "this watch")
+        }
+        guard let round = state.round, round.currentHole == hole,
+              let standing = round.standings.first(where: { $0.playerID == playerID }),
+              let strokes = standing.currentHoleStrokes, let id = standing.currentHoleEventID else { return nil }
+        let device = standing.currentHoleDeviceID
+        return (id, strokes, device == state.deviceID ? "this watch" : device)
+    }
+
+    private static func back(_ state: inout WatchState, _ env: WatchEnvironment) -> [WatchEffect] {
         switch state.screen {
+        case .voice(let overlay):
+            state.screen = .leaderboard
+            return overlay.failed ? [] : [.announce("Voice scores discarded. Nothing saved.")]
         case .crown:
             state.crown.reset()
             state.screen = .leaderboard
@@ -116,6 +237,7 @@ public enum WatchMachine {
     }
 
     private static func save(_ state: inout WatchState, _ env: WatchEnvironment) -> [WatchEffect] {
+        if case .voice(let overlay) = state.screen { return overlay.failed ? [] : commitVoice(&state, env) }
         guard case .crown(let entry) = state.screen, let round = state.round else { return [] }
         let event: ScoreEvent
         do {
@@ -178,6 +300,13 @@ public enum WatchMachine {
         if case .crown(let entry) = state.screen, snapshot.round?.status.acceptsScores != true
             || snapshot.round?.standings.contains(where: { $0.playerID == entry.playerID }) != true {
             state.screen = .leaderboard
+        }
+        // Scores heard for a round that is over or was replaced are not saved.
+        if case .voice(let overlay) = state.screen, !overlay.failed, snapshot.round?.status.acceptsScores != true
+            || snapshot.round?.id != previous?.round?.id {
+            state.screen = .leaderboard
+            state.banner = Banner(text: "Voice scores not saved: round changed", style: .failure, until: env.now.addingTimeInterval(failureBannerDuration))
+            effects.append(.announce("Voice scores not saved: the round changed on the phone."))
         }
         let rows = snapshot.round?.standings.count ?? 0
         state.scrollRow = min(state.scrollRow, max(0, rows - WatchLayout.visibleRows(size: env.size)))

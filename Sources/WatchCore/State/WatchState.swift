@@ -23,6 +23,8 @@ public enum Screen: Sendable, Hashable {
     case crown(CrownEntry)
     /// The standings of a round the phone just finished, until the wearer goes back.
     case final
+    /// Scores heard from a transcript, waiting to auto-save.
+    case voice(VoiceOverlay)
 }
 
 /// Rows sliding to new places after a reshuffle, and the ▲/▼ beside positions that moved.
@@ -78,6 +80,8 @@ public struct WatchState: Sendable, Hashable {
     public var unreadableScores = 0
     /// The last round the phone finished, shown as "Final" and then summed up on "No active round".
     public var finishedRound: RoundSnapshot?
+    /// The text line the window's voice key opens, as typed so far (nil: closed).
+    public var voiceDraft: String?
     /// Why the last read of `standings.json` failed, if it did.
     public var snapshotProblem: String?
     public let deviceID: String
@@ -103,11 +107,12 @@ public struct WatchState: Sendable, Hashable {
 
     public var round: RoundSnapshot? { snapshot?.round }
 
-    /// `leaderboard`, `crown` or `no-round` (the names scenario scripts use).
+    /// `leaderboard`, `crown`, `voice`, `final` or `no-round` (the names scenario scripts use).
     public var screenName: String {
         switch screen {
         case .crown: "crown"
         case .final: "final"
+        case .voice: "voice"
         case .leaderboard: round == nil ? "no-round" : "leaderboard"
         }
     }
@@ -125,8 +130,21 @@ public struct WatchState: Sendable, Hashable {
 
     /// Whether anything on the face moves by itself right now (drives the frame clock).
     public func isAnimating(at now: Date) -> Bool {
+        if isMoving(at: now) { return true }
+        if case .voice(let overlay) = screen, overlay.deadline != nil { return true }  // the countdown bar
+        return false
+    }
+
+    /// Whether motion that settles by itself runs (pulse, slide, arrows): what a screenshot waits out.
+    public func isMoving(at now: Date) -> Bool {
         if let pulse, now.timeIntervalSince(pulse.at) < HapticPulse.duration { return true }
         if let reshuffle, now.timeIntervalSince(reshuffle.startedAt) < Reshuffle.arrowDuration { return true }
         return false
+    }
+
+    /// When something happens by itself next (the voice overlay's auto-save), if anything does.
+    public var nextTimer: Date? {
+        if case .voice(let overlay) = screen { return overlay.deadline }
+        return nil
     }
 }
