@@ -101,4 +101,18 @@ struct VoiceOverlayTests {
         #expect(frame.texts.contains("Bob?"))
         #expect(frame.containsText("Not in this round"))
     }
+
+    @Test("The window's text line shows what is typed, its end kept in view")
+    func draftLine() {
+        var state = Fixture.state()
+        _ = WatchMachine.reduce(&state, .voiceDraft("Jake 4, Sarah birdie"), Fixture.env())
+        let frame = WatchLayout.displayList(state, now: Fixture.epoch, size: .mm45, measurer: .estimate)
+        #expect(frame.texts.contains("Say player names and scores"))
+        #expect(frame.texts.contains("Jake 4, Sarah birdie▏"))
+        _ = WatchMachine.reduce(&state, .voiceDraft(String(repeating: "Mike 3 ", count: 20) + "end"), Fixture.env())
+        let long = WatchLayout.displayList(state, now: Fixture.epoch, size: .mm45, measurer: .estimate)
+        #expect(long.texts.contains { $0.hasSuffix("end▏") && !$0.hasPrefix("Mike 3 Mike 3 Mike 3 Mike 3 Mike 3 Mike 3 Mike 3 Mike 3") })
+        _ = WatchMachine.reduce(&state, .voice("Jake 4"), Fixture.env())
+        #expect(state.voiceDraft == nil, "handing the line over closes it")
+    }
 }

@@ -115,11 +115,12 @@ public enum VoiceTranscriptParser {
     ]
     /// Golf words, as strokes relative to par (an ace is 1 whatever the par).
     static let golfWords: [String: Int] = [
-        "albatross": -3, "condor": -4, "eagle": -2, "eagled": -2, "birdie": -1, "birdy": -1, "birdied": -1, "berdie": -1,
-        "par": 0, "parred": 0, "bogey": 1, "bogie": 1, "bogy": 1, "bogeyed": 1, "boogie": 1,
+        "albatross": -3, "condor": -4, "eagle": -2, "eagled": -2, "eagles": -2, "birdie": -1, "birdy": -1, "birdied": -1,
+        "birdies": -1, "berdie": -1, "par": 0, "parred": 0, "pars": 0, "bogey": 1, "bogie": 1, "bogy": 1, "bogeyed": 1,
+        "bogeys": 1, "boogie": 1,
         "double": 2, "triple": 3, "quadruple": 4, "quad": 4,
     ]
-    static let aceWords: Set<String> = ["ace", "aced", "ace's"]
+    static let aceWords: Set<String> = ["ace", "aced", "aces", "ace's"]
     /// Words around names that carry nothing ("um Jake got a 4").
     static let fillers: Set<String> = [
         "um", "umm", "uh", "uhh", "uhm", "er", "erm", "ah", "hmm", "mm", "okay", "ok", "alright", "so", "well", "like",

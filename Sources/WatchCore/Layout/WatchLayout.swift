@@ -116,16 +116,17 @@ public enum WatchLayout {
             }
             let ready = row.isReady
             // An unresolved name shows what was heard, or who it could be, with "?".
-            let name: String
+            let name: String, mark: String
             if let player = row.player {
-                name = player.name + (ready || row.value == nil ? "" : "?")
+                (name, mark) = (player.name, ready || row.value == nil ? "" : "?")
             } else if row.candidates.count == 1 {
-                name = row.candidates[0].name + "?"
+                (name, mark) = (row.candidates[0].name, "?")
             } else {
-                name = (row.heard.isEmpty ? "(no name)" : row.heard) + "?"
+                (name, mark) = (row.heard.isEmpty ? "(no name)" : row.heard, "?")
             }
             let nameRoom = frame.width - scoreWidth - m.margin * 1.5
-            let shown = measurer.truncate(name, font: nameFont, toFit: nameRoom)
+            // The "?" stays when a long name is cut short.
+            let shown = measurer.truncate(name, font: nameFont, toFit: nameRoom - measurer.width(mark, nameFont)) + mark
             let nameColor = ready ? WatchColor.textPrimary : WatchColor.textSecondary
             // What an unresolved row needs, under its name when the row has room.
             let note: String? = ready ? nil
