@@ -17,12 +17,27 @@ struct HyzerWatch: ParsableCommand {
             With the same --home as hyzer-hub, the watch finds the hub's socket and pairing token by \
             itself; --connect and --token-file pair it with a hub elsewhere.
 
+            The window shows the watch as a device (case, bezel, rounded display, Digital Crown and \
+            side button; --no-chrome for the face alone). It is resizable and keeps its proportions.
+
             Input:
               mouse wheel, Up/Down     the Digital Crown (scroll the leaderboard; ±1 per detent in score input)
+              drag the drawn crown     turns it too (one detent per 14 px)
               left click               tap (a leaderboard row opens score input; Save)
+              side button, right click, Escape
+                                       back (cancel score input; nothing is recorded)
               Enter                    Save
-              right click, Escape      back (cancel score input; nothing is recorded)
-              S                        save a screenshot (to --screenshot-dir)
+              V                        voice: a text line for what is said; Enter scores it
+              L                        link down / up (the phone out of reach and back)
+              A / Shift+A              advance the watch's clock 1 min / 10 s
+              W                        wrist down / up (the always-on display)
+              M                        reduce motion on / off
+              T / Shift+T              text size up / down
+              C                        device chrome on / off
+              + / -                    window scale up / down
+              S                        screenshot (to --screenshot-dir), with a flash on the face
+              R                        record start / stop (an animated PNG in --screenshot-dir)
+              ?                        show these keys over the face
               Q, closing the window    quit
 
             Haptics go to <home>/watch/haptics.jsonl, spoken announcements to \
@@ -30,9 +45,10 @@ struct HyzerWatch: ParsableCommand {
             until the phone acks them.
 
             --headless runs without a window (SDL's dummy video driver), e.g. in CI. With --script it \
-            runs a scenario (one command a line: wait-snapshot, tap NAME, wearer NAME, crown +N/-N, save, back, wait \
-            DURATION, advance-clock DURATION, link down/up, screenshot FILE.png, expect-screen, \
-            expect-text, expect-stale, expect-reachable, expect-haptics N KIND, quit) and exits 1 at \
+            runs a scenario (one command a line: wait-snapshot, tap NAME, wearer NAME, crown +N/-N, voice "TEXT", save, \
+            back, wait DURATION, advance-clock DURATION, link down/up, wrist down/up, text-size SIZE, \
+            reduce-motion on/off, screenshot FILE.png [chrome|no-chrome], dump FILE.json, record start FILE.png, \
+            record stop, expect-screen, expect-text, expect-stale, expect-reachable, expect-haptics N KIND, quit) and exits 1 at \
             the first unmet expectation, naming the line; 2 for a script it cannot read.
 
             Logs go to standard error.
@@ -60,7 +76,14 @@ struct HyzerWatch: ParsableCommand {
     var screenshotDir: String?
     @Option(name: .customLong("expect-timeout"), help: ArgumentHelp("Seconds a script expectation may take to come true.", valueName: "S"))
     var expectTimeout = 3.0
-    @Flag(name: .customLong("reduce-motion"), help: "Reshuffles change instantly instead of sliding.") var reduceMotion = false
+    @Flag(name: .customLong("reduce-motion"), help: "Reshuffles change places at once and crossfade instead of sliding.") var reduceMotion = false
+    @Option(name: .customLong("text-size"),
+            help: ArgumentHelp("Text size, as Dynamic Type: \(TextSize.names). Rows re-fit.", valueName: "SIZE"))
+    var textSize: TextSize = .standard
+    @Flag(inversion: .prefixedNo, help: "Draw the device (case, bezel, crown, side button) around the face. Default: on in a window, off with --headless.")
+    var chrome: Bool?
+    @Option(help: ArgumentHelp("Window scale: a factor (0.25 to 8, e.g. 2), or physical for the watch's real size from the display's DPI.", valueName: "N|physical"))
+    var scale: String = "1"
     @Option(help: ArgumentHelp("This watch's device ID, as the hub records it (default: watch, or watch-NAME with --wearer).", valueName: "ID"))
     var device: String?
     @Option(help: ArgumentHelp("Whose watch this is: that player's row is highlighted and scrolled into view, and scores from this watch are reported by them.", valueName: "NAME"))
@@ -85,6 +108,19 @@ struct HyzerWatch: ParsableCommand {
         }
 
         if headless { setenv("SDL_VIDEODRIVER", "dummy", 1) }
+        // The window title is UTF-8 ("Hyzer — 45 mm"); X11 converts it through the C locale, which
+        // garbles it when LANG is unset. A UTF-8 character type keeps it right whatever the locale.
+        if setlocale(LC_CTYPE, "") == nil || String(cString: nl_langinfo(nl_item(CODESET))) != "UTF-8" {
+            _ = setlocale(LC_CTYPE, "C.UTF-8")
+        }
+        let scaleFactor: Double?
+        if scale == "physical" {
+            scaleFactor = nil
+        } else if let factor = Double(scale), factor >= 0.25, factor <= 8 {
+            scaleFactor = factor
+        } else {
+            throw ValidationError("--scale takes a factor from 0.25 to 8 (e.g. 2) or physical; got \(scale)")
+        }
         // The framebuffer path is ~3× cheaper per frame than SDL's OpenGL-on-CPU path under Xvfb.
         setenv("SDL_FRAMEBUFFER_ACCELERATION", "0", 0)
         // SIGINT and SIGTERM are ours (below), not turned into SDL quit events.
@@ -113,12 +149,13 @@ struct HyzerWatch: ParsableCommand {
                 tokenFile: tokenFile.map { URL(fileURLWithPath: $0) },
                 deviceID: device ?? wearer.map { "watch-" + $0.lowercased().filter { $0.isLetter || $0.isNumber } } ?? "watch",
                 wearerName: wearer,
-                size: size, reduceMotion: reduceMotion,
+                size: size, reduceMotion: reduceMotion, textSize: textSize,
                 trust: connect.flatMap { HubTrust.forWatch(address: $0, fingerprint: hubFingerprint, insecure: insecure, pinStore: paths.hubPin) }),
             changed: { wake.signal() })
         let host = try WatchHost(
             session: session, wake: wake, headless: headless, title: "Hyzer — \(size.rawValue) mm",
-            screenshotDirectory: URL(fileURLWithPath: screenshotDir ?? FileManager.default.currentDirectoryPath))
+            screenshotDirectory: URL(fileURLWithPath: screenshotDir ?? FileManager.default.currentDirectoryPath),
+            chrome: chrome ?? !headless, scale: scaleFactor ?? physicalScale())
         session.start()
         host.renderIfNeeded(force: true)
         if reportFirstFrame { FileHandle.standardOutput.write(Data("first-frame\n".utf8)) }
@@ -145,6 +182,23 @@ struct HyzerWatch: ParsableCommand {
             throw ExitCode(1)
         }
     }
+}
+
+/// The scale at which the face shows at the watch's own size on this display (its DPI over the
+/// watch's 326 or 338 ppi); 1 when the display does not say its DPI.
+private func physicalScale() -> Double {
+    var diagonal: Float = 0, horizontal: Float = 0, vertical: Float = 0
+    guard SDL_GetDisplayDPI(0, &diagonal, &horizontal, &vertical) == 0, horizontal > 0 else {
+        FileHandle.standardError.write(Data("hyzer-watch: the display does not say its DPI; --scale physical uses 1\n".utf8))
+        return 1
+    }
+    return min(8, max(0.25, Double(horizontal) / 326))
+}
+
+extension TextSize: ExpressibleByArgument {
+    public init?(argument: String) { self.init(rawValue: argument.lowercased()) }
+    public var defaultValueDescription: String { rawValue }
+    public static var allValueStrings: [String] { allCases.map(\.rawValue) }
 }
 
 extension WatchSize: ExpressibleByArgument {

@@ -11,13 +11,32 @@ struct HostError: Error, CustomStringConvertible {
 }
 
 /// The face's fonts, found through fontconfig (fonts-dejavu-core), opened and cached on first use.
+/// Text with characters DejaVu lacks (Chinese, Japanese, Korean names) is drawn with the font
+/// fontconfig finds for them (fonts-noto-cjk), in the same weight.
 ///
 /// `@unchecked Sendable` because the text measurer (a `@Sendable` closure) holds it: the cache is
 /// confined to the thread that made it (the one that draws), and every access checks that.
 final class FontBook: @unchecked Sendable {
     private let owner = pthread_self()
     private var paths: [FontSpec.Family: String] = [:]
-    private var fonts: [FontSpec: OpaquePointer] = [:]
+    private var fonts: [FontKey: OpaquePointer] = [:]
+    /// The fallback font file (and face index in a collection) for a family and a character.
+    private var fallbacks: [FallbackKey: FontFile?] = [:]
+
+    struct FontFile: Hashable {
+        let path: String
+        let index: Int
+    }
+
+    private struct FontKey: Hashable {
+        let file: FontFile
+        let size: Double
+    }
+
+    private struct FallbackKey: Hashable {
+        let family: FontSpec.Family
+        let scalar: UInt32
+    }
 
     static let patterns: [FontSpec.Family: (pattern: String, file: String)] = [
         .sans: ("DejaVu Sans", "DejaVuSans.ttf"),
@@ -37,8 +56,18 @@ final class FontBook: @unchecked Sendable {
 
     /// The file fontconfig picks for `pattern` (what `fc-match -f '%{file}' PATTERN` prints).
     private static func match(_ pattern: String) -> String? {
+        matchFile(pattern, containing: nil)?.path
+    }
+
+    /// The font file fontconfig picks for `pattern`, among those that have `scalar` if given.
+    private static func matchFile(_ pattern: String, containing scalar: UInt32?) -> FontFile? {
         guard FcInit() != 0, let parsed = FcNameParse(pattern) else { return nil }
         defer { FcPatternDestroy(parsed) }
+        if let scalar, let charset = FcCharSetCreate() {
+            FcCharSetAddChar(charset, scalar)
+            FcPatternAddCharSet(parsed, FC_CHARSET, charset)
+            FcCharSetDestroy(charset)
+        }
         FcConfigSubstitute(nil, parsed, FcMatchPattern)
         FcDefaultSubstitute(parsed)
         var result = FcResultNoMatch
@@ -46,24 +75,43 @@ final class FontBook: @unchecked Sendable {
         defer { FcPatternDestroy(matched) }
         var file: UnsafeMutablePointer<FcChar8>?
         guard FcPatternGetString(matched, FC_FILE, 0, &file) == FcResultMatch, let file else { return nil }
-        return String(cString: file)
+        var index: Int32 = 0
+        if FcPatternGetInteger(matched, FC_INDEX, 0, &index) != FcResultMatch { index = 0 }
+        return FontFile(path: String(cString: file), index: Int(index))
     }
 
     private func assertOnOwnerThread() {
         precondition(pthread_equal(owner, pthread_self()) != 0, "FontBook is used only on the thread that draws")
     }
 
-    func font(_ spec: FontSpec) throws -> OpaquePointer {
-        assertOnOwnerThread()
-        let key = FontSpec(spec.family, spec.size.rounded())
+    private func open(_ file: FontFile, size: Double) throws -> OpaquePointer {
+        let key = FontKey(file: file, size: max(1, size.rounded()))
         if let font = fonts[key] { return font }
-        guard let font = TTF_OpenFont(paths[spec.family]!, Int32(key.size)) else { throw HostError.sdl("TTF_OpenFont \(paths[spec.family]!)") }
+        guard let font = TTF_OpenFontIndex(file.path, Int32(key.size), key.file.index) else { throw HostError.sdl("TTF_OpenFont \(file.path)") }
         fonts[key] = font
         return font
     }
 
+    /// The font to draw `text` in: the family's own, or a fallback that has the characters it lacks.
+    func font(_ spec: FontSpec, for text: String = "") throws -> OpaquePointer {
+        assertOnOwnerThread()
+        let primary = try open(FontFile(path: paths[spec.family]!, index: 0), size: spec.size)
+        guard let missing = text.unicodeScalars.first(where: { $0.value > 0x7F && TTF_GlyphIsProvided32(primary, $0.value) == 0 }) else {
+            return primary
+        }
+        let key = FallbackKey(family: spec.family, scalar: missing.value)
+        if fallbacks[key] == nil {
+            let pattern = spec.family == .sans ? "sans-serif" : "sans-serif:bold"
+            let found = Self.matchFile(pattern, containing: missing.value)
+            fallbacks[key] = found?.path == paths[spec.family] ? .some(nil) : .some(found)
+        }
+        guard let file = fallbacks[key] ?? nil, let fallback = try? open(file, size: spec.size),
+              TTF_GlyphIsProvided32(fallback, missing.value) != 0 else { return primary }
+        return fallback
+    }
+
     func width(_ text: String, _ spec: FontSpec) -> Double {
-        guard !text.isEmpty, let font = try? font(spec) else { return 0 }
+        guard !text.isEmpty, let font = try? font(spec, for: text) else { return 0 }
         var w: Int32 = 0, h: Int32 = 0
         TTF_SizeUTF8(font, text, &w, &h)
         return Double(w)
@@ -78,6 +126,8 @@ final class Painter {
     let surface: UnsafeMutablePointer<SDL_Surface>
     let renderer: OpaquePointer
     let fonts: FontBook
+    /// Surface pixels per face pixel: the face is drawn at this density (crisp at any window scale).
+    let scale: Double
     private var textures: [TextKey: (texture: OpaquePointer, width: Int32, height: Int32)] = [:]
 
     private struct TextKey: Hashable {
@@ -86,8 +136,10 @@ final class Painter {
         let r: UInt8, g: UInt8, b: UInt8
     }
 
-    init(width: Int, height: Int, fonts: FontBook) throws {
-        guard let surface = SDL_CreateRGBSurfaceWithFormat(0, Int32(width), Int32(height), 32, SDL_PIXELFORMAT_ARGB8888.rawValue) else {
+    init(width: Int, height: Int, scale: Double = 1, fonts: FontBook) throws {
+        self.scale = scale
+        guard let surface = SDL_CreateRGBSurfaceWithFormat(0, Int32((Double(width) * scale).rounded()), Int32((Double(height) * scale).rounded()),
+                                                          32, SDL_PIXELFORMAT_ARGB8888.rawValue) else {
             throw HostError.sdl("SDL_CreateRGBSurfaceWithFormat")
         }
         guard let renderer = SDL_CreateSoftwareRenderer(surface) else { throw HostError.sdl("SDL_CreateSoftwareRenderer") }
@@ -113,11 +165,14 @@ final class Painter {
         SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_NONE)
         SDL_RenderClear(renderer)
         SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_BLEND)
+        let s = scale
+        func scaled(_ r: Rect) -> Rect { Rect(x: r.x * s, y: r.y * s, width: r.width * s, height: r.height * s) }
         for command in list.commands {
             switch command {
-            case .rect(let rect, let color, let radius): fillRoundedRect(rect, radius: radius, color)
-            case .ring(let rect, let color, let thickness, let radius): ring(rect, thickness: thickness, radius: radius, color)
-            case .text(let text, let frame, let font, let color, let alignment): try drawText(text, frame, font, color, alignment)
+            case .rect(let rect, let color, let radius): fillRoundedRect(scaled(rect), radius: radius * s, color)
+            case .ring(let rect, let color, let thickness, let radius): ring(scaled(rect), thickness: thickness * s, radius: radius * s, color)
+            case .text(let text, let frame, let font, let color, let alignment):
+                try drawText(text, scaled(frame), FontSpec(font.family, font.size * s), color, alignment)
             }
         }
         SDL_RenderPresent(renderer)
@@ -144,7 +199,7 @@ final class Painter {
         if let cached = textures[key] {
             entry = cached
         } else {
-            guard let rendered = TTF_RenderUTF8_Blended(try fonts.font(font), text, SDL_Color(r: color.r, g: color.g, b: color.b, a: 255)) else {
+            guard let rendered = TTF_RenderUTF8_Blended(try fonts.font(font, for: text), text, SDL_Color(r: color.r, g: color.g, b: color.b, a: 255)) else {
                 throw HostError.sdl("TTF_RenderUTF8_Blended")
             }
             defer { SDL_FreeSurface(rendered) }
@@ -165,7 +220,7 @@ final class Painter {
     }
 
     /// Filled rectangle with rounded corners, drawn as one horizontal span per pixel row.
-    private func fillRoundedRect(_ rect: Rect, radius: Double, _ color: RGBA) {
+    func fillRoundedRect(_ rect: Rect, radius: Double, _ color: RGBA) {
         setColor(color)
         let r = min(radius, rect.height / 2, rect.width / 2)
         let top = Int(rect.y.rounded()), bottom = Int((rect.y + rect.height).rounded())
@@ -178,7 +233,7 @@ final class Painter {
     }
 
     /// A band `thickness` wide just inside `rect`'s rounded outline.
-    private func ring(_ rect: Rect, thickness: Double, radius: Double, _ color: RGBA) {
+    func ring(_ rect: Rect, thickness: Double, radius: Double, _ color: RGBA) {
         setColor(color)
         let inner = Rect(x: rect.x + thickness, y: rect.y + thickness, width: rect.width - 2 * thickness, height: rect.height - 2 * thickness)
         let innerRadius = max(0, radius - thickness)
@@ -202,7 +257,7 @@ final class Painter {
     }
 
     /// How far a rounded corner pulls row `y` in from the side.
-    private func cornerInset(y: Double, rect: Rect, radius: Double) -> Double {
+    func cornerInset(y: Double, rect: Rect, radius: Double) -> Double {
         guard radius > 0 else { return 0 }
         let dy: Double
         if y < rect.y + radius { dy = rect.y + radius - y } else if y > rect.y + rect.height - radius { dy = y - (rect.y + rect.height - radius) } else { return 0 }

@@ -5,20 +5,40 @@ import Synchronization
 import WatchCore
 
 /// The SDL host: turns SDL events into watch input, draws the session's frames (only when they
-/// change, at most once per display refresh), saves screenshots. Runs on the main thread.
+/// change, at most once per display refresh) with or without the device around them, saves
+/// screenshots and recordings. Runs on the main thread.
 final class WatchHost: ScenarioHost {
     static let frameInterval: TimeInterval = 1.0 / 60
 
     let session: WatchSession
-    let painter: Painter
+    let fonts: FontBook
+    /// The face at the current scale.
+    private(set) var painter: Painter
+    /// The whole device at the current scale (made when first needed).
+    private var devicePainter: Painter?
     let window: OpaquePointer?
     let screenshotDirectory: URL
+    let chrome: DeviceChrome
+    /// Whether the device is drawn around the face (window default: yes; `C` toggles it).
+    private(set) var showsChrome: Bool
+    /// Face pixels → window pixels.
+    private(set) var scale: Double
+    /// Window pixels per window coordinate (2 on a HiDPI output that reports it).
+    private var density: Double = 1
     private let wake: Wake
     private var lastDrawn: DisplayList?
     private var lastPresent: ContinuousClock.Instant?
     private(set) var quitRequested = false
     /// The voice text line (V opens it), as typed so far; nil when closed.
     private var draft: String?
+    /// The key help overlay (`?`).
+    private var showsHelp = false
+    /// A screenshot's flash on the face.
+    private var flashAt: ContinuousClock.Instant?
+    /// Dragging the crown: the last mouse y and the drag not yet turned into detents.
+    private var crownDrag: (y: Double, carry: Double)?
+    private var recorder: Recorder?
+    private var resizing = false
     private let logger = Logger(label: "hyzer.watch.host")
 
     /// How a session's change (or a signal) wakes the host: an SDL user event with a window, a
@@ -50,28 +70,85 @@ final class WatchHost: ScenarioHost {
         }
     }
 
-    init(session: WatchSession, wake: Wake, headless: Bool, title: String, screenshotDirectory: URL) throws {
+    init(session: WatchSession, wake: Wake, headless: Bool, title: String, screenshotDirectory: URL,
+         chrome showsChrome: Bool, scale: Double) throws {
         self.session = session
         self.wake = wake
         self.screenshotDirectory = screenshotDirectory
-        let size = session.configuration.size
-        painter = try Painter(width: size.width, height: size.height, fonts: FontBook())
+        self.showsChrome = showsChrome
+        self.scale = scale
+        chrome = DeviceChrome(size: session.configuration.size)
+        fonts = try FontBook()
+        painter = try Painter(width: chrome.size.width, height: chrome.size.height, scale: scale, fonts: fonts)
         if headless {
             window = nil
         } else {
             let centered = Int32(0x2FFF_0000)  // SDL_WINDOWPOS_CENTERED (a macro Swift does not import)
-            guard let window = SDL_CreateWindow(title, centered, centered, Int32(size.width), Int32(size.height), 0) else {
+            let (w, h) = Self.windowSize(chrome: chrome, showsChrome: showsChrome, scale: scale)
+            let flags = SDL_WINDOW_RESIZABLE.rawValue | SDL_WINDOW_ALLOW_HIGHDPI.rawValue
+            guard let window = SDL_CreateWindow(title, centered, centered, Int32(w), Int32(h), flags) else {
                 throw HostError.sdl("SDL_CreateWindow")
             }
             self.window = window
             SDL_StopTextInput()  // keys are watch controls until V opens the text line
+            updateDensity()
         }
+        session.setStatusClock(showsChrome)
     }
 
     var measurer: TextMeasurer { painter.measurer }
 
     static func seconds(_ duration: Duration) -> TimeInterval {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    /// The window's size in window coordinates for a picture at `scale`.
+    static func windowSize(chrome: DeviceChrome, showsChrome: Bool, scale: Double) -> (Int, Int) {
+        let base = showsChrome ? chrome.canvas : chrome.display
+        return (Int((base.width * scale).rounded()), Int((base.height * scale).rounded()))
+    }
+
+    /// The picture's size at scale 1: the device, or just the face.
+    private var base: Rect { showsChrome ? chrome.canvas : Rect(x: 0, y: 0, width: chrome.display.width, height: chrome.display.height) }
+
+    // MARK: Scale
+
+    /// Pixels per window coordinate: more than 1 on a HiDPI output, where the face is drawn at the
+    /// output's density.
+    private func updateDensity() {
+        guard let window else { return }
+        var w: Int32 = 0, h: Int32 = 0, pw: Int32 = 0, ph: Int32 = 0
+        SDL_GetWindowSize(window, &w, &h)
+        if let surface = SDL_GetWindowSurface(window) { (pw, ph) = (surface.pointee.w, surface.pointee.h) }
+        density = w > 0 && pw > 0 ? Double(pw) / Double(w) : 1
+        _ = ph
+    }
+
+    /// Redraws everything at a new scale (the window resized, or `+`/`-`).
+    private func rescale(to newScale: Double, resizeWindow: Bool) {
+        let clamped = min(8, max(0.25, newScale))
+        if let window, resizeWindow {
+            let (w, h) = Self.windowSize(chrome: chrome, showsChrome: showsChrome, scale: clamped)
+            resizing = true
+            SDL_SetWindowSize(window, Int32(w), Int32(h))
+            resizing = false
+        }
+        updateDensity()
+        scale = clamped
+        do {
+            painter = try Painter(width: chrome.size.width, height: chrome.size.height, scale: scale * density, fonts: fonts)
+            devicePainter = nil
+        } catch {
+            logger.error("could not redraw at scale \(clamped): \(error)")
+        }
+        renderIfNeeded(force: true)
+    }
+
+    /// The user resized the window: keep the device's proportions and draw at the size chosen.
+    private func windowResized(width: Int32, height: Int32) {
+        guard !resizing, width > 0, height > 0 else { return }
+        let fit = min(Double(width) / base.width, Double(height) / base.height)
+        rescale(to: fit, resizeWindow: true)
     }
 
     // MARK: Drawing
@@ -81,42 +158,181 @@ final class WatchHost: ScenarioHost {
     @discardableResult
     func renderIfNeeded(force: Bool = false) -> TimeInterval {
         session.fireTimers()
-        let list = session.frame(measurer: painter.measurer)
-        guard force || list != lastDrawn else { return session.nextRedraw() }
+        recordDueFrames()
+        let list = decorated(session.frame(measurer: painter.measurer))
+        var due = session.nextRedraw()
+        if let flashAt { due = min(due, max(0.001, 0.25 - Self.seconds(flashAt.duration(to: .now)))) }
+        if let recorder { due = min(due, max(0.001, recorder.nextTick.timeIntervalSince(session.now()))) }
+        guard force || list != lastDrawn else { return due }
         let sinceLast = lastPresent.map { Self.seconds($0.duration(to: .now)) } ?? .infinity
         if !force && sinceLast < Self.frameInterval { return Self.frameInterval - sinceLast }
         do {
-            try painter.draw(list)
+            try draw(list)
             present()
             lastDrawn = list
             lastPresent = .now
         } catch {
             logger.error("could not draw a frame: \(error)")
         }
-        return session.nextRedraw()
+        return due
     }
+
+    /// The face plus what only the window has: the key help and a screenshot's flash.
+    private func decorated(_ face: DisplayList) -> DisplayList {
+        var list = face
+        if showsHelp { list.commands += WindowKeys.helpOverlay(width: list.width, height: list.height, measurer: painter.measurer) }
+        if let flashAt {
+            let t = Self.seconds(flashAt.duration(to: .now))
+            if t < 0.25 {
+                list.commands.append(.rect(Rect(x: 0, y: 0, width: list.width, height: list.height), RGBA(255, 255, 255).opacity(0.7 * (1 - t / 0.25)), cornerRadius: 0))
+            } else {
+                self.flashAt = nil
+            }
+        }
+        return list
+    }
+
+    /// Paints `list` on the face, and the device around it when shown.
+    private func draw(_ list: DisplayList) throws {
+        try painter.draw(list)
+        if showsChrome { try device().drawDevice(chrome, face: painter.surface, crownHighlight: crownDrag != nil) }
+    }
+
+    private func device() throws -> Painter {
+        if let devicePainter { return devicePainter }
+        let made = try Painter(width: Int(chrome.canvas.width), height: Int(chrome.canvas.height), scale: painter.scale, fonts: fonts)
+        devicePainter = made
+        return made
+    }
+
+    /// The picture the window shows.
+    private var picture: UnsafeMutablePointer<SDL_Surface> { showsChrome ? (devicePainter?.surface ?? painter.surface) : painter.surface }
 
     private func present() {
         guard let window, let target = SDL_GetWindowSurface(window) else { return }
-        SDL_UpperBlit(painter.surface, nil, target, nil)
+        let source = picture
+        if source.pointee.w == target.pointee.w && source.pointee.h == target.pointee.h {
+            SDL_UpperBlit(source, nil, target, nil)
+        } else {
+            // Mid-resize: stretch until the next frame is drawn at the new size.
+            SDL_FillRect(target, nil, 0)
+            SDL_UpperBlitScaled(source, nil, target, nil)
+        }
         SDL_UpdateWindowSurface(window)
     }
 
-    func screenshot(to url: URL) throws {
-        renderIfNeeded(force: true)
-        try painter.savePNG(to: url)
+    /// A PNG of the face, or with `chrome` of the whole device, at the current scale.
+    func screenshot(to url: URL, chrome wanted: Bool?) throws {
+        let withChrome = wanted ?? showsChrome
+        let list = session.frame(measurer: painter.measurer)
+        try painter.draw(list)
+        if withChrome {
+            let device = try device()
+            try device.drawDevice(chrome, face: painter.surface, crownHighlight: false)
+            try device.savePNG(to: url)
+        } else {
+            try painter.savePNG(to: url)
+        }
+        lastDrawn = nil  // the window's next frame is drawn afresh
     }
 
     func screenshotNow() {
-        let formatter = DateFormatter()
-        formatter.dateFormat = "yyyyMMdd-HHmmss-SSS"
-        let url = screenshotDirectory.appendingPathComponent("hyzer-watch-\(formatter.string(from: Date())).png")
+        let url = screenshotDirectory.appendingPathComponent("hyzer-watch-\(Self.stamp()).png")
         do {
             try FileManager.default.createDirectory(at: screenshotDirectory, withIntermediateDirectories: true)
-            try screenshot(to: url)
+            try screenshot(to: url, chrome: nil)
             print("screenshot \(url.path)")
+            flashAt = .now
         } catch {
             logger.error("could not save a screenshot: \(error)")
+        }
+    }
+
+    static func stamp() -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyyMMdd-HHmmss-SSS"
+        return formatter.string(from: Date())
+    }
+
+    // MARK: Recording
+
+    /// Frames taken at a steady 30 a second of the watch's clock, so a 0.3 s slide plays in 0.3 s;
+    /// a frame that does not change is not stored again, the one before it shows longer.
+    final class Recorder {
+        static let framesPerSecond = 30.0
+        let url: URL
+        let started: Date
+        var nextTick: Date
+        var frames: [AnimatedPNG.Frame] = []
+        var last: DisplayList?
+        let scratch: URL
+
+        init(url: URL, now: Date) {
+            self.url = url
+            started = now
+            nextTick = now
+            scratch = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-record-\(UUID().uuidString).png")
+        }
+    }
+
+    func startRecording(to url: URL) throws {
+        guard recorder == nil else { throw HostError("already recording to \(recorder!.url.path); record stop first") }
+        recorder = Recorder(url: url, now: session.now())
+        recordDueFrames()
+        wake.signal()
+    }
+
+    /// Takes every frame whose time has come, each drawn as the face was at that moment.
+    private func recordDueFrames() {
+        guard let recorder else { return }
+        let now = session.now()
+        let step = 1 / Recorder.framesPerSecond
+        while recorder.nextTick <= now {
+            let at = recorder.nextTick
+            recorder.nextTick = at.addingTimeInterval(step)
+            let list = session.frame(measurer: painter.measurer, at: at)
+            if list == recorder.last, let previous = recorder.frames.popLast() {
+                recorder.frames.append(AnimatedPNG.Frame(png: previous.png, delay: previous.delay + step))
+                continue
+            }
+            do {
+                try draw(list)
+                try (showsChrome ? try device() : painter).savePNG(to: recorder.scratch)
+                recorder.frames.append(AnimatedPNG.Frame(png: try Data(contentsOf: recorder.scratch), delay: step))
+                recorder.last = list
+                lastDrawn = nil
+            } catch {
+                logger.error("could not record a frame: \(error)")
+            }
+        }
+    }
+
+    @discardableResult
+    func stopRecording() throws -> Int {
+        guard let recorder else { throw HostError("not recording; record start FILE.png first") }
+        recordDueFrames()
+        self.recorder = nil
+        try? FileManager.default.removeItem(at: recorder.scratch)
+        try AnimatedPNG.assemble(recorder.frames).write(to: recorder.url, options: .atomic)
+        let seconds = recorder.frames.reduce(0) { $0 + $1.delay }
+        logger.info("recorded \(recorder.frames.count) frames, \(String(format: "%.2f", seconds)) s, to \(recorder.url.path)")
+        return recorder.frames.count
+    }
+
+    private func toggleRecording() {
+        do {
+            if recorder != nil {
+                let url = recorder!.url
+                let frames = try stopRecording()
+                print("recording \(url.path) (\(frames) frames)")
+            } else {
+                try FileManager.default.createDirectory(at: screenshotDirectory, withIntermediateDirectories: true)
+                try startRecording(to: screenshotDirectory.appendingPathComponent("hyzer-watch-\(Self.stamp()).png"))
+                print("recording started; R again to stop")
+            }
+        } catch {
+            logger.error("recording: \(error)")
         }
     }
 
@@ -126,6 +342,7 @@ final class WatchHost: ScenarioHost {
     func run() {
         renderIfNeeded(force: true)
         while !quitRequested { pump(for: 3600) }
+        if recorder != nil { _ = try? stopRecording() }
     }
 
     /// Handles input and redraws for `seconds`, sleeping whenever nothing is due (idle CPU near zero).
@@ -153,22 +370,51 @@ final class WatchHost: ScenarioHost {
         SDL_StopTextInput()
     }
 
+    /// Where a window point is: on the face (in face pixels), the crown, the side button.
+    private func part(atWindowX x: Int32, y: Int32) -> DeviceChrome.Part {
+        let point = Point(x: Double(x) / scale, y: Double(y) / scale)
+        if showsChrome { return chrome.part(at: point) }
+        return .face(point)
+    }
+
     /// SDL events in, watch input out. Nothing SDL crosses into WatchCore.
     private func handle(_ event: SDL_Event) {
         let received = ContinuousClock.now
         switch event.type {
         case SDL_QUIT.rawValue:
             quitRequested = true
+        case SDL_WINDOWEVENT.rawValue:
+            if event.window.event == UInt8(SDL_WINDOWEVENT_SIZE_CHANGED.rawValue) {
+                windowResized(width: event.window.data1, height: event.window.data2)
+            }
         case SDL_MOUSEWHEEL.rawValue:
+            // The wheel turns the crown wherever the pointer is (over the drawn crown too).
             var delta = Double(event.wheel.preciseY)
             if event.wheel.direction == SDL_MOUSEWHEEL_FLIPPED.rawValue { delta = -delta }
             session.send(.crown(detents: delta), inputTime: received)
         case SDL_MOUSEBUTTONDOWN.rawValue:
-            switch Int32(event.button.button) {
-            case 1: session.send(.tap(Point(x: Double(event.button.x), y: Double(event.button.y))), inputTime: received)
-            case 3: session.send(.back, inputTime: received)
+            let where_ = part(atWindowX: event.button.x, y: event.button.y)
+            switch (Int32(event.button.button), where_) {
+            case (1, .face(let point)): session.send(.tap(point), inputTime: received)
+            case (1, .crown): crownDrag = (Double(event.button.y) / scale, 0)
+            case (1, .sideButton), (3, _): session.send(.back, inputTime: received)
             default: break
             }
+        case SDL_MOUSEMOTION.rawValue:
+            guard var drag = crownDrag else { break }
+            // Dragging the crown up turns it up, one detent per 14 px.
+            let y = Double(event.motion.y) / scale
+            drag.carry += drag.y - y
+            drag.y = y
+            let detents = (drag.carry / DeviceChrome.dragPerDetent).rounded(.towardZero)
+            if detents != 0 {
+                drag.carry -= detents * DeviceChrome.dragPerDetent
+                session.send(.crown(detents: detents), inputTime: received)
+            }
+            crownDrag = drag
+        case SDL_MOUSEBUTTONUP.rawValue:
+            crownDrag = nil
+            lastDrawn = nil
         case SDL_TEXTINPUT.rawValue:
             guard draft != nil else { break }
             let typed = withUnsafeBytes(of: event.text.text) { bytes in
@@ -197,21 +443,47 @@ final class WatchHost: ScenarioHost {
                 break
             }
         case SDL_KEYDOWN.rawValue:
-            switch Int(event.key.keysym.sym) {
-            case Int(SDLK_v.rawValue):
-                draft = ""
-                SDL_StartTextInput()
-                session.send(.voiceDraft(""), inputTime: received)
-            case Int(SDLK_UP.rawValue): session.send(.crown(detents: 1), inputTime: received)
-            case Int(SDLK_DOWN.rawValue): session.send(.crown(detents: -1), inputTime: received)
-            case Int(SDLK_ESCAPE.rawValue), Int(SDLK_BACKSPACE.rawValue): session.send(.back, inputTime: received)
-            case Int(SDLK_RETURN.rawValue), Int(SDLK_KP_ENTER.rawValue): session.send(.save, inputTime: received)
-            case Int(SDLK_s.rawValue): screenshotNow()
-            case Int(SDLK_q.rawValue): quitRequested = true
-            default: break
-            }
+            key(event.key.keysym, received: received)
         default:
             break  // the wake event, window exposure: the next renderIfNeeded handles it
+        }
+    }
+
+    /// The window's keys (`WindowKeys.all`, shown by `?`).
+    private func key(_ keysym: SDL_Keysym, received: ContinuousClock.Instant) {
+        let shift = (UInt32(keysym.mod) & (KMOD_LSHIFT.rawValue | KMOD_RSHIFT.rawValue)) != 0
+        let state = session.current
+        switch Int(keysym.sym) {
+        case Int(SDLK_v.rawValue):
+            draft = ""
+            SDL_StartTextInput()
+            session.send(.voiceDraft(""), inputTime: received)
+        case Int(SDLK_UP.rawValue): session.send(.crown(detents: 1), inputTime: received)
+        case Int(SDLK_DOWN.rawValue): session.send(.crown(detents: -1), inputTime: received)
+        case Int(SDLK_ESCAPE.rawValue), Int(SDLK_BACKSPACE.rawValue):
+            if showsHelp { showsHelp = false } else { session.send(.back, inputTime: received) }
+        case Int(SDLK_RETURN.rawValue), Int(SDLK_KP_ENTER.rawValue): session.send(.save, inputTime: received)
+        case Int(SDLK_s.rawValue): screenshotNow()
+        case Int(SDLK_r.rawValue): toggleRecording()
+        case Int(SDLK_l.rawValue): session.setLink(up: !session.linkWanted)
+        case Int(SDLK_a.rawValue): session.advanceClock(by: shift ? 10 : 60)
+        case Int(SDLK_w.rawValue): session.send(.wrist(up: state.wristDown), inputTime: received)
+        case Int(SDLK_m.rawValue): session.send(.reduceMotion(!state.reduceMotion), inputTime: received)
+        case Int(SDLK_t.rawValue):
+            let all = TextSize.allCases
+            let index = all.firstIndex(of: state.textSize)!
+            let next = shift ? all[(index + all.count - 1) % all.count] : state.textSize.next
+            session.send(.textSize(next), inputTime: received)
+        case Int(SDLK_c.rawValue):
+            showsChrome.toggle()
+            session.setStatusClock(showsChrome)
+            rescale(to: scale, resizeWindow: true)
+        case Int(SDLK_EQUALS.rawValue), Int(SDLK_PLUS.rawValue), Int(SDLK_KP_PLUS.rawValue): rescale(to: scale + 0.5, resizeWindow: true)
+        case Int(SDLK_MINUS.rawValue), Int(SDLK_KP_MINUS.rawValue): rescale(to: scale - 0.5, resizeWindow: true)
+        case Int(SDLK_SLASH.rawValue) where shift, Int(SDLK_QUESTION.rawValue), Int(SDLK_h.rawValue), Int(SDLK_F1.rawValue):
+            showsHelp.toggle()
+        case Int(SDLK_q.rawValue): quitRequested = true
+        default: break
         }
     }
 }

@@ -19,7 +19,7 @@ struct VoiceWristTests {
             wearer Jake
             voice "um Mike 3, Jake's 4, Sara birdie, Holin double"
             expect-screen voice
-            expect-text "Scores heard · Hole 1"
+            expect-text "Scores heard Hole 1 · par 3"
             screenshot voice-overlay.png
             # Sarah had a par, not a birdie: tap her row and turn the crown once.
             tap Sarah

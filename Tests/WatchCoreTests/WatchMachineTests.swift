@@ -32,11 +32,12 @@ struct WatchMachineTests {
         var state = Fixture.state()
         _ = Fixture.tapRow(0, &state)
         let down = WatchMachine.reduce(&state, .crown(detents: -3), Fixture.env())
-        #expect(down == [.haptic(.tick, value: 2), .haptic(.tick, value: 1), .haptic(.limit, value: 1)])
+        // VoiceOver reads the value the crown stopped at.
+        #expect(down == [.haptic(.tick, value: 2), .haptic(.tick, value: 1), .haptic(.limit, value: 1), .announce("Score: 1")])
         var up: [WatchEffect] = []
         for _ in 0..<10 { up += WatchMachine.reduce(&state, .crown(detents: 1), Fixture.env()) }
         #expect(up.filter { $0 == .haptic(.limit, value: 10) }.count == 1)
-        #expect(up.last == .haptic(.limit, value: 10))
+        #expect(up.suffix(2) == [.haptic(.limit, value: 10), .announce("Score: 10")])
         guard case .crown(let entry) = state.screen else { Issue.record("not on crown"); return }
         #expect(entry.value == 10)
     }
@@ -50,7 +51,7 @@ struct WatchMachineTests {
         let expected = try! ScoreEvent(id: UUID(uuidString: "00000000-0000-0000-0000-0000000000EE")!, roundID: Fixture.roundID,
                                        playerID: "id-Sarah", hole: 2, strokes: 4, reportedByPlayerID: "id-Sarah", deviceID: "watch-1",
                                        source: .crown, createdAt: Fixture.epoch.addingTimeInterval(5))
-        #expect(effects == [.enqueue(expected), .haptic(.success, value: 4), .announce("Saved. Sarah, 4 on hole 2.")])
+        #expect(effects == [.enqueue(expected), .haptic(.success, value: 4), .announce("Score recorded, Sarah, four, one over par. Hole 2.")])
         #expect(state.screenName == "leaderboard")
         #expect(state.pendingTransfers == 1)
     }
@@ -76,11 +77,16 @@ struct WatchMachineTests {
         #expect(!fresh.texts.contains { $0.hasSuffix("ago") })
         let stale = WatchLayout.displayList(state, now: Fixture.epoch.addingTimeInterval(120), size: .mm45, measurer: measurer)
         #expect(stale.texts.contains("2m ago"))
-        // Rows fade to half opacity.
+        // Rows turn grey-ish, every score colour keeping 4.5:1 against the background.
         let jake = stale.commands.compactMap { command -> RGBA? in
             if case .text("Jake", _, _, let color, _) = command { return color } else { return nil }
         }
-        #expect(jake == [WatchColor.textPrimary.opacity(0.5)])
+        #expect(jake == [WatchColor.stale(WatchColor.textPrimary)])
+        for tone in ScoreTone.allCases {
+            #expect(WatchColor.contrast(WatchColor.stale(tone.color)) >= 4.5, "\(tone) stale")
+            #expect(WatchColor.stale(tone.color) != tone.color)
+        }
+        #expect(WatchColor.contrast(WatchColor.status) >= 4.5)
     }
 
     @Test("A heartbeat confirming the shown sequence keeps the standings fresh")
@@ -113,7 +119,8 @@ struct WatchMachineTests {
         ])
         let effects = WatchMachine.reduce(&state, .snapshot(swapped), Fixture.env(1))
         #expect(effects.first == .haptic(.notification, value: nil))
-        #expect(effects.last == .announce("Leaderboard. First, Mike, minus three. Second, Jake, minus two. Third, Sarah, plus one. Fourth, Amy, plus two."))
+        // What changed, not the whole list again.
+        #expect(effects.last == .announce("Mike moves up to first, minus three. Jake drops to second, minus two."))
         #expect(state.reshuffle?.movedUp == ["id-Mike": true, "id-Jake": false])
 
         let measurer = TextMeasurer.estimate
@@ -134,7 +141,14 @@ struct WatchMachineTests {
 
         var reduced = Fixture.state(reduceMotion: true)
         _ = WatchMachine.reduce(&reduced, .snapshot(swapped), Fixture.env(1))
-        #expect(y(of: "Mike", at: 1, reduced) == top)  // instant with reduce motion
+        // Reduce motion: Mike is at the top at once; the old order crossfades out within 0.2 s.
+        func ys(of name: String, at seconds: TimeInterval, _ state: WatchState) -> [Double] {
+            WatchLayout.displayList(state, now: Fixture.epoch.addingTimeInterval(seconds), size: .mm45, measurer: measurer).commands.compactMap { command -> Double? in
+                if case .text(let text, let frame, _, _, _) = command, text == name { return frame.y } else { return nil }
+            }
+        }
+        #expect(ys(of: "Mike", at: 1.1, reduced) == [second, top])
+        #expect(ys(of: "Mike", at: 1.25, reduced) == [top])
         #expect(WatchLayout.displayList(reduced, now: Fixture.epoch.addingTimeInterval(1), size: .mm45, measurer: measurer).texts.contains("▲"))
     }
 

@@ -147,7 +147,7 @@ struct ScenarioScriptTests {
         let commands = try ScenarioScript.parse(script).map(\.command)
         #expect(commands == [
             .waitSnapshot(timeout: 5), .waitSnapshot(timeout: 10), .tap(name: "Holyn Handley"), .crown(3), .crown(-1), .save, .back,
-            .wait(0.3), .advanceClock(120), .link(up: false), .link(up: true), .screenshot(path: "face.png"),
+            .wait(0.3), .advanceClock(120), .link(up: false), .link(up: true), .screenshot(path: "face.png", chrome: nil),
             .expectScreen("crown"), .expectText("Hole 7 of 18"), .expectText("#1 fan"), .expectStale(true), .expectReachable(false),
             .expectHaptics(count: 3, kind: .tick), .quit,
         ])
@@ -161,6 +161,11 @@ struct ScenarioScriptTests {
         ("expect-haptics 2 buzz", "line 2: expect-haptics 2 buzz: haptic kinds are tick, limit, success, failure, notification; got buzz"),
         ("screenshot face.jpg", "line 2: screenshot face.jpg: screenshots are PNG files: screenshot NAME.png"),
         ("link sideways", "line 2: link sideways: link takes up or down"),
+        ("text-size huge", "line 2: text-size huge: text sizes are xs, s, m, l, xl, xxl, xxxl, ax1, ax2, ax3 (l is the default); got huge"),
+        ("record start face.gif", "line 2: record start face.gif: recordings are animated PNG files (.png or .apng; browsers and image viewers play them); got face.gif"),
+        ("dump face.txt", "line 2: dump face.txt: dump writes JSON: dump NAME.json"),
+        ("wrist sideways", "line 2: wrist sideways: wrist takes up or down"),
+        ("screenshot a.png sideways", "line 2: screenshot a.png sideways: screenshot takes a file and optionally chrome or no-chrome: screenshot NAME.png [chrome|no-chrome]"),
     ])
     func syntaxErrors(line: String, message: String) {
         #expect(throws: ScenarioError.self) { try ScenarioScript.parse("save\n\(line)") }

@@ -37,14 +37,14 @@ struct WristTests {
             save
             expect-text "2 Ann +1"
             tap Ann
-            expect-text "Hole 1 · 4 by this watch"
+            expect-text "Hole 1 Scored 4 by this watch"
             expect-text "Correct"
             screenshot rescore.png
             crown -2
             save
             expect-text "Ann -1"
             tap Ben
-            expect-text "Hole 1 · 3 by phone"
+            expect-text "Hole 1 Scored 3 by phone"
             crown +2
             save
             expect-text "Ben ! +2"

@@ -34,6 +34,19 @@ public enum ScoreFormat {
         }
     }
 
+    /// "31 seconds ago", "2 minutes ago", "1 hour ago": an age read aloud.
+    public static func spokenAge(seconds: Double) -> String {
+        let whole = Int(max(0, seconds).rounded(.down))
+        func unit(_ n: Int, _ name: String) -> String { "\(n) \(name)\(n == 1 ? "" : "s") ago" }
+        switch whole {
+        case ..<1: return "just now"
+        case ..<60: return unit(whole, "second")
+        case ..<3600: return unit(whole / 60, "minute")
+        case ..<86_400: return unit(whole / 3600, "hour")
+        default: return unit(whole / 86_400, "day")
+        }
+    }
+
     public static func relativeAge(from then: Date, to now: Date) -> String {
         relativeAge(seconds: now.timeIntervalSince(then))
     }
@@ -51,9 +64,29 @@ public enum ScoreFormat {
         return words.indices.contains(value) ? words[value] : "\(value)"
     }
 
-    /// "First", "Second", … for spoken positions.
+    /// "first", "second", … "eleventh", "twenty-first", "hundred and second": spoken positions.
     public static func spokenOrdinal(_ value: Int) -> String {
-        let words = ["zeroth", "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"]
-        return words.indices.contains(value) ? words[value] : "number \(value)"
+        let small = ["zeroth", "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
+                     "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth",
+                     "nineteenth"]
+        let tens = ["", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
+        let tensOrdinal = ["", "", "twentieth", "thirtieth", "fortieth", "fiftieth", "sixtieth", "seventieth", "eightieth", "ninetieth"]
+        switch value {
+        case ..<0: return "\(value)th"
+        case 0..<20: return small[value]
+        case 20..<100:
+            let (t, u) = value.quotientAndRemainder(dividingBy: 10)
+            return u == 0 ? tensOrdinal[t] : "\(tens[t])-\(small[u])"
+        case 100..<1000:
+            let (h, rest) = value.quotientAndRemainder(dividingBy: 100)
+            let hundred = h == 1 ? "hundred" : "\(spokenNumber(h)) hundred"
+            return rest == 0 ? hundred + "th" : "\(hundred) and \(spokenOrdinal(rest))"
+        default: return "\(value)th"
+        }
+    }
+
+    /// "one under par", "par", "two over par": one hole's score against its par, spoken.
+    public static func spokenHoleRelative(_ value: Int) -> String {
+        value == 0 ? "par" : value < 0 ? "\(spokenNumber(-value)) under par" : "\(spokenNumber(value)) over par"
     }
 }

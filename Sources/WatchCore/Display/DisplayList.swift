@@ -7,7 +7,7 @@ public struct Point: Sendable, Hashable {
     }
 }
 
-public struct Rect: Sendable, Hashable {
+public struct Rect: Sendable, Hashable, Codable {
     public var x: Double, y: Double, width: Double, height: Double
 
     public init(x: Double, y: Double, width: Double, height: Double) {
@@ -22,6 +22,77 @@ public struct Rect: Sendable, Hashable {
     }
 
     public var center: Point { Point(x: x + width / 2, y: y + height / 2) }
+
+    /// The part of this rectangle inside `other` (zero height when they do not meet).
+    public func clipped(to other: Rect) -> Rect {
+        let left = max(x, other.x), top = max(y, other.y)
+        let right = min(x + width, other.x + other.width), bottom = min(y + height, other.y + other.height)
+        return Rect(x: left, y: top, width: max(0, right - left), height: max(0, bottom - top))
+    }
+}
+
+/// One element of the face as VoiceOver sees it: what it is, what it says, where it is. The face's
+/// tree (`DisplayList.accessibility`) lists them in the order VoiceOver reads them.
+public struct AccessibilityElement: Sendable, Hashable, Codable {
+    public enum Role: String, Sendable, Hashable, Codable {
+        /// The whole face (the root).
+        case screen
+        /// A title or the hole indicator.
+        case heading
+        /// A scrollable list; its children are rows.
+        case list
+        /// One player's row (leaderboard, voice overlay): a button that opens score input.
+        case row
+        case button
+        /// A value the crown changes (the score being entered).
+        case adjustable
+        /// Status: the phone, staleness, pending scores, banners.
+        case status
+        case text
+        /// The text line the voice key opens.
+        case textField
+    }
+
+    public var role: Role
+    public var label: String
+    public var value: String?
+    /// What a double tap (or the crown) does, as VoiceOver says it after a pause.
+    public var hint: String?
+    /// In face pixels (2 per point), clipped to what is on screen.
+    public var frame: Rect
+    /// True for a row only partly on screen (the one peeking under the last full row).
+    public var partial: Bool
+    public var children: [AccessibilityElement]
+
+    public init(_ role: Role, label: String, value: String? = nil, hint: String? = nil, frame: Rect, partial: Bool = false,
+                children: [AccessibilityElement] = []) {
+        self.role = role
+        self.label = label
+        self.value = value
+        self.hint = hint
+        self.frame = frame
+        self.partial = partial
+        self.children = children
+    }
+
+    enum CodingKeys: String, CodingKey { case role, label, value, hint, frame, partial, children }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(role, forKey: .role)
+        try container.encode(label, forKey: .label)
+        try container.encode(value, forKey: .value)  // null when there is none: every element has the same keys
+        try container.encode(hint, forKey: .hint)
+        try container.encode(frame, forKey: .frame)
+        try container.encode(partial, forKey: .partial)
+        try container.encode(children, forKey: .children)
+    }
+
+    /// Every element under this one (itself first), in reading order.
+    public var flattened: [AccessibilityElement] { [self] + children.flatMap(\.flattened) }
+
+    /// What VoiceOver would say for this element alone: "label, value".
+    public var spoken: String { [label, value].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ", ") }
 }
 
 /// The typefaces the face uses: DejaVu Sans stands in for SF Pro Rounded, DejaVu Sans Mono for SF Mono.
@@ -56,12 +127,20 @@ public struct DisplayList: Sendable, Hashable {
     public var height: Double
     public var background: RGBA
     public var commands: [DrawCommand]
+    /// What is on this frame for VoiceOver, in reading order (`dump FILE.json` writes it).
+    public var accessibility: AccessibilityElement
 
     public init(width: Double, height: Double, background: RGBA, commands: [DrawCommand] = []) {
         self.width = width
         self.height = height
         self.background = background
         self.commands = commands
+        accessibility = AccessibilityElement(.screen, label: "", frame: Rect(x: 0, y: 0, width: width, height: height))
+    }
+
+    /// Adds an element to the root, after those already there.
+    mutating func addElement(_ element: AccessibilityElement) {
+        accessibility.children.append(element)
     }
 
     /// The strings on this frame, in drawing order (what `expect-text` looks for).

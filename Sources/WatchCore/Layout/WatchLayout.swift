@@ -1,115 +1,449 @@
 import Foundation
 import HyzerKit
 
-/// `WatchState → DisplayList`: every screen of the face, following seeds/001 components 5 and 6.
-/// Pure: the same state, clock and fonts always give the same frame.
+/// `WatchState → DisplayList`: every screen of the face, following seeds/001 components 5 and 6,
+/// and the face's accessibility tree (what VoiceOver reads, in order). Pure: the same state, clock
+/// and fonts always give the same frame.
 public enum WatchLayout {
     // MARK: Geometry (shared with hit testing)
 
-    public static func visibleRows(size: WatchSize) -> Int {
-        let m = WatchMetrics(size: size)
-        return Int((m.height - m.headerHeight - m.footerHeight) / m.rowHeight)
+    /// The band rows scroll in: under the header, above the footer.
+    static func listArea(_ m: WatchMetrics) -> Rect {
+        let bottom = m.height - m.footerHeight - 6
+        return Rect(x: 0, y: m.headerHeight, width: m.width, height: bottom - m.headerHeight)
+    }
+
+    /// Rows wholly on screen: 41 mm 3, 45 mm 4, 49 mm 4 (and most of a fifth peeking below them);
+    /// fewer with larger text. Never less than one.
+    public static func visibleRows(size: WatchSize, textSize: TextSize = .standard) -> Int {
+        let m = WatchMetrics(size: size, textSize: textSize)
+        return max(1, Int(listArea(m).height / m.rowHeight))
     }
 
     /// The frame of the row shown at `slot` (0 is the top visible row).
-    public static func rowFrame(slot: Double, size: WatchSize) -> Rect {
-        let m = WatchMetrics(size: size)
+    public static func rowFrame(slot: Double, size: WatchSize, textSize: TextSize = .standard) -> Rect {
+        let m = WatchMetrics(size: size, textSize: textSize)
         return Rect(x: 0, y: m.headerHeight + slot * m.rowHeight, width: m.width, height: m.rowHeight)
     }
 
-    /// Which standing a tap lands on, by index into the round's standings.
+    /// Which standing a tap lands on, by index into the round's standings (the peeking row counts
+    /// where it shows).
     public static func row(at point: Point, state: WatchState, size: WatchSize) -> Int? {
         guard let standings = state.round?.standings else { return nil }
-        for slot in 0..<visibleRows(size: size) {
+        let area = listArea(state.metrics(size))
+        guard area.contains(point) else { return nil }
+        for slot in 0...visibleRows(size: size, textSize: state.textSize) {
             let index = state.scrollRow + slot
-            if index < standings.count, rowFrame(slot: Double(slot), size: size).contains(point) { return index }
+            if index < standings.count, rowFrame(slot: Double(slot), size: size, textSize: state.textSize).contains(point) { return index }
         }
         return nil
     }
 
-    public static func saveButton(size: WatchSize) -> Rect {
-        let m = WatchMetrics(size: size)
+    public static func saveButton(size: WatchSize, textSize: TextSize = .standard) -> Rect {
+        let m = WatchMetrics(size: size, textSize: textSize)
         return Rect(x: m.margin * 1.5, y: m.height - m.margin - m.buttonHeight, width: m.width - m.margin * 3, height: m.buttonHeight)
     }
 
     // MARK: Voice overlay geometry
 
     /// The title band above the overlay's rows.
-    static func voiceTitleHeight(size: WatchSize) -> Double { WatchMetrics(size: size).headerHeight }
+    static func voiceTitleHeight(_ m: WatchMetrics) -> Double { m.headerHeight }
 
-    /// The frame of overlay row `index` of `count`: 44 pt rows (56 pt when few), shrinking to fit many.
-    public static func voiceRowFrame(_ index: Int, of count: Int, size: WatchSize) -> Rect {
-        let m = WatchMetrics(size: size)
-        let top = voiceTitleHeight(size: size)
-        let room = voiceSaveButton(size: size).y - m.margin * 0.5 - top
+    /// The frame of overlay row `index` of `count`: 56 pt rows (the spec's correction targets),
+    /// shrinking to fit many.
+    public static func voiceRowFrame(_ index: Int, of count: Int, size: WatchSize, textSize: TextSize = .standard) -> Rect {
+        let m = WatchMetrics(size: size, textSize: textSize)
+        let top = voiceTitleHeight(m)
+        let room = voiceSaveButton(size: size, textSize: textSize).y - m.margin * 0.5 - top
         let height = min(m.rowHeight * 56 / 44, room / Double(max(1, count)))
         return Rect(x: m.margin * 0.5, y: top + Double(index) * height, width: m.width - m.margin, height: height)
     }
 
     /// Which overlay row a tap lands on.
-    public static func voiceRow(at point: Point, overlay: VoiceOverlay, size: WatchSize) -> Int? {
-        overlay.rows.indices.first { voiceRowFrame($0, of: overlay.rows.count, size: size).contains(point) }
+    public static func voiceRow(at point: Point, overlay: VoiceOverlay, size: WatchSize, textSize: TextSize = .standard) -> Int? {
+        overlay.rows.indices.first { voiceRowFrame($0, of: overlay.rows.count, size: size, textSize: textSize).contains(point) }
     }
 
     /// The overlay's Save button (shown while a tapped row waits for the crown) and countdown bar.
-    public static func voiceSaveButton(size: WatchSize) -> Rect {
-        let m = WatchMetrics(size: size)
+    public static func voiceSaveButton(size: WatchSize, textSize: TextSize = .standard) -> Rect {
+        let m = WatchMetrics(size: size, textSize: textSize)
         let height = m.buttonHeight * 0.7
         return Rect(x: m.margin * 2, y: m.height - m.margin * 0.75 - height, width: m.width - m.margin * 4, height: height)
     }
 
+    /// The status-bar area at the top right that watchOS keeps for the time: nothing of the app's
+    /// is drawn there.
+    public static func clockArea(_ m: WatchMetrics) -> Rect {
+        let width = (m.caption * 0.62 * 5 + m.titleInset).rounded()
+        return Rect(x: m.width - width, y: 0, width: width, height: min(m.headerHeight, m.caption * 1.6 + 8))
+    }
+
     // MARK: Frames
 
-    public static func displayList(_ state: WatchState, now: Date, size: WatchSize, measurer: TextMeasurer) -> DisplayList {
-        let m = WatchMetrics(size: size)
+    /// What the face shows at `now`. `clock` is the status-bar time to draw in the clock area (the
+    /// device chrome's; nil leaves the area empty, as in screenshots without chrome).
+    public static func displayList(_ state: WatchState, now: Date, size: WatchSize, measurer: TextMeasurer,
+                                   clock: String? = nil) -> DisplayList {
+        let m = state.metrics(size)
         var list = DisplayList(width: m.width, height: m.height, background: WatchColor.background)
+        var face = Face(state: state, now: now, size: size, m: m, measurer: measurer, alwaysOn: state.wristDown)
         switch state.screen {
         case .crown(let entry):
-            crownScreen(entry, size: size, into: &list, m, measurer)
+            face.crownScreen(entry, into: &list)
         case .voice(let overlay):
-            voiceOverlay(overlay, now: now, size: size, into: &list, m, measurer)
+            face.voiceOverlay(overlay, into: &list)
         case .final:
-            if let round = state.finishedRound {
-                leaderboard(round, final: true, state: state, now: now, size: size, into: &list, m, measurer)
-            }
+            if let round = state.finishedRound { face.leaderboard(round, final: true, into: &list) }
         case .leaderboard:
             if let round = state.round {
-                leaderboard(round, final: false, state: state, now: now, size: size, into: &list, m, measurer)
+                face.leaderboard(round, final: false, into: &list)
             } else {
-                noRound(state: state, now: now, into: &list, m, measurer)
+                face.noRound(into: &list)
             }
         }
-        footer(state, now: now, into: &list, m, measurer)
-        if let draft = state.voiceDraft { voiceDraft(draft, into: &list, m, measurer) }
-        hapticPulse(state, now: now, into: &list, m)
+        face.footer(into: &list)
+        if let draft = state.voiceDraft, !state.wristDown { face.voiceDraft(draft, into: &list) }
+        if !state.wristDown { face.hapticPulse(into: &list) }
+        if let clock {
+            let area = clockArea(m)
+            list.commands.append(.text(clock, frame: Rect(x: area.x, y: area.y, width: area.width - m.titleInset, height: area.height),
+                                       font: FontSpec(.sansBold, m.caption), color: WatchColor.textPrimary, alignment: .trailing))
+        }
+        if state.wristDown {
+            // The always-on display: everything at about half brightness.
+            list.commands = list.commands.map(\.dimmed)
+        }
+        list.accessibility.label = face.screenLabel
+        if state.wristDown { list.accessibility.value = "Wrist down" }
         return list
     }
 
+    /// Who won the finished round: "Jake won, -2", "Jake & Mike tied, -1"; nil if nobody scored.
+    static func winnerLine(_ round: RoundSnapshot) -> String? {
+        let leaders = round.standings.filter { $0.position == 1 }
+        guard let first = leaders.first else { return nil }
+        let who = leaders.count == 1 ? "\(first.name) won" : leaders.map(\.name).joined(separator: " & ") + " tied"
+        return "\(who), \(ScoreFormat.relativeToPar(first.scoreRelativeToPar))"
+    }
+
+    /// "First, Jake", "Tied second, Amy", "Zed": how VoiceOver names a leaderboard row.
+    public static func spokenRowLabel(_ standing: Standing) -> String {
+        guard let position = standing.position else { return standing.name }
+        let place = ScoreFormat.spokenOrdinal(position)
+        return (standing.tied ? "Tied \(place)" : place.prefix(1).uppercased() + place.dropFirst()) + ", " + standing.name
+    }
+}
+
+extension DrawCommand {
+    /// This command on the always-on display.
+    var dimmed: DrawCommand {
+        switch self {
+        case .rect(let rect, let color, let radius): .rect(rect, WatchColor.dimmed(color), cornerRadius: radius)
+        case .text(let text, let frame, let font, let color, let alignment): .text(text, frame: frame, font: font, color: WatchColor.dimmed(color), alignment: alignment)
+        case .ring(let rect, let color, let thickness, let radius): .ring(rect, WatchColor.dimmed(color), thickness: thickness, cornerRadius: radius)
+        }
+    }
+}
+
+/// One frame being laid out: the state, the clock and the metrics every screen uses.
+private struct Face {
+    let state: WatchState
+    let now: Date
+    let size: WatchSize
+    let m: WatchMetrics
+    let measurer: TextMeasurer
+    /// Wrist down: no motion, no transient banners, no scroll indicator.
+    let alwaysOn: Bool
+    var screenLabel = ""
+
+    init(state: WatchState, now: Date, size: WatchSize, m: WatchMetrics, measurer: TextMeasurer, alwaysOn: Bool) {
+        self.state = state
+        self.now = now
+        self.size = size
+        self.m = m
+        self.measurer = measurer
+        self.alwaysOn = alwaysOn
+    }
+
+    var caption: FontSpec { FontSpec(.sans, m.caption) }
+
+    // MARK: Leaderboard
+
+    mutating func leaderboard(_ round: RoundSnapshot, final: Bool, into list: inout DisplayList) {
+        screenLabel = final ? "Final standings" : "Leaderboard"
+        let stale = !final && state.isStale(at: now)
+        let positionFont = FontSpec(.sansBold, m.rowText)
+        let nameFont = FontSpec(.sansBold, m.rowText)
+        let scoreFont = FontSpec(.monoBold, m.rowText)
+        let positionWidth = measurer.width("T88", positionFont) + m.margin * 0.25
+        let scoreWidth = measurer.width("+88", scoreFont)
+        let area = WatchLayout.listArea(m)
+        let visible = WatchLayout.visibleRows(size: size, textSize: state.textSize)
+
+        let reshuffle = alwaysOn ? nil : state.reshuffle
+        // Reduce motion: rows take their new places at once and the old order crossfades out.
+        let crossfade: Double? = reshuffle.flatMap { r in
+            guard state.reduceMotion else { return nil }
+            let t = now.timeIntervalSince(r.startedAt) / Reshuffle.crossfadeDuration
+            return t < 1 ? max(0, t) : nil
+        }
+        var rows: [(standing: Standing, slot: Double, index: Int)] = []
+        for (index, standing) in round.standings.enumerated() {
+            let at = state.reduceMotion ? Double(index) : reshuffle?.row(of: standing.playerID, index: index, at: now) ?? Double(index)
+            let slot = at - Double(state.scrollRow)
+            guard slot > -1, slot < Double(visible) + 1 else { continue }
+            rows.append((standing, slot, index))
+        }
+        // Rows sliding past each other never overprint: each row has an opaque background, and the
+        // rows moving up pass over the others.
+        if let reshuffle, crossfade == nil, now.timeIntervalSince(reshuffle.startedAt) < reshuffle.slideEnd {
+            rows.sort { a, b in
+                func rank(_ id: PlayerID) -> Int { reshuffle.movedUp[id].map { $0 ? 2 : 1 } ?? 0 }
+                return (rank(a.standing.playerID), a.index) < (rank(b.standing.playerID), b.index)
+            }
+        }
+        let arrows = reshuffle.map { $0.arrowOpacity(at: now) } ?? 0
+        var elements: [AccessibilityElement] = []
+        func draw(_ standing: Standing, slot: Double, opacity: Double, speak: Bool) {
+            let frame = WatchLayout.rowFrame(slot: slot, size: size, textSize: state.textSize)
+            let own = standing.playerID == state.wearerID
+            list.commands.append(.rect(Rect(x: 0, y: frame.y, width: m.width, height: frame.height), WatchColor.background, cornerRadius: 0))
+            if own {
+                list.commands.append(.rect(Rect(x: m.margin * 0.25, y: frame.y + 4, width: m.width - m.margin * 0.5, height: frame.height - 8),
+                                           WatchColor.elevated.opacity(opacity), cornerRadius: 12))
+            }
+            func color(_ c: RGBA) -> RGBA { (stale ? WatchColor.stale(c) : c).opacity(opacity) }
+            let x = m.margin
+            let positionText = ScoreFormat.position(of: standing)
+            if !positionText.isEmpty {
+                list.commands.append(.text(positionText, frame: Rect(x: x, y: frame.y, width: positionWidth, height: frame.height),
+                                           font: positionFont, color: color(standing.position == 1 ? WatchColor.accent : WatchColor.textPrimary),
+                                           alignment: .leading))
+            }
+            let nameX = x + positionWidth
+            let scoreX = m.width - m.margin - scoreWidth
+            let pending = !final && state.isPending(standing.playerID, hole: round.currentHole)
+            let markWidth = measurer.width("!", nameFont) + m.margin * 0.75
+            let nameRoom = scoreX - nameX - m.margin * 0.5 - (standing.discrepancy ? markWidth : 0) - (pending ? markWidth : 0)
+            let name = measurer.truncate(standing.name, font: nameFont, toFit: nameRoom)
+            list.commands.append(.text(name, frame: Rect(x: nameX, y: frame.y, width: nameRoom, height: frame.height),
+                                       font: nameFont, color: color(WatchColor.textPrimary), alignment: .leading))
+            var markX = nameX + measurer.width(name, nameFont) + m.margin * 0.25
+            if standing.discrepancy {
+                // A status badge, not a score colour: "!" in a purple circle.
+                let d = m.rowText * 0.8
+                list.commands.append(.rect(Rect(x: markX, y: frame.y + (frame.height - d) / 2, width: d, height: d),
+                                           WatchColor.status.opacity(opacity), cornerRadius: d / 2))
+                list.commands.append(.text("!", frame: Rect(x: markX, y: frame.y, width: d, height: frame.height),
+                                           font: FontSpec(.sansBold, m.caption), color: WatchColor.background.opacity(opacity), alignment: .center))
+                markX += markWidth
+            }
+            // A score saved here for this row and not yet acked by the phone.
+            if pending {
+                list.commands.append(.text("↑", frame: Rect(x: markX, y: frame.y, width: markWidth, height: frame.height),
+                                           font: caption, color: WatchColor.textSecondary.opacity(opacity), alignment: .leading))
+            }
+            let played = standing.holesPlayed > 0
+            let tone = ScoreTone.forRound(relativeToPar: standing.scoreRelativeToPar, holesPlayed: standing.holesPlayed)
+            list.commands.append(.text(played ? ScoreFormat.relativeToPar(standing.scoreRelativeToPar) : "-",
+                                       frame: Rect(x: scoreX, y: frame.y, width: scoreWidth, height: frame.height), font: scoreFont,
+                                       color: color(played ? tone.color : WatchColor.textSecondary), alignment: .trailing))
+            // After the row's own text, so a row still reads "1 Sarah -2" while its arrow shows.
+            if arrows > 0, let up = reshuffle?.movedUp[standing.playerID] {
+                list.commands.append(.text(up ? "▲" : "▼", frame: Rect(x: x + positionWidth - m.margin * 0.9, y: frame.y, width: m.margin, height: frame.height * 0.55),
+                                           font: FontSpec(.sans, m.caption * 0.8),
+                                           color: (up ? WatchColor.underPar : WatchColor.overPar).opacity(arrows * opacity), alignment: .center))
+            }
+            guard speak else { return }
+            let shown = frame.clipped(to: area)
+            guard shown.height > 0 else { return }
+            var value = played ? ScoreFormat.spokenRelativeToPar(standing.scoreRelativeToPar) : "no holes yet"
+            if standing.discrepancy { value += ", discrepancy" }
+            if pending { value += ", score waiting to send" }
+            if own { value += ", you" }
+            elements.append(AccessibilityElement(.row, label: WatchLayout.spokenRowLabel(standing), value: value,
+                                                 hint: final || !round.status.acceptsScores ? nil : "Double tap to enter a score",
+                                                 frame: shown, partial: shown.height < frame.height - 0.5))
+        }
+        if let crossfade, let previous = reshuffle?.previous {
+            for (index, standing) in previous.enumerated() {
+                let slot = Double(index - state.scrollRow)
+                guard slot > -1, slot < Double(visible) + 1 else { continue }
+                draw(standing, slot: slot, opacity: 1 - crossfade, speak: false)
+            }
+        }
+        for row in rows { draw(row.standing, slot: row.slot, opacity: crossfade ?? 1, speak: true) }
+        elements.sort { $0.frame.y < $1.frame.y }
+
+        // The header and the footer band cover rows sliding past the list's ends.
+        list.commands.append(.rect(Rect(x: 0, y: 0, width: m.width, height: m.headerHeight), WatchColor.background, cornerRadius: 0))
+        list.commands.append(.rect(Rect(x: 0, y: area.y + area.height, width: m.width, height: m.height - area.y - area.height), WatchColor.background, cornerRadius: 0))
+        let title = final ? "Final · \(round.courseName)" : ScoreFormat.holeProgress(current: round.currentHole, of: round.holeCount)
+        header(title, into: &list)
+        list.addElement(AccessibilityElement(.list, label: final ? "Final standings" : "Leaderboard",
+                                             value: "\(round.standings.count) \(round.standings.count == 1 ? "player" : "players")",
+                                             frame: area, children: elements))
+
+        let count = round.standings.count
+        if count > visible, !alwaysOn { scrollIndicator(count: count, visible: visible, area: area, into: &list) }
+    }
+
+    /// The hole (or the final course) at the top left; under it, once stale, how old the standings are.
+    private mutating func header(_ title: String, into list: inout DisplayList) {
+        let room = WatchLayout.clockArea(m).x - m.titleInset
+        let age = state.isStale(at: now) && state.screen != .final ? state.age(at: now) : nil
+        let titleHeight = age == nil ? m.headerHeight : m.headerHeight * 0.55
+        list.commands.append(.text(measurer.truncate(title, font: caption, toFit: room - m.margin * 0.25),
+                                   frame: Rect(x: m.titleInset, y: 0, width: room, height: titleHeight), font: caption,
+                                   color: WatchColor.textSecondary, alignment: .leading))
+        list.addElement(AccessibilityElement(.heading, label: title, frame: Rect(x: m.titleInset, y: 0, width: room, height: titleHeight)))
+        if let age {
+            staleLabel(age, frame: Rect(x: m.titleInset, y: titleHeight - 4, width: room, height: m.headerHeight - titleHeight), into: &list)
+        }
+    }
+
+    /// "◷ 2m ago" in the status colour: the standings shown are old.
+    private func staleLabel(_ age: TimeInterval, frame: Rect, into list: inout DisplayList) {
+        let font = FontSpec(.sans, (m.caption * 0.85).rounded())
+        let icon = "◷"
+        let iconWidth = measurer.width(icon + " ", font)
+        list.commands.append(.text(icon, frame: Rect(x: frame.x, y: frame.y, width: iconWidth, height: frame.height), font: font,
+                                   color: WatchColor.status, alignment: .leading))
+        list.commands.append(.text(ScoreFormat.relativeAge(seconds: age), frame: Rect(x: frame.x + iconWidth, y: frame.y, width: frame.width - iconWidth, height: frame.height),
+                                   font: font, color: WatchColor.status, alignment: .leading))
+        list.addElement(AccessibilityElement(.status, label: "Standings out of date", value: "updated \(ScoreFormat.spokenAge(seconds: age))", frame: frame))
+    }
+
+    /// Where a long list is: a thumb along the right edge, and "5–8 of 20" for a moment after scrolling.
+    private func scrollIndicator(count: Int, visible: Int, area: Rect, into list: inout DisplayList) {
+        let track = Rect(x: m.width - 8, y: area.y + 4, width: 5, height: area.height - 8)
+        let thumbHeight = max(24, track.height * Double(visible) / Double(count))
+        let offset = (track.height - thumbHeight) * Double(state.scrollRow) / Double(count - visible)
+        list.commands.append(.rect(track, WatchColor.tertiary, cornerRadius: 2.5))
+        list.commands.append(.rect(Rect(x: track.x, y: track.y + offset, width: track.width, height: thumbHeight), WatchColor.scrollThumb, cornerRadius: 2.5))
+        let first = state.scrollRow + 1, last = min(count, state.scrollRow + visible)
+        list.addElement(AccessibilityElement(.status, label: "Scroll position", value: "rows \(first) to \(last) of \(count)", frame: track))
+        guard let at = state.lastScrollAt, now.timeIntervalSince(at) < WatchState.scrollPositionShown else { return }
+        let text = "\(first)–\(last) of \(count)"
+        let font = FontSpec(.sansBold, m.caption)
+        let width = measurer.width(text, font) + m.margin
+        let pill = Rect(x: (m.width - width) / 2, y: area.y + area.height - m.caption * 1.5 - 6, width: width, height: m.caption * 1.5)
+        list.commands.append(.rect(pill, WatchColor.tertiary, cornerRadius: pill.height / 2))
+        list.commands.append(.text(text, frame: pill, font: font, color: WatchColor.textPrimary, alignment: .center))
+    }
+
+    // MARK: Crown
+
+    mutating func crownScreen(_ entry: CrownEntry, into list: inout DisplayList) {
+        screenLabel = "Score input"
+        let tone = ScoreTone.forHole(relativeToPar: entry.relativeToPar)
+        // The hole at the top left; re-scoring says so under it: the score the hole has, from
+        // whom (Save corrects it).
+        let heading = "Hole \(entry.hole)"
+        let room = WatchLayout.clockArea(m).x - m.titleInset
+        let headingFrame = Rect(x: m.titleInset, y: m.margin * 0.25, width: room, height: m.caption * 1.6)
+        list.commands.append(.text(heading, frame: headingFrame, font: caption, color: WatchColor.textSecondary, alignment: .leading))
+        list.addElement(AccessibilityElement(.heading, label: heading, frame: headingFrame))
+        if let strokes = entry.scoredStrokes {
+            let scored = "Scored \(strokes)" + (entry.scoredBy.map { " by \($0)" } ?? "")
+            let font = FontSpec(.sans, (m.caption * 0.85).rounded())
+            let frame = Rect(x: m.margin, y: headingFrame.y + headingFrame.height - 6, width: m.width - m.margin * 2, height: font.size * 1.3)
+            list.commands.append(.text(measurer.truncate(scored, font: font, toFit: frame.width), frame: frame, font: font, color: WatchColor.accent, alignment: .center))
+            list.addElement(AccessibilityElement(.text, label: scored, frame: frame))
+        }
+        let nameFont = FontSpec(.sansBold, m.title)
+        let name = measurer.truncate(entry.playerName, font: nameFont, toFit: m.width - m.margin * 2)
+        let nameTop = m.caption * 1.6 + (entry.scoredStrokes == nil ? 0 : m.caption * 0.7)
+        let nameFrame = Rect(x: m.margin, y: nameTop, width: m.width - m.margin * 2, height: m.title * 1.5)
+        list.commands.append(.text(name, frame: nameFrame, font: nameFont, color: WatchColor.textPrimary, alignment: .center))
+        let button = WatchLayout.saveButton(size: size, textSize: state.textSize)
+        // The number, par and relative value sit centred between the name and the Save button.
+        let nameBottom = nameTop + m.title * 1.5
+        let block = m.hero * 1.25 + m.caption * 1.5
+        let numberTop = nameBottom + max(0, (button.y - nameBottom - block) / 2)
+        let numberFrame = Rect(x: 0, y: numberTop, width: m.width, height: m.hero * 1.25)
+        list.commands.append(.text("\(entry.value)", frame: numberFrame, font: FontSpec(.monoBold, m.hero), color: tone.color, alignment: .center))
+        let parTop = numberTop + m.hero * 1.25
+        list.commands.append(.text("Par \(entry.par)", frame: Rect(x: 0, y: parTop, width: m.width / 2 - m.margin * 0.25, height: m.caption * 1.5),
+                                   font: caption, color: WatchColor.textSecondary, alignment: .trailing))
+        list.commands.append(.text(ScoreFormat.relativeToPar(entry.relativeToPar),
+                                   frame: Rect(x: m.width / 2 + m.margin * 0.25, y: parTop, width: m.width / 2, height: m.caption * 1.5),
+                                   font: FontSpec(.monoBold, m.caption), color: tone.color, alignment: .leading))
+        list.addElement(AccessibilityElement(.adjustable, label: "Score for \(entry.playerName)",
+                                             value: "\(entry.value), \(ScoreFormat.spokenHoleRelative(entry.relativeToPar)), par \(entry.par)",
+                                             hint: "Turn the Digital Crown to adjust",
+                                             frame: Rect(x: 0, y: nameFrame.y, width: m.width, height: parTop + m.caption * 1.5 - nameFrame.y)))
+        list.commands.append(.rect(button, WatchColor.accent, cornerRadius: button.height / 2))
+        let label = entry.supersedes == nil ? "Save" : "Correct"
+        list.commands.append(.text(label, frame: button, font: FontSpec(.sansBold, m.rowText), color: WatchColor.background, alignment: .center))
+        list.addElement(AccessibilityElement(.button, label: label, hint: "Double tap to save \(entry.value) for \(entry.playerName)", frame: button))
+    }
+
+    // MARK: No round
+
+    mutating func noRound(into list: inout DisplayList) {
+        screenLabel = "No active round"
+        let waiting = state.snapshot == nil
+        let title = waiting ? "No standings yet" : "No active round"
+        let detail = waiting ? "Waiting for the phone" : state.finishedRound.map { "Last: \($0.courseName)" } ?? "Start one on the phone"
+        let titleFont = FontSpec(.sansBold, m.rowText)
+        let titleFrame = Rect(x: m.margin, y: m.height / 2 - m.rowText * 1.5, width: m.width - m.margin * 2, height: m.rowText * 1.5)
+        list.commands.append(.text(measurer.truncate(title, font: titleFont, toFit: m.width - m.margin * 2), frame: titleFrame,
+                                   font: titleFont, color: WatchColor.textPrimary, alignment: .center))
+        list.addElement(AccessibilityElement(.heading, label: title, frame: titleFrame))
+        let detailFrame = Rect(x: m.margin, y: m.height / 2 + m.margin * 0.25, width: m.width - m.margin * 2, height: m.caption * 1.5)
+        list.commands.append(.text(measurer.truncate(detail, font: caption, toFit: m.width - m.margin * 2), frame: detailFrame,
+                                   font: caption, color: WatchColor.textSecondary, alignment: .center))
+        list.addElement(AccessibilityElement(.text, label: detail, frame: detailFrame))
+        if !waiting, let finished = state.finishedRound, let result = WatchLayout.winnerLine(finished) {
+            let frame = Rect(x: m.margin, y: detailFrame.y + m.caption * 1.5, width: m.width - m.margin * 2, height: m.caption * 1.5)
+            list.commands.append(.text(measurer.truncate(result, font: caption, toFit: m.width - m.margin * 2), frame: frame,
+                                       font: caption, color: WatchColor.textPrimary, alignment: .center))
+            list.addElement(AccessibilityElement(.text, label: result, frame: frame))
+        }
+        if let age = state.isStale(at: now) ? state.age(at: now) : nil {
+            staleLabel(age, frame: Rect(x: m.titleInset, y: 0, width: WatchLayout.clockArea(m).x - m.titleInset, height: m.headerHeight), into: &list)
+        }
+    }
+
+    // MARK: Voice
+
     /// The voice confirmation overlay: "Scores heard", a row per name (name, dotted leader,
     /// score), "?" on what is unresolved, the countdown to auto-save (or Save once a row is tapped).
-    private static func voiceOverlay(_ overlay: VoiceOverlay, now: Date, size: WatchSize, into list: inout DisplayList,
-                                     _ m: WatchMetrics, _ measurer: TextMeasurer) {
-        let caption = FontSpec(.sans, m.caption)
-        let title = overlay.failed ? "Couldn't understand" : "Scores heard · Hole \(overlay.hole)"
-        list.commands.append(.text(measurer.truncate(title, font: caption, toFit: m.width - m.margin * 2),
-                                   frame: Rect(x: m.margin, y: 0, width: m.width - m.margin * 2, height: voiceTitleHeight(size: size)),
-                                   font: caption, color: overlay.failed ? WatchColor.wayOver : WatchColor.textSecondary, alignment: .center))
+    mutating func voiceOverlay(_ overlay: VoiceOverlay, into list: inout DisplayList) {
+        screenLabel = "Voice scores"
+        // "Scores heard" and, under it, the hole: clear of the corner and the status-bar clock.
+        let title = overlay.failed ? "Couldn't understand" : "Scores heard"
+        let titleFrame = Rect(x: m.titleInset, y: 0, width: WatchLayout.clockArea(m).x - m.titleInset, height: WatchLayout.voiceTitleHeight(m) * 0.55)
+        list.commands.append(.text(measurer.truncate(title, font: caption, toFit: titleFrame.width - 4), frame: titleFrame,
+                                   font: caption, color: overlay.failed ? WatchColor.wayOver : WatchColor.textSecondary, alignment: .leading))
+        let subtitle = "Hole \(overlay.hole) · par \(overlay.par)"
+        let subtitleFont = FontSpec(.sans, (m.caption * 0.85).rounded())
+        let subtitleFrame = Rect(x: m.titleInset, y: titleFrame.height - 4, width: titleFrame.width, height: WatchLayout.voiceTitleHeight(m) - titleFrame.height)
+        list.commands.append(.text(measurer.truncate(subtitle, font: subtitleFont, toFit: subtitleFrame.width), frame: subtitleFrame,
+                                   font: subtitleFont, color: WatchColor.textSecondary, alignment: .leading))
+        list.addElement(AccessibilityElement(.heading, label: title, value: subtitle,
+                                             frame: Rect(x: m.titleInset, y: 0, width: titleFrame.width, height: WatchLayout.voiceTitleHeight(m))))
         if overlay.failed {
             let heard = "Heard \"\(overlay.transcript)\""
-            list.commands.append(.text(measurer.truncate(heard, font: caption, toFit: m.width - m.margin * 2),
-                                       frame: Rect(x: m.margin, y: m.height / 2 - m.rowText * 2, width: m.width - m.margin * 2, height: m.rowText * 1.5),
-                                       font: caption, color: WatchColor.textPrimary, alignment: .center))
-            list.commands.append(.text("Try again?", frame: Rect(x: m.margin, y: m.height / 2 - m.rowText * 0.5, width: m.width - m.margin * 2, height: m.rowText * 1.5),
-                                       font: FontSpec(.sansBold, m.rowText), color: WatchColor.textPrimary, alignment: .center))
-            list.commands.append(.text("Back to cancel", frame: Rect(x: m.margin, y: m.height / 2 + m.rowText, width: m.width - m.margin * 2, height: m.rowText * 1.5),
-                                       font: caption, color: WatchColor.textSecondary, alignment: .center))
+            let lines: [(String, FontSpec, RGBA, Double)] = [
+                (heard, caption, WatchColor.textPrimary, m.height / 2 - m.rowText * 2),
+                ("Try again?", FontSpec(.sansBold, m.rowText), WatchColor.textPrimary, m.height / 2 - m.rowText * 0.5),
+                ("Back to cancel", caption, WatchColor.textSecondary, m.height / 2 + m.rowText),
+            ]
+            for (text, font, color, y) in lines {
+                let frame = Rect(x: m.margin, y: y, width: m.width - m.margin * 2, height: m.rowText * 1.5)
+                list.commands.append(.text(measurer.truncate(text, font: font, toFit: frame.width), frame: frame, font: font, color: color, alignment: .center))
+                list.addElement(AccessibilityElement(.text, label: text, frame: frame))
+            }
             return
         }
         let nameFont = FontSpec(.sansBold, m.rowText)
         let scoreFont = FontSpec(.monoBold, m.title)
         let scoreWidth = measurer.width("10?", scoreFont)
+        var rows: [AccessibilityElement] = []
         for (index, row) in overlay.rows.enumerated() {
-            let frame = voiceRowFrame(index, of: overlay.rows.count, size: size)
+            let frame = WatchLayout.voiceRowFrame(index, of: overlay.rows.count, size: size, textSize: state.textSize)
             let selected = overlay.selected == index
             if selected {
                 list.commands.append(.rect(frame, WatchColor.elevated, cornerRadius: 12))
@@ -156,26 +490,39 @@ public enum WatchLayout {
             let tone = row.value.map { ScoreTone.forHole(relativeToPar: $0 - overlay.par).color } ?? WatchColor.textSecondary
             list.commands.append(.text(value, frame: Rect(x: frame.x + frame.width - scoreWidth - m.margin * 0.5, y: frame.y, width: scoreWidth, height: frame.height),
                                        font: scoreFont, color: ready ? tone : WatchColor.textSecondary, alignment: .trailing))
+            let spokenValue = row.value.map { "\(ScoreFormat.spokenNumber($0)), \(ScoreFormat.spokenHoleRelative($0 - overlay.par))" } ?? "no score"
+            rows.append(AccessibilityElement(.row, label: name + (mark.isEmpty ? "" : ", unsure"),
+                                             value: spokenValue + (note.map { ", " + $0.replacingOccurrences(of: " · tap", with: "") } ?? ""),
+                                             hint: "Double tap to correct", frame: frame))
         }
-        let button = voiceSaveButton(size: size)
+        let area = Rect(x: 0, y: WatchLayout.voiceTitleHeight(m), width: m.width, height: WatchLayout.voiceSaveButton(size: size, textSize: state.textSize).y - WatchLayout.voiceTitleHeight(m))
+        list.addElement(AccessibilityElement(.list, label: "Scores heard", value: "\(overlay.rows.count) \(overlay.rows.count == 1 ? "score" : "scores")", frame: area, children: rows))
+        let button = WatchLayout.voiceSaveButton(size: size, textSize: state.textSize)
         if let remaining = overlay.remaining(at: now) {
             // The countdown: a bar that empties over 1.5 s.
             let bar = Rect(x: button.x, y: button.y + button.height / 2 - 3, width: button.width, height: 6)
             list.commands.append(.rect(bar, WatchColor.elevated, cornerRadius: 3))
-            list.commands.append(.rect(Rect(x: bar.x, y: bar.y, width: bar.width * remaining, height: bar.height), WatchColor.accent, cornerRadius: 3))
-            list.commands.append(.text("Tap a score to correct", frame: Rect(x: button.x, y: bar.y - m.caption * 1.6, width: button.width, height: m.caption * 1.4),
-                                       font: caption, color: WatchColor.textSecondary, alignment: .center))
+            if !alwaysOn {
+                list.commands.append(.rect(Rect(x: bar.x, y: bar.y, width: bar.width * remaining, height: bar.height), WatchColor.accent, cornerRadius: 3))
+            }
+            let hintFrame = Rect(x: button.x, y: bar.y - m.caption * 1.6, width: button.width, height: m.caption * 1.4)
+            list.commands.append(.text("Tap a score to correct", frame: hintFrame, font: caption, color: WatchColor.textSecondary, alignment: .center))
+            let seconds = max(0, (overlay.deadline ?? now).timeIntervalSince(now))
+            list.addElement(AccessibilityElement(.status, label: "Auto-saving", value: String(format: "in %.1f seconds", seconds),
+                                                 hint: "Tap a score to correct it", frame: Rect(x: bar.x, y: hintFrame.y, width: bar.width, height: bar.y + bar.height - hintFrame.y)))
         } else {
             list.commands.append(.rect(button, WatchColor.accent, cornerRadius: button.height / 2))
             list.commands.append(.text("Save", frame: button, font: FontSpec(.sansBold, m.rowText), color: WatchColor.background, alignment: .center))
+            list.addElement(AccessibilityElement(.button, label: "Save", hint: "Double tap to save these scores", frame: button))
         }
     }
 
     /// The window's voice text line, across the bottom of the face.
-    private static func voiceDraft(_ draft: String, into list: inout DisplayList, _ m: WatchMetrics, _ measurer: TextMeasurer) {
+    func voiceDraft(_ draft: String, into list: inout DisplayList) {
         let field = Rect(x: m.margin * 0.5, y: m.height - m.buttonHeight - m.margin * 0.5, width: m.width - m.margin, height: m.buttonHeight)
         list.commands.append(.rect(field, WatchColor.elevated, cornerRadius: 16))
-        list.commands.append(.text("Say player names and scores", frame: Rect(x: field.x + m.margin * 0.5, y: field.y, width: field.width - m.margin, height: field.height * 0.45),
+        let prompt = "Say player names and scores"
+        list.commands.append(.text(prompt, frame: Rect(x: field.x + m.margin * 0.5, y: field.y, width: field.width - m.margin, height: field.height * 0.45),
                                    font: FontSpec(.sans, m.caption * 0.85), color: WatchColor.textSecondary, alignment: .leading))
         let font = FontSpec(.sansBold, m.caption)
         // The end of a long line stays visible, as in a text field.
@@ -183,163 +530,16 @@ public enum WatchLayout {
         while measurer.width(shown, font) > field.width - m.margin, shown.count > 1 { shown.removeFirst() }
         list.commands.append(.text(shown, frame: Rect(x: field.x + m.margin * 0.5, y: field.y + field.height * 0.4, width: field.width - m.margin, height: field.height * 0.55),
                                    font: font, color: WatchColor.textPrimary, alignment: .leading))
+        list.addElement(AccessibilityElement(.textField, label: prompt, value: draft, hint: "Enter to score, Escape to cancel", frame: field))
     }
 
-    private static func leaderboard(_ round: RoundSnapshot, final: Bool, state: WatchState, now: Date, size: WatchSize,
-                                    into list: inout DisplayList, _ m: WatchMetrics, _ measurer: TextMeasurer) {
-        let stale = !final && state.isStale(at: now)
-        let fade = stale ? 0.5 : 1.0
-        let positionFont = FontSpec(.sansBold, m.rowText)
-        let nameFont = FontSpec(.sansBold, m.rowText)
-        let scoreFont = FontSpec(.monoBold, m.rowText)
-        let arrowFont = FontSpec(.sans, m.caption * 0.8)
-        let positionWidth = measurer.width("T88", positionFont) + m.margin * 0.25
-        let scoreWidth = measurer.width("+88", scoreFont)
-        let markerWidth = measurer.width("!", nameFont) + m.margin * 0.5
-
-        let reshuffle = state.reshuffle
-        let slide = reshuffle.map { state.reduceMotion ? 1 : min(1, max(0, now.timeIntervalSince($0.startedAt) / Reshuffle.slideDuration)) } ?? 1
-        let eased = 1 - pow(1 - slide, 3)
-        let showArrows = reshuffle.map { now.timeIntervalSince($0.startedAt) < Reshuffle.arrowDuration } ?? false
-
-        for (index, standing) in round.standings.enumerated() {
-            let from = Double(reshuffle?.fromRow[standing.playerID] ?? index)
-            let slot = from + (Double(index) - from) * eased - Double(state.scrollRow)
-            guard slot > -1, slot < Double(visibleRows(size: size)) else { continue }
-            let frame = rowFrame(slot: slot, size: size)
-            let x = m.margin
-            // The wearer's own row stands out.
-            if standing.playerID == state.wearerID {
-                list.commands.append(.rect(Rect(x: m.margin * 0.25, y: frame.y + 4, width: m.width - m.margin * 0.5, height: frame.height - 8),
-                                           WatchColor.elevated, cornerRadius: 12))
-            }
-            let positionText = ScoreFormat.position(of: standing)
-            let positionColor = standing.position == 1 ? WatchColor.accent : WatchColor.textPrimary
-            if !positionText.isEmpty {
-                list.commands.append(.text(positionText, frame: Rect(x: x, y: frame.y, width: positionWidth, height: frame.height),
-                                           font: positionFont, color: positionColor.opacity(fade), alignment: .leading))
-            }
-            let nameX = x + positionWidth
-            let scoreX = m.width - m.margin - scoreWidth
-            let pending = !final && state.isPending(standing.playerID, hole: round.currentHole)
-            let nameRoom = scoreX - nameX - m.margin * 0.5 - (standing.discrepancy ? markerWidth : 0) - (pending ? markerWidth * 1.5 : 0)
-            let name = measurer.truncate(standing.name, font: nameFont, toFit: nameRoom)
-            list.commands.append(.text(name, frame: Rect(x: nameX, y: frame.y, width: nameRoom, height: frame.height),
-                                       font: nameFont, color: WatchColor.textPrimary.opacity(fade), alignment: .leading))
-            var markerX = nameX + measurer.width(name, nameFont) + m.margin * 0.25
-            if standing.discrepancy {
-                list.commands.append(.text("!", frame: Rect(x: markerX, y: frame.y, width: markerWidth, height: frame.height),
-                                           font: nameFont, color: WatchColor.overPar.opacity(fade), alignment: .leading))
-                markerX += markerWidth
-            }
-            // A score saved here for this row and not yet acked by the phone.
-            if pending {
-                list.commands.append(.text("↑", frame: Rect(x: markerX, y: frame.y, width: markerWidth * 1.5, height: frame.height),
-                                           font: FontSpec(.sans, m.caption), color: WatchColor.textSecondary, alignment: .leading))
-            }
-            let played = standing.holesPlayed > 0
-            let tone = ScoreTone.forRound(relativeToPar: standing.scoreRelativeToPar, holesPlayed: standing.holesPlayed)
-            list.commands.append(.text(played ? ScoreFormat.relativeToPar(standing.scoreRelativeToPar) : "-",
-                                       frame: Rect(x: scoreX, y: frame.y, width: scoreWidth, height: frame.height), font: scoreFont,
-                                       color: (played ? tone.color : WatchColor.textSecondary).opacity(fade), alignment: .trailing))
-            // After the row's own text, so a row still reads "1 Sarah -2" while its arrow shows.
-            if showArrows, let up = reshuffle?.movedUp[standing.playerID] {
-                list.commands.append(.text(up ? "▲" : "▼", frame: Rect(x: x + positionWidth - m.margin * 0.9, y: frame.y, width: m.margin, height: frame.height * 0.55),
-                                           font: arrowFont, color: (up ? WatchColor.underPar : WatchColor.overPar).opacity(fade), alignment: .center))
-            }
-        }
-
-        // The header covers rows sliding past the top.
-        list.commands.append(.rect(Rect(x: 0, y: 0, width: m.width, height: m.headerHeight), WatchColor.background, cornerRadius: 0))
-        let caption = FontSpec(.sans, m.caption)
-        list.commands.append(.text(final ? "Final · \(round.courseName)" : ScoreFormat.holeProgress(current: round.currentHole, of: round.holeCount),
-                                   frame: Rect(x: m.margin, y: 0, width: m.width / 2, height: m.headerHeight), font: caption,
-                                   color: WatchColor.textSecondary, alignment: .leading))
-        status(state, now: now, into: &list, m, measurer)
-
-        let rows = round.standings.count
-        let visible = visibleRows(size: size)
-        if rows > visible {
-            let track = Double(visible) * m.rowHeight
-            let thumb = track * Double(visible) / Double(rows)
-            let offset = (track - thumb) * Double(state.scrollRow) / Double(rows - visible)
-            list.commands.append(.rect(Rect(x: m.width - 6, y: m.headerHeight + offset, width: 4, height: thumb), WatchColor.tertiary, cornerRadius: 2))
-        }
-    }
-
-    /// Top right: how old the standings are, once stale.
-    private static func status(_ state: WatchState, now: Date, into list: inout DisplayList, _ m: WatchMetrics, _ measurer: TextMeasurer) {
-        guard state.isStale(at: now), let age = state.age(at: now) else { return }
-        list.commands.append(.text(ScoreFormat.relativeAge(seconds: age), frame: Rect(x: m.width / 2, y: 0, width: m.width / 2 - m.margin, height: m.headerHeight),
-                                   font: FontSpec(.sans, m.caption), color: WatchColor.textSecondary, alignment: .trailing))
-    }
-
-    private static func crownScreen(_ entry: CrownEntry, size: WatchSize, into list: inout DisplayList, _ m: WatchMetrics, _ measurer: TextMeasurer) {
-        let caption = FontSpec(.sans, m.caption)
-        let tone = ScoreTone.forHole(relativeToPar: entry.relativeToPar)
-        // Re-scoring says so: the hole has a score, from whom; Save corrects it.
-        let heading = entry.scoredStrokes.map { strokes in
-            "Hole \(entry.hole) · \(strokes)" + (entry.scoredBy.map { " by \($0)" } ?? " scored")
-        } ?? "Hole \(entry.hole)"
-        list.commands.append(.text(measurer.truncate(heading, font: caption, toFit: m.width - m.margin * 2),
-                                   frame: Rect(x: m.margin, y: m.margin * 0.25, width: m.width - m.margin * 2, height: m.caption * 1.6),
-                                   font: caption, color: entry.scoredStrokes == nil ? WatchColor.textSecondary : WatchColor.accent, alignment: .center))
-        let nameFont = FontSpec(.sansBold, m.title)
-        let name = measurer.truncate(entry.playerName, font: nameFont, toFit: m.width - m.margin * 2)
-        list.commands.append(.text(name, frame: Rect(x: m.margin, y: m.caption * 1.6, width: m.width - m.margin * 2, height: m.title * 1.5),
-                                   font: nameFont, color: WatchColor.textPrimary, alignment: .center))
-        let button = saveButton(size: size)
-        // The number, par and relative value sit centred between the name and the Save button.
-        let nameBottom = m.caption * 1.6 + m.title * 1.5
-        let block = m.hero * 1.25 + m.caption * 1.5
-        let numberTop = nameBottom + max(0, (button.y - nameBottom - block) / 2)
-        list.commands.append(.text("\(entry.value)", frame: Rect(x: 0, y: numberTop, width: m.width, height: m.hero * 1.25),
-                                   font: FontSpec(.monoBold, m.hero), color: tone.color, alignment: .center))
-        let parTop = numberTop + m.hero * 1.25
-        list.commands.append(.text("Par \(entry.par)", frame: Rect(x: 0, y: parTop, width: m.width / 2 - m.margin * 0.25, height: m.caption * 1.5),
-                                   font: caption, color: WatchColor.textSecondary, alignment: .trailing))
-        list.commands.append(.text(ScoreFormat.relativeToPar(entry.relativeToPar),
-                                   frame: Rect(x: m.width / 2 + m.margin * 0.25, y: parTop, width: m.width / 2, height: m.caption * 1.5),
-                                   font: FontSpec(.monoBold, m.caption), color: tone.color, alignment: .leading))
-        list.commands.append(.rect(button, WatchColor.accent, cornerRadius: button.height / 2))
-        list.commands.append(.text(entry.supersedes == nil ? "Save" : "Correct", frame: button, font: FontSpec(.sansBold, m.rowText),
-                                   color: WatchColor.background, alignment: .center))
-    }
-
-    private static func noRound(state: WatchState, now: Date, into list: inout DisplayList, _ m: WatchMetrics, _ measurer: TextMeasurer) {
-        let waiting = state.snapshot == nil
-        let title = waiting ? "No standings yet" : "No active round"
-        let detail = waiting ? "Waiting for the phone" : state.finishedRound.map { "Last: \($0.courseName)" } ?? "Start one on the phone"
-        let titleFont = FontSpec(.sansBold, m.rowText)
-        list.commands.append(.text(measurer.truncate(title, font: titleFont, toFit: m.width - m.margin * 2),
-                                   frame: Rect(x: m.margin, y: m.height / 2 - m.rowText * 1.5, width: m.width - m.margin * 2, height: m.rowText * 1.5),
-                                   font: titleFont, color: WatchColor.textPrimary, alignment: .center))
-        let caption = FontSpec(.sans, m.caption)
-        list.commands.append(.text(measurer.truncate(detail, font: caption, toFit: m.width - m.margin * 2),
-                                   frame: Rect(x: m.margin, y: m.height / 2 + m.margin * 0.25, width: m.width - m.margin * 2, height: m.caption * 1.5),
-                                   font: caption, color: WatchColor.textSecondary, alignment: .center))
-        if !waiting, let finished = state.finishedRound, let result = winnerLine(finished) {
-            list.commands.append(.text(measurer.truncate(result, font: caption, toFit: m.width - m.margin * 2),
-                                       frame: Rect(x: m.margin, y: m.height / 2 + m.margin * 0.25 + m.caption * 1.5, width: m.width - m.margin * 2, height: m.caption * 1.5),
-                                       font: caption, color: WatchColor.textPrimary, alignment: .center))
-        }
-        status(state, now: now, into: &list, m, measurer)
-    }
-
-    /// Who won the finished round: "Jake won, -2", "Jake & Mike tied, -1"; nil if nobody scored.
-    static func winnerLine(_ round: RoundSnapshot) -> String? {
-        let leaders = round.standings.filter { $0.position == 1 }
-        guard let first = leaders.first else { return nil }
-        let who = leaders.count == 1 ? "\(first.name) won" : leaders.map(\.name).joined(separator: " & ") + " tied"
-        return "\(who), \(ScoreFormat.relativeToPar(first.scoreRelativeToPar))"
-    }
+    // MARK: Footer
 
     /// Bottom: whether the phone is reachable and how many saved scores wait for it; a transient
     /// banner above that.
-    private static func footer(_ state: WatchState, now: Date, into list: inout DisplayList, _ m: WatchMetrics, _ measurer: TextMeasurer) {
+    func footer(into list: inout DisplayList) {
         if case .crown = state.screen { return }
         if case .voice = state.screen { return }
-        let caption = FontSpec(.sans, m.caption)
         let frame = Rect(x: m.margin * 0.5, y: m.height - m.footerHeight - m.margin * 0.25, width: m.width - m.margin, height: m.footerHeight)
         let noPhone = state.linkKnown && !state.reachable
         // With the phone there, unsent scores show on their rows; the count matters when it is away.
@@ -347,21 +547,31 @@ public enum WatchLayout {
             : state.unreadableScores > 0 ? "\(state.unreadableScores) saved \(state.unreadableScores == 1 ? "score" : "scores") unreadable" : nil
         let hasStatus = noPhone || pending != nil
         if noPhone {
+            // Status has its own treatment: a capsule with a purple dot, never a score colour.
             let text = "No phone"
-            let gap = measurer.width(" · ", caption)
-            let total = measurer.width(text, caption) + (pending.map { gap + measurer.width($0, caption) } ?? 0)
-            let x = frame.x + (frame.width - total) / 2
+            let dot = m.caption * 0.4
+            let gap = measurer.width(" ", caption)
+            let rest = pending.map { "· \($0)" }
+            let total = dot + gap + measurer.width(text, caption) + (rest.map { gap + measurer.width($0, caption) } ?? 0)
+            let capsule = Rect(x: (m.width - total) / 2 - m.margin * 0.5, y: frame.y + 2, width: total + m.margin, height: frame.height - 4)
+            list.commands.append(.rect(capsule, WatchColor.elevated, cornerRadius: capsule.height / 2))
+            var x = capsule.x + m.margin * 0.5
+            list.commands.append(.rect(Rect(x: x, y: frame.y + (frame.height - dot) / 2, width: dot, height: dot), WatchColor.status, cornerRadius: dot / 2))
+            x += dot + gap
             list.commands.append(.text(text, frame: Rect(x: x, y: frame.y, width: measurer.width(text, caption), height: frame.height),
-                                       font: caption, color: WatchColor.overPar, alignment: .leading))
-            if let pending {
-                list.commands.append(.text("· \(pending)", frame: Rect(x: x + measurer.width(text, caption) + measurer.width(" ", caption), y: frame.y,
-                                                                        width: total, height: frame.height),
+                                       font: caption, color: WatchColor.textPrimary, alignment: .leading))
+            x += measurer.width(text, caption) + gap
+            if let rest {
+                list.commands.append(.text(rest, frame: Rect(x: x, y: frame.y, width: measurer.width(rest, caption) + 2, height: frame.height),
                                            font: caption, color: WatchColor.textSecondary, alignment: .leading))
             }
+            list.addElement(AccessibilityElement(.status, label: "No phone", value: pending.map { _ in "\(state.pendingTransfers) \(state.pendingTransfers == 1 ? "score" : "scores") to send" },
+                                                 frame: capsule))
         } else if let pending {
             list.commands.append(.text(pending, frame: frame, font: caption, color: WatchColor.textSecondary, alignment: .center))
+            list.addElement(AccessibilityElement(.status, label: pending, frame: frame))
         }
-        if let banner = state.banner, now < banner.until {
+        if !alwaysOn, let banner = state.banner, now < banner.until {
             let color: RGBA = switch banner.style {
             case .info: WatchColor.textPrimary
             case .success: WatchColor.underPar
@@ -372,10 +582,11 @@ public enum WatchLayout {
             list.commands.append(.rect(toast, WatchColor.elevated, cornerRadius: toast.height / 2))
             list.commands.append(.text(measurer.truncate(banner.text, font: caption, toFit: toast.width - m.margin),
                                        frame: toast, font: caption, color: color, alignment: .center))
+            list.addElement(AccessibilityElement(.status, label: banner.text, frame: toast))
         }
     }
 
-    private static func hapticPulse(_ state: WatchState, now: Date, into list: inout DisplayList, _ m: WatchMetrics) {
+    func hapticPulse(into list: inout DisplayList) {
         guard let pulse = state.pulse else { return }
         let t = now.timeIntervalSince(pulse.at)
         guard t >= 0, t < HapticPulse.duration else { return }

@@ -5,8 +5,12 @@ import HyzerKit
 public protocol ScenarioHost: AnyObject {
     /// Process pending host events and redraw if needed, for about `seconds` (0: just once).
     func pump(for seconds: TimeInterval)
-    /// Render the current frame and write it as a PNG.
-    func screenshot(to url: URL) throws
+    /// Render the current frame and write it as a PNG; `chrome` nil takes what the window shows.
+    func screenshot(to url: URL, chrome: Bool?) throws
+    /// Start recording every frame to an animated PNG or GIF at `url`; `stopRecording` writes it.
+    func startRecording(to url: URL) throws
+    /// Writes the recording; returns how many frames it holds.
+    func stopRecording() throws -> Int
     /// Measures text the way the face is drawn.
     var measurer: TextMeasurer { get }
 }
@@ -54,18 +58,45 @@ public final class ScenarioRunner {
         case .advanceClock(let seconds): session.advanceClock(by: seconds)
         case .link(let up): session.setLink(up: up)
         case .wearer(let name): session.setWearer(name)
-        case .screenshot(let path):
-            let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : screenshotDirectory.appendingPathComponent(path)
+        case .screenshot(let path, let chrome):
+            let url = file(path)
             do {
                 try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-                // Motion settles first (pulse, slide, arrows: at most 1.5 s), so the same script
+                // Motion settles first (pulse, slide, arrows: under 2 s), so the same script
                 // gives the same picture on every run rather than whichever frame of a slide.
-                _ = poll(timeout: Reshuffle.arrowDuration + 0.1) { !self.session.current.isMoving(at: self.session.now()) }
-                try host.screenshot(to: url)
+                _ = poll(timeout: Reshuffle.settleTime + 0.1) { !self.session.current.isMoving(at: self.session.now()) }
+                try host.screenshot(to: url, chrome: chrome)
                 say("screenshot \(url.path)")
             } catch {
                 throw .commandFailed(line: line.number, text: line.text, reason: "could not write \(url.path): \(error)")
             }
+        case .dump(let path):
+            let url = file(path)
+            do {
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try session.accessibilityDump(measurer: host.measurer).json().write(to: url, options: .atomic)
+                say("dump \(url.path)")
+            } catch {
+                throw .commandFailed(line: line.number, text: line.text, reason: "could not write \(url.path): \(error)")
+            }
+        case .recordStart(let path):
+            let url = file(path)
+            do {
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try host.startRecording(to: url)
+            } catch {
+                throw .commandFailed(line: line.number, text: line.text, reason: "\(error)")
+            }
+        case .recordStop:
+            do {
+                let frames = try host.stopRecording()
+                say("recording saved, \(frames) frames")
+            } catch {
+                throw .commandFailed(line: line.number, text: line.text, reason: "\(error)")
+            }
+        case .wrist(let up): session.send(.wrist(up: up))
+        case .textSize(let size): session.send(.textSize(size))
+        case .reduceMotion(let on): session.send(.reduceMotion(on))
         case .expectScreen(let name):
             try expect(line, { self.session.current.screenName == name }, seen: { "the screen is \(self.session.current.screenName)" })
         case .expectText(let text):
@@ -97,7 +128,7 @@ public final class ScenarioRunner {
                 ?? overlay.rows.firstIndex(where: { names($0).contains { $0.hasPrefix(wanted) } }) else {
                 throw .commandFailed(line: line.number, text: line.text, reason: "no voice row named \(name); rows: \(overlay.rows.map { $0.player?.name ?? "\($0.heard)?" }.joined(separator: ", "))")
             }
-            session.send(.tap(WatchLayout.voiceRowFrame(index, of: overlay.rows.count, size: session.configuration.size).center))
+            session.send(.tap(WatchLayout.voiceRowFrame(index, of: overlay.rows.count, size: session.configuration.size, textSize: state.textSize).center))
             return
         }
         guard let standings = state.round?.standings else {
@@ -107,12 +138,12 @@ public final class ScenarioRunner {
             ?? standings.firstIndex(where: { $0.name.lowercased().hasPrefix(name.lowercased()) }) else {
             throw .commandFailed(line: line.number, text: line.text, reason: "no row named \(name); rows: \(standings.map(\.name).joined(separator: ", "))")
         }
-        // Scroll with the crown until the row is on screen, as a wearer would.
-        let visible = WatchLayout.visibleRows(size: session.configuration.size)
-        if index < state.scrollRow { session.send(.crown(detents: Double(state.scrollRow - index))) }
-        if index >= state.scrollRow + visible { session.send(.crown(detents: -Double(index - (state.scrollRow + visible - 1)))) }
-        let slot = index - session.current.scrollRow
-        session.send(.tap(WatchLayout.rowFrame(slot: Double(slot), size: session.configuration.size).center))
+        // Scroll until the row is wholly on screen, as a wearer would with the crown.
+        if state.wristDown { session.send(.wrist(up: true)) }
+        session.send(.scrollTo(row: index))
+        let now = session.current
+        let slot = index - now.scrollRow
+        session.send(.tap(WatchLayout.rowFrame(slot: Double(slot), size: session.configuration.size, textSize: now.textSize).center))
     }
 
     private func expect(_ line: ScenarioLine, _ condition: @escaping () -> Bool, seen: () -> String) throws(ScenarioError) {
@@ -129,6 +160,10 @@ public final class ScenarioRunner {
             if ContinuousClock.now >= deadline { return false }
             host.pump(for: 0.02)
         }
+    }
+
+    private func file(_ path: String) -> URL {
+        path.hasPrefix("/") ? URL(fileURLWithPath: path) : screenshotDirectory.appendingPathComponent(path)
     }
 
     private func frame() -> DisplayList { session.frame(measurer: host.measurer) }

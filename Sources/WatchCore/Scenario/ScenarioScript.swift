@@ -14,7 +14,17 @@ public enum ScenarioCommand: Sendable, Hashable {
     case wait(TimeInterval)
     case advanceClock(TimeInterval)
     case link(up: Bool)
-    case screenshot(path: String)
+    /// A PNG of the face; with `chrome`, of the whole device (case, bezel, crown and button).
+    case screenshot(path: String, chrome: Bool?)
+    /// The face's accessibility tree as JSON.
+    case dump(path: String)
+    /// Record the face to an animated PNG (.png/.apng) until `record stop`.
+    case recordStart(path: String)
+    case recordStop
+    /// Wrist down (the always-on display) or up.
+    case wrist(up: Bool)
+    case textSize(TextSize)
+    case reduceMotion(Bool)
     case expectScreen(String)
     case expectText(String)
     case expectStale(Bool)
@@ -47,7 +57,8 @@ public enum ScenarioError: Error, Equatable, Sendable, CustomStringConvertible {
 public enum ScenarioScript {
     public static let usage = """
         wait-snapshot [TIMEOUT] | tap NAME | wearer NAME | crown +N | crown -N | voice "TRANSCRIPT" | save | back | wait DURATION | \
-        advance-clock DURATION | link down | link up | screenshot FILE.png | \
+        advance-clock DURATION | link down | link up | screenshot FILE.png [chrome|no-chrome] | dump FILE.json | \
+        record start FILE.png | record stop | wrist down | wrist up | text-size SIZE | reduce-motion on|off | \
         expect-screen leaderboard|crown|voice|final|no-round | expect-text "TEXT" | expect-stale true|false | \
         expect-reachable true|false | expect-haptics N KIND | quit
         """
@@ -107,9 +118,49 @@ public enum ScenarioScript {
             default: throw Problem(message: "link takes up or down")
             }
         case "screenshot":
+            var parts = words(rest)
+            var chrome: Bool?
+            if parts.count == 2, ["chrome", "no-chrome"].contains(parts[1]) {
+                chrome = parts.removeLast() == "chrome"
+            }
+            guard parts.count == 1 else { throw Problem(message: "screenshot takes a file and optionally chrome or no-chrome: screenshot NAME.png [chrome|no-chrome]") }
+            guard parts[0].lowercased().hasSuffix(".png") else { throw Problem(message: "screenshots are PNG files: screenshot NAME.png") }
+            return .screenshot(path: parts[0], chrome: chrome)
+        case "dump":
             let path = try argument()
-            guard path.lowercased().hasSuffix(".png") else { throw Problem(message: "screenshots are PNG files: screenshot NAME.png") }
-            return .screenshot(path: path)
+            guard path.lowercased().hasSuffix(".json") else { throw Problem(message: "dump writes JSON: dump NAME.json") }
+            return .dump(path: path)
+        case "record":
+            let parts = words(rest)
+            switch parts.first {
+            case "start":
+                guard parts.count == 2 else { throw Problem(message: "record start takes a file: record start NAME.png (an animated PNG)") }
+                let lower = parts[1].lowercased()
+                guard [".png", ".apng"].contains(where: { lower.hasSuffix($0) }) else {
+                    throw Problem(message: "recordings are animated PNG files (.png or .apng; browsers and image viewers play them); got \(parts[1])")
+                }
+                return .recordStart(path: parts[1])
+            case "stop":
+                guard parts.count == 1 else { throw Problem(message: "record stop takes no argument") }
+                return .recordStop
+            default: throw Problem(message: "record takes start FILE or stop")
+            }
+        case "wrist":
+            switch try argument() {
+            case "up": return .wrist(up: true)
+            case "down": return .wrist(up: false)
+            default: throw Problem(message: "wrist takes up or down")
+            }
+        case "text-size":
+            let name = try argument()
+            guard let size = TextSize(rawValue: name) else { throw Problem(message: "text sizes are \(TextSize.names) (l is the default); got \(name)") }
+            return .textSize(size)
+        case "reduce-motion":
+            switch try argument() {
+            case "on", "true": return .reduceMotion(true)
+            case "off", "false": return .reduceMotion(false)
+            default: throw Problem(message: "reduce-motion takes on or off")
+            }
         case "expect-screen":
             let screen = try argument()
             guard ["leaderboard", "crown", "voice", "no-round", "final"].contains(screen) else {
@@ -146,6 +197,22 @@ public enum ScenarioScript {
     private static func split(_ text: String) -> (String, String) {
         guard let space = text.firstIndex(of: " ") else { return (text, "") }
         return (String(text[..<space]), text[text.index(after: space)...].trimmingCharacters(in: .whitespaces))
+    }
+
+    /// Words, keeping a quoted path together.
+    private static func words(_ text: String) -> [String] {
+        var result: [String] = [], current = "", quoted = false
+        for character in text {
+            if character == "\"" { quoted.toggle(); continue }
+            if character == " " && !quoted {
+                if !current.isEmpty { result.append(current) }
+                current = ""
+            } else {
+                current.append(character)
+            }
+        }
+        if !current.isEmpty { result.append(current) }
+        return result
     }
 
     private static func unquote(_ text: String) -> String {

@@ -18,12 +18,16 @@ public struct WatchConfiguration: Sendable {
     public var wearerName: String?
     public var size: WatchSize
     public var reduceMotion: Bool
+    public var textSize: TextSize
+    /// Draw the status-bar time in the face's clock area (the device chrome does; screenshots
+    /// without chrome leave the area empty so they do not change by the minute).
+    public var statusClock: Bool
     /// Over TCP: how the hub is trusted (see `HubTrust`); nil for the Unix socket or `--insecure`.
     public var trust: HubTrust?
 
     public init(paths: HyzerPaths, address: LinkAddress? = nil, tokenFile: URL? = nil, deviceID: String = "watch",
                 wearerID: PlayerID? = nil, wearerName: String? = nil, size: WatchSize = .mm45, reduceMotion: Bool = false,
-                trust: HubTrust? = nil) {
+                textSize: TextSize = .standard, statusClock: Bool = false, trust: HubTrust? = nil) {
         self.paths = paths
         self.address = address ?? .unix(path: paths.linkSocket.path)
         self.tokenFile = tokenFile ?? paths.pairingToken
@@ -32,6 +36,8 @@ public struct WatchConfiguration: Sendable {
         self.wearerName = wearerName
         self.size = size
         self.reduceMotion = reduceMotion
+        self.textSize = textSize
+        self.statusClock = statusClock
         self.trust = trust
     }
 }
@@ -52,6 +58,9 @@ public final class WatchSession: Sendable {
     private let link = NIOLockedValueBox(LinkState())
     private let changed: @Sendable () -> Void
     private let snapshotWatcher: NIOLockedValueBox<FileChangeWatcher?> = NIOLockedValueBox(nil)
+    /// Wrist down: the state the always-on display shows, and when it was last updated (once a minute).
+    private let alwaysOn = NIOLockedValueBox<(state: WatchState, at: Date)?>(nil)
+    private let statusClock: NIOLockedValueBox<Bool>
     private let logger = Logger(label: "hyzer.watch")
 
     /// - Parameter changed: called (on any thread) after anything that may change the face.
@@ -62,11 +71,13 @@ public final class WatchSession: Sendable {
         hapticLog = try JSONLinesLog(url: paths.hapticLog)
         announcementLog = try JSONLinesLog(url: paths.announcementLog)
         var initial = WatchState(deviceID: configuration.deviceID, wearerID: configuration.wearerID,
-                                 wearerName: configuration.wearerName, reduceMotion: configuration.reduceMotion)
+                                 wearerName: configuration.wearerName, reduceMotion: configuration.reduceMotion,
+                                 textSize: configuration.textSize)
         initial.pendingScores = outbox.pending
         initial.pendingTransfers = initial.pendingScores.count
         initial.unreadableScores = outbox.quarantined
         state = NIOLockedValueBox(initial)
+        statusClock = NIOLockedValueBox(configuration.statusClock)
         self.changed = changed
     }
 
@@ -110,6 +121,9 @@ public final class WatchSession: Sendable {
         state.withLockedValue { $0.wearerName = name; $0.wearerID = nil }
         if let snapshot = current.snapshot { send(.snapshot(snapshot)) }  // re-resolves (same sequence: nothing else changes)
     }
+
+    /// Whether the link is wanted up (`link up`, the default) or was taken down.
+    public var linkWanted: Bool { link.withLockedValue { $0.wanted } }
 
     /// `link down` / `link up`: make the phone unreachable or reachable again.
     public func setLink(up: Bool) {
@@ -235,10 +249,58 @@ public final class WatchSession: Sendable {
     /// Haptics of `kind` since this session began.
     public func hapticCount(_ kind: HapticKind) -> Int { hapticCounts.withLockedValue { $0[kind, default: 0] } }
 
-    /// The frame to draw now.
-    public func frame(measurer: TextMeasurer) -> DisplayList {
-        let now = now()
-        return WatchLayout.displayList(current, now: now, size: configuration.size, measurer: measurer)
+    /// The frame to draw now. Wrist down, that is the always-on display: what the face showed at
+    /// its last update, updated once a minute.
+    public func frame(measurer: TextMeasurer, at time: Date? = nil) -> DisplayList {
+        let (state, at) = shown(at: time)
+        return WatchLayout.displayList(state, now: at, size: configuration.size, measurer: measurer,
+                                       clock: statusClock.withLockedValue { $0 } ? Self.clockText(at) : nil)
+    }
+
+    /// The state on the face and the moment it shows: now, or wrist down the last minute update.
+    private func shown(at time: Date? = nil) -> (WatchState, Date) {
+        let now = time ?? now()
+        let state = current
+        guard state.wristDown else {
+            alwaysOn.withLockedValue { $0 = nil }
+            return (state, now)
+        }
+        return alwaysOn.withLockedValue { frozen in
+            if let shown = frozen, now.timeIntervalSince(shown.at) < Self.alwaysOnInterval, now >= shown.at {
+                var kept = shown.state
+                kept.wristDown = true
+                return (kept, shown.at)
+            }
+            frozen = (state, now)
+            return (state, now)
+        }
+    }
+
+    /// The always-on display updates at most this often.
+    public static let alwaysOnInterval: TimeInterval = 60
+
+    /// Whether the status-bar time shows in the clock area (the device chrome turns it on).
+    public func setStatusClock(_ on: Bool) {
+        statusClock.withLockedValue { $0 = on }
+        changed()
+    }
+
+    /// "9:41": the status-bar time, in the watch's clock and the local time zone.
+    static func clockText(_ date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .current
+        let parts = calendar.dateComponents([.hour, .minute], from: date)
+        return String(format: "%d:%02d", parts.hour ?? 0, parts.minute ?? 0)
+    }
+
+    /// The face's accessibility tree as `dump FILE.json` writes it.
+    public func accessibilityDump(measurer: TextMeasurer) -> AccessibilityDump {
+        let list = frame(measurer: measurer)
+        let state = current
+        return AccessibilityDump(screen: state.screenName, size: configuration.size.rawValue, width: Int(list.width), height: Int(list.height),
+                                 textSize: state.textSize.rawValue, wristDown: state.wristDown, reduceMotion: state.reduceMotion,
+                                 rowsPerScreen: WatchLayout.visibleRows(size: configuration.size, textSize: state.textSize),
+                                 tree: list.accessibility)
     }
 
     /// Performs whatever has come due by the watch's clock (the voice overlay's auto-save). The
@@ -252,11 +314,42 @@ public final class WatchSession: Sendable {
     public func nextRedraw() -> TimeInterval {
         let now = now()
         let state = current
+        if state.wristDown {
+            // Always on: the next minute update (or the auto-save, which still happens).
+            let next = alwaysOn.withLockedValue { $0?.at.addingTimeInterval(Self.alwaysOnInterval) } ?? now
+            return max(0.001, min(next.timeIntervalSince(now), state.nextTimer.map { $0.timeIntervalSince(now) } ?? .infinity))
+        }
         if state.isAnimating(at: now) { return 1.0 / 60 }
         var wait: TimeInterval = 1
+        if let change = state.nextStillChange(after: now) { wait = min(wait, change.timeIntervalSince(now)) }
         if let banner = state.banner, banner.until > now { wait = min(wait, banner.until.timeIntervalSince(now)) }
         if let due = state.nextTimer { wait = min(wait, due.timeIntervalSince(now)) }
         if let age = state.age(at: now), age <= WatchState.staleAfter { wait = min(wait, WatchState.staleAfter - age + 0.001) }
         return max(0.001, wait)
+    }
+}
+
+/// What `dump FILE.json` writes: the face's accessibility tree (each element's role, label, value,
+/// hint and frame in face pixels, in VoiceOver's reading order) and the settings that shape it.
+public struct AccessibilityDump: Sendable, Codable, Hashable {
+    /// `leaderboard`, `crown`, `voice`, `final` or `no-round`.
+    public var screen: String
+    /// Case size in mm.
+    public var size: Int
+    /// The face in pixels (2 per point).
+    public var width: Int
+    public var height: Int
+    public var pixelsPerPoint = 2
+    public var textSize: String
+    public var wristDown: Bool
+    public var reduceMotion: Bool
+    /// Leaderboard rows wholly on screen at this size and text size.
+    public var rowsPerScreen: Int
+    public var tree: AccessibilityElement
+
+    public func json() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(self) + Data("\n".utf8)
     }
 }

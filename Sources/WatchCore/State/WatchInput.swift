@@ -14,8 +14,16 @@ public enum WatchInput: Sendable, Hashable {
     case voice(String)
     /// The window's voice text line: its text as typed so far, or nil to close it.
     case voiceDraft(String?)
-    /// Time passed: whatever was due (the overlay's auto-save) happens now.
+    /// Time passed: whatever was due (the overlay's auto-save, saying the standings went stale) happens now.
     case clock
+    /// Scroll the leaderboard just enough to show this row (index into the standings).
+    case scrollTo(row: Int)
+    /// Wrist up or down: down is the always-on display (dimmed, updated at most once a minute).
+    case wrist(up: Bool)
+    /// The text size setting.
+    case textSize(TextSize)
+    /// Reduce motion on or off.
+    case reduceMotion(Bool)
     /// Standings from `standings.json` (fresh as of its `lastUpdatedAt`).
     case snapshot(StandingsSnapshot)
     /// Standings pushed by the phone just now: news, so fresh now whatever their age.

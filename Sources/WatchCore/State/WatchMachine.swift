@@ -8,6 +8,16 @@ public enum WatchMachine {
     public static let failureBannerDuration: TimeInterval = 5
 
     public static func reduce(_ state: inout WatchState, _ input: WatchInput, _ env: WatchEnvironment) -> [WatchEffect] {
+        // With the wrist down, the first touch or crown turn wakes the face and does nothing else.
+        if state.wristDown {
+            switch input {
+            case .crown, .tap, .save, .back, .voice:
+                state.wristDown = false
+                if case .voice = input { break }  // speaking raises the wrist and is heard
+                return []
+            default: break
+            }
+        }
         switch input {
         case .crown(let delta): return crown(&state, delta, env)
         case .tap(let point): return tap(&state, point, env)
@@ -19,6 +29,24 @@ public enum WatchMachine {
             return []
         case .clock:
             if case .voice(let overlay) = state.screen, let deadline = overlay.deadline, env.now >= deadline { return commitVoice(&state, env) }
+            return staleness(&state, env)
+        case .scrollTo(let row):
+            let rows = (state.round ?? state.finishedRound)?.standings.count ?? 0
+            let visible = WatchLayout.visibleRows(size: env.size, textSize: state.textSize)
+            if row < state.scrollRow { state.scrollRow = max(0, row) }
+            if row >= state.scrollRow + visible { state.scrollRow = min(max(0, rows - visible), row - visible + 1) }
+            return []
+        case .wrist(let up):
+            guard state.wristDown == up else { return [] }
+            state.wristDown = !up
+            return []
+        case .textSize(let size):
+            state.textSize = size
+            let rows = (state.round ?? state.finishedRound)?.standings.count ?? 0
+            state.scrollRow = min(state.scrollRow, max(0, rows - WatchLayout.visibleRows(size: env.size, textSize: size)))
+            return [.announce("Text size \(size.spokenName).")]
+        case .reduceMotion(let on):
+            state.reduceMotion = on
             return []
         case .snapshot(let snapshot): return receive(&state, snapshot, pushed: false, env)
         case .pushed(let snapshot): return receive(&state, snapshot, pushed: true, env)
@@ -32,10 +60,15 @@ public enum WatchMachine {
             return []
         case .heartbeat(let sequence):
             if let sequence, sequence == state.snapshot?.sequence { state.freshAt = env.now }
-            return []
+            return staleness(&state, env)
         case .reachability(let reachable):
+            let was = (known: state.linkKnown, reachable: state.reachable)
             state.reachable = reachable
             state.linkKnown = true
+            if !reachable, was.reachable || !was.known {
+                return [.announce("No phone. Scores you save wait on the watch until it is back.")]
+            }
+            if reachable, was.known, !was.reachable { return [.announce("Phone connected.")] }
             return []
         case .pendingTransfers(let count):
             state.pendingTransfers = count
@@ -61,8 +94,19 @@ public enum WatchMachine {
         switch state.screen {
         case .leaderboard, .final:
             let rows = (state.round ?? state.finishedRound)?.standings.count ?? 0
-            let maxScroll = max(0, rows - WatchLayout.visibleRows(size: env.size))
-            state.scrollRow = min(maxScroll, max(0, state.scrollRow - detents))
+            let visible = WatchLayout.visibleRows(size: env.size, textSize: state.textSize)
+            let maxScroll = max(0, rows - visible)
+            // Turning fast goes further: detents in quick succession scroll 1, 1, 2, 2, 3… rows
+            // (at most a screen less one), so a long list is a flick away, a slow turn row by row.
+            let quick = state.lastScrollAt.map { env.now.timeIntervalSince($0) < scrollStreakGap } ?? false
+            state.scrollStreak = quick ? state.scrollStreak + 1 : 0
+            let step = abs(detents) > 1 ? 1 : min(max(1, visible - 1), 1 + state.scrollStreak / 2)
+            let before = state.scrollRow
+            state.scrollRow = min(maxScroll, max(0, state.scrollRow - detents * step))
+            if maxScroll > 0 { state.lastScrollAt = env.now }
+            if state.scrollRow == before, maxScroll > 0 {
+                return pulse(&state, .limit, value: nil, env)  // the end of the list, felt
+            }
             return []
         case .crown(var entry):
             var effects: [WatchEffect] = []
@@ -76,7 +120,8 @@ public enum WatchMachine {
                 }
             }
             state.screen = .crown(entry)
-            return effects
+            // VoiceOver reads the crown's value as it turns.
+            return effects + [.announce("Score: \(entry.value)")]
         case .voice(var overlay):
             guard let index = overlay.selected, var value = overlay.rows[index].value else { return [] }
             var effects: [WatchEffect] = []
@@ -91,6 +136,7 @@ public enum WatchMachine {
             }
             overlay.rows[index].value = value
             overlay.rows[index].problem = nil
+            effects.append(.announce("Score: \(value)"))
             // A correction starts the 1.5 s again.
             overlay.deadline = env.now.addingTimeInterval(VoiceOverlay.autoCommitAfter)
             state.screen = .voice(overlay)
@@ -119,10 +165,10 @@ public enum WatchMachine {
         case .final:
             return []
         case .crown:
-            return WatchLayout.saveButton(size: env.size).contains(point) ? save(&state, env) : []
+            return WatchLayout.saveButton(size: env.size, textSize: state.textSize).contains(point) ? save(&state, env) : []
         case .voice(var overlay):
-            if overlay.deadline == nil, !overlay.failed, WatchLayout.voiceSaveButton(size: env.size).contains(point) { return commitVoice(&state, env) }
-            guard let index = WatchLayout.voiceRow(at: point, overlay: overlay, size: env.size) else { return [] }
+            if overlay.deadline == nil, !overlay.failed, WatchLayout.voiceSaveButton(size: env.size, textSize: state.textSize).contains(point) { return commitVoice(&state, env) }
+            guard let index = WatchLayout.voiceRow(at: point, overlay: overlay, size: env.size, textSize: state.textSize) else { return [] }
             var row = overlay.rows[index]
             if !row.candidates.isEmpty {
                 // An unresolved name: each tap picks the next player it could be.
@@ -255,9 +301,12 @@ public enum WatchMachine {
         let verb = entry.supersedes == nil ? "Saved" : "Corrected"
         state.banner = Banner(text: "\(verb) \(entry.playerName) \(entry.value)", style: .success,
                               until: env.now.addingTimeInterval(savedBannerDuration))
+        let recorded = entry.supersedes == nil ? "Score recorded" : "Score corrected"
         return [.enqueue(event)] + pulse(&state, .success, value: entry.value, env)
-            + [.announce("\(verb). \(entry.playerName), \(entry.value) on hole \(entry.hole).")]
+            + [.announce("\(recorded), \(entry.playerName), \(ScoreFormat.spokenNumber(entry.value)), \(ScoreFormat.spokenHoleRelative(entry.relativeToPar)). Hole \(entry.hole).")]
     }
+
+    static let scrollStreakGap: TimeInterval = 0.15
 
     /// The hub committed a score from this watch. A discrepancy (another device scored this hole
     /// differently) is said out loud; anything else was already "Saved".
@@ -309,25 +358,72 @@ public enum WatchMachine {
             effects.append(.announce("Voice scores not saved: the round changed on the phone."))
         }
         let rows = snapshot.round?.standings.count ?? 0
-        state.scrollRow = min(state.scrollRow, max(0, rows - WatchLayout.visibleRows(size: env.size)))
+        state.scrollRow = min(state.scrollRow, max(0, rows - WatchLayout.visibleRows(size: env.size, textSize: state.textSize)))
 
-        guard let new = snapshot.round else { return effects }
-        if let old = previous?.round, old.id == new.id {
-            let changes = StandingsChange.positionChanges(from: old.standings, to: new.standings)
-            if !changes.isEmpty {
-                let oldRows = Dictionary(old.standings.enumerated().map { ($1.playerID, $0) }, uniquingKeysWith: { a, _ in a })
-                state.reshuffle = Reshuffle(
-                    startedAt: env.now,
-                    fromRow: oldRows,
-                    movedUp: changes.mapValues(\.movedUp))
-                effects += pulse(&state, .notification, value: nil, env)
+        guard let new = snapshot.round else { return effects + staleness(&state, env) }
+        guard let old = previous?.round, old.id == new.id else {
+            // A new round: the whole list, once.
+            return effects + [.announce(leaderboardAnnouncement(new))] + staleness(&state, env)
+        }
+        let changes = StandingsChange.positionChanges(from: old.standings, to: new.standings)
+        if !changes.isEmpty {
+            // Each row starts from where it is on screen now: mid-slide, that is between two
+            // places, and the new slide carries on from there instead of jumping back.
+            var fromRow: [PlayerID: Double] = [:]
+            for (index, standing) in old.standings.enumerated() {
+                fromRow[standing.playerID] = state.reshuffle.map { $0.row(of: standing.playerID, index: index, at: env.now) } ?? Double(index)
+            }
+            state.reshuffle = Reshuffle(startedAt: env.now, fromRow: fromRow, movedUp: changes.mapValues(\.movedUp),
+                                        previous: old.standings, newOrder: new.standings.map(\.playerID))
+            effects += pulse(&state, .notification, value: nil, env)
+        }
+        if let said = changeAnnouncement(from: old, to: new) { effects.append(.announce(said)) }
+        return effects + staleness(&state, env)
+    }
+
+    /// What changed between two standings of one round, said briefly: who moved where, whose
+    /// score changed, discrepancies opened or settled. Nil when nothing a wearer hears changed.
+    public static func changeAnnouncement(from old: RoundSnapshot, to new: RoundSnapshot) -> String? {
+        let before = Dictionary(old.standings.map { ($0.playerID, $0) }, uniquingKeysWith: { a, _ in a })
+        var said: [String] = []
+        if new.currentHole != old.currentHole { said.append("Hole \(new.currentHole).") }
+        for standing in new.standings {
+            guard let was = before[standing.playerID] else {
+                said.append("\(standing.name) joined.")
+                continue
+            }
+            let place = standing.position.map { (standing.tied ? "tied " : "") + ScoreFormat.spokenOrdinal($0) }
+            let score = ScoreFormat.spokenRelativeToPar(standing.scoreRelativeToPar)
+            if standing.position != was.position || standing.tied != was.tied, let place {
+                let wasBetter = (was.position ?? Int.max) < (standing.position ?? Int.max)
+                let verb = was.position == nil ? "is" : wasBetter ? "drops to" : standing.position == was.position ? "is now" : "moves up to"
+                said.append("\(standing.name) \(verb) \(place), \(score).")
+            } else if standing.scoreRelativeToPar != was.scoreRelativeToPar || standing.holesPlayed != was.holesPlayed {
+                said.append("\(standing.name), \(score).")
+            }
+            if standing.discrepancy && !was.discrepancy {
+                said.append("Discrepancy for \(standing.name): two devices disagree. The organizer settles it on the phone.")
+            } else if !standing.discrepancy && was.discrepancy {
+                said.append("\(standing.name)'s discrepancy is settled.")
             }
         }
-        if previous?.round?.standings.map(\.scoreRelativeToPar) != new.standings.map(\.scoreRelativeToPar)
-            || previous?.round?.standings.map(\.playerID) != new.standings.map(\.playerID) {
-            effects.append(.announce(leaderboardAnnouncement(new)))
+        return said.isEmpty ? nil : said.joined(separator: " ")
+    }
+
+    /// Says once when the standings turn stale (older than 30 s), and once when they are current again.
+    static func staleness(_ state: inout WatchState, _ env: WatchEnvironment) -> [WatchEffect] {
+        guard state.round != nil else { return [] }
+        let stale = state.isStale(at: env.now)
+        if stale, !state.staleAnnounced {
+            state.staleAnnounced = true
+            let age = state.age(at: env.now).map { ScoreFormat.spokenAge(seconds: $0) } ?? ""
+            return [.announce("Standings out of date, updated \(age). Showing the last standings the phone sent.")]
         }
-        return effects
+        if !stale, state.staleAnnounced {
+            state.staleAnnounced = false
+            return [.announce("Standings up to date.")]
+        }
+        return []
     }
 
     /// A rejection in a few words, for the banner (the announcement has the whole message).
@@ -359,7 +455,7 @@ public enum WatchMachine {
         let newlyFound = state.wearerID != standings[index].playerID
         state.wearerID = standings[index].playerID
         if newlyFound {
-            let visible = WatchLayout.visibleRows(size: env.size)
+            let visible = WatchLayout.visibleRows(size: env.size, textSize: state.textSize)
             state.scrollRow = max(0, min(index - visible / 2, standings.count - visible))
         }
     }

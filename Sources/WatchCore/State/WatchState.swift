@@ -27,16 +27,66 @@ public enum Screen: Sendable, Hashable {
     case voice(VoiceOverlay)
 }
 
-/// Rows sliding to new places after a reshuffle, and the ▲/▼ beside positions that moved.
+/// Rows sliding to new places after a reshuffle, and the ▲/▼ beside positions that moved
+/// (seeds/001: a 0.3 s slide, staggered 20 ms a row; arrows fade out after 1.5 s). With reduce
+/// motion the rows change places at once and the old order crossfades into the new.
 public struct Reshuffle: Sendable, Hashable {
     public static let slideDuration: TimeInterval = 0.3
+    public static let stagger: TimeInterval = 0.02
     public static let arrowDuration: TimeInterval = 1.5
+    public static let arrowFade: TimeInterval = 0.3
+    public static let crossfadeDuration: TimeInterval = 0.2
 
     public let startedAt: Date
-    /// Each moved player's row index before the change.
-    public let fromRow: [PlayerID: Int]
+    /// Where each row was on screen when the change arrived, in rows from the top of the list
+    /// (fractional mid-slide: a second change retargets from there, it never jumps back).
+    public let fromRow: [PlayerID: Double]
     /// True for a player who moved up.
     public let movedUp: [PlayerID: Bool]
+    /// The standings before the change (what reduce motion's crossfade fades out).
+    public let previous: [Standing]
+    /// Each moving row's start delay: 20 ms a row, in the order they end up.
+    public let delay: [PlayerID: TimeInterval]
+
+    public init(startedAt: Date, fromRow: [PlayerID: Double], movedUp: [PlayerID: Bool], previous: [Standing], newOrder: [PlayerID]) {
+        self.startedAt = startedAt
+        self.fromRow = fromRow
+        self.movedUp = movedUp
+        self.previous = previous
+        var delay: [PlayerID: TimeInterval] = [:]
+        var moving = 0
+        for (index, id) in newOrder.enumerated() where (fromRow[id] ?? Double(index)) != Double(index) {
+            delay[id] = Double(moving) * Self.stagger
+            moving += 1
+        }
+        self.delay = delay
+    }
+
+    /// Where `player` (now at `index`) is on screen at `now`, in rows from the top of the list.
+    public func row(of player: PlayerID, index: Int, at now: Date) -> Double {
+        let from = fromRow[player] ?? Double(index)
+        let t = min(1, max(0, (now.timeIntervalSince(startedAt) - (delay[player] ?? 0)) / Self.slideDuration))
+        let eased = 1 - pow(1 - t, 3)  // decelerates to rest, never overshoots
+        return from + (Double(index) - from) * eased
+    }
+
+    /// How long the slide of every row takes, stagger included.
+    public var slideEnd: TimeInterval { (delay.values.max() ?? 0) + Self.slideDuration }
+
+    /// The arrows' opacity at `now`: full for 1.5 s, then fading out over 0.3 s.
+    public func arrowOpacity(at now: Date) -> Double {
+        let t = now.timeIntervalSince(startedAt)
+        if t < Self.arrowDuration { return 1 }
+        return max(0, 1 - (t - Self.arrowDuration) / Self.arrowFade)
+    }
+
+    /// Whether anything of it still moves or fades at `now`.
+    public func isRunning(at now: Date) -> Bool {
+        now.timeIntervalSince(startedAt) < Self.arrowDuration + Self.arrowFade
+    }
+
+    /// Everything settles within this long of a change.
+    public static let settleTime: TimeInterval = arrowDuration + arrowFade
 }
 
 /// The visible pulse that stands in for the Taptic Engine on a desktop.
@@ -91,14 +141,29 @@ public struct WatchState: Sendable, Hashable {
     public var wearerName: String?
     /// The round in which the wearer's name matched nobody (said once).
     public var wearerMissingIn: UUID?
-    public let reduceMotion: Bool
+    public var reduceMotion: Bool
+    /// The text size setting: type scales, rows re-fit.
+    public var textSize: TextSize
+    /// Wrist down: the always-on display (dimmed, at most one update a minute).
+    public var wristDown = false
+    /// The last crown detent that scrolled the list, and how many came in quick succession: turning
+    /// the crown fast scrolls further per detent.
+    public var lastScrollAt: Date?
+    public var scrollStreak = 0
+    /// Whether "standings out of date" has been said for the current standings.
+    public var staleAnnounced = false
 
-    public init(deviceID: String, wearerID: PlayerID? = nil, wearerName: String? = nil, reduceMotion: Bool = false) {
+    public init(deviceID: String, wearerID: PlayerID? = nil, wearerName: String? = nil, reduceMotion: Bool = false,
+                textSize: TextSize = .standard) {
         self.deviceID = deviceID
         self.wearerID = wearerID
         self.wearerName = wearerName
         self.reduceMotion = reduceMotion
+        self.textSize = textSize
     }
+
+    /// The face's metrics for `size` at this state's text size.
+    public func metrics(_ size: WatchSize) -> WatchMetrics { WatchMetrics(size: size, textSize: textSize) }
 
     /// Whether a score for {player, hole} is saved here and not yet acked.
     public func isPending(_ playerID: PlayerID, hole: Int) -> Bool {
@@ -138,13 +203,25 @@ public struct WatchState: Sendable, Hashable {
     /// Whether motion that settles by itself runs (pulse, slide, arrows): what a screenshot waits out.
     public func isMoving(at now: Date) -> Bool {
         if let pulse, now.timeIntervalSince(pulse.at) < HapticPulse.duration { return true }
-        if let reshuffle, now.timeIntervalSince(reshuffle.startedAt) < Reshuffle.arrowDuration { return true }
+        if let reshuffle, reshuffle.isRunning(at: now) { return true }
         return false
     }
 
+    /// How long the "5–8 of 20" position stays up after the list scrolls.
+    public static let scrollPositionShown: TimeInterval = 1.2
+
     /// When something happens by itself next (the voice overlay's auto-save), if anything does.
+    /// When the face changes by itself next without moving (the scroll position label going away).
+    public func nextStillChange(after now: Date) -> Date? {
+        guard let lastScrollAt else { return nil }
+        let end = lastScrollAt.addingTimeInterval(Self.scrollPositionShown)
+        return end > now ? end : nil
+    }
+
     public var nextTimer: Date? {
-        if case .voice(let overlay) = screen { return overlay.deadline }
+        if case .voice(let overlay) = screen, let deadline = overlay.deadline { return deadline }
+        // Saying "out of date" once the standings turn stale.
+        if !staleAnnounced, round != nil, let freshAt { return freshAt.addingTimeInterval(Self.staleAfter + 0.001) }
         return nil
     }
 }

@@ -1,0 +1,41 @@
+import Foundation
+
+/// The window's keys, as `?` shows them over the face (and `hyzer-watch --help` lists them).
+public enum WindowKeys {
+    public static let all: [(keys: String, action: String)] = [
+        ("wheel, ↑ ↓", "Digital Crown"),
+        ("click", "tap"),
+        ("Enter", "Save"),
+        ("Esc, right click", "back"),
+        ("V", "voice: type what is said"),
+        ("L", "link down / up"),
+        ("A, ⇧A", "clock +1 min, +10 s"),
+        ("W", "wrist down / up"),
+        ("M", "reduce motion"),
+        ("T, ⇧T", "text size up, down"),
+        ("C", "device chrome"),
+        ("+ −", "window scale"),
+        ("S", "screenshot"),
+        ("R", "record start / stop"),
+        ("?", "these keys"),
+        ("Q", "quit"),
+    ]
+
+    /// The key list drawn over the face: a dark panel, key on the left, what it does on the right.
+    public static func helpOverlay(width: Double, height: Double, measurer: TextMeasurer) -> [DrawCommand] {
+        var commands: [DrawCommand] = [.rect(Rect(x: 0, y: 0, width: width, height: height), WatchColor.background.opacity(0.92), cornerRadius: 0)]
+        let rowHeight = min(26, (height - 40) / Double(all.count))
+        let font = FontSpec(.sans, (rowHeight * 0.72).rounded())
+        let bold = FontSpec(.sansBold, (rowHeight * 0.72).rounded())
+        let top = (height - rowHeight * Double(all.count)) / 2
+        let keyWidth = width * 0.36
+        for (index, entry) in all.enumerated() {
+            let y = top + Double(index) * rowHeight
+            commands.append(.text(measurer.truncate(entry.keys, font: bold, toFit: keyWidth - 8), frame: Rect(x: 16, y: y, width: keyWidth - 8, height: rowHeight),
+                                  font: bold, color: WatchColor.accent, alignment: .trailing))
+            commands.append(.text(measurer.truncate(entry.action, font: font, toFit: width - keyWidth - 32), frame: Rect(x: 16 + keyWidth + 4, y: y, width: width - keyWidth - 32, height: rowHeight),
+                                  font: font, color: WatchColor.textPrimary, alignment: .leading))
+        }
+        return commands
+    }
+}
