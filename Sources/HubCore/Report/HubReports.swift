@@ -82,9 +82,13 @@ public struct VoiceReport: Encodable, Equatable, Sendable {
         complete = outcome.isComplete
         recorded = outcome.recorded.map { RecordedReport($0, round: round) }
         suggestions = outcome.parse.suggestions.map {
-            Suggestion(heard: $0.heard, didYouMean: $0.player.name, strokes: $0.strokes, confidence: $0.confidence, reason: $0.evidence.description)
+            Suggestion(heard: $0.heard, didYouMean: $0.player.name, strokes: $0.strokes, confidence: ($0.confidence * 100).rounded() / 100,
+                       reason: $0.evidence.description)
         }
-        problems = outcome.parse.problems.map { Problem(fragment: $0.fragment, reason: $0.reason) }
+        let nothingHeard = outcome.parse.items.isEmpty
+            ? [Problem(fragment: outcome.transcript, reason: "heard no names or scores in \"\(outcome.transcript)\"; say it like: \"Mike 3, Jake four, Sarah birdie\"")]
+            : []
+        problems = nothingHeard + outcome.parse.problems.map { Problem(fragment: $0.fragment, reason: $0.reason) }
             + outcome.refused.map { Problem(fragment: "\($0.entry.heard) \($0.entry.said)", reason: $0.reason) }
         let refused = Dictionary(outcome.refused.map { ($0.entry.player.id, $0.reason) }, uniquingKeysWith: { a, _ in a })
         heard = outcome.parse.items.map { Self.heard($0, refused: refused) }

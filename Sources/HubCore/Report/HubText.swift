@@ -91,13 +91,15 @@ public enum HubText {
 
     /// Whether the entry was said as the player's name and a plain number (nothing to explain).
     static func plainlySaid(_ entry: VoiceParseResult.Entry) -> Bool {
-        entry.evidence.kind == .name && entry.evidence.confidence == 1 && (Int(entry.said) != nil || entry.said == ScoreFormat.spokenNumber(entry.strokes))
+        entry.evidence.kind == .name && entry.evidence.confidence == 1
+            && (Int(entry.said) == entry.strokes && !entry.said.hasPrefix("+") || entry.said == ScoreFormat.spokenNumber(entry.strokes))
     }
 
     /// Heard "Sara birdie": sounds like Sarah; birdie on a par 3 is 2.
     static func voiceReason(_ entry: VoiceParseResult.Entry, par: Int?) -> String {
         var why = "Heard \"\(entry.heard) \(entry.said)\": \(entry.evidence.description)"
-        if Int(entry.said) == nil, entry.said != ScoreFormat.spokenNumber(entry.strokes) {
+        let signed = entry.said.hasPrefix("-") || entry.said.hasPrefix("+")
+        if Int(entry.said) == nil || signed, entry.said != ScoreFormat.spokenNumber(entry.strokes) {
             why += "; \"\(entry.said)\" is \(entry.strokes)" + (par.map { " on a par \($0)" } ?? "")
         }
         return why + "."

@@ -105,7 +105,11 @@ public struct FuzzyNameMatcher: Sendable {
             let alsoTheirName = other.kind == .name && other.confidence >= 0.95
             // A player's own name is beaten only by another's name or the same sound; short forms
             // and near spellings do not rival it ("Mike" with Mike and Michael is Mike).
-            if exact { return alsoTheirName || soundsTheSame }
+            // Only a true homophone rivals a name said exactly ("Jon" and John; not "Katie" and Cathy).
+            if exact {
+                let homophone = other.kind == .sound && (other.confidence >= 0.9 || other.confidence >= 0.85 && Self.vowelsCompatible(heard, other.form))
+                return alsoTheirName || homophone
+            }
             return other.confidence > evidence.confidence - Self.margin || soundsTheSame || alsoTheirName
                 || (other.kind == .nickname && other.confidence >= 0.95)
         }
@@ -172,7 +176,8 @@ public struct FuzzyNameMatcher: Sendable {
         func isVowel(_ i: Int) -> Bool { "aeiou".contains(word[i]) || (word[i] == "y" && i > 0) }
         guard let start = word.indices.first(where: isVowel) else { return nil }
         var end = start
-        while end + 1 < word.count, isVowel(end + 1) { end += 1 }
+        // "aw", "ew", "ow" are vowels too (Shawn says what Sean says).
+        while end + 1 < word.count, isVowel(end + 1) || (word[end + 1] == "w" && end == start) { end += 1 }
         let letters = Set(word[start...end].map { $0 == "y" ? "i" : $0 })
         let silentE = end + 3 == word.count && !isVowel(end + 1) && word[end + 2] == "e"
         return (letters, end > start || silentE)

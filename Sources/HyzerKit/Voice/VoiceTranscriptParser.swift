@@ -193,8 +193,26 @@ public enum VoiceTranscriptParser {
                 }
                 let named = !nameWords.isEmpty || (correcting && !lastItems.isEmpty)
                 if let score = score(at: index, afterName: named) {
+                    // "Jake and Mike 3 and 4": as many scores as names, joined by "and", go in order.
+                    let groups = nameGroups()
+                    if groups.count > 1, let (scores, end) = scoreList(from: index, count: groups.count) {
+                        nameWords = []
+                        for (group, each) in zip(groups, scores) {
+                            nameWords = group
+                            finish(each)
+                        }
+                        index = end
+                        continue
+                    }
                     finish(score)
                     index += score.consumed
+                    continue
+                }
+                if ["putt", "putts", "putted", "putting"].contains(word), index > 0, let before = self.word(at: index - 1),
+                   Int(before) != nil || VoiceTranscriptParser.numberWords[before] != nil || VoiceTranscriptParser.soundAlikeNumbers[before] != nil {
+                    // "three putt": the number before it was not a name word either.
+                    if case .word(let original) = tokens[index - 1], nameWords.last == original { nameWords.removeLast() }
+                    index += 1
                     continue
                 }
                 if VoiceTranscriptParser.fillers.contains(word) || VoiceTranscriptParser.soundAlikeNumbers[word] != nil {
@@ -207,6 +225,21 @@ public enum VoiceTranscriptParser {
                 index += 1
             }
             finishWithoutScore()
+        }
+
+        /// `count` scores from `index` joined by "and" ("3 and 4"), and where they end; nil otherwise.
+        func scoreList(from index: Int, count: Int) -> ([ScoreWords], Int)? {
+            var scores: [ScoreWords] = [], at = index
+            while scores.count < count {
+                guard let score = score(at: at, afterName: true) else { return nil }
+                scores.append(score)
+                at += score.consumed
+                if scores.count < count {
+                    guard let joiner = word(at: at), joiner == "and" || joiner == "&" else { return nil }
+                    at += 1
+                }
+            }
+            return (scores, at)
         }
 
         /// How many tokens a correction marker at `index` takes, if there is one.
@@ -223,10 +256,28 @@ public enum VoiceTranscriptParser {
         func score(at index: Int, afterName: Bool) -> ScoreWords? {
             guard let word = word(at: index) else { return nil }
             let next = self.word(at: index + 1)
+            if word.contains("."), Double(word) != nil {
+                return ScoreWords(said: word, consumed: 1, strokes: nil, problem: "\(word) is not a whole number of strokes")
+            }
+            // "-1", "+2", "minus one", "plus two": strokes against the hole's par.
+            if (word.hasPrefix("-") || word.hasPrefix("+")), let value = Int(word) {
+                return golf(value, said: word, consumed: 1)
+            }
+            if afterName, word == "minus" || word == "plus", let next, let value = Int(next) ?? VoiceTranscriptParser.numberWords[next] {
+                return golf(word == "minus" ? -value : value, said: "\(word) \(next)", consumed: 2)
+            }
+            // "three putt" describes the hole; it is not the score.
+            if let next, ["putt", "putts", "putted", "putting"].contains(next),
+               Int(word) != nil || VoiceTranscriptParser.numberWords[word] != nil || VoiceTranscriptParser.soundAlikeNumbers[word] != nil {
+                return nil
+            }
             if let value = Int(word) ?? VoiceTranscriptParser.numberWords[word] {
                 return relative(value, said: word, at: index) ?? strokes(value, said: word, consumed: 1)
             }
-            if let value = VoiceTranscriptParser.soundAlikeNumbers[word], afterName, next.map({ !isScoreWord($0, at: index + 1) }) ?? true {
+            // "for a 5": "for" is not 4 when "a" and a score follow.
+            let aScoreFollows = (next == "a" || next == "an") && self.word(at: index + 2).map { isScoreWord($0, at: index + 2) } == true
+            if let value = VoiceTranscriptParser.soundAlikeNumbers[word], afterName, !aScoreFollows,
+               next.map({ !isScoreWord($0, at: index + 1) }) ?? true {
                 return relative(value, said: word, at: index) ?? strokes(value, said: word, consumed: 1)
             }
             // Golf words are scores after a name: "Eagle 3" is a player called Eagle.
@@ -265,14 +316,14 @@ public enum VoiceTranscriptParser {
             let strokes = par + offset
             guard Strokes.allowed.contains(strokes) else {
                 return ScoreWords(said: said, consumed: consumed, strokes: nil,
-                                  problem: "\"\(said)\" on a par \(par) would be \(strokes) strokes; \(ScoreError.strokesOutOfRange(strokes).description)")
+                                  problem: "\"\(said)\" on a par \(par) would be \(strokes) strokes, and strokes are 1 to 10")
             }
             return ScoreWords(said: said, consumed: consumed, strokes: strokes, problem: nil)
         }
 
         func strokes(_ value: Int, said: String, consumed: Int) -> ScoreWords {
             guard Strokes.allowed.contains(value) else {
-                return ScoreWords(said: said, consumed: consumed, strokes: nil, problem: ScoreError.strokesOutOfRange(value).description)
+                return ScoreWords(said: said, consumed: consumed, strokes: nil, problem: "\(value) strokes is out of range (1 to 10)")
             }
             return ScoreWords(said: said, consumed: consumed, strokes: value, problem: nil)
         }
@@ -283,8 +334,14 @@ public enum VoiceTranscriptParser {
             nameWords = []
             for group in groups {
                 let heard = group.joined(separator: " ")
-                append(VoiceParseResult.Item(heard: heard, said: "", strokes: nil, resolution: resolve(heard),
-                                             problem: "no score heard for \"\(heard)\""))
+                let resolution = resolve(heard)
+                let problem: String = switch resolution {
+                case .unknown: "\"\(heard)\" is not a player in this round, and no score was heard"
+                case .ambiguous(let players, _): "no score heard for \"\(heard)\" (which could be \(Self.list(players.map(\.name))))"
+                case .suggestion(let player, _): "no score heard for \"\(heard)\" (did you mean \(player.name)?)"
+                case .player, .noName: "no score heard for \"\(heard)\""
+                }
+                append(VoiceParseResult.Item(heard: heard, said: "", strokes: nil, resolution: resolution, problem: problem))
             }
         }
 
@@ -311,6 +368,16 @@ public enum VoiceTranscriptParser {
                 lastItems = []
                 return
             }
+            // "Jake 4, sorry, Mike 4": the correction names someone else with a score, so the last
+            // score was said for the wrong player and this one replaces it.
+            if correcting, !lastItems.isEmpty, score.strokes != nil || score.problem != nil {
+                let named = groups.compactMap { group -> PlayerID? in
+                    if case .player(let player, _) = resolve(group.joined(separator: " ")) { return player.id } else { return nil }
+                }
+                if named.count == groups.count, !items.contains(where: { item in named.contains { $0 == item.player?.id } }) {
+                    for index in lastItems.sorted(by: >) { items.remove(at: index) }
+                }
+            }
             lastItems = []
             for group in groups {
                 let heard = group.joined(separator: " ")
@@ -332,11 +399,12 @@ public enum VoiceTranscriptParser {
 
         func problem(_ resolution: VoiceParseResult.Item.Resolution, _ heard: String, _ score: ScoreWords) -> String? {
             switch resolution {
-            case .player: return score.problem
+            case .player(let player, _):
+                return score.problem.map { "heard \"\(heard) \(score.said)\" for \(player.name): \($0)" }
             case .suggestion(let player, let evidence):
-                return "did you mean \(player.name)? (\"\(heard)\" is \(evidence.description), \(Int((evidence.confidence * 100).rounded())) % match)"
+                return "did you mean \(player.name)? (\"\(heard)\": \(evidence.description), \(Int((evidence.confidence * 100).rounded())) % match)"
             case .ambiguous(let players, _):
-                return "\"\(heard)\" could be \(Self.list(players.map(\.name))): say the full name"
+                return "\"\(heard)\" could be \(Self.list(players.map(\.name))): say the full name, or a last name or initial with it, or score by name (hyzer-hub score NAME \(score.strokes.map(String.init) ?? "STROKES"))"
             case .unknown: return "\"\(heard)\" is not a player in this round"
             case .noName: return "heard a score (\(score.said)) with no name before it"
             }
@@ -351,8 +419,10 @@ public enum VoiceTranscriptParser {
         mutating func append(_ item: VoiceParseResult.Item) {
             if let player = item.player, let earlier = items.firstIndex(where: { $0.player?.id == player.id }) {
                 let old = items[earlier]
-                if correcting || old.strokes == item.strokes || old.strokes == nil || item.strokes == nil && old.problem == nil {
-                    if item.strokes == nil && old.strokes != nil { return }  // "Jake 4, Jake" adds nothing
+                let saidNothing = item.strokes == nil && item.said.isEmpty
+                let oldSaidNothing = old.strokes == nil && old.said.isEmpty
+                if correcting || (old.strokes == item.strokes && item.strokes != nil) || oldSaidNothing || saidNothing {
+                    if saidNothing && !oldSaidNothing { return }  // "Jake 4, Jake" adds nothing
                     items.remove(at: earlier)
                     lastItems = lastItems.compactMap { $0 == earlier ? nil : $0 > earlier ? $0 - 1 : $0 }
                 } else {
@@ -377,8 +447,14 @@ public enum VoiceTranscriptParser {
             if !current.isEmpty { tokens.append(.word(current)) }
             current = ""
         }
-        for character in text {
-            if character == "." && current.count == 1 && current.first?.isLetter == true {
+        let characters = Array(text)
+        for (index, character) in characters.enumerated() {
+            let next = index + 1 < characters.count ? characters[index + 1] : nil
+            if character == ".", !current.isEmpty, current.allSatisfy(\.isNumber), next?.isNumber == true {
+                current.append(character)  // "3.5": one (refused) number, not 3 and 5
+            } else if (character == "-" || character == "+"), current.isEmpty, next?.isNumber == true {
+                current.append(character)  // "-1", "+2": strokes relative to par
+            } else if character == "." && current.count == 1 && current.first?.isLetter == true {
                 flush()  // an initial
             } else if ",;.!?\n".contains(character) {
                 flush()
@@ -386,7 +462,8 @@ public enum VoiceTranscriptParser {
             } else if character.isWhitespace || character == "-" || character == ":" || character == "\"" || character == "(" || character == ")" {
                 flush()
             } else if character.isNumber != (current.last?.isNumber ?? character.isNumber), !current.isEmpty,
-                      !(character == "'" || current.last == "'") {
+                      !(character == "'" || current.last == "'"), !(current.count == 1 && "+-".contains(current)),
+                      !(current.last == "." && character.isNumber) {
                 // "Mike3" is "Mike 3".
                 flush()
                 current.append(character)

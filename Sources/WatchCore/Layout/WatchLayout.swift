@@ -463,20 +463,26 @@ private struct Face {
             let shown = measurer.truncate(name, font: nameFont, toFit: nameRoom - measurer.width(mark, nameFont)) + mark
             let nameColor = ready ? WatchColor.textPrimary : WatchColor.textSecondary
             // What an unresolved row needs, under its name when the row has room.
-            let note: String? = ready ? nil
+            let disputes: String? = row.existingStrokes.flatMap { was in
+                guard let value = row.value, was != value else { return nil }
+                return row.existingBy == "this watch" ? "Replaces \(was)" : "\(row.existingBy ?? "Phone") has \(was): disputes"
+            }
+            let note: String? = ready ? disputes
                 : row.player == nil && row.candidates.count > 1 ? row.candidates.map(\.name).joined(separator: " or ") + " · tap"
                 : row.player == nil && row.candidates.count == 1 ? "Heard \"\(row.heard)\" · tap"
                 : row.player == nil ? "Not in this round"
+                : row.scoreRefused ? "\"\(row.said)\" is out of range · tap"
                 : row.value == nil ? "No score heard · tap" : "Named twice · tap"
             let noteFont = FontSpec(.sans, m.caption * 0.85)
             let withNote = note != nil && frame.height >= m.rowText * 1.3 + noteFont.size * 1.3
+            let noteColor = ready ? WatchColor.status : WatchColor.textSecondary
             let nameHeight = withNote ? frame.height * 0.62 : frame.height
             list.commands.append(.text(shown, frame: Rect(x: frame.x + m.margin * 0.5, y: frame.y, width: nameRoom, height: nameHeight),
                                        font: nameFont, color: nameColor, alignment: .leading))
             if withNote, let note {
                 list.commands.append(.text(measurer.truncate(note, font: noteFont, toFit: nameRoom),
                                            frame: Rect(x: frame.x + m.margin * 0.5, y: frame.y + nameHeight - noteFont.size * 0.2, width: nameRoom, height: noteFont.size * 1.3),
-                                           font: noteFont, color: WatchColor.textSecondary, alignment: .leading))
+                                           font: noteFont, color: noteColor, alignment: .leading))
             }
             // The dotted leader from the name to the score.
             let leaderStart = frame.x + m.margin * 0.5 + measurer.width(shown, nameFont) + m.margin * 0.5

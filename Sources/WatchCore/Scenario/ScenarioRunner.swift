@@ -120,7 +120,10 @@ public final class ScenarioRunner {
         let state = session.current
         if case .voice(let overlay) = state.screen {
             // On the voice overlay: the row for that player, or for what was heard.
-            let wanted = name.lowercased()
+            // "Sarah?" as the face shows an unsure row is that row too.
+            var wanted = name.lowercased()
+            while wanted.hasSuffix("?") { wanted.removeLast() }
+            if state.wristDown { session.send(.wrist(up: true)) }
             func names(_ row: VoiceOverlay.Row) -> [String] {
                 ([row.player?.name, row.heard] + row.candidates.map(\.name)).compactMap { $0?.lowercased() }
             }

@@ -18,6 +18,13 @@ public struct VoiceOverlay: Sendable, Hashable {
         public var value: Int?
         /// Why the row cannot be saved as heard (cleared once a person corrects it).
         public var problem: String?
+        /// The score the hole already has for this player, and who gave it: saving replaces it
+        /// (this watch's own) or disputes it (another device's).
+        public var existingStrokes: Int? = nil
+        public var existingBy: String? = nil
+
+        /// A score was said but cannot be a score ("Jake 12").
+        public var scoreRefused: Bool { value == nil && !said.isEmpty }
 
         /// Saved on commit: a player, a score, nothing left in doubt.
         public var isReady: Bool { player != nil && value != nil && problem == nil }
@@ -50,7 +57,14 @@ public struct VoiceOverlay: Sendable, Hashable {
             return Row(heard: item.heard, said: item.said, player: item.player, candidates: candidates, value: item.strokes, problem: item.problem)
         }
         deadline = nil
-        if !failed { deadline = now.addingTimeInterval(Self.autoCommitAfter) }
+        if !failed && rows.contains(where: \.isReady) { deadline = now.addingTimeInterval(Self.autoCommitAfter) }
+    }
+
+    /// Marks rows that name the same player as `index` as named twice (not saved unless tapped).
+    mutating func holdBackOthers(naming player: Player, except index: Int) {
+        for other in rows.indices where other != index && rows[other].player?.id == player.id && rows[other].problem == nil {
+            rows[other].problem = "\(player.name) named twice"
+        }
     }
 
     /// How much of the countdown is left (1 → 0), or nil when it is not running.

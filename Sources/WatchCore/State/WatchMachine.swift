@@ -181,7 +181,12 @@ public enum WatchMachine {
             }
             if row.value == nil { row.value = overlay.par }
             if row.problem != nil, row.value != nil { row.problem = nil }  // named twice: the tapped score is the one
+            if let existing = existingScore(state, playerID: player.id, hole: overlay.hole) {
+                (row.existingStrokes, row.existingBy) = (existing.strokes, existing.by)
+            }
             overlay.rows[index] = row
+            // The tapped row is this player's score: any other row naming them is held back.
+            overlay.holdBackOthers(naming: player, except: index)
             overlay.selected = index
             overlay.deadline = nil  // paused until the crown corrects it (or Save)
             state.crown.reset()
@@ -202,29 +207,47 @@ public enum WatchMachine {
         let hole = round.currentHole
         let par = round.par(ofHole: hole) ?? 3
         let players = round.standings.map { Player(id: $0.playerID, name: $0.name) }
-        let overlay = VoiceOverlay(transcript: transcript, hole: hole, par: par,
+        var overlay = VoiceOverlay(transcript: transcript, hole: hole, par: par,
                                    parse: VoiceTranscriptParser.parse(transcript, players: players, par: par), now: env.now)
+        for index in overlay.rows.indices {
+            guard let player = overlay.rows[index].player, let existing = existingScore(state, playerID: player.id, hole: hole) else { continue }
+            overlay.rows[index].existingStrokes = existing.strokes
+            overlay.rows[index].existingBy = existing.by
+        }
         state.crown.reset()
         state.screen = .voice(overlay)
         if overlay.failed {
             return pulse(&state, .failure, value: nil, env) + [.announce("Didn't catch that. Try again.")]
         }
         let spoken = overlay.rows.map { row -> String in
-            if let player = row.player, let value = row.value, row.problem == nil { return "\(player.name) \(value)." }
+            if let player = row.player, let value = row.value, row.problem == nil {
+                guard let was = row.existingStrokes, was != value else { return "\(player.name) \(value)." }
+                return row.existingBy == "this watch" ? "\(player.name) \(value), replacing \(was)."
+                    : "\(player.name) \(value), but \(row.existingBy ?? "another device") has \(was): a discrepancy."
+            }
+            if let player = row.player, row.scoreRefused { return "\(player.name) \(row.said), out of range, not saved unless corrected." }
             if row.candidates.count > 1 { return "\(row.heard), could be \(row.candidates.map(\.name).joined(separator: " or ")), not saved unless tapped." }
             if let candidate = row.candidates.first { return "\(row.heard), did you mean \(candidate.name)? Not saved unless tapped." }
             if let player = row.player, row.value == nil { return "\(player.name), no score heard." }
             if let player = row.player { return "\(player.name) \(row.said), not saved unless tapped." }
             return "\(row.heard.isEmpty ? row.said : row.heard), not a player in this round."
         }
+        let closing = overlay.deadline == nil ? ["Nothing to save yet. Tap a score to correct it."]
+            : ["Auto-saving in 1.5 seconds. Tap any score to correct."]
         return pulse(&state, .notification, value: nil, env)
-            + [.announce((["Voice scores confirmed."] + spoken + ["Auto-saving in 1.5 seconds. Tap any score to correct."]).joined(separator: " "))]
+            + [.announce((["Voice scores confirmed."] + spoken + closing).joined(separator: " "))]
     }
 
     /// Saves the overlay's ready rows through the outbox, like crown scores; says what was not saved.
     private static func commitVoice(_ state: inout WatchState, _ env: WatchEnvironment) -> [WatchEffect] {
-        guard case .voice(let overlay) = state.screen, let round = state.round else { return [] }
+        guard case .voice(var overlay) = state.screen, let round = state.round else { return [] }
         var effects: [WatchEffect] = [], saved: [String] = []
+        // Never two scores for one player from one overlay: a player on two ready rows is held back.
+        let readyPlayers = overlay.rows.filter(\.isReady).compactMap { $0.player?.id }
+        let twice = Set(readyPlayers.filter { id in readyPlayers.filter { $0 == id }.count > 1 })
+        for index in overlay.rows.indices where overlay.rows[index].player.map({ twice.contains($0.id) }) == true {
+            overlay.rows[index].problem = "named twice"
+        }
         for row in overlay.rows where row.isReady {
             guard let player = row.player, let value = row.value else { continue }
             let existing = existingScore(state, playerID: player.id, hole: overlay.hole)
