@@ -186,7 +186,7 @@ public struct WatchMetrics: Sendable, Hashable {
 
     var type: Double { textSize.scale }
     /// Bands (header, footer) grow with the type but less, so large text keeps room for rows.
-    var band: Double { min(type, 1.35) }
+    public var band: Double { min(type, 1.35) }
 
     public var caption: Double { (26 * type).rounded() }  // 13 pt
     public var rowText: Double { (34 * type).rounded() }  // 17 pt (H3)

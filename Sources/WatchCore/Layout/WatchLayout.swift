@@ -74,7 +74,7 @@ public enum WatchLayout {
     /// The status-bar area at the top right that watchOS keeps for the time: nothing of the app's
     /// is drawn there.
     public static func clockArea(_ m: WatchMetrics) -> Rect {
-        let width = (m.caption * 0.62 * 5 + m.titleInset).rounded()
+        let width = (26 * m.band * 0.62 * 5 + m.titleInset).rounded()
         return Rect(x: m.width - width, y: 0, width: width, height: min(m.headerHeight, m.caption * 1.6 + 8))
     }
 
@@ -175,8 +175,11 @@ private struct Face {
         let positionFont = FontSpec(.sansBold, m.rowText)
         let nameFont = FontSpec(.sansBold, m.rowText)
         let scoreFont = FontSpec(.monoBold, m.rowText)
-        let positionWidth = measurer.width("T88", positionFont) + m.margin * 0.25
-        let scoreWidth = measurer.width("+88", scoreFont)
+        // Columns as wide as this round needs ("T2", "+12"), so large text leaves names room.
+        let positionWidth = max(measurer.width("8", positionFont) * 1.6,
+                                round.standings.map { measurer.width(ScoreFormat.position(of: $0), positionFont) }.max() ?? 0) + m.margin * 0.5
+        let scoreWidth = max(measurer.width("E", scoreFont),
+                             round.standings.map { measurer.width($0.holesPlayed > 0 ? ScoreFormat.relativeToPar($0.scoreRelativeToPar) : "-", scoreFont) }.max() ?? 0)
         let area = WatchLayout.listArea(m)
         let visible = WatchLayout.visibleRows(size: size, textSize: state.textSize)
 
@@ -293,8 +296,10 @@ private struct Face {
         let room = WatchLayout.clockArea(m).x - m.titleInset
         let age = state.isStale(at: now) && state.screen != .final ? state.age(at: now) : nil
         let titleHeight = age == nil ? m.headerHeight : m.headerHeight * 0.55
-        list.commands.append(.text(measurer.truncate(title, font: caption, toFit: room - m.margin * 0.25),
-                                   frame: Rect(x: m.titleInset, y: 0, width: room, height: titleHeight), font: caption,
+        // The header's type grows less than the rows' (it shares the top with the clock).
+        let headerFont = FontSpec(.sans, (26 * m.band).rounded())
+        list.commands.append(.text(measurer.truncate(title, font: headerFont, toFit: room - m.margin * 0.25),
+                                   frame: Rect(x: m.titleInset, y: 0, width: room, height: titleHeight), font: headerFont,
                                    color: WatchColor.textSecondary, alignment: .leading))
         list.addElement(AccessibilityElement(.heading, label: title, frame: Rect(x: m.titleInset, y: 0, width: room, height: titleHeight)))
         if let age {

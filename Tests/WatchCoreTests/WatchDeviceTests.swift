@@ -1,0 +1,124 @@
+import Foundation
+import HyzerKit
+import HyzerTestSupport
+import Testing
+@testable import WatchCore
+
+/// The watch as a device, through scripts and `dump`: rows per case size, chrome, scale,
+/// recording, wrist down, larger text, CJK names.
+@Suite("The watch as a device", .serialized)
+struct WatchDeviceTests {
+    static func round(_ home: TemporaryHome) async throws {
+        #expect(try await home.hub("round", "start", "--course", "Maple Hill", "--player", "Ann", "Ben", "Cat", "Dan",
+                                   "--guest", "Eve", "--guest", "王小明").status == 0)
+        #expect(try await home.hub("score", "王小明", "2").status == 0)
+    }
+
+    static func dump(_ url: URL) throws -> AccessibilityDump {
+        try JSONDecoder().decode(AccessibilityDump.self, from: Data(contentsOf: url))
+    }
+
+    @Test("Rows per size follow the spec (41 mm 3, 45 mm 4, 49 mm 4 and part of a fifth); chrome wraps the face; --scale 2 doubles it")
+    func sizes() async throws {
+        let home = try TemporaryHome()
+        try await Self.round(home)
+        var rows: [Int: (full: Int, partial: Int)] = [:]
+        for size in [41, 45, 49] {
+            let script = try WatchHeadlessTests.script(home, """
+                wait-snapshot
+                dump d\(size).json
+                screenshot face\(size).png
+                screenshot device\(size).png chrome
+                """)
+            let result = try await WatchHeadlessTests.watch(home, script: script, ["--size", "\(size)"])
+            #expect(result.status == 0, "\(result.stderr.suffix(400))")
+            let dump = try Self.dump(home.url.appendingPathComponent("d\(size).json"))
+            let list = try #require(dump.tree.children.first { $0.role == .list })
+            rows[size] = (list.children.filter { !$0.partial }.count, list.children.filter(\.partial).count)
+            #expect(dump.rowsPerScreen == rows[size]?.full)
+            let face = try #require(try WatchHeadlessTests.pngSize(home.url.appendingPathComponent("face\(size).png")))
+            let device = try #require(try WatchHeadlessTests.pngSize(home.url.appendingPathComponent("device\(size).png")))
+            let chrome = DeviceChrome(size: WatchSize(rawValue: size)!)
+            #expect(face == (dump.width, dump.height))
+            #expect(device == (Int(chrome.canvas.width), Int(chrome.canvas.height)))
+            #expect(device.0 > face.0 && device.1 > face.1)
+        }
+        #expect(rows[41]?.full == 3 && rows[45]?.full == 4 && rows[49]?.full == 4)
+        #expect(rows[49]?.partial == 1, "49 mm shows part of a fifth row")
+        // Row labels read as VoiceOver says them.
+        let d45 = try Self.dump(home.url.appendingPathComponent("d45.json"))
+        #expect(d45.tree.flattened.contains { $0.role == .row && $0.label == "First, 王小明" && $0.value == "minus one" })
+
+        let script = try WatchHeadlessTests.script(home, "wait-snapshot\nscreenshot big.png\n")
+        #expect(try await WatchHeadlessTests.watch(home, script: script, ["--scale", "2"]).status == 0)
+        #expect(try WatchHeadlessTests.pngSize(home.url.appendingPathComponent("big.png")).map { [$0.0, $0.1] } == [792, 968])
+        let bad = try await CLIProcess.run("hyzer-watch", ["--home", home.path, "--headless", "--scale", "huge"])
+        #expect(bad.status != 0 && bad.stderr.contains("--scale takes a factor from 0.25 to 8"))
+    }
+
+    @Test("Larger text fits fewer rows; wrist down is said in the dump and still screenshots")
+    func textWristAndCJK() async throws {
+        let home = try TemporaryHome()
+        try await Self.round(home)
+        let script = try WatchHeadlessTests.script(home, """
+            wait-snapshot
+            screenshot normal.png
+            text-size ax2
+            dump large.json
+            text-size l
+            wrist down
+            dump wrist.json
+            screenshot wrist.png
+            wrist up
+            """)
+        let result = try await WatchHeadlessTests.watch(home, script: script)
+        #expect(result.status == 0, "\(result.stderr.suffix(400))")
+        let large = try Self.dump(home.url.appendingPathComponent("large.json"))
+        #expect(large.textSize == "ax2" && large.rowsPerScreen < 4 && large.rowsPerScreen >= 1)
+        let wrist = try Self.dump(home.url.appendingPathComponent("wrist.json"))
+        #expect(wrist.wristDown && wrist.tree.value == "Wrist down")
+        #expect(FileManager.default.fileExists(atPath: home.url.appendingPathComponent("wrist.png").path))
+    }
+
+    @Test("Wrist down every colour dims to about half and no banner, arrows or scroll indicator show")
+    func wristDownDims() {
+        var state = Fixture.state()
+        _ = WatchMachine.reduce(&state, .wrist(up: false), Fixture.env())
+        #expect(state.wristDown)
+        let up = WatchLayout.displayList(Fixture.state(), now: Fixture.epoch, size: .mm45, measurer: .estimate)
+        let down = WatchLayout.displayList(state, now: Fixture.epoch, size: .mm45, measurer: .estimate)
+        func textColors(_ list: DisplayList) -> [RGBA] {
+            list.commands.compactMap { if case .text(_, _, _, let color, _) = $0 { color } else { nil } }
+        }
+        #expect(textColors(down) == textColors(up).map(WatchColor.dimmed))
+        #expect(textColors(down).allSatisfy { $0.luminance < 0.5 })
+        // The first touch wakes the face and does nothing else.
+        #expect(WatchMachine.reduce(&state, .tap(Point(x: 200, y: 100)), Fixture.env()) == [])
+        #expect(!state.wristDown && state.screenName == "leaderboard")
+    }
+
+    @Test("A recording of a reshuffle plays for as long as it was recorded, with a frame per change at 30 a second")
+    func recording() async throws {
+        let home = try TemporaryHome()
+        try await Self.round(home)
+        let server = try await home.serve()
+        defer { server.stop() }
+        let watch = try await WristTests.runWatch(home, """
+            wait-snapshot
+            record start slide.png
+            wait 1s
+            expect-text "Ben"
+            wait 2s
+            record stop
+            """)
+        try await Task.sleep(for: .milliseconds(1800))
+        #expect(try await home.hub("score", "Ben", "1").status == 0)  // Ben jumps to first: a reshuffle
+        #expect(await watch.waitForExit(timeout: .seconds(60)) == 0, "\(watch.stderr.suffix(800))")
+        let delays = try AnimatedPNG.frameDelays(Data(contentsOf: home.url.appendingPathComponent("slide.png")))
+        // About 3 s in all, whatever the machine's speed: frames are taken on the watch's clock.
+        let total = delays.reduce(0, +)
+        #expect(total > 2.5 && total < 4, "\(total) s")
+        // The 0.3 s slide (and its stagger) is at least 9 frames of 1/30 s.
+        #expect(delays.filter { abs($0 - 1.0 / 30) < 0.002 }.count >= 9, "\(delays)")
+    }
+}
