@@ -14,7 +14,7 @@ extension Painter {
     func drawDevice(_ chrome: DeviceChrome, face: UnsafeMutablePointer<SDL_Surface>, crownHighlight: Bool) throws {
         let s = scale
         func scaled(_ r: Rect) -> Rect { Rect(x: r.x * s, y: r.y * s, width: r.width * s, height: r.height * s) }
-        setDrawColor(Self.desk)
+        setColor(Self.desk)
         SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_NONE)
         SDL_RenderClear(renderer)
         SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_BLEND)
@@ -47,9 +47,5 @@ extension Painter {
         ring(Rect(x: caseRect.x + glass, y: caseRect.y + glass, width: caseRect.width - 2 * glass, height: caseRect.height - 2 * glass),
              thickness: inset - glass, radius: outerRadius - glass, Self.glass)
         SDL_RenderPresent(renderer)
-    }
-
-    func setDrawColor(_ color: RGBA) {
-        SDL_SetRenderDrawColor(renderer, color.r, color.g, color.b, color.a)
     }
 }

@@ -188,7 +188,7 @@ final class Painter {
         textures = [:]
     }
 
-    private func setColor(_ color: RGBA) {
+    func setColor(_ color: RGBA) {
         SDL_SetRenderDrawColor(renderer, color.r, color.g, color.b, color.a)
     }
 

@@ -117,11 +117,10 @@ final class WatchHost: ScenarioHost {
     /// output's density.
     private func updateDensity() {
         guard let window else { return }
-        var w: Int32 = 0, h: Int32 = 0, pw: Int32 = 0, ph: Int32 = 0
+        var w: Int32 = 0, h: Int32 = 0
         SDL_GetWindowSize(window, &w, &h)
-        if let surface = SDL_GetWindowSurface(window) { (pw, ph) = (surface.pointee.w, surface.pointee.h) }
-        density = w > 0 && pw > 0 ? Double(pw) / Double(w) : 1
-        _ = ph
+        let pixels = SDL_GetWindowSurface(window)?.pointee.w ?? 0
+        density = w > 0 && pixels > 0 ? Double(pixels) / Double(w) : 1
     }
 
     /// Redraws everything at a new scale (the window resized, or `+`/`-`).

@@ -59,34 +59,20 @@ public final class ScenarioRunner {
         case .link(let up): session.setLink(up: up)
         case .wearer(let name): session.setWearer(name)
         case .screenshot(let path, let chrome):
-            let url = file(path)
-            do {
-                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try writing(path, line) { url in
                 // Motion settles first (pulse, slide, arrows: under 2 s), so the same script
                 // gives the same picture on every run rather than whichever frame of a slide.
                 _ = poll(timeout: Reshuffle.settleTime + 0.1) { !self.session.current.isMoving(at: self.session.now()) }
                 try host.screenshot(to: url, chrome: chrome)
                 say("screenshot \(url.path)")
-            } catch {
-                throw .commandFailed(line: line.number, text: line.text, reason: "could not write \(url.path): \(error)")
             }
         case .dump(let path):
-            let url = file(path)
-            do {
-                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try writing(path, line) { url in
                 try session.accessibilityDump(measurer: host.measurer).json().write(to: url, options: .atomic)
                 say("dump \(url.path)")
-            } catch {
-                throw .commandFailed(line: line.number, text: line.text, reason: "could not write \(url.path): \(error)")
             }
         case .recordStart(let path):
-            let url = file(path)
-            do {
-                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try host.startRecording(to: url)
-            } catch {
-                throw .commandFailed(line: line.number, text: line.text, reason: "\(error)")
-            }
+            try writing(path, line) { url in try host.startRecording(to: url) }
         case .recordStop:
             do {
                 let frames = try host.stopRecording()
@@ -165,8 +151,16 @@ public final class ScenarioRunner {
         }
     }
 
-    private func file(_ path: String) -> URL {
-        path.hasPrefix("/") ? URL(fileURLWithPath: path) : screenshotDirectory.appendingPathComponent(path)
+    /// Runs `write` for the script's file `path` (relative to the screenshot directory), its
+    /// directory made first; a failure fails the line, naming the file.
+    private func writing(_ path: String, _ line: ScenarioLine, _ write: (URL) throws -> Void) throws(ScenarioError) {
+        let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : screenshotDirectory.appendingPathComponent(path)
+        do {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try write(url)
+        } catch {
+            throw .commandFailed(line: line.number, text: line.text, reason: "could not write \(url.path): \(error)")
+        }
     }
 
     private func frame() -> DisplayList { session.frame(measurer: host.measurer) }
