@@ -125,6 +125,10 @@ struct HyzerWatch: ParsableCommand {
         setenv("SDL_FRAMEBUFFER_ACCELERATION", "0", 0)
         // SIGINT and SIGTERM are ours (below), not turned into SDL quit events.
         SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1")
+        // On X11 SDL drops a click that comes within 10 ms of the window taking focus; with no window
+        // manager (Xvfb) focus follows the pointer, so a pointer moved onto a row and clicked at once
+        // (a person quickly, or xdotool) would lose the tap. A tap on the face always counts.
+        SDL_SetHint(SDL_HINT_MOUSE_FOCUS_CLICKTHROUGH, "1")
         guard SDL_Init(UInt32(SDL_INIT_VIDEO)) == 0 else {
             throw HostError("Cannot start SDL video (\(String(cString: SDL_GetError()))). With no display, run with --headless or under xvfb-run.")
         }

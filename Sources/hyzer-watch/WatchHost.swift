@@ -98,6 +98,8 @@ final class WatchHost: ScenarioHost {
 
     var measurer: TextMeasurer { painter.measurer }
 
+    var windowGeometry: WindowGeometry { WindowGeometry(chrome: chrome, showsChrome: showsChrome, scale: scale) }
+
     static func seconds(_ duration: Duration) -> TimeInterval {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }

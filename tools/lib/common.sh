@@ -10,6 +10,9 @@ HYZER_DEBIAN_PACKAGES=(
     python3 python3-jsonschema                            # docs/schema/validate.py checks real output against the schemas
 )
 
+# What only the tests need: a virtual display and a mouse for the real window (WatchWindowTests).
+HYZER_TEST_PACKAGES=(xvfb xdotool)
+
 say() { printf '%s\n' "$*" >&2; }
 die() { say "error: $*"; exit 1; }
 

@@ -59,3 +59,38 @@ public struct DeviceChrome: Sendable, Hashable {
     /// `--scale physical`: 41 and 45 mm 326 ppi, 49 mm 338.
     public var pixelsPerInch: Double { size == .mm49 ? 338 : 326 }
 }
+
+/// Where things are in the window (or in a screenshot taken as the window shows it), in window
+/// coordinates at the current scale: what `dump` writes under `window`, so a tool driving the
+/// real window with a mouse knows where to point. A face point (the accessibility tree's frames)
+/// is at `display.x + x × faceScale`, `display.y + y × faceScale`.
+public struct WindowGeometry: Sendable, Hashable, Codable {
+    /// Whether the device is drawn around the face.
+    public var chrome: Bool
+    /// Window coordinates per face pixel.
+    public var faceScale: Double
+    public var width: Double
+    public var height: Double
+    /// The face.
+    public var display: Rect
+    /// The drawn Digital Crown and side button; nil without chrome.
+    public var crown: Rect?
+    public var sideButton: Rect?
+
+    public init(chrome device: DeviceChrome, showsChrome: Bool, scale: Double) {
+        func scaled(_ r: Rect) -> Rect { Rect(x: r.x * scale, y: r.y * scale, width: r.width * scale, height: r.height * scale) }
+        chrome = showsChrome
+        faceScale = scale
+        if showsChrome {
+            width = device.canvas.width * scale
+            height = device.canvas.height * scale
+            display = scaled(device.display)
+            crown = scaled(device.crown)
+            sideButton = scaled(device.sideButton)
+        } else {
+            width = device.display.width * scale
+            height = device.display.height * scale
+            display = Rect(x: 0, y: 0, width: width, height: height)
+        }
+    }
+}

@@ -13,6 +13,8 @@ public protocol ScenarioHost: AnyObject {
     func stopRecording() throws -> Int
     /// Measures text the way the face is drawn.
     var measurer: TextMeasurer { get }
+    /// Where the face, crown and side button are in the window as it is now.
+    var windowGeometry: WindowGeometry { get }
 }
 
 /// Runs a scenario script against a watch session, as a tester's hands would: taps land on the
@@ -68,7 +70,7 @@ public final class ScenarioRunner {
             }
         case .dump(let path):
             try writing(path, line) { url in
-                try session.accessibilityDump(measurer: host.measurer).json().write(to: url, options: .atomic)
+                try session.accessibilityDump(measurer: host.measurer, window: host.windowGeometry).json().write(to: url, options: .atomic)
                 say("dump \(url.path)")
             }
         case .recordStart(let path):

@@ -293,14 +293,15 @@ public final class WatchSession: Sendable {
         return String(format: "%d:%02d", parts.hour ?? 0, parts.minute ?? 0)
     }
 
-    /// The face's accessibility tree as `dump FILE.json` writes it.
-    public func accessibilityDump(measurer: TextMeasurer) -> AccessibilityDump {
+    /// The face's accessibility tree as `dump FILE.json` writes it, with where the face, crown and
+    /// side button are in the window.
+    public func accessibilityDump(measurer: TextMeasurer, window: WindowGeometry) -> AccessibilityDump {
         let list = frame(measurer: measurer)
         let state = current
         return AccessibilityDump(screen: state.screenName, size: configuration.size.rawValue, width: Int(list.width), height: Int(list.height),
                                  textSize: state.textSize.rawValue, wristDown: state.wristDown, reduceMotion: state.reduceMotion,
                                  rowsPerScreen: WatchLayout.visibleRows(size: configuration.size, textSize: state.textSize),
-                                 tree: list.accessibility)
+                                 window: window, tree: list.accessibility)
     }
 
     /// Performs whatever has come due by the watch's clock (the voice overlay's auto-save). The
@@ -345,6 +346,9 @@ public struct AccessibilityDump: Sendable, Codable, Hashable {
     public var reduceMotion: Bool
     /// Leaderboard rows wholly on screen at this size and text size.
     public var rowsPerScreen: Int
+    /// Where the face, the crown and the side button are in the window (its frames are the tree's
+    /// face pixels scaled and moved into the display).
+    public var window: WindowGeometry
     public var tree: AccessibilityElement
 
     public func json() throws -> Data {

@@ -1,0 +1,145 @@
+import Foundation
+import HyzerKit
+import HyzerTestSupport
+import Testing
+@testable import WatchCore
+
+/// The real window under Xvfb, driven by a mouse and keyboard through xdotool, as a user (or an
+/// outside test) drives it: a click on a row, the wheel, a drag along the drawn crown, the side
+/// button, Enter. `tools/test` installs Xvfb and xdotool; without them these tests say so and pass.
+@Suite("The watch window driven by a mouse", .serialized)
+struct WatchWindowTests {
+    /// Xvfb on a display it picks itself (`-displayfd`), gone when the value is.
+    final class VirtualDisplay: Sendable {
+        let server: RunningProcess
+        let name: String
+
+        init() async throws {
+            server = try await RunningProcess(path: try Self.tool("Xvfb"), ["-displayfd", "1", "-screen", "0", "1024x768x24", "-nolisten", "tcp"])
+            guard await server.waitForLine(timeout: .seconds(20), { Int($0) != nil }), let number = server.lines.first(where: { Int($0) != nil }) else {
+                throw TestFailure("Xvfb did not start: \(server.stderr.suffix(400))")
+            }
+            name = ":\(number)"
+        }
+
+        deinit { server.stop() }
+
+        /// Runs xdotool on this display (for at most 20 s); its stdout.
+        @discardableResult
+        func xdotool(_ arguments: String...) async throws -> String {
+            let result = try await CLIProcess.runTool(try Self.tool("timeout"), ["20", try Self.tool("xdotool")] + arguments, environment: ["DISPLAY": name])
+            guard result.status == 0 else { throw TestFailure("xdotool \(arguments.joined(separator: " ")): \(result.stderr)") }
+            return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+
+        static func tool(_ name: String) throws -> String {
+            for directory in ["/usr/bin", "/usr/local/bin", "/bin"] where FileManager.default.isExecutableFile(atPath: "\(directory)/\(name)") {
+                return "\(directory)/\(name)"
+            }
+            throw TestFailure("\(name) is not installed")
+        }
+
+        static var available: Bool { (try? tool("Xvfb")) != nil && (try? tool("xdotool")) != nil && (try? tool("timeout")) != nil }
+
+        /// The watch's window, found by its class (SDL types WM_NAME in the locale's encoding, which
+        /// `xdotool search --name` cannot read; the title itself is in _NET_WM_NAME).
+        func watchWindow(while watch: RunningProcess) async throws -> String {
+            var found = ""
+            _ = await eventually(timeout: .seconds(30)) {
+                found = (try? await self.xdotool("search", "--onlyvisible", "--class", "hyzer-watch")) ?? ""
+                return !found.isEmpty || !watch.isRunning
+            }
+            guard let window = found.split(separator: "\n").first else { throw TestFailure("no hyzer-watch window appeared: \(watch.stderr)") }
+            return String(window)
+        }
+    }
+
+    @Test("A click on a row, the wheel, a drag along the crown, the side button and Enter score from the real window; the title reads right with LANG unset",
+          .enabled(if: VirtualDisplay.available, "Xvfb and xdotool are not installed (tools/test installs them)"))
+    func mouseDrivesTheWindow() async throws {
+        let home = try TemporaryHome()
+        #expect(try await home.hub("round", "start", "--course", "Maple Hill", "--player", "Ann", "Ben", "Cat", "Dan").status == 0)
+        let server = try await home.serve()
+        defer { server.stop() }
+        let display = try await VirtualDisplay()
+
+        // The script checks each step on the watch's side; the test moves to the next step only
+        // once the script has passed the line before it (it logs each line as it starts it).
+        let script = try WatchHeadlessTests.script(home, """
+            wait-snapshot
+            dump layout.json
+            expect-screen crown
+            expect-text "Ben"
+            expect-haptics 2 tick
+            expect-haptics 4 tick
+            expect-screen leaderboard
+            expect-screen crown
+            expect-haptics 7 tick
+            expect-screen leaderboard
+            expect-text "Ben"
+            expect-haptics 1 success
+            expect-text "+3"
+            dump end.json
+            """)
+        let watch = try await RunningProcess(
+            path: CLIProcess.productsDirectory.appendingPathComponent("hyzer-watch").path,
+            ["--home", home.path, "--script", script, "--screenshot-dir", home.path, "--log-level", "info", "--expect-timeout", "20"],
+            environment: ["DISPLAY": display.name, "HYZER_HOME": nil, "LANG": nil, "LC_ALL": nil, "LC_CTYPE": nil, "SDL_VIDEODRIVER": nil])
+        defer { watch.stop() }
+        func passed(_ line: Int) async -> Bool {
+            _ = await eventually(timeout: .seconds(30)) { watch.stderr.contains("line \(line + 1):") || !watch.isRunning }
+            return watch.stderr.contains("line \(line + 1):")
+        }
+
+        let window = try await display.watchWindow(while: watch)
+        #expect(try await display.xdotool("getwindowname", window) == "Hyzer — 45 mm", "the UTF-8 title survives LANG unset")
+        #expect(await passed(2), "\(watch.stderr.suffix(600))")
+        let layout = try JSONDecoder().decode(AccessibilityDump.self, from: Data(contentsOf: home.url.appendingPathComponent("layout.json")))
+        #expect(layout.window.chrome && Int(layout.window.width) == Int(DeviceChrome(size: .mm45).canvas.width))
+        let crown = try #require(layout.window.crown), side = try #require(layout.window.sideButton)
+        let ben = try #require(layout.tree.flattened.first { $0.role == .row && $0.label.hasSuffix("Ben") })
+        func windowPoint(_ frame: Rect) -> (String, String) {
+            let center = frame.center
+            return ("\(Int(layout.window.display.x + center.x * layout.window.faceScale))", "\(Int(layout.window.display.y + center.y * layout.window.faceScale))")
+        }
+        let (benX, benY) = windowPoint(ben.frame)
+        let (crownX, crownY) = ("\(Int(crown.center.x))", "\(Int(crown.center.y))")
+
+        // A click on Ben's row opens score input at par (Maple Hill's hole 1 is a par 3).
+        try await display.xdotool("mousemove", "--window", window, benX, benY, "click", "1")
+        #expect(await passed(4), "\(watch.stderr.suffix(600))")
+        // Two wheel notches up over the face: 5.
+        try await display.xdotool("click", "--repeat", "2", "--delay", "60", "4")
+        #expect(await passed(5), "\(watch.stderr.suffix(600))")
+        // Dragging the drawn crown up by two detents (14 px each): 7.
+        // (One xdotool call a step: a chained `mousemove --window` after `mousedown` is refused with BadWindow.)
+        try await display.xdotool("mousemove", "--window", window, crownX, crownY)
+        try await display.xdotool("mousedown", "1")
+        try await display.xdotool("mousemove", "--window", window, crownX, "\(Int(crown.center.y) - 10)")
+        try await display.xdotool("mousemove", "--window", window, crownX, "\(Int(crown.center.y) - 30)")
+        try await display.xdotool("mouseup", "1")
+        #expect(await passed(6), "\(watch.stderr.suffix(600))")
+        // The side button is Back: nothing is recorded.
+        let (sideX, sideY) = ("\(Int(side.center.x))", "\(Int(side.center.y))")
+        try await display.xdotool("mousemove", "--window", window, sideX, sideY, "click", "1")
+        #expect(await passed(7), "\(watch.stderr.suffix(600))")
+        #expect(try await WristTests.events(home).isEmpty)
+        // Again the row (par again: Back kept nothing), three notches of the wheel over the drawn
+        // crown: 6; Enter saves.
+        try await display.xdotool("mousemove", "--window", window, benX, benY, "click", "1")
+        #expect(await passed(8), "\(watch.stderr.suffix(600))")
+        try await display.xdotool("mousemove", "--window", window, crownX, crownY, "click", "--repeat", "3", "--delay", "60", "4")
+        #expect(await passed(9), "\(watch.stderr.suffix(600))")
+        try await display.xdotool("key", "Return")
+        #expect(await watch.waitForExit(timeout: .seconds(60)) == 0, "\(watch.stderr.suffix(800))")
+
+        let events = try await WristTests.events(home)
+        #expect(events.map(\.strokes) == [6] && events.map(\.source) == [.crown])
+        let haptics = try WristTests.jsonLines(home.url.appendingPathComponent("watch/haptics.jsonl"))
+        let ticks = haptics.filter { $0["kind"] as? String == "tick" }.compactMap { $0["value"] as? Int }
+        #expect(ticks == [4, 5, 6, 7, 4, 5, 6], "wheel, drag, wheel over the crown")
+        #expect(haptics.filter { $0["kind"] as? String == "success" }.count == 1)
+        let end = try JSONDecoder().decode(AccessibilityDump.self, from: Data(contentsOf: home.url.appendingPathComponent("end.json")))
+        #expect(end.tree.flattened.contains { $0.role == .row && $0.label.hasSuffix("Ben") && $0.value == "plus three" })
+    }
+}
