@@ -47,7 +47,7 @@ public enum DurableFile {
         guard fsync(fd) == 0 else { throw .failed("fsync directory", directory.path, errno) }
     }
 
-    private static func writeAll(_ fd: Int32, _ data: Data, path: String) throws(DurableFileError) {
+    static func writeAll(_ fd: Int32, _ data: Data, path: String) throws(DurableFileError) {
         let failure: Int32? = data.withUnsafeBytes { buffer -> Int32? in
             var offset = 0
             while offset < buffer.count {

@@ -40,8 +40,7 @@ struct DeliveryTests {
         #expect(committed == client.queuedIDs, "\(replay)")
         // The kills landed while the client was working: it saw the phone go away.
         #expect(client.lines.contains("reachable false"), "\(replay)")
-        let outbox = try FileManager.default.contentsOfDirectory(atPath: home.url.appendingPathComponent("watch/outbox").path)
-        #expect(outbox.filter { !$0.hasPrefix(".") } == [], "\(replay)")
+        #expect(try DurableOutbox.pendingEvents(in: home.url.appendingPathComponent("watch/outbox")) == [], "\(replay)")
     }
 
     @Test("The watch client SIGKILLed with a non-empty outbox drains it in order when restarted")
@@ -58,8 +57,7 @@ struct DeliveryTests {
         })
         await first.kill(SIGKILL)
         let queued = first.queuedIDs
-        let left = try FileManager.default.contentsOfDirectory(atPath: home.url.appendingPathComponent("watch/outbox").path)
-            .filter { !$0.hasPrefix(".") }
+        let left = try DurableOutbox.pendingEvents(in: home.url.appendingPathComponent("watch/outbox"))
         #expect(queued.count == 40)
         #expect(!left.isEmpty)
 
@@ -97,8 +95,7 @@ struct DeliveryTests {
         #expect(await eventually(timeout: .seconds(15)) { failedConnects() >= failedWhenQueued + 2 }, "stderr: \(client.stderr.suffix(600))")
         #expect(!client.lines.contains("reachable true"))
         #expect(try await home.events() == [])
-        let outbox = try FileManager.default.contentsOfDirectory(atPath: home.url.appendingPathComponent("watch/outbox").path)
-        #expect(outbox.filter { !$0.hasPrefix(".") }.count == 20)
+        #expect(try DurableOutbox.pendingEvents(in: home.url.appendingPathComponent("watch/outbox")).count == 20)
 
         let server = try await home.serve()
         defer { server.stop() }

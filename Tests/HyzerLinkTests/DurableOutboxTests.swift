@@ -28,16 +28,88 @@ struct DurableOutboxTests {
         #expect(try DurableOutbox(directory: directory).pending.last?.playerID == "p99")
     }
 
-    @Test("A write cut off before its rename leaves no event behind, and its temp file is cleaned up")
+    @Test("A Save cut off mid-write (the journal's last line unfinished) leaves no event behind, and the journal is mended")
     func cutOffWrite() throws {
         let home = try TemporaryHome()
         let directory = home.url.appendingPathComponent("outbox")
         let outbox = try DurableOutbox(directory: directory)
-        try outbox.enqueue(try Self.event(1))
-        try Data("{\"id\":".utf8).write(to: directory.appendingPathComponent(".00000000000000000002-x.json.123.tmp"))
+        let kept = try Self.event(1)
+        try outbox.enqueue(kept)
+        let journal = directory.appendingPathComponent(DurableOutbox.journalName)
+        let whole = try DurableOutbox.record(queued: try Self.event(2))
+        try Self.append(whole.prefix(whole.count - 9), to: journal)
+
         let reopened = try DurableOutbox(directory: directory)
-        #expect(reopened.count == 1)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).count == 1)
+        #expect(reopened.pending == [kept])
+        #expect(try Data(contentsOf: journal) == DurableOutbox.record(queued: kept), "rewritten to what is queued")
+        try reopened.enqueue(try Self.event(3))
+        #expect(try DurableOutbox(directory: directory).pending.map(\.playerID) == ["p1", "p3"])
+    }
+
+    @Test("A whole journal line the disk changed is moved to the quarantine with its reason; the lines around it stay queued")
+    func corruptLine() throws {
+        let home = try TemporaryHome()
+        let directory = home.url.appendingPathComponent("outbox")
+        let events = try (1...3).map(Self.event)
+        let outbox = try DurableOutbox(directory: directory)
+        for event in events { try outbox.enqueue(event) }
+        let journal = directory.appendingPathComponent(DurableOutbox.journalName)
+        var bytes = try Data(contentsOf: journal)
+        let second = try DurableOutbox.record(queued: events[0]).count + 30
+        bytes[second] = bytes[second] == 0x41 ? 0x42 : 0x41
+        try bytes.write(to: journal)
+
+        let reopened = try DurableOutbox(directory: directory)
+        #expect(reopened.pending == [events[0], events[2]])
+        #expect(reopened.quarantined == 1)
+        let moved = try FileManager.default.contentsOfDirectory(atPath: reopened.quarantineDirectory.path).sorted()
+        #expect(moved.count == 2 && moved[0].hasPrefix("journal-") && moved[0].hasSuffix("-line-2.json") && moved[1] == moved[0] + ".reason")
+        let reason = try String(contentsOf: reopened.quarantineDirectory.appendingPathComponent(moved[1]), encoding: .utf8)
+        #expect(reason == "checksum mismatch: the record was changed on disk\n")
+        #expect(try DurableOutbox(directory: directory).quarantined == 1, "moved once, not at every start")
+    }
+
+    @Test("An outbox kept as one file per event (the earlier format) is moved into the journal in its order, and the files go")
+    func earlierFormat() throws {
+        let home = try TemporaryHome()
+        let directory = home.url.appendingPathComponent("outbox")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let events = try (1...3).map(Self.event)
+        for (index, event) in events.enumerated().reversed() {
+            let name = String(format: "%020d-", index + 1) + event.id.uuidString + ".json"
+            try HyzerJSON.encoder().encode(event).write(to: directory.appendingPathComponent(name))
+        }
+        try Data("{\"id\":".utf8).write(to: directory.appendingPathComponent(".00000000000000000004-x.json.123.tmp"))
+
+        let outbox = try DurableOutbox(directory: directory)
+        #expect(outbox.pending == events)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == [DurableOutbox.journalName])
+        #expect(try DurableOutbox.pendingEvents(in: directory) == events)
+    }
+
+    @Test("Acks are journalled without a sync; once the queue is empty the journal is emptied")
+    func acksAndEmptying() throws {
+        let home = try TemporaryHome()
+        let directory = home.url.appendingPathComponent("outbox")
+        let events = try (1...3).map(Self.event)
+        let outbox = try DurableOutbox(directory: directory)
+        for event in events { try outbox.enqueue(event) }
+        let journal = directory.appendingPathComponent(DurableOutbox.journalName)
+        try outbox.remove(events[0].id)
+        let lines = try String(contentsOf: journal, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 4 && lines[3].hasPrefix("A ") && lines[3].hasSuffix(events[0].id.uuidString))
+        #expect(try DurableOutbox.pendingEvents(in: directory) == Array(events[1...]))
+        try outbox.remove(events[2].id)
+        try outbox.remove(events[1].id)
+        #expect(try Data(contentsOf: journal).isEmpty)
+        #expect(try DurableOutbox.pendingEvents(in: directory) == [])
+    }
+
+    static func append(_ data: Data, to url: URL) throws {
+        let handle = try FileHandle(forWritingTo: url)
+        try handle.seekToEnd()
+        try handle.write(contentsOf: data)
+        try handle.close()
     }
 
     @Test("Removing an id that is not queued changes nothing")

@@ -1,5 +1,6 @@
 import Foundation
 import HyzerKit
+import HyzerLink
 import HyzerTestSupport
 import Testing
 
@@ -99,7 +100,7 @@ struct WatchHeadlessTests {
         #expect(await eventually(timeout: .seconds(10)) { watch.stderr.contains("line 3: wait 200ms") })
         await server.kill(SIGTERM)
         let outbox = home.url.appendingPathComponent("watch/outbox")
-        #expect(await eventually(timeout: .seconds(15)) { ((try? FileManager.default.contentsOfDirectory(atPath: outbox.path)) ?? []).filter { !$0.hasPrefix(".") }.count == 2 })
+        #expect(await eventually(timeout: .seconds(15)) { ((try? DurableOutbox.pendingEvents(in: outbox)) ?? []).count == 2 })
         #expect(try await home.events().isEmpty)
         server = try await home.serve()
         defer { server.stop() }

@@ -3,23 +3,34 @@ import HyzerKit
 import HyzerStorage
 import Logging
 import NIOConcurrencyHelpers
+import Synchronization
 
 /// The watch's outbox (WCSession `transferUserInfo` semantics): an event is on disk before the
 /// user is told "saved", leaves in FIFO order, and is removed only when the hub has acked it.
 ///
-/// One file per event, `<sequence>-<event id>.json`, each written by temp file + fsync + rename +
-/// directory fsync: a kill at any instant leaves every event either wholly there or not yet queued.
+/// One journal file, `<outbox>/journal`, one line a record: `Q <crc32> <event JSON>` when a score
+/// is queued (written and `fdatasync`ed before `enqueue` returns: one durable append a Save) and
+/// `A <crc32> <event id>` when the hub has acked it (not synced: if a crash loses it, the event is
+/// sent again and the hub, which deduplicates by id, acks it as already stored). The CRC-32 (8 hex
+/// digits) is of what follows it. When the queue empties the journal is emptied; on open it is
+/// rewritten to hold just what is still queued.
+///
+/// A kill at any instant leaves every event either wholly queued or not queued at all: a last line
+/// cut off mid-write was never confirmed to the user and is dropped. A whole line that does not
+/// check out (the disk changed it) is moved to `<outbox>-quarantine/` with its reason, never
+/// silently dropped. One file per event, `<sequence>-<event id>.json` (how earlier versions kept the
+/// outbox), is still read and moved into the journal.
 public final class DurableOutbox: Sendable {
     public let directory: URL
-    private let state: NIOLockedValueBox<State>
+    /// The queue as it is in memory, for readers; a write holds `journal` and then this.
+    private let state: NIOLockedValueBox<[ScoreEvent]>
+    /// Held across each durable write, so records reach the journal in queue order.
+    private let journal: Mutex<AppendOnlyFile>
     private let logger = Logger(label: "hyzer.watch.outbox")
 
-    private struct State {
-        var entries: [(file: String, event: ScoreEvent)] = []
-        var nextSequence = 1
-    }
+    public static let journalName = "journal"
 
-    /// Where unreadable outbox files go (`<outbox>-quarantine/`), each with a `.reason` beside it.
+    /// Where unreadable outbox records go (`<outbox>-quarantine/`), each with a `.reason` beside it.
     public var quarantineDirectory: URL { Self.quarantineDirectory(for: directory) }
 
     static func quarantineDirectory(for directory: URL) -> URL {
@@ -34,88 +45,199 @@ public final class DurableOutbox: Sendable {
     public init(directory: URL) throws {
         self.directory = directory
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        var state = State()
+        let contents = try Self.read(directory)
         var movedAside: [String] = []
-        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
-        for name in names {
-            let url = directory.appendingPathComponent(name)
-            if name.hasPrefix(".") {
-                // A temp file from a write that was cut off: that event was never queued.
-                try? FileManager.default.removeItem(at: url)
-                continue
-            }
-            guard name.hasSuffix(".json"), let sequence = Int(name.prefix { $0 != "-" }) else { continue }
+        for unreadable in contents.unreadable {
             do {
-                let event = try HyzerJSON.decoder().decode(ScoreEvent.self, from: Data(contentsOf: url))
-                state.entries.append((name, event))
-                state.nextSequence = max(state.nextSequence, sequence + 1)
+                try Self.quarantine(unreadable, in: directory)
+                movedAside.append(unreadable.name)
             } catch {
-                // A saved score that cannot be read back: moved out of the queue (so it neither
-                // blocks it nor is reported at every start), with the reason, and counted on the face.
-                do {
-                    try Self.quarantine(name, from: directory, to: Self.quarantineDirectory(for: directory), reason: "\(error)")
-                    movedAside.append(name)
-                } catch {
-                    logger.error("an unreadable outbox file could not be moved aside", metadata: ["file": "\(name)", "error": "\(error)"])
+                logger.error("an unreadable outbox record could not be moved aside", metadata: ["record": "\(unreadable.name)", "error": "\(error)"])
+            }
+        }
+        if contents.cutOff {
+            logger.notice("the outbox journal ended in a record cut off mid-write (a Save that never finished); it was not queued")
+        }
+        let journalURL = directory.appendingPathComponent(Self.journalName)
+        // The journal is rewritten to hold just the queue whenever it holds anything else (acks, a
+        // cut-off or unreadable line, files of the earlier format), then the old files go.
+        if contents.needsRewrite {
+            if contents.events.isEmpty {
+                if unlink(journalURL.path) != 0 && errno != ENOENT { throw DurableFileError.failed("remove", journalURL.path, errno) }
+            } else {
+                try DurableFile.replace(journalURL, with: try contents.events.reduce(into: Data()) { $0.append(try Self.record(queued: $1)) })
+            }
+            for name in contents.legacyFiles {
+                if unlink(directory.appendingPathComponent(name).path) != 0 && errno != ENOENT {
+                    throw DurableFileError.failed("remove", directory.appendingPathComponent(name).path, errno)
                 }
             }
+            try DurableFile.syncDirectory(directory)
         }
-        self.state = NIOLockedValueBox(state)
+        self.state = NIOLockedValueBox(contents.events)
+        self.journal = Mutex(AppendOnlyFile(url: journalURL))
         if !movedAside.isEmpty {
             logger.error("\(movedAside.count) saved score(s) could not be read back and were moved to \(Self.quarantineDirectory(for: directory).path)",
-                         metadata: ["files": "\(movedAside.joined(separator: ", "))"])
-        }
-    }
-
-    private static func quarantine(_ name: String, from directory: URL, to quarantineDirectory: URL, reason: String) throws {
-        try FileManager.default.createDirectory(at: quarantineDirectory, withIntermediateDirectories: true)
-        try DurableFile.replace(quarantineDirectory.appendingPathComponent(name + ".reason"), with: Data((reason + "\n").utf8))
-        guard rename(directory.appendingPathComponent(name).path, quarantineDirectory.appendingPathComponent(name).path) == 0 else {
-            throw DurableFileError.failed("move aside", directory.appendingPathComponent(name).path, errno)
+                         metadata: ["records": "\(movedAside.joined(separator: ", "))"])
         }
     }
 
     /// Writes the event durably; when this returns, the event survives a crash.
     ///
-    /// The file's sequence is reserved under the lock and the write (with its fsyncs) happens
-    /// outside it, so a slow disk never blocks readers of the queue; entries stay in sequence order.
+    /// Readers of the queue never wait for the disk: only writers take the journal's lock.
     public func enqueue(_ event: ScoreEvent) throws {
-        let data = try HyzerJSON.encoder().encode(event)
-        let sequence = state.withLockedValue { state in
-            defer { state.nextSequence += 1 }
-            return state.nextSequence
+        let record = try Self.record(queued: event)
+        try journal.withLock { journal in
+            try journal.append(record, sync: true)
+            state.withLockedValue { $0.append(event) }
         }
-        let name = Self.fileName(sequence: sequence, eventID: event.id)
-        try DurableFile.replace(directory.appendingPathComponent(name), with: data)
-        state.withLockedValue { state in
-            let index = state.entries.firstIndex { $0.file > name } ?? state.entries.endIndex
-            state.entries.insert((name, event), at: index)
-        }
-    }
-
-    /// `<sequence, 20 digits>-<event id>.json`: names sort in queue order.
-    static func fileName(sequence: Int, eventID: UUID) -> String {
-        String(format: "%020d-", sequence) + eventID.uuidString + ".json"
     }
 
     /// The oldest event not yet acked.
-    public var head: ScoreEvent? { state.withLockedValue { $0.entries.first?.event } }
+    public var head: ScoreEvent? { state.withLockedValue { $0.first } }
 
-    public var pending: [ScoreEvent] { state.withLockedValue { $0.entries.map(\.event) } }
+    public var pending: [ScoreEvent] { state.withLockedValue { $0 } }
 
-    public var count: Int { state.withLockedValue { $0.entries.count } }
+    public var count: Int { state.withLockedValue { $0.count } }
 
-    /// Removes an acked (or rejected and logged) event.
-    ///
-    /// The directory is not fsynced: if a crash undoes the unlink, the event is sent again and the
-    /// hub, which deduplicates by id, acks it as already stored. Skipping that fsync keeps it off
-    /// the path between an ack and the standings push that follows it.
+    /// Removes an acked (or rejected and logged) event. Nothing is synced: see the type's comment.
     public func remove(_ id: UUID) throws {
-        try state.withLockedValue { state in
-            guard let index = state.entries.firstIndex(where: { $0.event.id == id }) else { return }
-            let url = directory.appendingPathComponent(state.entries[index].file)
-            if unlink(url.path) != 0 && errno != ENOENT { throw DurableFileError.failed("remove", url.path, errno) }
-            state.entries.remove(at: index)
+        try journal.withLock { journal in
+            let (found, emptied) = state.withLockedValue { queue -> (Bool, Bool) in
+                guard let index = queue.firstIndex(where: { $0.id == id }) else { return (false, false) }
+                queue.remove(at: index)
+                return (true, queue.isEmpty)
+            }
+            guard found else { return }
+            if emptied {
+                try journal.removeAll()
+            } else {
+                try journal.append(Self.record(acked: id), sync: false)
+            }
+        }
+    }
+
+    /// What an outbox directory holds, read without changing anything: for tools and tests that
+    /// look at a watch's outbox from outside (another process may be writing it).
+    public static func pendingEvents(in directory: URL) throws -> [ScoreEvent] {
+        try read(directory).events
+    }
+
+    // MARK: The journal's records
+
+    static func record(queued event: ScoreEvent) throws -> Data {
+        line("Q", try HyzerJSON.encoder().encode(event))
+    }
+
+    static func record(acked id: UUID) -> Data {
+        line("A", Data(id.uuidString.utf8))
+    }
+
+    private static func line(_ kind: Character, _ payload: Data) -> Data {
+        var data = Data("\(kind) \(String(format: "%08x", CRC32.checksum(payload))) ".utf8)
+        data.append(payload)
+        data.append(0x0A)
+        return data
+    }
+
+    struct Unreadable {
+        /// What it is called in the quarantine (`<name>` and `<name>.reason`).
+        let name: String
+        let bytes: Data
+        let reason: String
+        /// An earlier format's file, moved rather than copied.
+        let legacyFile: Bool
+    }
+
+    struct Contents {
+        var events: [ScoreEvent] = []
+        var unreadable: [Unreadable] = []
+        var legacyFiles: [String] = []
+        var cutOff = false
+        var needsRewrite = false
+    }
+
+    /// Reads the earlier format's files (in sequence order), then the journal.
+    static func read(_ directory: URL) throws -> Contents {
+        var contents = Contents()
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        for name in names {
+            let url = directory.appendingPathComponent(name)
+            if name.hasPrefix(".") {
+                // A temp file from a write that was cut off (a DurableFile.replace, or the earlier format's): never queued.
+                contents.needsRewrite = true
+                contents.legacyFiles.append(name)
+                continue
+            }
+            guard name.hasSuffix(".json"), Int(name.prefix { $0 != "-" }) != nil else { continue }
+            contents.needsRewrite = true
+            let data = try Data(contentsOf: url)
+            do {
+                contents.events.append(try HyzerJSON.decoder().decode(ScoreEvent.self, from: data))
+                contents.legacyFiles.append(name)
+            } catch {
+                contents.unreadable.append(Unreadable(name: name, bytes: data, reason: "\(error)", legacyFile: true))
+            }
+        }
+        let journalURL = directory.appendingPathComponent(journalName)
+        guard let data = FileManager.default.contents(atPath: journalURL.path) else { return contents }
+        var acked = Set<UUID>()
+        var queued: [ScoreEvent] = []
+        var lines = data.split(separator: 0x0A, omittingEmptySubsequences: false)
+        // The piece after the last newline: empty, or a record cut off mid-write.
+        if let last = lines.popLast(), !last.isEmpty { contents.cutOff = true }
+        for (number, line) in lines.enumerated() {
+            switch parse(Data(line)) {
+            case .queued(let event): queued.append(event)
+            case .acked(let id): acked.insert(id); contents.needsRewrite = true
+            case .unreadable(let reason):
+                let stamp = Int(Date().timeIntervalSince1970)
+                contents.unreadable.append(Unreadable(name: "journal-\(stamp)-line-\(number + 1).json", bytes: Data(line), reason: reason, legacyFile: false))
+            }
+        }
+        contents.events += queued.filter { !acked.contains($0.id) }
+        if contents.cutOff || !contents.unreadable.isEmpty { contents.needsRewrite = true }
+        return contents
+    }
+
+    enum Record: Equatable {
+        case queued(ScoreEvent)
+        case acked(UUID)
+        case unreadable(String)
+    }
+
+    static func parse(_ line: Data) -> Record {
+        // "K xxxxxxxx payload"
+        let bytes = [UInt8](line)
+        guard bytes.count > 11, bytes[1] == 0x20, bytes[10] == 0x20,
+              let stored = UInt32(String(decoding: bytes[2..<10], as: UTF8.self), radix: 16) else {
+            return .unreadable("not an outbox record (expected \"Q|A <crc32> <payload>\")")
+        }
+        let payload = Data(bytes[11...])
+        guard CRC32.checksum(payload) == stored else {
+            return .unreadable("checksum mismatch: the record was changed on disk")
+        }
+        switch bytes[0] {
+        case UInt8(ascii: "Q"):
+            do { return .queued(try HyzerJSON.decoder().decode(ScoreEvent.self, from: payload)) } catch { return .unreadable("\(error)") }
+        case UInt8(ascii: "A"):
+            guard let id = UUID(uuidString: String(decoding: payload, as: UTF8.self)) else { return .unreadable("an ack without an event id") }
+            return .acked(id)
+        default:
+            return .unreadable("unknown record kind \(String(decoding: bytes[0..<1], as: UTF8.self))")
+        }
+    }
+
+    private static func quarantine(_ record: Unreadable, in directory: URL) throws {
+        let quarantineDirectory = quarantineDirectory(for: directory)
+        try FileManager.default.createDirectory(at: quarantineDirectory, withIntermediateDirectories: true)
+        try DurableFile.replace(quarantineDirectory.appendingPathComponent(record.name + ".reason"), with: Data((record.reason + "\n").utf8))
+        if record.legacyFile {
+            guard rename(directory.appendingPathComponent(record.name).path, quarantineDirectory.appendingPathComponent(record.name).path) == 0 else {
+                throw DurableFileError.failed("move aside", directory.appendingPathComponent(record.name).path, errno)
+            }
+        } else {
+            try DurableFile.replace(quarantineDirectory.appendingPathComponent(record.name), with: record.bytes)
         }
     }
 }

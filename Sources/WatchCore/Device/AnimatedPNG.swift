@@ -1,4 +1,5 @@
 import Foundation
+import HyzerStorage
 
 /// Builds an animated PNG (APNG) from still PNG frames of one size: each frame's image data is
 /// kept as it is (no re-encoding), with its own delay. Browsers, image viewers and `ffprobe` play it.
@@ -83,21 +84,10 @@ public enum AnimatedPNG {
 
     static func chunk(_ type: String, _ data: Data) -> Data {
         let typeBytes = Data(type.utf8)
-        return be32(UInt32(data.count)) + typeBytes + data + be32(crc32(typeBytes + data))
+        return be32(UInt32(data.count)) + typeBytes + data + be32(CRC32.checksum(typeBytes + data))
     }
 
     static func be32(_ value: UInt32) -> Data { Data([UInt8(value >> 24 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]) }
     static func be16(_ value: UInt16) -> Data { Data([UInt8(value >> 8), UInt8(value & 0xFF)]) }
 
-    private static let crcTable: [UInt32] = (0..<256).map { n in
-        var c = UInt32(n)
-        for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
-        return c
-    }
-
-    static func crc32(_ data: Data) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in data { crc = crcTable[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
-        return crc ^ 0xFFFF_FFFF
-    }
 }
