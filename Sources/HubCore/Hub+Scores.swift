@@ -11,16 +11,17 @@ extension Hub {
     /// With `exportingSnapshot: false` the caller exports (the link server acks first, then exports).
     @discardableResult
     public func append(_ event: ScoreEvent, exportingSnapshot: Bool = true) throws -> AppendResult {
-        let result = try database.write { store in try self.append(event, in: store) }
+        let result = try appending { store, context in try self.append(event, in: store, context: &context) }
         if exportingSnapshot, result.outcome != .alreadyStored { try exportSnapshot() }
         return result
     }
 
-    /// Appends many events in one transaction (all or nothing), then exports once.
+    /// Appends many events in one transaction (all or nothing), then exports once. Which of them
+    /// the log already holds is asked once for the whole batch.
     @discardableResult
     public func append(batch events: [ScoreEvent]) throws -> [AppendResult] {
-        let results = try database.write { store in
-            var context = AppendContext()
+        let results = try appending { store, context in
+            context.storedIDs = try store.storedEventIDs(among: events.map(\.id))
             return try events.map { try self.append($0, in: store, context: &context) }
         }
         if results.contains(where: { $0.outcome != .alreadyStored }) { try exportSnapshot() }
@@ -34,7 +35,7 @@ extension Hub {
         player name: String, strokes: Int, hole: Int? = nil, source: ScoreSource = .tap,
         deviceID: String? = nil, reportedBy: String? = nil
     ) throws -> AppendResult {
-        let result = try database.write { store -> AppendResult in
+        let result = try appending { store, context -> AppendResult in
             let round = try Self.requireRoundInPlay(store)
             let player = try Self.player(named: name, in: round)
             let reporter = try reportedBy.map { try Self.player(named: $0, in: round) } ?? Self.defaultReporter(store, round: round)
@@ -46,7 +47,7 @@ extension Hub {
             if let own = ScoreResolution.ownScoreContradicted(inHistory: history, deviceID: deviceID, strokes: strokes) {
                 throw HubError.alreadyScored(player: player.name, hole: hole, strokes: own.strokes, attempted: strokes)
             }
-            return try self.append(event, in: store)
+            return try self.append(event, in: store, context: &context)
         }
         try exportSnapshot()
         return result
@@ -72,7 +73,7 @@ extension Hub {
         player name: String, strokes: Int, hole: Int, source: ScoreSource,
         check: (Player, ScoreEvent?) throws -> Void
     ) throws -> AppendResult {
-        let result = try database.write { store -> AppendResult in
+        let result = try appending { store, context -> AppendResult in
             let round = try Self.requireRoundInPlay(store)
             let player = try Self.player(named: name, in: round)
             guard (1...round.holeCount).contains(hole) else { throw HubError.score(.holeOutOfRange(hole: hole, holeCount: round.holeCount)) }
@@ -88,7 +89,7 @@ extension Hub {
             let event = try makeEvent(round: round, player: player, hole: hole, strokes: strokes,
                                       reporter: Self.defaultReporter(store, round: round), deviceID: Self.phoneDeviceID(store, round: round),
                                       source: source, supersedes: current?.id)
-            return try self.append(event, in: store)
+            return try self.append(event, in: store, context: &context)
         }
         try exportSnapshot()
         return result
@@ -97,7 +98,7 @@ extension Hub {
     /// Records what a spoken transcript makes clear; reports the rest. With `dryRun`, records
     /// nothing and reports what would have been recorded (`outcome.wouldRecord`).
     public func voice(_ transcript: String, hole: Int? = nil, dryRun: Bool = false) throws -> VoiceOutcome {
-        let outcome = try database.write { store -> VoiceOutcome in
+        let outcome = try appending { store, context -> VoiceOutcome in
             let round = try Self.requireRoundInPlay(store)
             let hole = try hole ?? Self.currentHole(store, round: round)
             guard (1...round.holeCount).contains(hole) else { throw HubError.score(.holeOutOfRange(hole: hole, holeCount: round.holeCount)) }
@@ -118,7 +119,7 @@ extension Hub {
                 }
                 let event = try makeEvent(round: round, player: entry.player, hole: hole, strokes: entry.strokes,
                                           reporter: reporter, deviceID: deviceID, source: .voice, supersedes: nil)
-                outcome.recorded.append(try self.append(event, in: store))
+                outcome.recorded.append(try self.append(event, in: store, context: &context))
             }
             return outcome
         }
@@ -142,25 +143,42 @@ extension Hub {
     /// What one write transaction knows about the round in play, so a batch loads it once.
     struct AppendContext {
         var round: Round?
-        /// {player, hole} pairs with a score, counted once and then kept up to date.
-        var scoredKeys: Int?
+        /// The round's ledger, taken from the cache on the first append and grown by each insert:
+        /// histories and progress come from memory, never from the log.
+        var ledger: LedgerCache?
+        /// Whether this transaction inserted anything (then the ledger holds uncommitted events).
+        var inserted: Set<UUID> = []
+        /// For a batch: which of its ids the log already held, asked once.
+        var storedIDs: Set<UUID>?
         /// The change sequence grows once per transaction: a batch is one change to publish.
         var sequenceBumped = false
     }
 
-    private func append(_ event: ScoreEvent, in store: HubStore) throws -> AppendResult {
+    /// Runs appends in one write transaction. The round's ledger they grow goes back to the cache
+    /// after the commit; when the transaction fails it goes back only if nothing was inserted (it
+    /// still holds committed state), else it is dropped and the next reader rebuilds it.
+    func appending<T>(_ body: (HubStore, inout AppendContext) throws -> T) throws -> T {
         var context = AppendContext()
-        return try append(event, in: store, context: &context)
+        do {
+            let result = try database.write { store in try body(store, &context) }
+            if let ledger = context.ledger { keep(ledger) }
+            return result
+        } catch {
+            if let ledger = context.ledger, context.inserted.isEmpty { keep(ledger) }
+            throw error
+        }
     }
 
     /// The one place an event enters the log: dedupe by id, validate against the round and the
     /// chain it extends, classify, insert, advance the round.
     private func append(_ event: ScoreEvent, in store: HubStore, context: inout AppendContext) throws -> AppendResult {
-        if try store.containsEvent(id: event.id) { return AppendResult(event: event, outcome: .alreadyStored) }
+        let stored = try context.inserted.contains(event.id) || context.storedIDs.map { $0.contains(event.id) } ?? store.containsEvent(id: event.id)
+        if stored { return AppendResult(event: event, outcome: .alreadyStored) }
         var round = try context.round ?? cachedRoundInPlay(store)
         do { try round.validate(event) } catch { throw HubError.score(error) }
         if event.source == .resolution { try Self.requireResolver(store, roundID: event.roundID) }
-        let history = try history(of: ScoreKey(playerID: event.playerID, hole: event.hole), roundID: event.roundID, in: store)
+        if context.ledger == nil { context.ledger = try takeLedger(of: round, at: try store.sequence, in: store) }
+        let history = context.ledger?.ledger.history(of: ScoreKey(playerID: event.playerID, hole: event.hole)) ?? []
         if let target = event.supersedesEventID {
             guard history.contains(where: { $0.id == target }) else {
                 let elsewhere = try store.event(id: target).map { $0.roundID == event.roundID } ?? false
@@ -174,27 +192,23 @@ extension Hub {
             }
         }
         let classification = ConflictDetector.classify(event, history: history)
-        try store.insert(event, receivedAt: clock())
-        if classification == .newScore {
+        let row = try store.insert(event, receivedAt: clock())
+        context.inserted.insert(event.id)
+        // A new row is last in log order: no cloud has ordered it yet.
+        context.ledger?.ledger.append(event)
+        context.ledger?.lastRow = row
+        context.ledger?.holdsUnordered = true
+        if classification == .newScore, let ledger = context.ledger?.ledger {
             let before = (round.status, round.selectedHole)
-            let scoredKeys: Int
-            if let known = context.scoredKeys {
-                scoredKeys = known + 1
-            } else {
-                // The round can only have become complete if this player now has every hole: count
-                // their holes (a few index rows) before counting the whole round.
-                let playerHoles = try store.holesScored(roundID: round.id, playerID: event.playerID)
-                scoredKeys = playerHoles < round.holeCount ? 0 : try store.scoredKeys(roundID: round.id)
-                if playerHoles >= round.holeCount { context.scoredKeys = scoredKeys }
-            }
-            let onSelected = try round.selectedHole.map { hole in try store.playersScored(roundID: round.id, hole: hole) } ?? 0
-            round.updateProgress(scoredKeyCount: scoredKeys, playersScoredOnSelectedHole: onSelected)
+            round.updateProgress(scoredKeyCount: ledger.keys.count,
+                                 playersScoredOnSelectedHole: round.selectedHole.map { ledger.playersPerHole[$0] ?? 0 } ?? 0)
             if before != (round.status, round.selectedHole) { try store.updateProgress(of: round) }
         }
         context.round = round
         if !context.sequenceBumped {
             try store.bumpSequence()
             context.sequenceBumped = true
+            context.ledger?.sequence = try store.sequence
         }
         logger.debug("stored event", metadata: ["id": "\(event.id)", "classification": "\(classification.rawValue)"])
         return AppendResult(event: event, outcome: .stored(classification))

@@ -241,43 +241,43 @@ public final class Hub: Sendable {
     /// arrived since (whoever wrote them), or rebuilt from the whole log when the log order changed
     /// under it (the cloud ordered an event before one the ledger already holds) or there is none.
     func ledger(of round: Round, at sequence: Int, in store: HubStore) throws -> ScoreLedger {
-        // Taken out while it is brought up to date, so it is never copied; a reader meanwhile rebuilds.
+        let cache = try takeLedger(of: round, at: sequence, in: store)
+        keep(cache)
+        return cache.ledger
+    }
+
+    /// The cached ledger taken out of the cache (so growing it never copies it; a reader meanwhile
+    /// rebuilds) and brought up to date with the rows after it in `store`, or rebuilt. Give it back
+    /// with `keep` once it holds committed state only.
+    func takeLedger(of round: Round, at sequence: Int, in store: HubStore) throws -> LedgerCache {
         let taken = ledgerCache.withLockedValue { cache -> LedgerCache? in
             guard cache?.roundID == round.id else { return nil }
             defer { cache = nil }
             return cache
         }
-        var cache: LedgerCache
-        if var taken, taken.sequence <= sequence {
-            if taken.sequence < sequence {
-                for (event, row, cloudSeq) in try store.eventsWithOrder(roundID: round.id, afterRow: taken.lastRow) {
-                    guard taken.appendsAtEnd(cloudSeq: cloudSeq) else { return try rebuildLedger(of: round, at: sequence, in: store) }
-                    taken.ledger.append(event)
-                    taken.lastRow = row
-                    taken.holdsUnordered = taken.holdsUnordered || cloudSeq == nil
-                    taken.highestCloudSeq = max(taken.highestCloudSeq, cloudSeq ?? 0)
-                }
-                taken.sequence = sequence
+        guard var taken, taken.sequence <= sequence else { return try rebuiltLedger(of: round, at: sequence, in: store) }
+        if taken.sequence < sequence {
+            for (event, row, cloudSeq) in try store.eventsWithOrder(roundID: round.id, afterRow: taken.lastRow) {
+                guard taken.appendsAtEnd(cloudSeq: cloudSeq) else { return try rebuiltLedger(of: round, at: sequence, in: store) }
+                taken.ledger.append(event)
+                taken.lastRow = row
+                taken.holdsUnordered = taken.holdsUnordered || cloudSeq == nil
+                taken.highestCloudSeq = max(taken.highestCloudSeq, cloudSeq ?? 0)
             }
-            cache = taken
-        } else {
-            return try rebuildLedger(of: round, at: sequence, in: store)
+            taken.sequence = sequence
         }
-        keep(cache)
-        return cache.ledger
+        return taken
     }
 
-    private func rebuildLedger(of round: Round, at sequence: Int, in store: HubStore) throws -> ScoreLedger {
+    private func rebuiltLedger(of round: Round, at sequence: Int, in store: HubStore) throws -> LedgerCache {
         let rows = try store.eventsWithOrder(roundID: round.id)
-        let cache = LedgerCache(roundID: round.id, sequence: sequence, ledger: ScoreLedger(events: rows.map(\.event)),
-                                lastRow: rows.map(\.row).max() ?? 0, holdsUnordered: rows.contains { $0.cloudSeq == nil },
-                                highestCloudSeq: rows.compactMap(\.cloudSeq).max() ?? 0)
-        keep(cache)
-        return cache.ledger
+        return LedgerCache(roundID: round.id, sequence: sequence, ledger: ScoreLedger(events: rows.map(\.event)),
+                           lastRow: rows.map(\.row).max() ?? 0, holdsUnordered: rows.contains { $0.cloudSeq == nil },
+                           highestCloudSeq: rows.compactMap(\.cloudSeq).max() ?? 0)
     }
 
     /// Caches `cache` unless the one there is newer for the same round (another reader got further).
-    private func keep(_ cache: LedgerCache) {
+    func keep(_ cache: LedgerCache) {
         ledgerCache.withLockedValue { current in
             if let current, current.roundID == cache.roundID, current.sequence >= cache.sequence { return }
             current = cache

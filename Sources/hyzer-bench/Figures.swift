@@ -137,9 +137,9 @@ enum Figures {
         }
         watch.stop()
         return time("watch Save → outbox fsync → hub commit → ack → new snapshot seen", samples,
-                    limit: ("fsync+rename ×2 + socket RTT ×2 + SQLite commit", limit),
+                    limit: ("outbox append+fdatasync + socket RTT ×2 + SQLite commit", limit),
                     seeds: "< 5 s", target: "p50 < 2 ms, p99 < 5 ms", meets: samples.p50 < 0.002 && samples.p99 < 0.005,
-                    note: "saves 20 ms apart, 4 players hole by hole, real hyzer-hub serve over the Unix socket; the Save itself (outbox fsync) p50 \(formatDuration(enqueued.p50)), p99 \(formatDuration(enqueued.p99))")
+                    note: "saves 20 ms apart, 4 players hole by hole, real hyzer-hub serve over the Unix socket; the Save itself (outbox append + fdatasync) p50 \(formatDuration(enqueued.p50)), p99 \(formatDuration(enqueued.p99))")
     }
 
     /// Spawn → first frame of a headless watch, against a C SDL program doing the same.
@@ -197,7 +197,8 @@ enum Figures {
 
     // MARK: Standings
 
-    static func standings(_ context: BenchContext, players count: Int, correctionsPerPlayer: Int) -> Figure {
+    /// A finished round's log: `count` players × 18 holes, and `correctionsPerPlayer` corrections each.
+    static func standingsInput(players count: Int, correctionsPerPlayer: Int) -> (events: [ScoreEvent], holes: [Hole], players: [Player]) {
         let players = (0..<count).map { Player(id: "p\($0)", name: "Player \($0)") }
         let holes = (1...18).map { Hole(number: $0, par: [3, 3, 4, 3, 5][$0 % 5]) }
         var events: [ScoreEvent] = []
@@ -217,6 +218,11 @@ enum Figures {
                 events.append(event)
             }
         }
+        return (events, holes, players)
+    }
+
+    static func standings(_ context: BenchContext, players count: Int, correctionsPerPlayer: Int) -> Figure {
+        let (events, holes, players) = standingsInput(players: count, correctionsPerPlayer: correctionsPerPlayer)
         let iterations = count > 100 ? context.n(40, quick: 5) : context.n(20_000, quick: 500)
         let samples = measure(iterations) {
             let standings = StandingsEngine.standings(events: events, holes: holes, players: players, currentHole: 7)

@@ -23,7 +23,23 @@ struct HyzerBench: ParsableCommand {
     var cloud: String?
     @Option(help: ArgumentHelp("Only the figures whose name contains this text (limits are always measured).", valueName: "TEXT"))
     var only: String?
+    @Flag(help: ArgumentHelp("Instead of the figures, the soak: scores on the phone at --soak-rate a second for --soak-minutes, each waited for on a paired watch; throughput and latency in the first and last minute, and the hub's memory growth."))
+    var soak = false
+    @Option(help: ArgumentHelp("How long the soak runs, in minutes.", valueName: "MINUTES")) var soakMinutes: Double = 10
+    @Option(help: ArgumentHelp("Scores a second the soak offers.", valueName: "N")) var soakRate: Double = 10
+    @Flag(inversion: .prefixedNo, help: ArgumentHelp("Count the instructions of the CPU-bound figures under valgrind's callgrind (on in a full run when valgrind is installed; off with --quick)."))
+    var instructions: Bool?
+    @Option(help: .hidden) var kernel: String?
+    @Option(help: .hidden) var kernelIterations: Int = 1
     @OptionGroup var logging: LoggingOptions
+
+    func validate() throws {
+        guard soakMinutes > 0, soakMinutes.isFinite else { throw ValidationError("--soak-minutes takes a positive number of minutes (e.g. 10 or 0.5); got \(soakMinutes)") }
+        guard soakRate > 0, soakRate <= 1_000 else { throw ValidationError("--soak-rate takes scores a second from above 0 to 1000; got \(soakRate)") }
+        if let kernel, Kernel(rawValue: kernel) == nil {
+            throw ValidationError("--kernel takes one of \(Kernel.allCases.map(\.rawValue).joined(separator: ", ")); got \(kernel)")
+        }
+    }
 
     func run() throws {
         logging.bootstrap(defaultLevel: .error)
@@ -36,6 +52,11 @@ struct HyzerBench: ParsableCommand {
         }
         let context = BenchContext(directory: directory, binDirectory: bin, quick: quick)
         func progress(_ text: String) { if !json { FileHandle.standardError.write(Data("… \(text)\n".utf8)) } }
+        // A child run under callgrind: the kernel alone, nothing printed.
+        if let kernel = kernel.flatMap(Kernel.init(rawValue:)) {
+            try kernel.run(iterations: kernelIterations, in: try context.scratch("kernel"))
+            return
+        }
 
         progress("physical limits")
         let limits = try context.scratch("limits")
@@ -46,7 +67,11 @@ struct HyzerBench: ParsableCommand {
         let batchRows = try PhysicalLimits.sqliteBatchRowsPerSecond(rows: context.n(200_000, quick: 10_000), in: limits)
         let lineWrite = try PhysicalLimits.lineWrite(iterations: context.n(20_000, quick: 500), in: limits)
 
-        let saveLimit = 2 * replaceSpaced.p50 + 2 * socket.p50 + commit.p50
+        let appendSpaced = try PhysicalLimits.durableAppend(iterations: context.n(200, quick: 10), spacing: 0.02, in: limits)
+
+        // The chain from Save to the new standings on the watch: the outbox append, the event to
+        // the hub and its standings back (two socket round trips cover both ways), one commit.
+        let saveLimit = appendSpaced.p50 + 2 * socket.p50 + commit.p50
         let runs: [(String, () throws -> [Figure])] = [
             ("crown → haptic", { [try Figures.crownToHaptic(context, lineWrite: lineWrite)] }),
             ("crown → frame", { [try Figures.crownToFrame(context)] }),
@@ -61,12 +86,29 @@ struct HyzerBench: ParsableCommand {
             ("watch idle", { try Figures.idle(context) }),
         ]
         var figures: [Figure] = []
-        for (label, run) in runs where only.map({ label.contains($0) }) ?? true {
+        if soak {
+            progress("soak: \(String(format: "%g", soakMinutes)) min at \(String(format: "%g", soakRate)) scores/s")
+            figures = try Figures.soak(context, duration: soakMinutes * 60, rate: soakRate, progress: progress)
+        }
+        for (label, run) in runs where !soak && (only.map({ label.contains($0) }) ?? true) {
             progress(label)
             figures.append(contentsOf: try run())
         }
+        if !soak && (instructions ?? !quick) {
+            for kernel in Kernel.allCases where only.map({ kernel.figure.contains($0) || kernel.rawValue.contains($0) }) ?? true {
+                progress("instructions: \(kernel.rawValue) under callgrind")
+                guard let count = try Kernel.count(kernel, bench: bin.appendingPathComponent("hyzer-bench").path, in: directory) else {
+                    progress("instruction counts skipped: valgrind is not installed (apt-get install valgrind)")
+                    break
+                }
+                let (few, many) = kernel.iterations
+                figures.append(Figure(name: "instructions: \(kernel.figure)", unit: "instructions", p50: count, p99: nil, iterations: many - few,
+                                      limitName: nil, limit: nil, ratio: nil, seedsBudget: "—", target: "—", meetsTarget: true,
+                                      note: "callgrind, per iteration: (count at \(many) − count at \(few)) ÷ \(many - few)"))
+            }
+        }
         var cloudLimits: [Figure] = []
-        if let cloud, only.map({ "cloud".contains($0) }) ?? true {
+        if let cloud, !soak, only.map({ "cloud".contains($0) }) ?? true {
             let bench = CloudBench(context: context, adminURL: cloud)
             progress("cloud: PostgreSQL limits")
             let notify = try bench.notifyRoundTrip(iterations: context.n(300, quick: 10))
@@ -83,7 +125,7 @@ struct HyzerBench: ParsableCommand {
                 Figure(name: "limit: PostgreSQL rows/s in one unnest insert (no triggers)", unit: "events/s", p50: bulk, p99: nil,
                        iterations: context.n(10_000, quick: 1_000), limitName: nil, limit: nil, ratio: nil, seedsBudget: "—", target: "—", meetsTarget: true, note: nil),
             ]
-        } else if !json {
+        } else if !json && !soak {
             progress("cloud figures skipped: give --cloud URL (a PostgreSQL user that may create databases)")
         }
 
@@ -94,6 +136,8 @@ struct HyzerBench: ParsableCommand {
                    iterations: replaceBackToBack.count, limitName: nil, limit: nil, ratio: nil, seedsBudget: "—", target: "—", meetsTarget: true, note: nil),
             Figure(name: "limit: fsync + rename of a 2 KB file, 20 ms apart", unit: "seconds", p50: replaceSpaced.p50, p99: replaceSpaced.p99,
                    iterations: replaceSpaced.count, limitName: nil, limit: nil, ratio: nil, seedsBudget: "—", target: "—", meetsTarget: true, note: nil),
+            Figure(name: "limit: append + fdatasync of a 400-byte line, 20 ms apart", unit: "seconds", p50: appendSpaced.p50, p99: appendSpaced.p99,
+                   iterations: appendSpaced.count, limitName: nil, limit: nil, ratio: nil, seedsBudget: "—", target: "—", meetsTarget: true, note: nil),
             Figure(name: "limit: SQLite WAL commit (synchronous=FULL)", unit: "seconds", p50: commit.p50, p99: commit.p99, iterations: commit.count,
                    limitName: nil, limit: nil, ratio: nil, seedsBudget: "—", target: "—", meetsTarget: true, note: nil),
         ] + cloudLimits
@@ -131,6 +175,7 @@ enum Report {
         case "events/s": value.isFinite ? "\(Int(value.rounded()).formatted()) /s" : "n/a"
         case "% of a core": String(format: "%.2f %%", value)
         case "MB": String(format: "%.1f MB", value)
+        case "instructions": value >= 1e6 ? String(format: "%.2f M instr.", value / 1e6) : String(format: "%.1f k instr.", value / 1e3)
         default: "\(value)"
         }
     }

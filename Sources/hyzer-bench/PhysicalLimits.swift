@@ -51,6 +51,20 @@ enum PhysicalLimits {
         }
     }
 
+    /// A ~400-byte line appended to an open file and `fdatasync`ed, as the watch's outbox journal
+    /// does on Save; spaced out like real scoring.
+    static func durableAppend(iterations: Int, spacing: TimeInterval, in directory: URL) throws -> Samples {
+        let url = directory.appendingPathComponent("limit-journal-\(spacing)")
+        let fd = open(url.path, O_WRONLY | O_APPEND | O_CREAT | O_TRUNC, 0o644)
+        guard fd >= 0 else { throw BenchError("cannot open \(url.path)") }
+        defer { close(fd) }
+        let line = [UInt8](repeating: 0x61, count: 400) + [0x0A]
+        return try measure(iterations, pause: spacing) {
+            _ = line.withUnsafeBytes { write(fd, $0.baseAddress!, $0.count) }
+            guard fdatasync(fd) == 0 else { throw BenchError("fdatasync failed: \(errno)") }
+        }
+    }
+
     /// One SQLite commit of one small row, WAL mode, synchronous=FULL (the hub's settings).
     static func sqliteCommit(iterations: Int, in directory: URL) throws -> Samples {
         let queue = try database(directory.appendingPathComponent("limit-commit.sqlite"))

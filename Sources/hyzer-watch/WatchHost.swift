@@ -309,6 +309,8 @@ final class WatchHost: ScenarioHost {
         }
     }
 
+    var isRecording: Bool { recorder != nil }
+
     @discardableResult
     func stopRecording() throws -> Int {
         guard let recorder else { throw HostError("not recording; record start FILE.png first") }
@@ -343,7 +345,7 @@ final class WatchHost: ScenarioHost {
     func run() {
         renderIfNeeded(force: true)
         while !quitRequested { pump(for: 3600) }
-        if recorder != nil { _ = try? stopRecording() }
+        if recorder != nil { toggleRecording() }  // quitting while recording saves it
     }
 
     /// Handles input and redraws for `seconds`, sleeping whenever nothing is due (idle CPU near zero).
@@ -471,9 +473,7 @@ final class WatchHost: ScenarioHost {
         case Int(SDLK_w.rawValue): session.send(.wrist(up: state.wristDown), inputTime: received)
         case Int(SDLK_m.rawValue): session.send(.reduceMotion(!state.reduceMotion), inputTime: received)
         case Int(SDLK_t.rawValue):
-            let all = TextSize.allCases
-            let index = all.firstIndex(of: state.textSize)!
-            let next = shift ? all[(index + all.count - 1) % all.count] : state.textSize.next
+            let next = shift ? state.textSize.smaller : state.textSize.larger
             session.send(.textSize(next), inputTime: received)
         case Int(SDLK_c.rawValue):
             showsChrome.toggle()

@@ -47,7 +47,8 @@ struct IncrementalLedgerTests {
     static func describe(_ ledger: ScoreLedger) -> String {
         let current = zip(ledger.keys, ledger.current).map { "\($0.playerID)#\($0.hole)=\($1?.id.uuidString ?? "-")" }
         let open = ledger.discrepancies.map { "\($0.playerID)#\($0.hole):\($0.events.map(\.id.uuidString))" }
-        return current.joined(separator: ",") + " | " + open.joined(separator: ",") + " | \(ledger.eventCount)"
+        let perHole = ledger.playersPerHole.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }
+        return current.joined(separator: ",") + " | " + open.joined(separator: ",") + " | \(ledger.eventCount) | " + perHole.joined(separator: ",")
     }
 
     @Test("After every append, the incremental ledger, standings and snapshot equal a full recompute")

@@ -80,6 +80,60 @@ struct WatchDeviceTests {
         #expect(FileManager.default.fileExists(atPath: home.url.appendingPathComponent("wrist.png").path))
     }
 
+    @Test("At the largest text sizes rows stack (position and score, then the whole name), on every size; the status-bar time keeps its place")
+    func accessibilitySizesStack() async throws {
+        let home = try TemporaryHome()
+        try await Self.round(home)
+        for size in [41, 45, 49] {
+            let script = try WatchHeadlessTests.script(home, """
+                wait-snapshot
+                text-size AX3
+                expect-text "王小明"
+                expect-text "Ann"
+                dump ax3.json
+                """)
+            let result = try await WatchHeadlessTests.watch(home, script: script, ["--size", "\(size)"])
+            #expect(result.status == 0, "\(size) mm: \(result.stderr.suffix(400))")
+            let dump = try Self.dump(home.url.appendingPathComponent("ax3.json"))
+            #expect(dump.rowsPerScreen >= 1)
+        }
+        let m = WatchMetrics(size: .mm41, textSize: .accessibility3)
+        #expect(m.stackedRows && !WatchMetrics(size: .mm45, textSize: .accessibility1).stackedRows && WatchMetrics(size: .mm41, textSize: .accessibility1).stackedRows)
+        // The status bar's time is drawn at the header's size, inside the area kept for it.
+        let list = WatchLayout.displayList(Fixture.state(), now: Fixture.epoch, size: .mm41, measurer: .estimate, clock: "18:35")
+        let clock = list.commands.compactMap { command -> (Rect, FontSpec)? in
+            if case .text("18:35", let frame, let font, _, _) = command { (frame, font) } else { nil }
+        }
+        let large = WatchLayout.displayList({ var s = Fixture.state(); s.textSize = .accessibility3; return s }(), now: Fixture.epoch,
+                                            size: .mm41, measurer: .estimate, clock: "18:35")
+        let largeClock = large.commands.compactMap { command -> FontSpec? in
+            if case .text("18:35", _, let font, _, _) = command { font } else { nil }
+        }
+        #expect(clock.count == 1 && largeClock.count == 1 && largeClock[0].size <= clock[0].1.size * 1.4)
+        // The window's T and Shift+T stop at the ends instead of wrapping round.
+        #expect(TextSize.accessibility3.larger == .accessibility3 && TextSize.xSmall.smaller == .xSmall && TextSize.large.larger == .xLarge)
+    }
+
+    @Test("A script that ends while recording still writes its recording; dump says crown and side button are null without chrome")
+    func recordingEndsWithScript() async throws {
+        let home = try TemporaryHome()
+        try await Self.round(home)
+        let script = try WatchHeadlessTests.script(home, """
+            wait-snapshot
+            record start unfinished.png
+            wait 500ms
+            dump plain.json
+            """)
+        let result = try await WatchHeadlessTests.watch(home, script: script, ["--log-level", "info"])
+        #expect(result.status == 0, "\(result.stderr.suffix(400))")
+        #expect(result.stderr.contains("the script ended while recording (no record stop): recording saved"))
+        let delays = try AnimatedPNG.frameDelays(Data(contentsOf: home.url.appendingPathComponent("unfinished.png")))
+        #expect(delays.reduce(0, +) > 0.4)
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: home.url.appendingPathComponent("plain.json"))) as? [String: Any]
+        let window = try #require(json?["window"] as? [String: Any])
+        #expect(window["crown"] is NSNull && window["sideButton"] is NSNull && window["chrome"] as? Bool == false)
+    }
+
     @Test("Wrist down every colour dims to about half and no banner, arrows or scroll indicator show")
     func wristDownDims() {
         var state = Fixture.state()
@@ -92,6 +146,7 @@ struct WatchDeviceTests {
         }
         #expect(textColors(down) == textColors(up).map(WatchColor.dimmed))
         #expect(textColors(down).allSatisfy { $0.luminance < 0.5 })
+        #expect(down.background == WatchColor.dimmed(up.background), "the background dims too, so no band stays lighter")
         // The first touch wakes the face and does nothing else.
         #expect(WatchMachine.reduce(&state, .tap(Point(x: 200, y: 100)), Fixture.env()) == [])
         #expect(!state.wristDown && state.screenName == "leaderboard")

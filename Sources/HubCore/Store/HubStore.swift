@@ -164,25 +164,25 @@ struct HubStore {
         try Int.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM score_event WHERE id = ?"), arguments: [id.uuidString]) != nil
     }
 
-    func insert(_ event: ScoreEvent, receivedAt: Date) throws {
+    /// Inserts `event`; its row (arrival number, `score_event.seq`).
+    @discardableResult
+    func insert(_ event: ScoreEvent, receivedAt: Date) throws -> Int64 {
         try db.cachedStatement(sql: ScoreEventRecord.insertSQL).execute(arguments: ScoreEventRecord(event, receivedAt: receivedAt).insertArguments)
+        return db.lastInsertedRowID
     }
 
-    /// Distinct holes `playerID` has a score on.
-    func holesScored(roundID: UUID, playerID: PlayerID) throws -> Int {
-        try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(DISTINCT hole) FROM score_event WHERE roundID = ? AND playerID = ?"),
-                         arguments: [roundID.uuidString, playerID]) ?? 0
-    }
-
-    /// Distinct {player, hole} pairs with a score.
-    func scoredKeys(roundID: UUID) throws -> Int {
-        try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM (SELECT DISTINCT playerID, hole FROM score_event WHERE roundID = ?)"),
-                         arguments: [roundID.uuidString]) ?? 0
-    }
-
-    /// Players with a score on `hole`.
-    func playersScored(roundID: UUID, hole: Int) throws -> Int {
-        try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(DISTINCT playerID) FROM score_event WHERE roundID = ? AND hole = ?"),
-                         arguments: [roundID.uuidString, hole]) ?? 0
+    /// Which of `ids` the log holds (any round), asked in chunks within SQLite's parameter limit.
+    func storedEventIDs(among ids: [UUID]) throws -> Set<UUID> {
+        var stored = Set<UUID>()
+        var start = 0
+        while start < ids.count {
+            let chunk = ids[start..<min(start + 500, ids.count)]
+            let sql = "SELECT id FROM score_event WHERE id IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
+            for id in try String.fetchAll(db, sql: sql, arguments: StatementArguments(chunk.map(\.uuidString))) {
+                if let uuid = UUID(uuidString: id) { stored.insert(uuid) }
+            }
+            start += chunk.count
+        }
+        return stored
     }
 }

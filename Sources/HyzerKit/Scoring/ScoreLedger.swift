@@ -12,6 +12,8 @@ public struct ScoreLedger: Sendable {
     public private(set) var openDiscrepancies: [ScoreKey: Discrepancy] = [:]
     /// How many events the ledger holds.
     public private(set) var eventCount = 0
+    /// How many players have a score on each hole (the keys per hole).
+    public private(set) var playersPerHole: [Int: Int] = [:]
     private var histories: [[ScoreEvent]] = []
     private var slot: [ScoreKey: Int] = [:]
 
@@ -32,6 +34,7 @@ public struct ScoreLedger: Sendable {
                 slot[key] = keys.count
                 keys.append(key)
                 histories.append([event])
+                playersPerHole[event.hole, default: 0] += 1
             }
         }
         current = histories.map { history in
@@ -52,6 +55,7 @@ public struct ScoreLedger: Sendable {
             keys.append(key)
             histories.append([event])
             current.append(event)
+            playersPerHole[event.hole, default: 0] += 1
             return
         }
         histories[index].append(event)

@@ -144,10 +144,27 @@ public enum TextSize: String, Sendable, Hashable, CaseIterable {
         }
     }
 
-    /// The next size up (wrapping back to the smallest): the window's text size key.
-    public var next: TextSize {
+    /// The next size up, staying at the largest: the window's T key.
+    public var larger: TextSize {
         let all = Self.allCases
-        return all[(all.firstIndex(of: self)! + 1) % all.count]
+        return all[min(all.count - 1, all.firstIndex(of: self)! + 1)]
+    }
+
+    /// The next size down, staying at the smallest: the window's Shift+T.
+    public var smaller: TextSize {
+        let all = Self.allCases
+        return all[max(0, all.firstIndex(of: self)! - 1)]
+    }
+
+    /// Sizes from ax2 up (ax1 too on the 41 mm case) leave a name too little room beside its
+    /// position and score: rows then stack, position and score on the first line, the name on the
+    /// second across the row, as watchOS lays out lists at accessibility sizes.
+    func stacksRows(width: Double) -> Bool {
+        switch self {
+        case .accessibility2, .accessibility3: true
+        case .accessibility1: width < 380
+        default: false
+        }
     }
 
     public static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }
@@ -196,7 +213,11 @@ public struct WatchMetrics: Sendable, Hashable {
     /// Where titles at the top start: clear of the display's rounded corner (18 pt).
     public var titleInset: Double { 36 }
     public var headerHeight: Double { (64 * band).rounded() }
-    public var rowHeight: Double { (88 * max(1, type)).rounded() }  // 44 pt rows, taller for large text
+    public var rowHeight: Double {
+        stackedRows ? (2 * rowText * 1.2 + 16).rounded() : (88 * max(1, type)).rounded()  // 44 pt rows, taller for large text
+    }
+    /// Whether a leaderboard row is two lines (see `TextSize.stacksRows`).
+    public var stackedRows: Bool { textSize.stacksRows(width: width) }
     public var footerHeight: Double { (40 * band).rounded() }
     public var buttonHeight: Double { (88 * max(1, band)).rounded() }
 }

@@ -77,6 +77,20 @@ public struct WindowGeometry: Sendable, Hashable, Codable {
     public var crown: Rect?
     public var sideButton: Rect?
 
+    private enum CodingKeys: String, CodingKey { case chrome, faceScale, width, height, display, crown, sideButton }
+
+    /// `crown` and `sideButton` are written as null without chrome (not left out).
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(chrome, forKey: .chrome)
+        try container.encode(faceScale, forKey: .faceScale)
+        try container.encode(width, forKey: .width)
+        try container.encode(height, forKey: .height)
+        try container.encode(display, forKey: .display)
+        try container.encode(crown, forKey: .crown)
+        try container.encode(sideButton, forKey: .sideButton)
+    }
+
     public init(chrome device: DeviceChrome, showsChrome: Bool, scale: Double) {
         func scaled(_ r: Rect) -> Rect { Rect(x: r.x * scale, y: r.y * scale, width: r.width * scale, height: r.height * scale) }
         chrome = showsChrome

@@ -75,7 +75,7 @@ public enum WatchLayout {
     /// is drawn there.
     public static func clockArea(_ m: WatchMetrics) -> Rect {
         let width = (26 * m.band * 0.62 * 5 + m.titleInset).rounded()
-        return Rect(x: m.width - width, y: 0, width: width, height: min(m.headerHeight, m.caption * 1.6 + 8))
+        return Rect(x: m.width - width, y: 0, width: width, height: min(m.headerHeight, (26 * m.band).rounded() * 1.6 + 8))
     }
 
     // MARK: Frames
@@ -106,12 +106,15 @@ public enum WatchLayout {
         if !state.wristDown { face.hapticPulse(into: &list) }
         if let clock {
             let area = clockArea(m)
+            // The status bar's type grows as the header's does (less than the rows'), so the time
+            // stays inside the area kept for it at any text size.
             list.commands.append(.text(clock, frame: Rect(x: area.x, y: area.y, width: area.width - m.titleInset, height: area.height),
-                                       font: FontSpec(.sansBold, m.caption), color: WatchColor.textPrimary, alignment: .trailing))
+                                       font: FontSpec(.sansBold, (26 * m.band).rounded()), color: WatchColor.textPrimary, alignment: .trailing))
         }
         if state.wristDown {
-            // The always-on display: everything at about half brightness.
+            // The always-on display: everything at about half brightness, the background too.
             list.commands = list.commands.map(\.dimmed)
+            list.background = WatchColor.dimmed(list.background)
         }
         list.accessibility.label = face.screenLabel
         if state.wristDown { list.accessibility.value = "Wrist down" }
@@ -217,43 +220,48 @@ private struct Face {
             }
             func color(_ c: RGBA) -> RGBA { (stale ? WatchColor.stale(c) : c).opacity(opacity) }
             let x = m.margin
+            // Stacked (large text): position and score on the first line, the name across the second.
+            let stacked = m.stackedRows
+            let firstLine = stacked ? Rect(x: 0, y: frame.y + 8, width: m.width, height: (frame.height - 16) / 2) : frame
+            let nameLine = stacked ? Rect(x: 0, y: firstLine.y + firstLine.height, width: m.width, height: firstLine.height) : frame
             let positionText = ScoreFormat.position(of: standing)
             if !positionText.isEmpty {
-                list.commands.append(.text(positionText, frame: Rect(x: x, y: frame.y, width: positionWidth, height: frame.height),
+                list.commands.append(.text(positionText, frame: Rect(x: x, y: firstLine.y, width: positionWidth, height: firstLine.height),
                                            font: positionFont, color: color(standing.position == 1 ? WatchColor.accent : WatchColor.textPrimary),
                                            alignment: .leading))
             }
-            let nameX = x + positionWidth
+            let nameX = stacked ? x : x + positionWidth
             let scoreX = m.width - m.margin - scoreWidth
             let pending = !final && state.isPending(standing.playerID, hole: round.currentHole)
             let markWidth = measurer.width("!", nameFont) + m.margin * 0.75
-            let nameRoom = scoreX - nameX - m.margin * 0.5 - (standing.discrepancy ? markWidth : 0) - (pending ? markWidth : 0)
+            let nameEnd = stacked ? m.width - m.margin : scoreX - m.margin * 0.5
+            let nameRoom = nameEnd - nameX - (standing.discrepancy ? markWidth : 0) - (pending ? markWidth : 0)
             let name = measurer.truncate(standing.name, font: nameFont, toFit: nameRoom)
-            list.commands.append(.text(name, frame: Rect(x: nameX, y: frame.y, width: nameRoom, height: frame.height),
+            list.commands.append(.text(name, frame: Rect(x: nameX, y: nameLine.y, width: nameRoom, height: nameLine.height),
                                        font: nameFont, color: color(WatchColor.textPrimary), alignment: .leading))
             var markX = nameX + measurer.width(name, nameFont) + m.margin * 0.25
             if standing.discrepancy {
                 // A status badge, not a score colour: "!" in a purple circle.
                 let d = m.rowText * 0.8
-                list.commands.append(.rect(Rect(x: markX, y: frame.y + (frame.height - d) / 2, width: d, height: d),
+                list.commands.append(.rect(Rect(x: markX, y: nameLine.y + (nameLine.height - d) / 2, width: d, height: d),
                                            WatchColor.status.opacity(opacity), cornerRadius: d / 2))
-                list.commands.append(.text("!", frame: Rect(x: markX, y: frame.y, width: d, height: frame.height),
+                list.commands.append(.text("!", frame: Rect(x: markX, y: nameLine.y, width: d, height: nameLine.height),
                                            font: FontSpec(.sansBold, m.caption), color: WatchColor.background.opacity(opacity), alignment: .center))
                 markX += markWidth
             }
             // A score saved here for this row and not yet acked by the phone.
             if pending {
-                list.commands.append(.text("↑", frame: Rect(x: markX, y: frame.y, width: markWidth, height: frame.height),
+                list.commands.append(.text("↑", frame: Rect(x: markX, y: nameLine.y, width: markWidth, height: nameLine.height),
                                            font: caption, color: WatchColor.textSecondary.opacity(opacity), alignment: .leading))
             }
             let played = standing.holesPlayed > 0
             let tone = ScoreTone.forRound(relativeToPar: standing.scoreRelativeToPar, holesPlayed: standing.holesPlayed)
             list.commands.append(.text(played ? ScoreFormat.relativeToPar(standing.scoreRelativeToPar) : "-",
-                                       frame: Rect(x: scoreX, y: frame.y, width: scoreWidth, height: frame.height), font: scoreFont,
+                                       frame: Rect(x: scoreX, y: firstLine.y, width: scoreWidth, height: firstLine.height), font: scoreFont,
                                        color: color(played ? tone.color : WatchColor.textSecondary), alignment: .trailing))
             // After the row's own text, so a row still reads "1 Sarah -2" while its arrow shows.
             if arrows > 0, let up = reshuffle?.movedUp[standing.playerID] {
-                list.commands.append(.text(up ? "▲" : "▼", frame: Rect(x: x + positionWidth - m.margin * 0.9, y: frame.y, width: m.margin, height: frame.height * 0.55),
+                list.commands.append(.text(up ? "▲" : "▼", frame: Rect(x: x + positionWidth - m.margin * 0.9, y: firstLine.y, width: m.margin, height: firstLine.height * 0.55),
                                            font: FontSpec(.sans, m.caption * 0.8),
                                            color: (up ? WatchColor.underPar : WatchColor.overPar).opacity(arrows * opacity), alignment: .center))
             }

@@ -11,6 +11,8 @@ public protocol ScenarioHost: AnyObject {
     func startRecording(to url: URL) throws
     /// Writes the recording; returns how many frames it holds.
     func stopRecording() throws -> Int
+    /// Whether a recording is under way.
+    var isRecording: Bool { get }
     /// Measures text the way the face is drawn.
     var measurer: TextMeasurer { get }
     /// Where the face, crown and side button are in the window as it is now.
@@ -35,11 +37,22 @@ public final class ScenarioRunner {
     }
 
     public func run(_ lines: [ScenarioLine]) throws(ScenarioError) {
+        // A script that ends (or fails, or quits) while recording still gets its recording.
+        defer { finishRecording() }
         for line in lines {
             say("line \(line.number): \(line.text)")
             if case .quit = line.command { return }
             try execute(line)
             host.pump(for: 0)
+        }
+    }
+
+    private func finishRecording() {
+        guard host.isRecording else { return }
+        do {
+            say("the script ended while recording (no record stop): recording saved, \(try host.stopRecording()) frames")
+        } catch {
+            say("the script ended while recording, and the recording could not be saved: \(error)")
         }
     }
 

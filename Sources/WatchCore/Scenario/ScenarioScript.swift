@@ -153,7 +153,7 @@ public enum ScenarioScript {
             }
         case "text-size":
             let name = try argument()
-            guard let size = TextSize(rawValue: name) else { throw Problem(message: "text sizes are \(TextSize.names) (l is the default); got \(name)") }
+            guard let size = TextSize(rawValue: name.lowercased()) else { throw Problem(message: "text sizes are \(TextSize.names) (l is the default); got \(name)") }
             return .textSize(size)
         case "reduce-motion":
             switch try argument() {

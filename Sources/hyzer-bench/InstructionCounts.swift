@@ -1,0 +1,87 @@
+import Foundation
+import HyzerKit
+import HyzerTestSupport
+import WatchCore
+
+/// Instruction counts for the CPU-bound figures, from valgrind's callgrind: unlike a time, the
+/// same binary and input count the same whatever else the machine is doing, so a change can be
+/// compared across runs. Each kernel runs in a child `hyzer-bench --kernel NAME` under callgrind
+/// twice, with two iteration counts; the difference over the difference in iterations is the cost
+/// of one iteration, without the process's start and the kernel's setup.
+enum Kernel: String, CaseIterable {
+    case standings6 = "standings-6"
+    case standings1000 = "standings-1000"
+    case crownFrame = "crown-frame"
+    case ledgerAppend = "ledger-append"
+
+    /// The figure whose work one iteration is.
+    var figure: String {
+        switch self {
+        case .standings6: "standings recompute, 6 players × 18 holes"
+        case .standings1000: "standings recompute, 1000 players × 18 holes, 3 corrections each"
+        case .crownFrame: "crown detent → next frame's display list (reducer, haptic log line, layout)"
+        case .ledgerAppend: "one event appended to a 20,000-event round's ledger in memory (the hub's per-score update)"
+        }
+    }
+
+    /// Iterations for the two runs: enough that the difference dwarfs noise in the setup.
+    var iterations: (Int, Int) {
+        switch self {
+        case .standings6: (200, 1_200)
+        case .standings1000: (1, 4)
+        case .crownFrame: (100, 600)
+        case .ledgerAppend: (1_000, 6_000)
+        }
+    }
+
+    /// Sets up, then runs the kernel `iterations` times.
+    func run(iterations: Int, in directory: URL) throws {
+        switch self {
+        case .standings6, .standings1000:
+            let (events, holes, players) = self == .standings6
+                ? Figures.standingsInput(players: 6, correctionsPerPlayer: 0) : Figures.standingsInput(players: 1_000, correctionsPerPlayer: 3)
+            for _ in 0..<iterations {
+                let standings = StandingsEngine.standings(events: events, holes: holes, players: players, currentHole: 7)
+                precondition(standings.count == players.count)
+            }
+        case .crownFrame:
+            let session = try WatchSession(configuration: WatchConfiguration(paths: HyzerPaths(home: directory), deviceID: "bench"))
+            session.send(.snapshot(Figures.sampleSnapshot(players: 6)))
+            session.send(.tap(WatchLayout.rowFrame(slot: 0, size: .mm45).center))
+            for index in 0..<iterations {
+                session.send(.crown(detents: index % 2 == 0 ? 1 : -1))
+                _ = session.frame(measurer: .estimate)
+            }
+        case .ledgerAppend:
+            let (events, _, _) = Figures.standingsInput(players: 1_112, correctionsPerPlayer: 0)
+            // New scores of players the round had not heard from yet (the same count in both runs).
+            let extra = (0..<7_200).map { index in
+                try! ScoreEvent(roundID: events[0].roundID, playerID: "late\(index / 18)", hole: index % 18 + 1, strokes: 3,
+                                reportedByPlayerID: "late\(index / 18)", deviceID: "phone", source: .tap, createdAt: Date())
+            }
+            var ledger = ScoreLedger(events: Array(events.prefix(20_000)))
+            for index in 0..<iterations { ledger.append(extra[index % extra.count]) }
+            precondition(ledger.eventCount == 20_000 + iterations)
+        }
+    }
+
+    /// Instructions one iteration costs, or nil when valgrind is not installed.
+    static func count(_ kernel: Kernel, bench: String, in directory: URL) throws -> Double? {
+        guard let valgrind = ["/usr/bin/valgrind", "/usr/local/bin/valgrind"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            return nil
+        }
+        func collected(_ iterations: Int) throws -> Double {
+            let result = try awaitOnPool {
+                try await CLIProcess.runTool(valgrind, ["--tool=callgrind", "--callgrind-out-file=/dev/null", bench,
+                                                        "--kernel", kernel.rawValue, "--kernel-iterations", "\(iterations)"])
+            }
+            guard result.status == 0, let line = result.stderr.split(separator: "\n").first(where: { $0.contains("Collected :") }),
+                  let total = Double(line.split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? "") else {
+                throw BenchError("callgrind gave no count for \(kernel.rawValue): \(result.stderr.suffix(400))")
+            }
+            return total
+        }
+        let (few, many) = kernel.iterations
+        return (try collected(many) - collected(few)) / Double(many - few)
+    }
+}
