@@ -1,5 +1,6 @@
 import CSDL2
 import Foundation
+import Logging
 import WatchCore
 
 /// Errors of the SDL host, with what to do about them.
@@ -44,7 +45,15 @@ final class FontBook: @unchecked Sendable {
         .monoBold: ("DejaVu Sans Mono:bold", "DejaVuSansMono-Bold.ttf"),
     ]
 
-    init() throws {
+    /// `cache` keeps where fontconfig found the face's fonts: fontconfig's start (reading its
+    /// configuration and every installed font's cache, ~10 ms with the CJK fonts) is then off the
+    /// way to the first frame. A cached path is used only while it is still that font's file;
+    /// otherwise fontconfig is asked again. CJK fallbacks are asked for when a name needs them.
+    init(cache: URL?) throws {
+        if let cache, let saved = Self.cachedPaths(cache) {
+            paths = saved
+            return
+        }
         for family in FontSpec.Family.allCases {
             let (pattern, file) = Self.patterns[family]!
             guard let path = Self.match(pattern), URL(fileURLWithPath: path).lastPathComponent == file else {
@@ -52,6 +61,27 @@ final class FontBook: @unchecked Sendable {
             }
             paths[family] = path
         }
+        guard let cache else { return }
+        do {
+            let byName = Dictionary(uniqueKeysWithValues: paths.map { ($0.key.rawValue, $0.value) })
+            try JSONEncoder().encode(byName).write(to: cache, options: .atomic)
+        } catch {
+            // Only the next start's speed depends on it.
+            Logger(label: "hyzer.watch.host").notice("could not keep the font paths in \(cache.path): \(error)")
+        }
+    }
+
+    /// The cached font paths when every one is still its family's file; nil otherwise.
+    private static func cachedPaths(_ cache: URL) -> [FontSpec.Family: String]? {
+        guard let data = FileManager.default.contents(atPath: cache.path),
+              let byName = try? JSONDecoder().decode([String: String].self, from: data) else { return nil }
+        var paths: [FontSpec.Family: String] = [:]
+        for family in FontSpec.Family.allCases {
+            guard let path = byName[family.rawValue], URL(fileURLWithPath: path).lastPathComponent == patterns[family]!.file,
+                  FileManager.default.isReadableFile(atPath: path) else { return nil }
+            paths[family] = path
+        }
+        return paths
     }
 
     /// The file fontconfig picks for `pattern` (what `fc-match -f '%{file}' PATTERN` prints).

@@ -78,7 +78,7 @@ final class WatchHost: ScenarioHost {
         self.showsChrome = showsChrome
         self.scale = scale
         chrome = DeviceChrome(size: session.configuration.size)
-        fonts = try FontBook()
+        fonts = try FontBook(cache: session.configuration.paths.watchDirectory.appendingPathComponent("fonts.json"))
         painter = try Painter(width: chrome.size.width, height: chrome.size.height, scale: scale, fonts: fonts)
         if headless {
             window = nil
