@@ -46,17 +46,17 @@ struct HyzerBench: ParsableCommand {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-bench-\(getpid())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
+        // A child run under callgrind (a stripped copy, away from the build folder): the kernel alone, nothing printed.
+        if let kernel = kernel.flatMap(Kernel.init(rawValue:)) {
+            try kernel.run(iterations: kernelIterations, in: directory)
+            return
+        }
         let bin = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
         for tool in ["hyzer-hub", "hyzer-watch"] where !FileManager.default.isExecutableFile(atPath: bin.appendingPathComponent(tool).path) {
             throw ValidationError("\(tool) is not built next to hyzer-bench in \(bin.path); build everything first: swift build -c release")
         }
         let context = BenchContext(directory: directory, binDirectory: bin, quick: quick)
         func progress(_ text: String) { if !json { FileHandle.standardError.write(Data("… \(text)\n".utf8)) } }
-        // A child run under callgrind: the kernel alone, nothing printed.
-        if let kernel = kernel.flatMap(Kernel.init(rawValue:)) {
-            try kernel.run(iterations: kernelIterations, in: try context.scratch("kernel"))
-            return
-        }
 
         progress("physical limits")
         let limits = try context.scratch("limits")
@@ -82,7 +82,7 @@ struct HyzerBench: ParsableCommand {
             ("standings 1000", { [Figures.standings(context, players: 1_000, correctionsPerPlayer: 3)] }),
             ("ingest single", { [try Figures.ingestOnePerCommit(context, commit: commit)] }),
             ("ingest batch", { [try Figures.ingestBatched(context, rowsPerSecond: batchRows)] }),
-            ("watch start", { [try Figures.startToFirstFrame(context)] }),
+            ("watch start", { try Figures.startToFirstFrame(context) }),
             ("watch idle", { try Figures.idle(context) }),
         ]
         var figures: [Figure] = []
@@ -98,7 +98,7 @@ struct HyzerBench: ParsableCommand {
             for kernel in Kernel.allCases where only.map({ kernel.figure.contains($0) || kernel.rawValue.contains($0) }) ?? true {
                 progress("instructions: \(kernel.rawValue) under callgrind")
                 guard let count = try Kernel.count(kernel, bench: bin.appendingPathComponent("hyzer-bench").path, in: directory) else {
-                    progress("instruction counts skipped: valgrind is not installed (apt-get install valgrind)")
+                    progress("instruction counts skipped: valgrind or objcopy is not installed (apt-get install valgrind binutils)")
                     break
                 }
                 let (few, many) = kernel.iterations

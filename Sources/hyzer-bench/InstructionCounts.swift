@@ -65,11 +65,24 @@ enum Kernel: String, CaseIterable {
         }
     }
 
-    /// Instructions one iteration costs, or nil when valgrind is not installed.
+    static func tool(_ name: String) -> String? {
+        ["/usr/bin/\(name)", "/usr/local/bin/\(name)", "/bin/\(name)"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// A copy of `bench` without its debug information, in `directory`: valgrind 3.19 gives up on
+    /// the DWARF Swift 6 writes ("Possibly corrupted debuginfo file"), and counting needs none.
+    static func countableCopy(of bench: String, in directory: URL) throws -> String? {
+        guard let objcopy = tool("objcopy") else { return nil }
+        let copy = directory.appendingPathComponent("hyzer-bench-stripped").path
+        if FileManager.default.isExecutableFile(atPath: copy) { return copy }
+        let result = try awaitOnPool { try await CLIProcess.runTool(objcopy, ["--strip-debug", bench, copy]) }
+        guard result.status == 0 else { throw BenchError("objcopy --strip-debug \(bench) failed: \(result.stderr)") }
+        return copy
+    }
+
+    /// Instructions one iteration costs, or nil when valgrind (or objcopy) is not installed.
     static func count(_ kernel: Kernel, bench: String, in directory: URL) throws -> Double? {
-        guard let valgrind = ["/usr/bin/valgrind", "/usr/local/bin/valgrind"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-            return nil
-        }
+        guard let valgrind = tool("valgrind"), let bench = try countableCopy(of: bench, in: directory) else { return nil }
         func collected(_ iterations: Int) throws -> Double {
             let result = try awaitOnPool {
                 try await CLIProcess.runTool(valgrind, ["--tool=callgrind", "--callgrind-out-file=/dev/null", bench,

@@ -91,11 +91,61 @@ enum CReference {
         }
         """
 
-    static func firstFrame(in directory: URL, iterations: Int) throws -> Samples? {
-        let source = directory.appendingPathComponent("first-frame.c")
-        let binary = directory.appendingPathComponent("first-frame")
-        try Self.source.write(to: source, atomically: true, encoding: .utf8)
-        let arguments = ["cc", "-O2", "-o", binary.path, source.path, "-lSDL2"]
+    /// The same, drawing what a face's first frame holds: the three DejaVu fonts opened at the
+    /// face's sizes and a leaderboard's worth of text (a header and four rows of position, name
+    /// and score) rendered with SDL_ttf. Font paths come in as arguments (from fontconfig).
+    static let textSource = """
+        #include <SDL2/SDL.h>
+        #include <SDL2/SDL_ttf.h>
+        #include <stdio.h>
+        static void text(SDL_Renderer *r, TTF_Font *f, const char *s, int x, int y) {
+            SDL_Color c = {245, 245, 247, 255};
+            SDL_Surface *t = TTF_RenderUTF8_Blended(f, s, c);
+            SDL_Texture *x_ = SDL_CreateTextureFromSurface(r, t);
+            SDL_Rect d = {x, y, t->w, t->h};
+            SDL_RenderCopy(r, x_, NULL, &d);
+            SDL_DestroyTexture(x_);
+            SDL_FreeSurface(t);
+        }
+        int main(int argc, char **argv) {
+            if (argc < 4) return 2;
+            setenv("SDL_VIDEODRIVER", "dummy", 1);
+            if (SDL_Init(SDL_INIT_VIDEO) != 0 || TTF_Init() != 0) return 1;
+            SDL_Surface *s = SDL_CreateRGBSurfaceWithFormat(0, 396, 484, 32, SDL_PIXELFORMAT_ARGB8888);
+            SDL_Renderer *r = SDL_CreateSoftwareRenderer(s);
+            TTF_Font *sans = TTF_OpenFont(argv[1], 26), *bold = TTF_OpenFont(argv[2], 34), *mono = TTF_OpenFont(argv[3], 34);
+            if (!sans || !bold || !mono) return 3;
+            SDL_SetRenderDrawColor(r, 10, 10, 12, 255);
+            SDL_RenderClear(r);
+            text(r, sans, "Hole 7 of 18", 36, 16);
+            const char *names[] = {"Jake", "Sarah", "Mike", "Holyn Handley"}, *scores[] = {"-2", "E", "+1", "+3"}, *pos[] = {"1", "2", "3", "4"};
+            for (int i = 0; i < 4; i++) {
+                text(r, bold, pos[i], 24, 80 + i * 88);
+                text(r, bold, names[i], 80, 80 + i * 88);
+                text(r, mono, scores[i], 320, 80 + i * 88);
+            }
+            SDL_RenderPresent(r);
+            printf("first-frame\\n");
+            fflush(stdout);
+            SDL_Delay(50);
+            SDL_Quit();
+            return 0;
+        }
+        """
+
+    /// The file fontconfig picks for `pattern` (`fc-match -f '%{file}'`), as the watch finds its fonts.
+    static func fontFile(_ pattern: String) -> String? {
+        let result = try? awaitOnPool { try await CLIProcess.runTool("fc-match", ["-f", "%{file}", pattern]) }
+        guard let result, result.status == 0, !result.stdout.isEmpty else { return nil }
+        return result.stdout
+    }
+
+    static func firstFrame(in directory: URL, iterations: Int, withText fonts: [String]? = nil) throws -> Samples? {
+        let name = fonts == nil ? "first-frame" : "first-frame-text"
+        let source = directory.appendingPathComponent("\(name).c")
+        let binary = directory.appendingPathComponent(name)
+        try (fonts == nil ? Self.source : Self.textSource).write(to: source, atomically: true, encoding: .utf8)
+        let arguments = ["cc", "-O2", "-o", binary.path, source.path, "-lSDL2"] + (fonts == nil ? [] : ["-lSDL2_ttf"])
         let compiled = try? awaitOnPool {
             try await Subprocess.run(.path("/usr/bin/env"), arguments: Arguments(arguments), output: .discarded, error: .discarded)
                 .terminationStatus.isSuccess
@@ -104,7 +154,7 @@ enum CReference {
         var samples = Samples()
         for _ in 0..<iterations {
             let start = ContinuousClock.now
-            let child = try RunningProcess.start(binary.path, [])
+            let child = try RunningProcess.start(binary.path, fonts ?? [])
             guard child.waitForOutput(containing: "first-frame", timeout: .seconds(10)) else { return nil }
             samples.add(start.duration(to: .now))
             child.terminate()

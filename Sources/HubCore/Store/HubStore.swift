@@ -10,7 +10,8 @@ struct HubStore {
     // MARK: Meta
 
     func meta(_ key: String) throws -> String? {
-        try MetaRecord.fetchOne(db, key: key)?.value
+        // A cached statement: the change sequence is read several times a score.
+        try String.fetchOne(db.cachedStatement(sql: "SELECT value FROM \(MetaRecord.databaseTableName) WHERE key = ?"), arguments: [key])
     }
 
     func setMeta(_ key: String, _ value: String) throws {

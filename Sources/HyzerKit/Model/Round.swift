@@ -115,10 +115,16 @@ public struct Round: Sendable, Hashable, Codable, Identifiable {
     /// Checks that `event` may be appended to this round (the domain half of validation; the
     /// store checks ids and chains against what it holds).
     public func validate(_ event: ScoreEvent) throws(ScoreError) {
+        try validate(event, isPlayer: { self.player($0) != nil })
+    }
+
+    /// The same, with how to tell a player of this round given: a batch of a league night's
+    /// scores asks a set built once rather than the player list for every event.
+    public func validate(_ event: ScoreEvent, isPlayer: (PlayerID) -> Bool) throws(ScoreError) {
         guard event.roundID == id else { throw .wrongRound(expected: id, got: event.roundID) }
         guard status.acceptsScores else { throw .roundNotAcceptingScores(status: status) }
-        guard player(event.playerID) != nil else { throw .unknownPlayer(event.playerID) }
-        guard player(event.reportedByPlayerID) != nil else { throw .unknownReporter(event.reportedByPlayerID) }
+        guard isPlayer(event.playerID) else { throw .unknownPlayer(event.playerID) }
+        guard isPlayer(event.reportedByPlayerID) else { throw .unknownReporter(event.reportedByPlayerID) }
         guard (1...holeCount).contains(event.hole) else { throw .holeOutOfRange(hole: event.hole, holeCount: holeCount) }
         try Strokes.validate(event.strokes)
     }
