@@ -49,11 +49,7 @@ struct DurableOutboxTests {
     @Test("A whole journal line the disk changed is moved to the quarantine with its reason; the lines around it stay queued")
     func corruptLine() throws {
         let home = try TemporaryHome()
-        let directory = home.url.appendingPathComponent("outbox")
-        let events = try (1...3).map(Self.event)
-        let outbox = try DurableOutbox(directory: directory)
-        for event in events { try outbox.enqueue(event) }
-        let journal = directory.appendingPathComponent(DurableOutbox.journalName)
+        let (directory, journal, events, _) = try Self.threeQueued(in: home)
         var bytes = try Data(contentsOf: journal)
         let second = try DurableOutbox.record(queued: events[0]).count + 30
         bytes[second] = bytes[second] == 0x41 ? 0x42 : 0x41
@@ -90,11 +86,7 @@ struct DurableOutboxTests {
     @Test("Acks are journalled without a sync; once the queue is empty the journal is emptied")
     func acksAndEmptying() throws {
         let home = try TemporaryHome()
-        let directory = home.url.appendingPathComponent("outbox")
-        let events = try (1...3).map(Self.event)
-        let outbox = try DurableOutbox(directory: directory)
-        for event in events { try outbox.enqueue(event) }
-        let journal = directory.appendingPathComponent(DurableOutbox.journalName)
+        let (directory, journal, events, outbox) = try Self.threeQueued(in: home)
         try outbox.remove(events[0].id)
         let lines = try String(contentsOf: journal, encoding: .utf8).split(separator: "\n")
         #expect(lines.count == 4 && lines[3].hasPrefix("A ") && lines[3].hasSuffix(events[0].id.uuidString))
@@ -103,6 +95,15 @@ struct DurableOutboxTests {
         try outbox.remove(events[1].id)
         #expect(try Data(contentsOf: journal).isEmpty)
         #expect(try DurableOutbox.pendingEvents(in: directory) == [])
+    }
+
+    /// An outbox in `home` with three events queued, and its journal.
+    static func threeQueued(in home: TemporaryHome) throws -> (directory: URL, journal: URL, events: [ScoreEvent], outbox: DurableOutbox) {
+        let directory = home.url.appendingPathComponent("outbox")
+        let events = try (1...3).map(Self.event)
+        let outbox = try DurableOutbox(directory: directory)
+        for event in events { try outbox.enqueue(event) }
+        return (directory, directory.appendingPathComponent(DurableOutbox.journalName), events, outbox)
     }
 
     static func append(_ data: Data, to url: URL) throws {
