@@ -5,32 +5,42 @@ import Darwin
 #endif
 import Foundation
 
-/// A file that only grows (until it is emptied): records appended at its end, each durable when
-/// `append(_:sync: true)` returns. One `fdatasync` per durable append, against a file create +
-/// fsync + rename + directory fsync for `DurableFile.replace`: the watch's outbox journal.
+/// A file of lines that only grows (until it is emptied): each record one line, appended at the
+/// end, durable when `append(_:sync: true)` returns. One `fdatasync` per durable append, against
+/// a file create + fsync + rename + directory fsync for `DurableFile.replace`: the watch's outbox
+/// journal.
+///
+/// A record whose write or sync fails is cut back off, so what the caller was told failed is not
+/// left behind. Where even that fails, or the file was left ending mid-line by a crash, the next
+/// record starts on a new line: a later record never joins half of an earlier one.
 ///
 /// Not thread-safe: its owner keeps it behind a lock. The file is opened (and created, with its
 /// directory fsynced once) on the first append.
 public struct AppendOnlyFile: ~Copyable {
     public let url: URL
     private var fd: Int32 = -1
+    /// The file does not end with a newline (a cut-off record): the next append starts one.
+    private var endsMidLine = false
 
     public init(url: URL) { self.url = url }
 
     deinit { if fd >= 0 { closeDescriptor(fd) } }
 
-    /// Appends `data`; with `sync`, returns only once it is on the disk. A write that fails midway
-    /// is cut back off, so a later record never follows half of one.
-    public mutating func append(_ data: Data, sync: Bool) throws(DurableFileError) {
+    /// Appends `line` (which ends with a newline); with `sync`, returns only once it is on the disk.
+    public mutating func append(_ line: Data, sync: Bool) throws(DurableFileError) {
         try openIfNeeded()
         let end = lseek(fd, 0, SEEK_END)
+        var record = line
+        if endsMidLine { record.insert(0x0A, at: 0) }
         do throws(DurableFileError) {
-            try DurableFile.writeAll(fd, data, path: url.path)
+            try DurableFile.writeAll(fd, record, path: url.path)
+            if sync, fdatasync(fd) != 0 { throw .failed("fdatasync", url.path, errno) }
         } catch {
-            if end >= 0 { _ = ftruncate(fd, end) }
+            // Told it failed, the caller must not find the record later: take it back off.
+            if end < 0 || ftruncate(fd, end) != 0 { endsMidLine = true }
             throw error
         }
-        if sync, fdatasync(fd) != 0 { throw .failed("fdatasync", url.path, errno) }
+        endsMidLine = false
     }
 
     /// Empties the file without syncing: after a crash it may hold its old records again.
@@ -40,20 +50,23 @@ public struct AppendOnlyFile: ~Copyable {
         } else if truncate(url.path, 0) != 0 && errno != ENOENT {
             throw .failed("truncate", url.path, errno)
         }
+        endsMidLine = false
     }
 
     private mutating func openIfNeeded() throws(DurableFileError) {
         guard fd < 0 else { return }
         var created = true
-        var opened = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0o644)
+        var opened = open(url.path, O_RDWR | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0o644)
         if opened < 0 && errno == EEXIST {
             created = false
-            opened = open(url.path, O_WRONLY | O_APPEND | O_CLOEXEC)
+            opened = open(url.path, O_RDWR | O_APPEND | O_CLOEXEC)
         }
         guard opened >= 0 else { throw .failed("open", url.path, errno) }
         fd = opened
         // A new file's name must survive a crash as well as its records.
         if created { try DurableFile.syncDirectory(url.deletingLastPathComponent()) }
+        var last: UInt8 = 0x0A
+        if !created, lseek(fd, -1, SEEK_END) >= 0, read(fd, &last, 1) == 1, last != 0x0A { endsMidLine = true }
     }
 }
 

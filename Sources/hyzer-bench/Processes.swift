@@ -35,6 +35,14 @@ extension RunningProcess {
 
     /// Whether a stdout line containing `text` came within `timeout`, looked for every 200 µs so the
     /// moment it came is timed closely.
+    /// When the child says it drew its first frame ("first-frame NS", CLOCK_MONOTONIC), nil if it
+    /// did not within `timeout`. The child's own stamp, so the bench's reader's delay is not counted.
+    func firstFrameTime(timeout: Duration) -> Int64? {
+        guard waitForOutput(containing: "first-frame", timeout: timeout),
+              let line = lines.first(where: { $0.hasPrefix("first-frame") }) else { return nil }
+        return Int64(line.split(separator: " ").last ?? "")
+    }
+
     func waitForOutput(containing text: String, timeout: Duration) -> Bool {
         awaitOnPool { await self.waitForLine(timeout: timeout, pollingEvery: .microseconds(200)) { $0.contains(text) } }
     }
@@ -46,6 +54,13 @@ extension RunningProcess {
             if await self.waitForExit(timeout: .seconds(5)) == nil { await self.kill(SIGKILL) }
         }
     }
+}
+
+/// Now on CLOCK_MONOTONIC, in nanoseconds: the clock the first-frame lines are stamped with.
+func monotonicNanoseconds() -> Int64 {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
 }
 
 /// CPU time and memory of a process, from /proc.
@@ -72,6 +87,7 @@ enum CReference {
     static let source = """
         #include <SDL2/SDL.h>
         #include <stdio.h>
+        #include <time.h>
         int main(void) {
             setenv("SDL_VIDEODRIVER", "dummy", 1);
             if (SDL_Init(SDL_INIT_VIDEO) != 0) return 1;
@@ -83,7 +99,9 @@ enum CReference {
             SDL_SetRenderDrawColor(r, 48, 213, 200, 255);
             SDL_RenderFillRect(r, &rect);
             SDL_RenderPresent(r);
-            printf("first-frame\\n");
+            struct timespec now;
+            clock_gettime(CLOCK_MONOTONIC, &now);
+            printf("first-frame %lld\\n", (long long)now.tv_sec * 1000000000LL + now.tv_nsec);
             fflush(stdout);
             SDL_Delay(50);
             SDL_Quit();
@@ -98,6 +116,7 @@ enum CReference {
         #include <SDL2/SDL.h>
         #include <SDL2/SDL_ttf.h>
         #include <stdio.h>
+        #include <time.h>
         static void text(SDL_Renderer *r, TTF_Font *f, const char *s, int x, int y) {
             SDL_Color c = {245, 245, 247, 255};
             SDL_Surface *t = TTF_RenderUTF8_Blended(f, s, c);
@@ -125,7 +144,9 @@ enum CReference {
                 text(r, mono, scores[i], 320, 80 + i * 88);
             }
             SDL_RenderPresent(r);
-            printf("first-frame\\n");
+            struct timespec now;
+            clock_gettime(CLOCK_MONOTONIC, &now);
+            printf("first-frame %lld\\n", (long long)now.tv_sec * 1000000000LL + now.tv_nsec);
             fflush(stdout);
             SDL_Delay(50);
             SDL_Quit();
@@ -153,10 +174,10 @@ enum CReference {
         guard compiled == true else { return nil }
         var samples = Samples()
         for _ in 0..<iterations {
-            let start = ContinuousClock.now
+            let start = monotonicNanoseconds()
             let child = try RunningProcess.start(binary.path, fonts ?? [])
-            guard child.waitForOutput(containing: "first-frame", timeout: .seconds(10)) else { return nil }
-            samples.add(start.duration(to: .now))
+            guard let drawn = child.firstFrameTime(timeout: .seconds(10)) else { return nil }
+            samples.add(Double(drawn - start) / 1e9)
             child.terminate()
         }
         return samples

@@ -162,7 +162,13 @@ struct HyzerWatch: ParsableCommand {
             chrome: chrome ?? !headless, scale: scaleFactor ?? physicalScale())
         session.start()
         host.renderIfNeeded(force: true)
-        if reportFirstFrame { FileHandle.standardOutput.write(Data("first-frame\n".utf8)) }
+        if reportFirstFrame {
+            // With the moment it was drawn (CLOCK_MONOTONIC, ns): a bench reading this line late
+            // (its reader waiting for a core) still measures the start, not its own wait.
+            var now = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &now)
+            FileHandle.standardOutput.write(Data("first-frame \(Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec))\n".utf8))
+        }
         Logger(label: "hyzer.watch").info("first frame \(started.duration(to: .now)) after start")
 
         var failure: ScenarioError?

@@ -1,6 +1,7 @@
 import Foundation
 import HyzerKit
 @testable import HyzerLink
+import HyzerStorage
 import HyzerTestSupport
 import Testing
 
@@ -95,6 +96,41 @@ struct DurableOutboxTests {
         try outbox.remove(events[1].id)
         #expect(try Data(contentsOf: journal).isEmpty)
         #expect(try DurableOutbox.pendingEvents(in: directory) == [])
+    }
+
+    @Test("An event named twice (a kill while the earlier format was being moved in) is queued once; an ack anywhere settles it; empty and CRLF lines are no loss")
+    func duplicatesAndOddLines() throws {
+        let home = try TemporaryHome()
+        let directory = home.url.appendingPathComponent("outbox")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let events = try (1...3).map(Self.event)
+        for (index, event) in events.prefix(2).enumerated() {
+            try HyzerJSON.encoder().encode(event).write(to: directory.appendingPathComponent(String(format: "%020d-", index + 1) + event.id.uuidString + ".json"))
+        }
+        var journal = Data()
+        for event in events { journal.append(try DurableOutbox.record(queued: event)) }
+        journal.append(Data("\n".utf8))
+        var crlf = DurableOutbox.record(acked: events[0].id)
+        crlf.insert(0x0D, at: crlf.count - 1)
+        journal.append(crlf)
+        try journal.write(to: directory.appendingPathComponent(DurableOutbox.journalName))
+
+        #expect(try DurableOutbox.pendingEvents(in: directory) == Array(events[1...]))
+        let outbox = try DurableOutbox(directory: directory)
+        #expect(outbox.pending == Array(events[1...]))
+        #expect(outbox.quarantined == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == [DurableOutbox.journalName])
+    }
+
+    @Test("A journal left ending mid-line gets its next record on a line of its own")
+    func appendAfterCutOff() throws {
+        let home = try TemporaryHome()
+        let url = home.url.appendingPathComponent("lines")
+        try Data("Q 0000 half a rec".utf8).write(to: url)
+        var file = AppendOnlyFile(url: url)
+        try file.append(Data("whole\n".utf8), sync: true)
+        try file.append(Data("next\n".utf8), sync: false)
+        #expect(try String(contentsOf: url, encoding: .utf8) == "Q 0000 half a rec\nwhole\nnext\n")
     }
 
     /// An outbox in `home` with three events queued, and its journal.

@@ -23,9 +23,16 @@ import Synchronization
 public final class DurableOutbox: Sendable {
     public let directory: URL
     /// The queue as it is in memory, for readers; a write holds `journal` and then this.
-    private let state: NIOLockedValueBox<[ScoreEvent]>
+    private let state: NIOLockedValueBox<State>
     /// Held across each durable write, so records reach the journal in queue order.
     private let journal: Mutex<AppendOnlyFile>
+
+    private struct State {
+        var queue: [ScoreEvent]
+        /// Acks not in the journal yet: an ack never waits for a Save's sync, whoever holds the
+        /// journal next writes them (and one lost in a crash only means a resend).
+        var unwrittenAcks: [UUID] = []
+    }
     private let logger = Logger(label: "hyzer.watch.outbox")
 
     public static let journalName = "journal"
@@ -47,12 +54,14 @@ public final class DurableOutbox: Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let contents = try Self.read(directory)
         var movedAside: [String] = []
+        var allMoved = true
         for unreadable in contents.unreadable {
             do {
                 try Self.quarantine(unreadable, in: directory)
                 movedAside.append(unreadable.name)
             } catch {
-                logger.error("an unreadable outbox record could not be moved aside", metadata: ["record": "\(unreadable.name)", "error": "\(error)"])
+                allMoved = false
+                logger.error("an unreadable outbox record could not be moved aside; it stays in the outbox", metadata: ["record": "\(unreadable.name)", "error": "\(error)"])
             }
         }
         if contents.cutOff {
@@ -60,21 +69,28 @@ public final class DurableOutbox: Sendable {
         }
         let journalURL = directory.appendingPathComponent(Self.journalName)
         // The journal is rewritten to hold just the queue whenever it holds anything else (acks, a
-        // cut-off or unreadable line, files of the earlier format), then the old files go.
-        if contents.needsRewrite {
-            if contents.events.isEmpty {
-                if unlink(journalURL.path) != 0 && errno != ENOENT { throw DurableFileError.failed("remove", journalURL.path, errno) }
-            } else {
-                try DurableFile.replace(journalURL, with: try contents.events.reduce(into: Data()) { $0.append(try Self.record(queued: $1)) })
-            }
-            for name in contents.legacyFiles {
-                if unlink(directory.appendingPathComponent(name).path) != 0 && errno != ENOENT {
-                    throw DurableFileError.failed("remove", directory.appendingPathComponent(name).path, errno)
+        // cut-off or unreadable line, files of the earlier format), then the old files go. Only
+        // when every unreadable line is safe in the quarantine, and only as housekeeping: a full or
+        // read-only disk leaves the journal as it is (its reading above is what counts) and the
+        // watch still starts, shows the standings and delivers.
+        if contents.needsRewrite && allMoved {
+            do {
+                if contents.events.isEmpty {
+                    if unlink(journalURL.path) != 0 && errno != ENOENT { throw DurableFileError.failed("remove", journalURL.path, errno) }
+                } else {
+                    try DurableFile.replace(journalURL, with: try contents.events.reduce(into: Data()) { $0.append(try Self.record(queued: $1)) })
                 }
+                for name in contents.legacyFiles {
+                    if unlink(directory.appendingPathComponent(name).path) != 0 && errno != ENOENT {
+                        throw DurableFileError.failed("remove", directory.appendingPathComponent(name).path, errno)
+                    }
+                }
+                try DurableFile.syncDirectory(directory)
+            } catch {
+                logger.error("the outbox journal could not be tidied; it is used as it is", metadata: ["error": "\(error)"])
             }
-            try DurableFile.syncDirectory(directory)
         }
-        self.state = NIOLockedValueBox(contents.events)
+        self.state = NIOLockedValueBox(State(queue: contents.events))
         self.journal = Mutex(AppendOnlyFile(url: journalURL))
         if !movedAside.isEmpty {
             logger.error("\(movedAside.count) saved score(s) could not be read back and were moved to \(Self.quarantineDirectory(for: directory).path)",
@@ -89,31 +105,48 @@ public final class DurableOutbox: Sendable {
         let record = try Self.record(queued: event)
         try journal.withLock { journal in
             try journal.append(record, sync: true)
-            state.withLockedValue { $0.append(event) }
+            state.withLockedValue { $0.queue.append(event) }
+            writeAcks(&journal)
         }
     }
 
     /// The oldest event not yet acked.
-    public var head: ScoreEvent? { state.withLockedValue { $0.first } }
+    public var head: ScoreEvent? { state.withLockedValue { $0.queue.first } }
 
-    public var pending: [ScoreEvent] { state.withLockedValue { $0 } }
+    public var pending: [ScoreEvent] { state.withLockedValue { $0.queue } }
 
-    public var count: Int { state.withLockedValue { $0.count } }
+    public var count: Int { state.withLockedValue { $0.queue.count } }
 
     /// Removes an acked (or rejected and logged) event. Nothing is synced: see the type's comment.
+    /// Never waits for a Save's sync: while one holds the journal, it writes this ack after.
     public func remove(_ id: UUID) throws {
-        try journal.withLock { journal in
-            let (found, emptied) = state.withLockedValue { queue -> (Bool, Bool) in
-                guard let index = queue.firstIndex(where: { $0.id == id }) else { return (false, false) }
-                queue.remove(at: index)
-                return (true, queue.isEmpty)
-            }
-            guard found else { return }
-            if emptied {
+        let found = state.withLockedValue { state -> Bool in
+            guard let index = state.queue.firstIndex(where: { $0.id == id }) else { return false }
+            state.queue.remove(at: index)
+            state.unwrittenAcks.append(id)
+            return true
+        }
+        guard found else { return }
+        journal.withLockIfAvailable { journal in writeAcks(&journal) }
+    }
+
+    /// Writes the acks not yet in the journal, or empties it when the queue is empty. Under the
+    /// journal's lock, so the queue cannot hold less than the journal's queued records say.
+    /// Failures are logged: an ack the journal lacks only means a resend the hub recognises.
+    private func writeAcks(_ journal: inout AppendOnlyFile) {
+        let (acks, empty) = state.withLockedValue { state in
+            defer { state.unwrittenAcks = [] }
+            return (state.unwrittenAcks, state.queue.isEmpty)
+        }
+        guard !acks.isEmpty else { return }
+        do {
+            if empty {
                 try journal.removeAll()
             } else {
-                try journal.append(Self.record(acked: id), sync: false)
+                for id in acks { try journal.append(Self.record(acked: id), sync: false) }
             }
+        } catch {
+            logger.error("an ack could not be written to the outbox journal; that score will be sent again and recognised", metadata: ["error": "\(error)"])
         }
     }
 
@@ -160,20 +193,27 @@ public final class DurableOutbox: Sendable {
     /// Reads the earlier format's files (in sequence order), then the journal.
     static func read(_ directory: URL) throws -> Contents {
         var contents = Contents()
+        // An event is queued once, however many records name it (a kill while the earlier
+        // format's files were being moved in leaves them in both).
+        var seen = Set<UUID>()
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
         for name in names {
             let url = directory.appendingPathComponent(name)
             if name.hasPrefix(".") {
                 // A temp file from a write that was cut off (a DurableFile.replace, or the earlier format's): never queued.
-                contents.needsRewrite = true
-                contents.legacyFiles.append(name)
+                if name.hasSuffix(".tmp") {
+                    contents.needsRewrite = true
+                    contents.legacyFiles.append(name)
+                }
                 continue
             }
             guard name.hasSuffix(".json"), Int(name.prefix { $0 != "-" }) != nil else { continue }
             contents.needsRewrite = true
-            let data = try Data(contentsOf: url)
+            // Gone since the listing (a watch moving it into the journal while a tool looks): not here.
+            guard let data = FileManager.default.contents(atPath: url.path) else { continue }
             do {
-                contents.events.append(try HyzerJSON.decoder().decode(ScoreEvent.self, from: data))
+                let event = try HyzerJSON.decoder().decode(ScoreEvent.self, from: data)
+                if seen.insert(event.id).inserted { contents.events.append(event) }
                 contents.legacyFiles.append(name)
             } catch {
                 contents.unreadable.append(Unreadable(name: name, bytes: data, reason: "\(error)", legacyFile: true))
@@ -187,15 +227,19 @@ public final class DurableOutbox: Sendable {
         // The piece after the last newline: empty, or a record cut off mid-write.
         if let last = lines.popLast(), !last.isEmpty { contents.cutOff = true }
         for (number, line) in lines.enumerated() {
-            switch parse(Data(line)) {
-            case .queued(let event): queued.append(event)
+            // An empty line holds nothing (a newline started after a write that was taken back).
+            guard !line.isEmpty else { contents.needsRewrite = true; continue }
+            let record = line.last == 0x0D ? line.dropLast() : line
+            switch parse(Data(record)) {
+            case .queued(let event):
+                if seen.insert(event.id).inserted { queued.append(event) } else { contents.needsRewrite = true }
             case .acked(let id): acked.insert(id); contents.needsRewrite = true
             case .unreadable(let reason):
                 let stamp = Int(Date().timeIntervalSince1970)
                 contents.unreadable.append(Unreadable(name: "journal-\(stamp)-line-\(number + 1).json", bytes: Data(line), reason: reason, legacyFile: false))
             }
         }
-        contents.events += queued.filter { !acked.contains($0.id) }
+        contents.events = (contents.events + queued).filter { !acked.contains($0.id) }
         if contents.cutOff || !contents.unreadable.isEmpty { contents.needsRewrite = true }
         return contents
     }
