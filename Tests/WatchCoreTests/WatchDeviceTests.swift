@@ -114,6 +114,16 @@ struct WatchDeviceTests {
         #expect(TextSize.accessibility3.larger == .accessibility3 && TextSize.xSmall.smaller == .xSmall && TextSize.large.larger == .xLarge)
     }
 
+    @Test("The ? key list shows every key and what it does whole, on the narrowest face too")
+    func keyListFits() {
+        for size in WatchSize.allCases {
+            let texts = WindowKeys.helpOverlay(width: Double(size.width), height: Double(size.height), measurer: .estimate).compactMap { command -> String? in
+                if case .text(let text, _, _, _, _) = command { text } else { nil }
+            }
+            #expect(texts == WindowKeys.all.flatMap { [$0.keys, $0.action] }, "\(size.rawValue) mm: \(texts.filter { $0.hasSuffix("…") })")
+        }
+    }
+
     @Test("A script that ends while recording still writes its recording; dump says crown and side button are null without chrome")
     func recordingEndsWithScript() async throws {
         let home = try TemporaryHome()

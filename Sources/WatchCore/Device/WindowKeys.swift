@@ -25,10 +25,16 @@ public enum WindowKeys {
     public static func helpOverlay(width: Double, height: Double, measurer: TextMeasurer) -> [DrawCommand] {
         var commands: [DrawCommand] = [.rect(Rect(x: 0, y: 0, width: width, height: height), WatchColor.background.opacity(0.92), cornerRadius: 0)]
         let rowHeight = min(26, (height - 40) / Double(all.count))
-        let font = FontSpec(.sans, (rowHeight * 0.72).rounded())
-        let bold = FontSpec(.sansBold, (rowHeight * 0.72).rounded())
         let top = (height - rowHeight * Double(all.count)) / 2
         let keyWidth = width * 0.36
+        // The type shrinks until every key and every action fits whole (the 41 mm face is narrow).
+        var size = (rowHeight * 0.72).rounded()
+        while size > 9, all.contains(where: { measurer.width($0.keys, FontSpec(.sansBold, size)) > keyWidth - 8
+                                               || measurer.width($0.action, FontSpec(.sans, size)) > width - keyWidth - 32 }) {
+            size -= 1
+        }
+        let font = FontSpec(.sans, size)
+        let bold = FontSpec(.sansBold, size)
         for (index, entry) in all.enumerated() {
             let y = top + Double(index) * rowHeight
             commands.append(.text(measurer.truncate(entry.keys, font: bold, toFit: keyWidth - 8), frame: Rect(x: 16, y: y, width: keyWidth - 8, height: rowHeight),
