@@ -60,7 +60,7 @@ struct DurableOutboxTests {
         #expect(reopened.pending == [events[0], events[2]])
         #expect(reopened.quarantined == 1)
         let moved = try FileManager.default.contentsOfDirectory(atPath: reopened.quarantineDirectory.path).sorted()
-        #expect(moved.count == 2 && moved[0].hasPrefix("journal-") && moved[0].hasSuffix("-line-2.json") && moved[1] == moved[0] + ".reason")
+        #expect(moved.count == 2 && moved[0].hasPrefix("journal-line-2-") && moved[0].hasSuffix(".json") && moved[1] == moved[0] + ".reason")
         let reason = try String(contentsOf: reopened.quarantineDirectory.appendingPathComponent(moved[1]), encoding: .utf8)
         #expect(reason == "checksum mismatch: the record was changed on disk\n")
         #expect(try DurableOutbox(directory: directory).quarantined == 1, "moved once, not at every start")

@@ -235,8 +235,10 @@ public final class DurableOutbox: Sendable {
                 if seen.insert(event.id).inserted { queued.append(event) } else { contents.needsRewrite = true }
             case .acked(let id): acked.insert(id); contents.needsRewrite = true
             case .unreadable(let reason):
-                let stamp = Int(Date().timeIntervalSince1970)
-                contents.unreadable.append(Unreadable(name: "journal-\(stamp)-line-\(number + 1).json", bytes: Data(line), reason: reason, legacyFile: false))
+                // Named by its bytes: a line quarantined again (a start that could not tidy the
+                // journal) lands on its own copy instead of counting twice.
+                let name = "journal-line-\(number + 1)-\(String(format: "%08x", CRC32.checksum(line))).json"
+                contents.unreadable.append(Unreadable(name: name, bytes: Data(line), reason: reason, legacyFile: false))
             }
         }
         contents.events = (contents.events + queued).filter { !acked.contains($0.id) }
