@@ -143,8 +143,9 @@ extension Hub {
     /// What one write transaction knows about the round in play, so a batch loads it once.
     struct AppendContext {
         var round: Round?
-        /// The round's player ids, for validating many events.
-        var playerIDs: Set<PlayerID> = []
+        /// The round's player ids, built once a transaction appends a second event (a batch):
+        /// for one event, scanning the player list is cheaper than building the set.
+        var playerIDs: Set<PlayerID>?
         /// The round's ledger, taken from the cache on the first append and grown by each insert:
         /// histories and progress come from memory, never from the log.
         var ledger: LedgerCache?
@@ -177,9 +178,12 @@ extension Hub {
         let stored = try context.inserted.contains(event.id) || context.storedIDs.map { $0.contains(event.id) } ?? store.containsEvent(id: event.id)
         if stored { return AppendResult(event: event, outcome: .alreadyStored) }
         var round = try context.round ?? cachedRoundInPlay(store)
-        if context.round == nil { context.playerIDs = Set(round.players.map(\.id)) }
-        let playerIDs = context.playerIDs
-        do { try round.validate(event, isPlayer: { playerIDs.contains($0) }) } catch { throw HubError.score(error) }
+        if context.round != nil, context.playerIDs == nil { context.playerIDs = Set(round.players.map(\.id)) }
+        do {
+            if let playerIDs = context.playerIDs { try round.validate(event, isPlayer: { playerIDs.contains($0) }) } else { try round.validate(event) }
+        } catch {
+            throw HubError.score(error)
+        }
         if event.source == .resolution { try Self.requireResolver(store, roundID: event.roundID) }
         if context.ledger == nil { context.ledger = try takeLedger(of: round, at: try store.sequence, in: store) }
         let history = context.ledger?.ledger.history(of: ScoreKey(playerID: event.playerID, hole: event.hole)) ?? []

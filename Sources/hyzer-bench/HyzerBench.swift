@@ -65,9 +65,9 @@ struct HyzerBench: ParsableCommand {
         let replaceSpaced = try PhysicalLimits.durableReplace(iterations: context.n(200, quick: 10), spacing: 0.02, in: limits)
         let commit = try PhysicalLimits.sqliteCommit(iterations: context.n(2_000, quick: 100), in: limits)
         let batchRows = try PhysicalLimits.sqliteBatchRowsPerSecond(rows: context.n(200_000, quick: 10_000), in: limits)
-        let lineWrite = try PhysicalLimits.lineWrite(iterations: context.n(20_000, quick: 500), in: limits)
+        let lineWrite = try PhysicalLimits.lineAppend(iterations: context.n(20_000, quick: 500), bytes: 100, sync: false, in: limits)
 
-        let appendSpaced = try PhysicalLimits.durableAppend(iterations: context.n(200, quick: 10), spacing: 0.02, in: limits)
+        let appendSpaced = try PhysicalLimits.lineAppend(iterations: context.n(200, quick: 10), bytes: 400, sync: true, spacing: 0.02, in: limits)
 
         // The chain from Save to the new standings on the watch: the outbox append, the event to
         // the hub and its standings back (two socket round trips cover both ways), one commit.

@@ -51,20 +51,6 @@ enum PhysicalLimits {
         }
     }
 
-    /// A ~400-byte line appended to an open file and `fdatasync`ed, as the watch's outbox journal
-    /// does on Save; spaced out like real scoring.
-    static func durableAppend(iterations: Int, spacing: TimeInterval, in directory: URL) throws -> Samples {
-        let url = directory.appendingPathComponent("limit-journal-\(spacing)")
-        let fd = open(url.path, O_WRONLY | O_APPEND | O_CREAT | O_TRUNC, 0o644)
-        guard fd >= 0 else { throw BenchError("cannot open \(url.path)") }
-        defer { close(fd) }
-        let line = [UInt8](repeating: 0x61, count: 400) + [0x0A]
-        return try measure(iterations, pause: spacing) {
-            _ = line.withUnsafeBytes { write(fd, $0.baseAddress!, $0.count) }
-            guard fdatasync(fd) == 0 else { throw BenchError("fdatasync failed: \(errno)") }
-        }
-    }
-
     /// One SQLite commit of one small row, WAL mode, synchronous=FULL (the hub's settings).
     static func sqliteCommit(iterations: Int, in directory: URL) throws -> Samples {
         let queue = try database(directory.appendingPathComponent("limit-commit.sqlite"))
@@ -90,14 +76,17 @@ enum PhysicalLimits {
         return Double(rows) / start.duration(to: .now).seconds
     }
 
-    /// A plain `write` of one ~100-byte line to an open file: the floor under logging a haptic.
-    static func lineWrite(iterations: Int, in directory: URL) throws -> Samples {
-        let url = directory.appendingPathComponent("limit-lines.jsonl")
+    /// A line of `bytes` bytes appended to an open file: plainly (the floor under logging a
+    /// haptic), or `fdatasync`ed and spaced out like real scoring (the watch outbox's Save).
+    static func lineAppend(iterations: Int, bytes: Int, sync: Bool, spacing: TimeInterval = 0, in directory: URL) throws -> Samples {
+        let url = directory.appendingPathComponent("limit-lines-\(bytes)-\(sync).jsonl")
         let fd = open(url.path, O_WRONLY | O_APPEND | O_CREAT | O_TRUNC, 0o644)
+        guard fd >= 0 else { throw BenchError("cannot open \(url.path)") }
         defer { close(fd) }
-        let line = [UInt8](repeating: 0x61, count: 100) + [0x0A]
-        return measure(iterations, warmup: 20) {
+        let line = [UInt8](repeating: 0x61, count: bytes) + [0x0A]
+        return try measure(iterations, warmup: 20, pause: spacing) {
             _ = line.withUnsafeBytes { write(fd, $0.baseAddress!, $0.count) }
+            if sync, fdatasync(fd) != 0 { throw BenchError("fdatasync of \(url.path) failed: \(String(cString: strerror(errno)))") }
         }
     }
 

@@ -84,20 +84,22 @@ enum ProcStat {
 
 /// The physical limit for a first frame: a minimal C SDL program compiled here, timed the same way.
 enum CReference {
-    static let source = """
+    /// What both C programs share: SDL on the dummy driver with a software renderer the face's
+    /// size, and the first-frame line stamped with CLOCK_MONOTONIC as the watch stamps its own.
+    static let prelude = """
         #include <SDL2/SDL.h>
         #include <stdio.h>
         #include <time.h>
-        int main(void) {
+        static SDL_Renderer *start(void) {
             setenv("SDL_VIDEODRIVER", "dummy", 1);
-            if (SDL_Init(SDL_INIT_VIDEO) != 0) return 1;
+            if (SDL_Init(SDL_INIT_VIDEO) != 0) exit(1);
             SDL_Surface *s = SDL_CreateRGBSurfaceWithFormat(0, 396, 484, 32, SDL_PIXELFORMAT_ARGB8888);
             SDL_Renderer *r = SDL_CreateSoftwareRenderer(s);
             SDL_SetRenderDrawColor(r, 10, 10, 12, 255);
             SDL_RenderClear(r);
-            SDL_Rect rect = {24, 64, 348, 88};
-            SDL_SetRenderDrawColor(r, 48, 213, 200, 255);
-            SDL_RenderFillRect(r, &rect);
+            return r;
+        }
+        static int shown(SDL_Renderer *r) {
             SDL_RenderPresent(r);
             struct timespec now;
             clock_gettime(CLOCK_MONOTONIC, &now);
@@ -107,16 +109,24 @@ enum CReference {
             SDL_Quit();
             return 0;
         }
+
+        """
+
+    static let source = prelude + """
+        int main(void) {
+            SDL_Renderer *r = start();
+            SDL_Rect rect = {24, 64, 348, 88};
+            SDL_SetRenderDrawColor(r, 48, 213, 200, 255);
+            SDL_RenderFillRect(r, &rect);
+            return shown(r);
+        }
         """
 
     /// The same, drawing what a face's first frame holds: the three DejaVu fonts opened at the
     /// face's sizes and a leaderboard's worth of text (a header and four rows of position, name
     /// and score) rendered with SDL_ttf. Font paths come in as arguments (from fontconfig).
-    static let textSource = """
-        #include <SDL2/SDL.h>
+    static let textSource = prelude + """
         #include <SDL2/SDL_ttf.h>
-        #include <stdio.h>
-        #include <time.h>
         static void text(SDL_Renderer *r, TTF_Font *f, const char *s, int x, int y) {
             SDL_Color c = {245, 245, 247, 255};
             SDL_Surface *t = TTF_RenderUTF8_Blended(f, s, c);
@@ -128,14 +138,10 @@ enum CReference {
         }
         int main(int argc, char **argv) {
             if (argc < 4) return 2;
-            setenv("SDL_VIDEODRIVER", "dummy", 1);
-            if (SDL_Init(SDL_INIT_VIDEO) != 0 || TTF_Init() != 0) return 1;
-            SDL_Surface *s = SDL_CreateRGBSurfaceWithFormat(0, 396, 484, 32, SDL_PIXELFORMAT_ARGB8888);
-            SDL_Renderer *r = SDL_CreateSoftwareRenderer(s);
+            SDL_Renderer *r = start();
+            if (TTF_Init() != 0) return 1;
             TTF_Font *sans = TTF_OpenFont(argv[1], 26), *bold = TTF_OpenFont(argv[2], 34), *mono = TTF_OpenFont(argv[3], 34);
             if (!sans || !bold || !mono) return 3;
-            SDL_SetRenderDrawColor(r, 10, 10, 12, 255);
-            SDL_RenderClear(r);
             text(r, sans, "Hole 7 of 18", 36, 16);
             const char *names[] = {"Jake", "Sarah", "Mike", "Holyn Handley"}, *scores[] = {"-2", "E", "+1", "+3"}, *pos[] = {"1", "2", "3", "4"};
             for (int i = 0; i < 4; i++) {
@@ -143,14 +149,7 @@ enum CReference {
                 text(r, bold, names[i], 80, 80 + i * 88);
                 text(r, mono, scores[i], 320, 80 + i * 88);
             }
-            SDL_RenderPresent(r);
-            struct timespec now;
-            clock_gettime(CLOCK_MONOTONIC, &now);
-            printf("first-frame %lld\\n", (long long)now.tv_sec * 1000000000LL + now.tv_nsec);
-            fflush(stdout);
-            SDL_Delay(50);
-            SDL_Quit();
-            return 0;
+            return shown(r);
         }
         """
 
