@@ -90,11 +90,33 @@ enum PhysicalLimits {
         }
     }
 
+    /// The Save chain's two durable writes as scoring makes them, `spacing` apart: a 400-byte line
+    /// appended and `fdatasync`ed (the watch's Save), then one SQLite commit (the hub's), one right
+    /// after the other. Spaced out, each sync costs more than back to back, and the second waits
+    /// on the file system's journal behind the first.
+    static func appendThenCommit(iterations: Int, spacing: TimeInterval, in directory: URL) throws -> Samples {
+        let url = directory.appendingPathComponent("limit-chain.jsonl")
+        let fd = open(url.path, O_WRONLY | O_APPEND | O_CREAT | O_TRUNC, 0o644)
+        guard fd >= 0 else { throw BenchError("cannot open \(url.path)") }
+        defer { close(fd) }
+        let queue = try database(directory.appendingPathComponent("limit-chain.sqlite"))
+        let line = [UInt8](repeating: 0x61, count: 400) + [0x0A], payload = String(repeating: "x", count: 200)
+        var n = 0
+        return try measure(iterations, warmup: 5, pause: spacing) {
+            _ = line.withUnsafeBytes { write(fd, $0.baseAddress!, $0.count) }
+            if fdatasync(fd) != 0 { throw BenchError("fdatasync of \(url.path) failed: \(String(cString: strerror(errno)))") }
+            n += 1
+            try queue.write { db in try db.execute(sql: "INSERT INTO t (id, payload) VALUES (?, ?)", arguments: ["c\(n)", payload]) }
+        }
+    }
+
     private static func database(_ url: URL) throws -> DatabaseQueue {
         var configuration = Configuration()
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
         configuration.journalMode = .wal
         let queue = try DatabaseQueue(path: url.path, configuration: configuration)
+        // As the hub does: GRDB sets synchronous=NORMAL when it turns WAL on, after prepareDatabase.
+        try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
         try queue.write { db in try db.execute(sql: "CREATE TABLE IF NOT EXISTS t (id TEXT PRIMARY KEY, payload TEXT NOT NULL)") }
         return queue
     }

@@ -146,9 +146,11 @@ struct HubServeService: Service {
         service.publish()
         try await server.start()
         ready(server.boundAddress ?? server.configuration.address)
-        // Other hyzer-hub processes commit straight to the database: inotify on its WAL tells at
-        // once (a 1 s poll stands in where inotify is missing); nothing polls while idle.
-        let watcher = FileChangeWatcher(files: [database, URL(fileURLWithPath: database.path + "-wal")]) { [service, storeChanged] in
+        // Other hyzer-hub processes commit straight to the database: inotify on the commit signal
+        // they touch after each commit (and on the database and its WAL, for writers that do not)
+        // tells at once; a 1 s poll stands in where inotify is missing; nothing polls while idle.
+        let files = [HubDatabase.commitSignal(for: database), database, URL(fileURLWithPath: database.path + "-wal")]
+        let watcher = FileChangeWatcher(files: files) { [service, storeChanged] in
             service.storeChanged()
             storeChanged()
         }

@@ -189,6 +189,33 @@ struct HubStoreTests {
         #expect(mike.discrepancy == false)
     }
 
+    @Test("A committed score survives a power cut: the store on disk syncs every commit (synchronous=FULL, not WAL's NORMAL)")
+    func everyCommitSynced() throws {
+        let home = try TemporaryHome()
+        let (hub, _, _) = try Self.hubOnDiskWithRound(in: home)
+        #expect(try hub.database.synchronousMode == 2)
+    }
+
+    @Test("The standings a watch's score is pushed with, built from memory, are the ones the store gives after it")
+    func pushedSnapshotMatchesStore() throws {
+        let home = try TemporaryHome()
+        let (hub, round, _) = try Self.hubOnDiskWithRound(in: home)
+        let first = try Self.event(round, "Jake", hole: 1, strokes: 3)
+        for event in [first, try Self.event(round, "Mike", hole: 1, strokes: 5),
+                      try Self.event(round, "Jake", hole: 1, strokes: 2, supersedes: first.id),
+                      try Self.event(round, "Mike", hole: 1, strokes: 4, device: "watch-2")] {
+            let (result, pushed) = try hub.appendForPush(event)
+            #expect(result.outcome != .alreadyStored)
+            let stored = try hub.snapshot()
+            #expect(pushed?.sequence == stored.sequence)
+            #expect(pushed?.hubID == stored.hubID)
+            #expect(pushed?.round == stored.round)
+        }
+        let (again, none) = try hub.appendForPush(first)
+        #expect(again.outcome == .alreadyStored)
+        #expect(none == nil)
+    }
+
     @Test("Every change grows the snapshot sequence by one")
     func sequenceGrows() throws {
         let hub = try Hub.inMemory()

@@ -55,7 +55,7 @@ struct SchemaTests {
         try keep(Data(hello.dropFirst(4)), "hello")
         socket.send(hello)
         var received: [UInt8] = []
-        #expect(await eventually(timeout: .seconds(10)) {
+        #expect(await eventually(timeout: .seconds(30)) {
             received += await socket.receiveAll(timeout: .milliseconds(20)).bytes
             return (try? frames(in: received))?.contains { if case .standings = $0 { true } else { false } } == true
         })
@@ -70,7 +70,7 @@ struct SchemaTests {
         socket.send(score + rawScoreFrame(scoreBody(snapshot, strokes: 11)) + heartbeat)
 
         // What the hub sends back: welcome, standings, ack, rejected, heartbeats; and a refusal.
-        #expect(await eventually(timeout: .seconds(10)) {
+        #expect(await eventually(timeout: .seconds(30)) {
             received += await socket.receiveAll(timeout: .milliseconds(20)).bytes
             let types = Set(Self.bodies(in: received).compactMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }.compactMap { $0["type"] as? String })
             return types.isSuperset(of: ["ack", "rejected", "standings", "heartbeat"])

@@ -22,8 +22,28 @@ public struct HubDatabase: Sendable {
     }
 
     /// Runs `body` in a write transaction: all of it commits, or none of it when it throws.
+    /// Once it has committed, the commit signal file is touched (see `commitSignal(for:)`).
     func write<T>(_ body: (HubStore) throws -> T) throws -> T {
-        try Self.explainingDiskErrors(at: url) { try writer.write { db in try body(HubStore(db: db)) } }
+        let result = try Self.explainingDiskErrors(at: url) { try writer.write { db in try body(HubStore(db: db)) } }
+        if let url { Self.signalCommit(beside: url) }
+        return result
+    }
+
+    /// `.committed` beside the database: its time is set after every commit, so `serve` learns of
+    /// another process's commit once it can be read. The WAL's own writes come before the commit's
+    /// sync (synchronous=FULL), so a change seen there may not be readable yet, and nothing is
+    /// written to the WAL after it.
+    public static func commitSignal(for database: URL) -> URL {
+        database.deletingLastPathComponent().appendingPathComponent(".committed")
+    }
+
+    /// Best effort by design: a missed signal only delays the news to `serve`'s one-second poll,
+    /// and the commit it reports has already succeeded.
+    private static func signalCommit(beside database: URL) {
+        let fd = Glibc.open(commitSignal(for: database).path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return }
+        _ = futimens(fd, nil)
+        close(fd)
     }
 
     /// A full or failing disk, said as such (SQLite says "disk I/O error" for both); the
@@ -68,7 +88,9 @@ public struct HubDatabase: Sendable {
             chmod(url.path, 0o600)
             do {
                 let database = try explainingDiskErrors(at: url) {
-                    try HubDatabase(writer: DatabasePool(path: url.path, configuration: configuration()), url: url)
+                    let pool = try DatabasePool(path: url.path, configuration: configuration())
+                    try syncEveryCommit(pool)
+                    return try HubDatabase(writer: pool, url: url)
                 }
                 try database.checkIntegrity()
                 return database
@@ -76,6 +98,18 @@ public struct HubDatabase: Sendable {
                 throw HubError.damagedStore(path: url.path, problem: "is damaged (\(error.message ?? "\(error.resultCode)"))")
             }
         }
+    }
+
+    /// GRDB turns WAL on after `prepareDatabase` has run and sets the writer to synchronous=NORMAL
+    /// as it does, so a commit would survive a crash of the process but not a power cut. The hub
+    /// acks a score once it is committed: every commit is synced (FULL) again here.
+    static func syncEveryCommit(_ writer: any DatabaseWriter) throws {
+        try writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+    }
+
+    /// What the writer syncs: 2 is FULL (tests check it).
+    var synchronousMode: Int {
+        get throws { try writer.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1 } }
     }
 
     private static func isOnReadOnlyFileSystem(_ directory: URL) -> Bool {
