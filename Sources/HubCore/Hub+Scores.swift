@@ -16,6 +16,24 @@ extension Hub {
         return result
     }
 
+    /// Appends an event from a paired watch; when it is stored, also the standings it leads to,
+    /// built from the round and ledger the append already holds in memory: `serve` pushes them
+    /// the moment the commit returns, with no read of the store in between. Exports nothing.
+    public func appendForPush(_ event: ScoreEvent) throws -> (result: AppendResult, snapshot: StandingsSnapshot?) {
+        var state: (round: Round, ledger: ScoreLedger, sequence: Int, hubID: String)?
+        let result = try appending { store, context -> AppendResult in
+            let result = try self.append(event, in: store, context: &context)
+            if result.outcome != .alreadyStored, let round = context.round, let cache = context.ledger {
+                state = (round, cache.ledger, cache.sequence, try store.hubID)
+            }
+            return result
+        }
+        let snapshot = state.map {
+            StandingsSnapshot(hubID: $0.hubID, sequence: $0.sequence, lastUpdatedAt: clock(), round: RoundSnapshot(round: $0.round, ledger: $0.ledger))
+        }
+        return (result, snapshot)
+    }
+
     /// Appends many events in one transaction (all or nothing), then exports once. Which of them
     /// the log already holds is asked once for the whole batch.
     @discardableResult
@@ -155,6 +173,9 @@ extension Hub {
         var storedIDs: Set<UUID>?
         /// The change sequence grows once per transaction: a batch is one change to publish.
         var sequenceBumped = false
+        /// When this transaction received its events, as stored: a batch arrives at one instant,
+        /// so the time is read and formatted once.
+        var receivedAt: String?
     }
 
     /// Runs appends in one write transaction. The round's ledger they grow goes back to the cache
@@ -200,7 +221,9 @@ extension Hub {
             }
         }
         let classification = ConflictDetector.classify(event, history: history)
-        let row = try store.insert(event, receivedAt: clock())
+        let receivedAt = context.receivedAt ?? HyzerJSON.formatTimestamp(clock())
+        context.receivedAt = receivedAt
+        let row = try store.insert(event, receivedAt: receivedAt)
         context.inserted.insert(event.id)
         // A new row is last in log order: no cloud has ordered it yet.
         context.ledger?.ledger.append(event)
@@ -214,9 +237,10 @@ extension Hub {
         }
         context.round = round
         if !context.sequenceBumped {
-            try store.bumpSequence()
+            // The ledger was brought to the sequence this transaction read; the bump adds one.
+            let sequence = try store.bumpSequence()
             context.sequenceBumped = true
-            context.ledger?.sequence = try store.sequence
+            context.ledger?.sequence = sequence
         }
         logger.debug("stored event", metadata: ["id": "\(event.id)", "classification": "\(classification.rawValue)"])
         return AppendResult(event: event, outcome: .stored(classification))

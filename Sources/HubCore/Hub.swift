@@ -286,9 +286,15 @@ public final class Hub: Sendable {
 
     /// Writes `shared/standings.json` (see `SnapshotExporter`); returns the snapshot written, nil
     /// for a hub without files.
+    ///
+    /// `built` is a snapshot already made for this change (the one `serve` pushed): it is written
+    /// as it is while the store is still at its change, else the newest state is read as usual.
     @discardableResult
-    public func exportSnapshot() throws -> StandingsSnapshot? {
-        try exporter?.export(snapshot)
+    public func exportSnapshot(_ built: StandingsSnapshot? = nil) throws -> StandingsSnapshot? {
+        try exporter?.export {
+            if let built, try currentSequence() == built.sequence { return built }
+            return try snapshot()
+        }
     }
 
     // MARK: Helpers

@@ -43,6 +43,13 @@ public struct AppendOnlyFile: ~Copyable {
         endsMidLine = false
     }
 
+    /// The file's size in bytes (0 when it does not exist yet).
+    public var length: Int {
+        var info = stat()
+        let found = fd >= 0 ? fstat(fd, &info) == 0 : stat(url.path, &info) == 0
+        return found ? Int(info.st_size) : 0
+    }
+
     /// Empties the file without syncing: after a crash it may hold its old records again.
     public mutating func removeAll() throws(DurableFileError) {
         if fd >= 0 {

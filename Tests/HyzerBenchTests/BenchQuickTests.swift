@@ -41,7 +41,7 @@ struct BenchQuickTests {
                 #expect(names.contains { $0.hasPrefix(expected) }, "missing \(expected)")
             }
         }
-        #expect(report.limits.count == (cloud == nil ? 5 : 7))
+        #expect(report.limits.count == (cloud == nil ? 6 : 8))
         #expect((report.figures + report.limits).allSatisfy { $0.p50.isFinite && $0.p50 >= 0 && $0.iterations > 0 })
     }
 }

@@ -84,7 +84,7 @@ struct DurableOutboxTests {
         #expect(try DurableOutbox.pendingEvents(in: directory) == events)
     }
 
-    @Test("Acks are journalled without a sync; once the queue is empty the journal is emptied")
+    @Test("Acks are journalled without a sync; a small journal keeps its settled lines when the queue empties, and the next start tidies it")
     func acksAndEmptying() throws {
         let home = try TemporaryHome()
         let (directory, journal, events, outbox) = try Self.threeQueued(in: home)
@@ -94,8 +94,28 @@ struct DurableOutboxTests {
         #expect(try DurableOutbox.pendingEvents(in: directory) == Array(events[1...]))
         try outbox.remove(events[2].id)
         try outbox.remove(events[1].id)
-        #expect(try Data(contentsOf: journal).isEmpty)
+        #expect(try String(contentsOf: journal, encoding: .utf8).split(separator: "\n").count == 6)
         #expect(try DurableOutbox.pendingEvents(in: directory) == [])
+        let reopened = try DurableOutbox(directory: directory)
+        #expect(reopened.pending == [])
+        #expect(!FileManager.default.fileExists(atPath: journal.path))
+    }
+
+    @Test("Once the queue is empty and the journal has grown past its bound, the journal is emptied")
+    func emptiedPastBound() throws {
+        let home = try TemporaryHome()
+        let directory = home.url.appendingPathComponent("outbox")
+        let outbox = try DurableOutbox(directory: directory, emptiesPast: 500)
+        let journal = directory.appendingPathComponent(DurableOutbox.journalName)
+        let events = try (1...3).map(Self.event)
+        for event in events { try outbox.enqueue(event) }
+        try outbox.remove(events[0].id)
+        try outbox.remove(events[1].id)
+        #expect(try Data(contentsOf: journal).count > 500)
+        try outbox.remove(events[2].id)
+        #expect(try Data(contentsOf: journal).isEmpty)
+        try outbox.enqueue(events[0])
+        #expect(try DurableOutbox.pendingEvents(in: directory) == [events[0]])
     }
 
     @Test("An event named twice (a kill while the earlier format was being moved in) is queued once; an ack anywhere settles it; empty and CRLF lines are no loss")

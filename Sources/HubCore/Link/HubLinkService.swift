@@ -12,6 +12,8 @@ public final class HubLinkService: LinkServerDelegate {
     private let logger = Logger(label: "hyzer.hub.serve")
     private let server = NIOLockedValueBox<LinkServer?>(nil)
     private let lastPushed = NIOLockedValueBox<StandingsSnapshot?>(nil)
+    /// A `publishIfChanged` is waiting on the score queue.
+    private let checkQueued = NIOLockedValueBox(false)
 
     public init(hub: Hub) { self.hub = hub }
 
@@ -20,7 +22,7 @@ public final class HubLinkService: LinkServerDelegate {
 
     public func receive(score event: ScoreEvent, deviceID: String, respond: @Sendable (ScoreVerdict) -> Void) {
         do {
-            let result = try hub.append(event, exportingSnapshot: false)
+            let (result, snapshot) = try hub.appendForPush(event)
             switch result.outcome {
             case .stored(let classification): respond(.stored(alreadyStored: false, classification: classification))
             case .alreadyStored: respond(.stored(alreadyStored: true))
@@ -29,7 +31,7 @@ public final class HubLinkService: LinkServerDelegate {
                 logger.info("score from the watch", metadata: [
                     "device": "\(deviceID)", "event": "\(event.id)", "classification": "\(classification.rawValue)",
                 ])
-                publish(trigger: classification == .resolution ? .conflictResolution : .watchScore)
+                publish(snapshot, trigger: classification == .resolution ? .conflictResolution : .watchScore)
             }
         } catch let error as HubError {
             guard let reason = Self.rejectionReason(for: error) else {
@@ -54,17 +56,18 @@ public final class HubLinkService: LinkServerDelegate {
     /// Pushes the standings to every paired watch, then exports `standings.json`, and logs who moved and why. A
     /// nil trigger (a change another process made) is a conflict resolution when it cleared a
     /// discrepancy flag, else a score entered on the phone.
-    public func publish(trigger: StandingsChangeTrigger? = nil) {
+    /// `prebuilt` is the snapshot a watch's score led to, built from memory as it committed.
+    public func publish(_ prebuilt: StandingsSnapshot? = nil, trigger: StandingsChangeTrigger? = nil) {
         do {
             // The paired watches first, standings.json after: the file is the fallback for a watch
             // whose link is down, so its fsync stays off the path of a push.
-            let snapshot = try hub.snapshot()
+            let snapshot = try prebuilt ?? hub.snapshot()
             let previous = lastPushed.withLockedValue { last -> StandingsSnapshot? in
                 defer { if snapshot.supersedes(last) { last = snapshot } }
                 return last
             }
             server.withLockedValue { $0 }?.broadcast(snapshot)
-            try hub.exportSnapshot()
+            try hub.exportSnapshot(snapshot)
             let before = previous?.round?.standings ?? [], after = snapshot.round?.standings ?? []
             let cleared = after.filter(\.discrepancy).count < before.filter(\.discrepancy).count
             let change = StandingsChange(previousStandings: before, newStandings: after,
@@ -77,9 +80,16 @@ public final class HubLinkService: LinkServerDelegate {
 
     /// Another process may have committed (the store's files changed): check on the queue that
     /// publishes scores, so a change this process is still publishing is not exported twice.
+    ///
+    /// This process's own commits change the files too (several times each): one check waiting
+    /// on the queue covers them all, so they cost one read of the change sequence, not one each.
     public func storeChanged() {
         guard let server = server.withLockedValue({ $0 }) else { return publishIfChanged() }
-        server.scoreQueue.async { self.publishIfChanged() }
+        guard checkQueued.withLockedValue({ queued in defer { queued = true }; return !queued }) else { return }
+        server.scoreQueue.async {
+            self.checkQueued.withLockedValue { $0 = false }
+            self.publishIfChanged()
+        }
     }
 
     /// Publishes when another process (a `hyzer-hub` command on the phone) committed a change

@@ -23,9 +23,14 @@ struct HubStore {
     /// The change sequence: grows by one per committed change, across every process using the file.
     var sequence: Int { get throws { Int(try meta(MetaRecord.sequence) ?? "0") ?? 0 } }
 
-    /// Marks a committed change: the snapshot sequence grows by one.
-    func bumpSequence() throws {
-        try db.cachedStatement(sql: "UPDATE hub_meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'sequence'").execute()
+    /// Marks a committed change: the snapshot sequence grows by one. Returns the new sequence.
+    @discardableResult
+    func bumpSequence() throws -> Int {
+        let statement = try db.cachedStatement(sql: "UPDATE hub_meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'sequence' RETURNING CAST(value AS INTEGER)")
+        guard let sequence = try Int.fetchOne(statement) else {
+            throw HubError.storage("The change sequence is missing from hub_meta.")
+        }
+        return sequence
     }
 
     // MARK: Courses
@@ -168,6 +173,12 @@ struct HubStore {
     /// Inserts `event`; its row (arrival number, `score_event.seq`).
     @discardableResult
     func insert(_ event: ScoreEvent, receivedAt: Date) throws -> Int64 {
+        try insert(event, receivedAt: HyzerJSON.formatTimestamp(receivedAt))
+    }
+
+    /// The same with the arrival time already formatted (a batch formats it once).
+    @discardableResult
+    func insert(_ event: ScoreEvent, receivedAt: String) throws -> Int64 {
         try db.cachedStatement(sql: ScoreEventRecord.insertSQL).execute(arguments: ScoreEventRecord(event, receivedAt: receivedAt).insertArguments)
         return db.lastInsertedRowID
     }

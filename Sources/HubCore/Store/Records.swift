@@ -178,7 +178,7 @@ struct ScoreEventRecord: FetchableRecord, PersistableRecord {
         container[Columns.receivedAt] = receivedAt
     }
 
-    init(_ event: ScoreEvent, receivedAt: Date) {
+    init(_ event: ScoreEvent, receivedAt: String) {
         id = event.id.uuidString
         roundID = event.roundID.uuidString
         playerID = event.playerID
@@ -189,7 +189,7 @@ struct ScoreEventRecord: FetchableRecord, PersistableRecord {
         deviceID = event.deviceID
         source = event.source.rawValue
         createdAt = HyzerJSON.formatTimestamp(event.createdAt)
-        self.receivedAt = HyzerJSON.formatTimestamp(receivedAt)
+        self.receivedAt = receivedAt
     }
 
     /// The domain event; a row the domain would refuse is reported as damaged storage.
