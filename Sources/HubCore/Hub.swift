@@ -51,11 +51,14 @@ public final class Hub: Sendable {
     }
 
     /// Opens (creating on first use) the hub under `paths.home`, seeding the shipped courses.
-    public static func open(paths: HyzerPaths, clock: @escaping @Sendable () -> Date = Date.init) throws -> Hub {
+    /// `forServe`: the hub `hyzer-hub serve` runs, which watches for the commit signal others
+    /// touch (`HubDatabase.commitSignal(for:)`) and so does not touch it itself.
+    public static func open(paths: HyzerPaths, forServe: Bool = false, clock: @escaping @Sendable () -> Date = Date.init) throws -> Hub {
         for directory in [paths.hubDirectory, paths.sharedDirectory] {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         }
-        let hub = Hub(database: try HubDatabase.open(at: paths.database), paths: paths, clock: clock)
+        let database = try HubDatabase.open(at: paths.database)
+        let hub = Hub(database: forServe ? database.notSignallingCommits() : database, paths: paths, clock: clock)
         try hub.seedCoursesIfNeeded()
         return hub
     }

@@ -6,7 +6,8 @@ import Synchronization
 
 /// Calls `onChange` when any of some files in one directory is written, touched, replaced,
 /// created or removed: inotify on the directory (a replacing rename shows up there too), with a slow poll of
-/// the files' size, time and inode as the safety net for file systems without inotify. Nothing
+/// the files' size, time and inode as the safety net for file systems without inotify (and for
+/// a change inotify reported before it could be read: the poll then reports it once more). Nothing
 /// runs at a fixed high rate, so an idle watcher costs next to nothing.
 public final class FileChangeWatcher: Sendable {
     public let directory: URL
@@ -52,10 +53,10 @@ public final class FileChangeWatcher: Sendable {
                 var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
                 if poll(&descriptor, 1, 100) > 0 {
                     let count = read(fd, &buffer, buffer.count)
-                    if count > 0, !names.isDisjoint(with: Self.names(in: buffer, count: count)) {
-                        lastSignature = signature()
-                        onChange()
-                    }
+                    // The poll's own signature is left as it was: a change seen here before it
+                    // could be read (a commit's WAL write precedes its sync) is seen again by the
+                    // next poll, whose signature then differs.
+                    if count > 0, !names.isDisjoint(with: Self.names(in: buffer, count: count)) { onChange() }
                 }
             } else {
                 usleep(100_000)

@@ -13,15 +13,20 @@ final class WatchObserver: Sendable {
     let session: WatchSession
     private let seen = DispatchSemaphore(value: 0)
     private let target = NIOLockedValueBox(0)
+    /// When the watch last saw its outbox empty again after `expectNextChange` (the hub's ack).
+    private let ackedAt = NIOLockedValueBox<ContinuousClock.Instant?>(nil)
 
     /// A watch on its own home `paths`; `hub` is the hub's home when it is another one (the watch
     /// then pairs with that hub's socket and token).
     init(paths: HyzerPaths, deviceID: String, hub: HyzerPaths? = nil) throws {
         let box = NIOLockedValueBox<WatchSession?>(nil)
-        let target = self.target, seen = self.seen
+        let target = self.target, seen = self.seen, ackedAt = self.ackedAt
         let configuration = WatchConfiguration(paths: paths, address: hub.map { .unix(path: $0.linkSocket.path) },
                                                tokenFile: hub?.pairingToken, deviceID: deviceID)
         session = try WatchSession(configuration: configuration) {
+            if box.withLockedValue({ $0 })?.current.pendingTransfers == 0 {
+                ackedAt.withLockedValue { if $0 == nil { $0 = .now } }
+            }
             guard let sequence = box.withLockedValue({ $0 })?.current.snapshot?.sequence else { return }
             let reached = target.withLockedValue { wanted in
                 guard wanted > 0, sequence >= wanted else { return false }
@@ -44,7 +49,13 @@ final class WatchObserver: Sendable {
     }
 
     /// From now on, `wait` returns once the watch shows the next change.
-    func expectNextChange() { target.withLockedValue { $0 = (session.current.snapshot?.sequence ?? 0) + 1 } }
+    func expectNextChange() {
+        ackedAt.withLockedValue { $0 = nil }
+        target.withLockedValue { $0 = (session.current.snapshot?.sequence ?? 0) + 1 }
+    }
+
+    /// When the outbox was last seen empty since `expectNextChange`: a Save's ack arrived.
+    var lastAck: ContinuousClock.Instant? { ackedAt.withLockedValue { $0 } }
 
     func wait(timeout seconds: Double, _ what: String) throws {
         if seen.wait(timeout: .now() + seconds) == .timedOut { throw BenchError("\(what) within \(seconds) s") }

@@ -82,7 +82,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw CommandMessage("Another hyzer-hub serve\(pid) is already serving \(paths.home.path); stop it first, or use another --home.")
         }
         defer { withExtendedLifetime(held) {} }
-        let hub = try Hub.open(paths: paths)
+        let hub = try Hub.open(paths: paths, forServe: true)
         if let cloud { try hub.setCloud(CloudConfiguration(url: cloud, player: player ?? (try hub.cloudConfiguration()?.player))) }
         let address = listen ?? .unix(path: paths.linkSocket.path)
         let service = HubLinkService(hub: hub)
@@ -155,6 +155,8 @@ struct HubServeService: Service {
             storeChanged()
         }
         watcher.start(name: "hyzer.hub.store-watcher")
+        // A commit between the first publish and the watch being in place is published now.
+        service.storeChanged()
         try? await gracefulShutdown()
         logger.info("shutting down")
         watcher.stop()

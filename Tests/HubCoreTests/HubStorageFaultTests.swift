@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import HyzerKit
 import HyzerTestSupport
 import Testing
 
@@ -49,6 +50,19 @@ struct HubStorageFaultTests {
         where FileManager.default.fileExists(atPath: home.url.appendingPathComponent(companion).path) {
             #expect(try mode(companion) == 0o600, "\(companion)")
         }
+    }
+
+    @Test("A FIFO nobody reads put where the commit signal goes never holds up a score")
+    func commitSignalNeverBlocks() async throws {
+        let home = try TemporaryHome()
+        #expect(try await home.hub("round", "start", "--course", "Maple Hill", "--player", "Jake").status == 0)
+        let signal = home.url.appendingPathComponent("hub/.committed")
+        try? FileManager.default.removeItem(at: signal)
+        #expect(mkfifo(signal.path, 0o600) == 0)
+        let score = try await RunningProcess("hyzer-hub", ["--home", home.url.path, "score", "Jake", "3"])
+        #expect(await score.waitForExit(timeout: .seconds(30)) == 0)
+        let standings = try HyzerJSON.decoder().decode(StandingsSnapshot.self, from: Data(try await home.hub("standings", "--json").stdout.utf8))
+        #expect(standings.round?.standings.first?.totalStrokes == 3)
     }
 
     @Test("A temp file left by a killed export is cleaned up by the next export")

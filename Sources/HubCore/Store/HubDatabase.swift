@@ -15,6 +15,9 @@ public struct HubDatabase: Sendable {
     private let writer: any DatabaseWriter
     /// The file, for messages (nil in memory).
     private let url: URL?
+    /// Whether commits touch the commit signal. `serve`, the one process that watches it, does
+    /// not signal its own commits: nobody would read them, and the touch would sit before its ack.
+    private var signalsCommits = true
 
     /// Runs `body` in a read transaction: it sees one committed state.
     func read<T>(_ body: (HubStore) throws -> T) throws -> T {
@@ -25,8 +28,15 @@ public struct HubDatabase: Sendable {
     /// Once it has committed, the commit signal file is touched (see `commitSignal(for:)`).
     func write<T>(_ body: (HubStore) throws -> T) throws -> T {
         let result = try Self.explainingDiskErrors(at: url) { try writer.write { db in try body(HubStore(db: db)) } }
-        if let url { Self.signalCommit(beside: url) }
+        if signalsCommits, let url { Self.signalCommit(beside: url) }
         return result
+    }
+
+    /// The same database, its commits no longer touching the commit signal (for `serve`).
+    func notSignallingCommits() -> HubDatabase {
+        var database = self
+        database.signalsCommits = false
+        return database
     }
 
     /// `.committed` beside the database: its time is set after every commit, so `serve` learns of
@@ -37,10 +47,11 @@ public struct HubDatabase: Sendable {
         database.deletingLastPathComponent().appendingPathComponent(".committed")
     }
 
-    /// Best effort by design: a missed signal only delays the news to `serve`'s one-second poll,
-    /// and the commit it reports has already succeeded.
+    /// Best effort by design: the commit it reports has already succeeded, and a missed signal
+    /// leaves `serve` to its one-second poll of the database files. Never blocks (a FIFO put in
+    /// its place is not waited on) and never follows a link.
     private static func signalCommit(beside database: URL) {
-        let fd = Glibc.open(commitSignal(for: database).path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+        let fd = Glibc.open(commitSignal(for: database).path, O_WRONLY | O_CREAT | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return }
         _ = futimens(fd, nil)
         close(fd)
