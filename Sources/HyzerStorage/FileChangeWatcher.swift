@@ -11,16 +11,22 @@ import Synchronization
 /// runs at a fixed high rate, so an idle watcher costs next to nothing.
 public final class FileChangeWatcher: Sendable {
     public let directory: URL
+    /// Files whose inotify events count (`files`); the poll looks at these and `polledFiles`.
     private let names: Set<String>
+    private let polledNames: Set<String>
     private let pollInterval: Duration
     private let onChange: @Sendable () -> Void
     private let stopped = Atomic<Bool>(false)
 
-    /// - Parameter files: files in one directory (the directory of the first is watched).
-    public init(files: [URL], pollInterval: Duration = .seconds(1), onChange: @escaping @Sendable () -> Void) {
+    /// - Parameters:
+    ///   - files: files in one directory (the directory of the first is watched).
+    ///   - polledFiles: files in the same directory that only the poll looks at (their writes
+    ///     are too many, or too early, to be worth waking for).
+    public init(files: [URL], polledFiles: [URL] = [], pollInterval: Duration = .seconds(1), onChange: @escaping @Sendable () -> Void) {
         precondition(!files.isEmpty, "FileChangeWatcher needs at least one file")
         directory = files[0].deletingLastPathComponent()
         names = Set(files.map(\.lastPathComponent))
+        polledNames = names.union(polledFiles.map(\.lastPathComponent))
         self.pollInterval = pollInterval
         self.onChange = onChange
     }
@@ -89,7 +95,7 @@ public final class FileChangeWatcher: Sendable {
     /// Each file's time, size and inode, from `stat` (Foundation's attributes also look up the
     /// owner's name in /etc/passwd and /etc/group: two file reads for every write noticed).
     private func signature() -> [String] {
-        names.sorted().map { name in
+        polledNames.sorted().map { name in
             var info = stat()
             guard stat(directory.appendingPathComponent(name).path, &info) == 0 else { return "" }
             return "\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec) \(info.st_size) \(info.st_ino)"

@@ -146,11 +146,12 @@ struct HubServeService: Service {
         service.publish()
         try await server.start()
         ready(server.boundAddress ?? server.configuration.address)
-        // Other hyzer-hub processes commit straight to the database: inotify on the commit signal
-        // they touch after each commit (and on the database and its WAL, for writers that do not)
-        // tells at once; a 1 s poll stands in where inotify is missing; nothing polls while idle.
-        let files = [HubDatabase.commitSignal(for: database), database, URL(fileURLWithPath: database.path + "-wal")]
-        let watcher = FileChangeWatcher(files: files) { [service, storeChanged] in
+        // Other hyzer-hub processes commit straight to the database and then touch the commit
+        // signal: inotify on it tells at once. The database and its WAL are only polled (1 s), for
+        // writers that do not signal and where inotify is missing: this process's own commits
+        // write the WAL several times each, and waking for them would compete with its pushes.
+        let watcher = FileChangeWatcher(files: [HubDatabase.commitSignal(for: database)],
+                                        polledFiles: [database, URL(fileURLWithPath: database.path + "-wal")]) { [service, storeChanged] in
             service.storeChanged()
             storeChanged()
         }

@@ -12,6 +12,8 @@ public final class HubLinkService: LinkServerDelegate {
     private let logger = Logger(label: "hyzer.hub.serve")
     private let server = NIOLockedValueBox<LinkServer?>(nil)
     private let lastPushed = NIOLockedValueBox<StandingsSnapshot?>(nil)
+    /// Exports of `standings.json` that follow a push (see `publish`).
+    private let exportQueue = DispatchQueue(label: "hyzer.hub.export")
     /// A `publishIfChanged` is waiting on the score queue.
     private let checkQueued = NIOLockedValueBox(false)
 
@@ -24,14 +26,15 @@ public final class HubLinkService: LinkServerDelegate {
         do {
             let (result, snapshot) = try hub.appendForPush(event)
             switch result.outcome {
-            case .stored(let classification): respond(.stored(alreadyStored: false, classification: classification))
-            case .alreadyStored: respond(.stored(alreadyStored: true))
-            }
-            if case .stored(let classification) = result.outcome {
+            case .stored(let classification):
+                // The new standings go out first (they are what the wearer waits for), the ack
+                // right after: both only once the score is committed.
+                publish(snapshot, trigger: classification == .resolution ? .conflictResolution : .watchScore)
+                respond(.stored(alreadyStored: false, classification: classification))
                 logger.info("score from the watch", metadata: [
                     "device": "\(deviceID)", "event": "\(event.id)", "classification": "\(classification.rawValue)",
                 ])
-                publish(snapshot, trigger: classification == .resolution ? .conflictResolution : .watchScore)
+            case .alreadyStored: respond(.stored(alreadyStored: true))
             }
         } catch let error as HubError {
             guard let reason = Self.rejectionReason(for: error) else {
@@ -53,7 +56,9 @@ public final class HubLinkService: LinkServerDelegate {
         }
     }
 
-    /// Pushes the standings to every paired watch, then exports `standings.json`, and logs who moved and why. A
+    /// Pushes the standings to every paired watch, then exports `standings.json` (once the pushes
+    /// are written, on a queue of its own, so the file's encoding and syncs do not compete with the
+    /// push on its way; at once when no watch is paired), and logs who moved and why. A
     /// nil trigger (a change another process made) is a conflict resolution when it cleared a
     /// discrepancy flag, else a score entered on the phone.
     /// `prebuilt` is the snapshot a watch's score led to, built from memory as it committed.
@@ -66,8 +71,12 @@ public final class HubLinkService: LinkServerDelegate {
                 defer { if snapshot.supersedes(last) { last = snapshot } }
                 return last
             }
-            server.withLockedValue { $0 }?.broadcast(snapshot)
-            try hub.exportSnapshot(snapshot)
+            let export: @Sendable () -> Void = { [hub, logger] in
+                do { try hub.exportSnapshot(snapshot) } catch { logger.error("could not write standings.json: \(error)") }
+            }
+            let exportQueue = self.exportQueue
+            let pushed = server.withLockedValue { $0 }?.broadcast(snapshot, then: { exportQueue.async(execute: export) }) ?? false
+            if !pushed { export() }
             let before = previous?.round?.standings ?? [], after = snapshot.round?.standings ?? []
             let cleared = after.filter(\.discrepancy).count < before.filter(\.discrepancy).count
             let change = StandingsChange(previousStandings: before, newStandings: after,

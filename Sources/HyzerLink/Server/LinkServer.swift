@@ -79,8 +79,9 @@ public final class LinkServer: Sendable {
     struct PairedWatch {
         let channel: any Channel
         let deviceID: String
-        /// Hands a snapshot to the connection's handler on its loop (newest wins if it cannot write).
-        let push: @Sendable (StandingsSnapshot) -> Void
+        /// Hands a snapshot to the connection's handler on its loop (newest wins if it cannot write),
+        /// then calls the second closure there.
+        let push: @Sendable (StandingsSnapshot, @escaping @Sendable () -> Void) -> Void
     }
 
     /// Repeated log lines (refusals, hostile frames) are rate-limited so an attack cannot fill the disk.
@@ -140,13 +141,23 @@ public final class LinkServer: Sendable {
     }
 
     /// Pushes standings to every paired watch (best effort: a watch that misses it reads the file).
-    public func broadcast(_ snapshot: StandingsSnapshot) {
+    /// `written` runs once every push has been handed to its socket; returns false (and never
+    /// runs it) when there was no watch to push to.
+    @discardableResult
+    public func broadcast(_ snapshot: StandingsSnapshot, then written: @escaping @Sendable () -> Void = {}) -> Bool {
         let watches = state.withLockedValue { state -> [PairedWatch] in
             if let last = state.lastSnapshot, last.hubID == snapshot.hubID, snapshot.sequence <= last.sequence { return [] }
             state.lastSnapshot = snapshot
             return Array(state.paired.values)
         }
-        for watch in watches { watch.push(snapshot) }
+        guard !watches.isEmpty else { return false }
+        let remaining = NIOLockedValueBox(watches.count)
+        for watch in watches {
+            watch.push(snapshot) {
+                if remaining.withLockedValue({ count in count -= 1; return count == 0 }) { written() }
+            }
+        }
+        return true
     }
 
     var lastSnapshot: StandingsSnapshot? { state.withLockedValue { $0.lastSnapshot } }

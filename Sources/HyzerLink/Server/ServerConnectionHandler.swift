@@ -159,8 +159,11 @@ final class ServerConnectionHandler: ChannelInboundHandler {
         context.writeAndFlush(wrapOutboundOut(.welcome(Welcome(
             hubID: server.configuration.hubID, heartbeatIntervalMillis: Int(interval.nanoseconds / 1_000_000)))), promise: nil)
         let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-        server.register(LinkServer.PairedWatch(channel: context.channel, deviceID: hello.deviceID) { snapshot in
-            loopBound.eventLoop.execute { loopBound.value.0.push(snapshot, context: loopBound.value.1) }
+        server.register(LinkServer.PairedWatch(channel: context.channel, deviceID: hello.deviceID) { snapshot, pushed in
+            loopBound.eventLoop.execute {
+                loopBound.value.0.push(snapshot, context: loopBound.value.1)
+                pushed()
+            }
         })
         if let snapshot = server.lastSnapshot ?? server.delegate.currentSnapshot() {
             context.writeAndFlush(wrapOutboundOut(.standings(snapshot)), promise: nil)
