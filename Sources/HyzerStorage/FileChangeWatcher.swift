@@ -5,10 +5,10 @@ import Foundation
 import Synchronization
 
 /// Calls `onChange` when any of some files in one directory is written, touched, replaced,
-/// created or removed: inotify on the directory (a replacing rename shows up there too), with a slow poll of
-/// the files' size, time and inode as the safety net for file systems without inotify (and for
-/// a change inotify reported before it could be read: the poll then reports it once more). Nothing
-/// runs at a fixed high rate, so an idle watcher costs next to nothing.
+/// created or removed: inotify on the directory (a replacing rename shows up there too), with a
+/// slow poll of the files' size, time and inode as the safety net for file systems without
+/// inotify (and for a change inotify reported before it could be read: the poll then reports it
+/// once more). Nothing runs at a fixed high rate, so an idle watcher costs next to nothing.
 public final class FileChangeWatcher: Sendable {
     public let directory: URL
     /// Files whose inotify events count (`files`); the poll looks at these and `polledFiles`.

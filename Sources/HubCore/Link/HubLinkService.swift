@@ -90,8 +90,8 @@ public final class HubLinkService: LinkServerDelegate {
     /// Another process may have committed (the store's files changed): check on the queue that
     /// publishes scores, so a change this process is still publishing is not exported twice.
     ///
-    /// This process's own commits change the files too (several times each): one check waiting
-    /// on the queue covers them all, so they cost one read of the change sequence, not one each.
+    /// Notices come in bursts (a command's commits, the poll seeing this process's own writes):
+    /// one check waiting on the queue covers a whole burst, one read of the change sequence.
     public func storeChanged() {
         guard let server = server.withLockedValue({ $0 }) else { return publishIfChanged() }
         guard checkQueued.withLockedValue({ queued in defer { queued = true }; return !queued }) else { return }
