@@ -307,7 +307,7 @@ enum Figures {
         }
         guard let path = hub.paths?.database.path else { throw BenchError("the bench's hub has no database file") }
         let queue = try DatabaseQueue(path: path)
-        try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+        try HubDatabase.syncEveryCommit(queue)
         let start = ContinuousClock.now
         try queue.write { db in
             let statement = try db.makeStatement(sql: """

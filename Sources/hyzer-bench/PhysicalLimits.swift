@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import HubCore
 import HyzerStorage
 import GRDB
 import HyzerLink
@@ -112,11 +113,9 @@ enum PhysicalLimits {
 
     private static func database(_ url: URL) throws -> DatabaseQueue {
         var configuration = Configuration()
-        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
         configuration.journalMode = .wal
         let queue = try DatabaseQueue(path: url.path, configuration: configuration)
-        // As the hub does: GRDB sets synchronous=NORMAL when it turns WAL on, after prepareDatabase.
-        try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+        try HubDatabase.syncEveryCommit(queue)
         try queue.write { db in try db.execute(sql: "CREATE TABLE IF NOT EXISTS t (id TEXT PRIMARY KEY, payload TEXT NOT NULL)") }
         return queue
     }

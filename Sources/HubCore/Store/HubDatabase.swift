@@ -114,7 +114,8 @@ public struct HubDatabase: Sendable {
     /// GRDB turns WAL on after `prepareDatabase` has run and sets the writer to synchronous=NORMAL
     /// as it does, so a commit would survive a crash of the process but not a power cut. The hub
     /// acks a score once it is committed: every commit is synced (FULL) again here.
-    static func syncEveryCommit(_ writer: any DatabaseWriter) throws {
+    /// (Public so `hyzer-bench` measures its limits with the hub's own setting.)
+    public static func syncEveryCommit(_ writer: any DatabaseWriter) throws {
         try writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
     }
 
@@ -177,9 +178,8 @@ public struct HubDatabase: Sendable {
         configuration.foreignKeysEnabled = true
         // Two hyzer-hub processes may write at once; the second waits for the first.
         configuration.busyMode = .timeout(30)
-        configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = FULL")
-        }
+        // synchronous=FULL is set by `syncEveryCommit` once the database is open: set here, GRDB
+        // would turn it back to NORMAL as it switched the file to WAL.
         return configuration
     }
 
