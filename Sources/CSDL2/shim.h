@@ -1,7 +1,7 @@
-// SDL2, SDL2_ttf, SDL2_image and fontconfig for hyzer-watch (Debian: libsdl2-dev, libsdl2-ttf-dev, libsdl2-image-dev).
+// SDL2, SDL2_ttf and fontconfig for hyzer-watch (Debian: libsdl2-dev, libsdl2-ttf-dev). SDL_image
+// (libsdl2-image-dev) is not linked: hyzer-watch opens it on its first screenshot (SDLImage in Painter.swift).
 // No pkg-config: `sdl2.pc` adds -D_REENTRANT, which SwiftPM rejects with a warning on every build.
 #include <SDL2/SDL.h>
 #include <SDL2/SDL_ttf.h>
-#include <SDL2/SDL_image.h>
 // fontconfig finds DejaVu Sans / Sans Mono (Debian: libfontconfig-dev, fonts-dejavu-core).
 #include <fontconfig/fontconfig.h>

@@ -210,7 +210,8 @@ final class Painter {
     }
 
     func savePNG(to url: URL) throws {
-        guard IMG_SavePNG(surface, url.path) == 0 else { throw HostError.sdl("IMG_SavePNG \(url.path)") }
+        let save = try SDLImage.savePNG.get()
+        guard save(surface, url.path) == 0 else { throw HostError.sdl("IMG_SavePNG \(url.path)") }
     }
 
     private func flushTextCache() {
@@ -293,4 +294,25 @@ final class Painter {
         if y < rect.y + radius { dy = rect.y + radius - y } else if y > rect.y + rect.height - radius { dy = y - (rect.y + rect.height - radius) } else { return 0 }
         return radius - (max(0, radius * radius - dy * dy)).squareRoot()
     }
+}
+
+/// SDL_image, opened on the first screenshot rather than linked: linking it loads its image
+/// libraries (TIFF, WebP, JPEG, JBIG, Lerc, …: eleven more shared objects) at every start, about
+/// 4 ms of the way to the first frame, for the one call screenshots and recordings make.
+enum SDLImage {
+    typealias SavePNG = @convention(c) (UnsafeMutablePointer<SDL_Surface>?, UnsafePointer<CChar>?) -> Int32
+
+    static let library = "libSDL2_image-2.0.so.0"
+
+    /// `IMG_SavePNG`, or why it cannot be had.
+    static let savePNG: Result<SavePNG, HostError> = {
+        guard let handle = dlopen(library, RTLD_NOW | RTLD_LOCAL) else {
+            let reason = dlerror().map { String(cString: $0) } ?? "not found"
+            return .failure(HostError("Cannot save PNGs: \(library) did not load (\(reason)). Install it: apt-get install libsdl2-image-2.0-0"))
+        }
+        guard let symbol = dlsym(handle, "IMG_SavePNG") else {
+            return .failure(HostError("Cannot save PNGs: \(library) has no IMG_SavePNG (SDL_image 2.0.2 or later is needed)."))
+        }
+        return .success(unsafeBitCast(symbol, to: SavePNG.self))
+    }()
 }
