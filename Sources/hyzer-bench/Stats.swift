@@ -17,6 +17,9 @@ struct Samples {
     var p50: Double { percentile(50) }
     var p99: Double { percentile(99) }
     var count: Int { values.count }
+    /// The mean: for a rate sustained over the whole run (its rare slow runs, such as a WAL
+    /// checkpoint, included), as a throughput figure is measured.
+    var mean: Double { values.isEmpty ? .nan : values.reduce(0, +) / Double(values.count) }
 }
 
 extension Duration {

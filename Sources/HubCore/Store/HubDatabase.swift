@@ -49,9 +49,12 @@ public struct HubDatabase: Sendable {
 
     /// Best effort by design: the commit it reports has already succeeded, and a missed signal
     /// leaves `serve` to its one-second poll of the database files. Never blocks (a FIFO put in
-    /// its place is not waited on) and never follows a link.
+    /// its place is not waited on) and never follows a link. One system call a commit: the file
+    /// is only opened (to create it) when it is missing.
     private static func signalCommit(beside database: URL) {
-        let fd = Glibc.open(commitSignal(for: database).path, O_WRONLY | O_CREAT | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        let path = commitSignal(for: database).path
+        if utimensat(AT_FDCWD, path, nil, AT_SYMLINK_NOFOLLOW) == 0 || errno != ENOENT { return }
+        let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return }
         _ = futimens(fd, nil)
         close(fd)
