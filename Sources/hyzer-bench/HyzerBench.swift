@@ -21,7 +21,7 @@ struct HyzerBench: ParsableCommand {
     @Flag(help: "Print the figures as JSON.") var json = false
     @Option(help: ArgumentHelp("A PostgreSQL URL whose user may create databases: adds the several-phones figures (each in a database of its own). tools/lib/postgres.sh starts a throwaway server.", valueName: "URL"))
     var cloud: String?
-    @Option(help: ArgumentHelp("Only the figures whose name contains this text (limits are always measured).", valueName: "TEXT"))
+    @Option(help: ArgumentHelp("Only the figures of the groups whose name contains this text (limits are always measured). Groups: \(HyzerBench.groups.joined(separator: ", ")); cloud (with --cloud); the instruction counts \(Kernel.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "TEXT"))
     var only: String?
     @Flag(help: ArgumentHelp("Instead of the figures, the soak: scores on the phone at --soak-rate a second for --soak-minutes, each waited for on a paired watch; throughput and latency in the first and last minute, and the hub's memory growth."))
     var soak = false
@@ -36,9 +36,22 @@ struct HyzerBench: ParsableCommand {
     func validate() throws {
         guard soakMinutes > 0, soakMinutes.isFinite else { throw ValidationError("--soak-minutes takes a positive number of minutes (e.g. 10 or 0.5); got \(soakMinutes)") }
         guard soakRate > 0, soakRate <= 1_000 else { throw ValidationError("--soak-rate takes scores a second from above 0 to 1000; got \(soakRate)") }
+        if let only, !Self.selects(only) {
+            throw ValidationError("--only \(only) names no group of figures; give part of one of: \((Self.groups + ["cloud"] + Kernel.allCases.map(\.rawValue)).joined(separator: ", "))")
+        }
         if let kernel, Kernel(rawValue: kernel) == nil {
             throw ValidationError("--kernel takes one of \(Kernel.allCases.map(\.rawValue).joined(separator: ", ")); got \(kernel)")
         }
+    }
+
+    /// The groups of figures, in the order they run: what --only picks from.
+    static let groups = ["crown → haptic", "crown → frame", "save → snapshot", "flatness", "fan-out", "standings 6", "standings 1000",
+                         "ingest single", "ingest batch", "watch start", "watch idle"]
+
+    /// Whether `only` picks at least one group, instruction count or the cloud figures.
+    static func selects(_ only: String) -> Bool {
+        groups.contains { $0.contains(only) } || "cloud".contains(only)
+            || Kernel.allCases.contains { $0.figure.contains(only) || $0.rawValue.contains(only) }
     }
 
     func run() throws {
@@ -88,6 +101,7 @@ struct HyzerBench: ParsableCommand {
             ("watch start", { try Figures.startToFirstFrame(context) }),
             ("watch idle", { try Figures.idle(context) }),
         ]
+        assert(runs.map(\.0) == Self.groups, "the groups --only names are the runs")
         var figures: [Figure] = []
         if soak {
             progress("soak: \(String(format: "%g", soakMinutes)) min at \(String(format: "%g", soakRate)) scores/s")
