@@ -1,20 +1,6 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// hyzer-watch links the Swift runtime and Foundation statically in release builds: loading a
-/// dozen Swift shared objects and binding their symbols took ~11 of its ~42 ms from start to first
-/// frame (hyzer-bench, "headless watch start → first frame"). Debug builds (and the tests, which
-/// link the watch's module) keep the shared runtime. The static Foundation archives refer to each
-/// other both ways, so the linker searches them as a group.
-let staticSwiftRuntime: [LinkerSetting] = [
-    .unsafeFlags(
-        ["-static-stdlib", "-Xlinker", "--start-group"]
-            + ["Foundation", "FoundationEssentials", "FoundationInternationalization", "CoreFoundation",
-               "_FoundationCollections", "_FoundationCShims", "_FoundationICU"].flatMap { ["-Xlinker", "-l\($0)"] }
-            + ["-Xlinker", "--end-group"],
-        .when(configuration: .release)),
-]
-
 let package = Package(
     name: "Hyzer",
     // Linux only (inotify, Glibc, SDL2 from Debian): no Apple platform is claimed.
@@ -116,7 +102,7 @@ let package = Package(
         .systemLibrary(
             name: "CSDL2",
             path: "Sources/CSDL2",
-            providers: [.apt(["libsdl2-dev", "libsdl2-ttf-dev", "libsdl2-image-dev", "libfontconfig-dev"])]
+            providers: [.apt(["libsdl2-dev", "libsdl2-ttf-dev", "libfontconfig-dev"])]
         ),
         .executableTarget(
             name: "hyzer-watch",
@@ -124,8 +110,7 @@ let package = Package(
                 "WatchCore", "HyzerLink", "HyzerStorage", "CSDL2", "HyzerCLI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-            ],
-            linkerSettings: staticSwiftRuntime
+            ]
         ),
         // Every budget of DESIGN.md measured next to the physical limit, in one run (release build).
         .executableTarget(

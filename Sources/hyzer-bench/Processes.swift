@@ -74,6 +74,13 @@ enum ProcStat {
         return (utime + stime) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
+    /// Whether a running process loaded the Swift runtime as a shared object (a build without
+    /// `--static-swift-stdlib`); nil when its maps cannot be read.
+    static func loadsSharedSwiftRuntime(pid: Int32) -> Bool? {
+        guard let maps = try? String(contentsOfFile: "/proc/\(pid)/maps", encoding: .utf8) else { return nil }
+        return maps.contains("/libswiftCore.so")
+    }
+
     static func residentMegabytes(pid: Int32) -> Double {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
               let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),

@@ -311,7 +311,7 @@ enum SDLImage {
             return .failure(HostError("Cannot save PNGs: \(library) did not load (\(reason)). Install it: apt-get install libsdl2-image-2.0-0"))
         }
         guard let symbol = dlsym(handle, "IMG_SavePNG") else {
-            return .failure(HostError("Cannot save PNGs: \(library) has no IMG_SavePNG (SDL_image 2.0.2 or later is needed)."))
+            return .failure(HostError("Cannot save PNGs: \(library) has no IMG_SavePNG."))
         }
         return .success(unsafeBitCast(symbol, to: SavePNG.self))
     }()

@@ -279,6 +279,8 @@ final class WatchHost: ScenarioHost {
 
     func startRecording(to url: URL) throws {
         guard recorder == nil else { throw HostError("already recording to \(recorder!.url.path); record stop first") }
+        // Frames are PNGs: without SDL_image say so now, once, not at every frame.
+        _ = try SDLImage.savePNG.get()
         recorder = Recorder(url: url, now: session.now())
         recordDueFrames()
         wake.signal()

@@ -4,7 +4,8 @@
 # C libraries and fonts the package builds and runs against (Debian names).
 HYZER_DEBIAN_PACKAGES=(
     libsqlite3-dev                                        # GRDB links the system SQLite
-    libsdl2-dev libsdl2-ttf-dev libsdl2-image-dev         # hyzer-watch draws with SDL2
+    libsdl2-dev libsdl2-ttf-dev                           # hyzer-watch draws with SDL2
+    libsdl2-image-2.0-0                                   # and saves screenshots with SDL_image (opened when first used)
     fonts-dejavu-core libfontconfig-dev                   # DejaVu Sans / Sans Mono, found through fontconfig
     fonts-noto-cjk                                        # Chinese, Japanese and Korean names on the watch face
     python3 python3-jsonschema                            # docs/schema/validate.py checks real output against the schemas

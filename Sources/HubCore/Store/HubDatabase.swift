@@ -49,8 +49,9 @@ public struct HubDatabase: Sendable {
 
     /// Best effort by design: the commit it reports has already succeeded, and a missed signal
     /// leaves `serve` to its one-second poll of the database files. Never blocks (a FIFO put in
-    /// its place is not waited on) and never follows a link. One system call a commit: the file
-    /// is only opened (to create it) when it is missing.
+    /// its place is not waited on) and never follows a link (a link there has its own time set).
+    /// One system call a commit: the file is only opened (to create it) when it is missing; the
+    /// time is set after that open too, in case another process created it first.
     private static func signalCommit(beside database: URL) {
         let path = commitSignal(for: database).path
         if utimensat(AT_FDCWD, path, nil, AT_SYMLINK_NOFOLLOW) == 0 || errno != ENOENT { return }
