@@ -9,7 +9,8 @@ struct HyzerBench: ParsableCommand {
         commandName: "hyzer-bench",
         abstract: "Measure every budget of DESIGN.md next to the physical limit, measured in the same run.",
         discussion: """
-            Run it in release: swift run -c release hyzer-bench. It starts real hyzer-hub and \
+            Run it in release, with the Swift runtime linked in as shipped builds are: \
+            swift run -c release --static-swift-stdlib hyzer-bench. It starts real hyzer-hub and \
             hyzer-watch processes from its own build folder, on temporary homes. --quick runs few \
             iterations, only to prove every figure can be measured (CI does this; the numbers mean little).
             Progress and logs go to standard error, the figures to standard output.
@@ -36,8 +37,9 @@ struct HyzerBench: ParsableCommand {
     func validate() throws {
         guard soakMinutes > 0, soakMinutes.isFinite else { throw ValidationError("--soak-minutes takes a positive number of minutes (e.g. 10 or 0.5); got \(soakMinutes)") }
         guard soakRate > 0, soakRate <= 1_000 else { throw ValidationError("--soak-rate takes scores a second from above 0 to 1000; got \(soakRate)") }
-        if let only, !Self.selects(only) {
-            throw ValidationError("--only \(only) names no group of figures; give part of one of: \((Self.groups + ["cloud"] + Kernel.allCases.map(\.rawValue)).joined(separator: ", "))")
+        if let only, !selects(only) {
+            throw ValidationError("--only \(only) names no figure this run measures; give part of one of: \(Self.groups.joined(separator: ", ")); "
+                                  + "cloud (with --cloud URL); the instruction counts \(Kernel.allCases.map(\.rawValue).joined(separator: ", ")) (not with --quick or --no-instructions)")
         }
         if let kernel, Kernel(rawValue: kernel) == nil {
             throw ValidationError("--kernel takes one of \(Kernel.allCases.map(\.rawValue).joined(separator: ", ")); got \(kernel)")
@@ -48,11 +50,15 @@ struct HyzerBench: ParsableCommand {
     static let groups = ["crown → haptic", "crown → frame", "save → snapshot", "flatness", "fan-out", "standings 6", "standings 1000",
                          "ingest single", "ingest batch", "watch start", "watch idle"]
 
-    /// Whether `only` picks at least one group, instruction count or the cloud figures.
-    static func selects(_ only: String) -> Bool {
-        groups.contains { $0.contains(only) } || "cloud".contains(only)
-            || Kernel.allCases.contains { $0.figure.contains(only) || $0.rawValue.contains(only) }
+    /// Whether `only` picks at least one group, instruction count or the cloud figures that this
+    /// run measures.
+    func selects(_ only: String) -> Bool {
+        Self.groups.contains { $0.contains(only) } || (cloud != nil && "cloud".contains(only))
+            || (countsInstructions && Kernel.allCases.contains { $0.figure.contains(only) || $0.rawValue.contains(only) })
     }
+
+    /// Instruction counts: on in a full run unless --no-instructions, off with --quick unless --instructions.
+    var countsInstructions: Bool { !soak && (instructions ?? !quick) }
 
     func run() throws {
         logging.bootstrap(defaultLevel: .error)
@@ -66,7 +72,7 @@ struct HyzerBench: ParsableCommand {
         }
         let bin = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
         for tool in ["hyzer-hub", "hyzer-watch"] where !FileManager.default.isExecutableFile(atPath: bin.appendingPathComponent(tool).path) {
-            throw ValidationError("\(tool) is not built next to hyzer-bench in \(bin.path); build everything first: swift build -c release")
+            throw ValidationError("\(tool) is not built next to hyzer-bench in \(bin.path); build everything first: swift build -c release --static-swift-stdlib")
         }
         let context = BenchContext(directory: directory, binDirectory: bin, quick: quick)
         func progress(_ text: String) { if !json { FileHandle.standardError.write(Data("… \(text)\n".utf8)) } }
@@ -101,7 +107,7 @@ struct HyzerBench: ParsableCommand {
             ("watch start", { try Figures.startToFirstFrame(context) }),
             ("watch idle", { try Figures.idle(context) }),
         ]
-        assert(runs.map(\.0) == Self.groups, "the groups --only names are the runs")
+        precondition(runs.map(\.0) == Self.groups, "the groups --only names are the runs")
         var figures: [Figure] = []
         if soak {
             progress("soak: \(String(format: "%g", soakMinutes)) min at \(String(format: "%g", soakRate)) scores/s")
@@ -111,7 +117,7 @@ struct HyzerBench: ParsableCommand {
             progress(label)
             figures.append(contentsOf: try run())
         }
-        if !soak && (instructions ?? !quick) {
+        if countsInstructions {
             for kernel in Kernel.allCases where only.map({ kernel.figure.contains($0) || kernel.rawValue.contains($0) }) ?? true {
                 progress("instructions: \(kernel.rawValue) under callgrind")
                 guard let count = try Kernel.count(kernel, bench: bin.appendingPathComponent("hyzer-bench").path, in: directory) else {
