@@ -185,7 +185,11 @@ extension Hub {
         var context = AppendContext()
         do {
             let result = try database.write { store in try body(store, &context) }
-            if let ledger = context.ledger { keep(ledger) }
+            if let ledger = context.ledger {
+                keep(ledger)
+                // The round as this commit left it (its progress), current at the bumped sequence.
+                if let round = context.round, context.sequenceBumped { keepRoundInPlay(round, at: ledger.sequence) }
+            }
             return result
         } catch {
             if let ledger = context.ledger, context.inserted.isEmpty { keep(ledger) }
@@ -198,7 +202,9 @@ extension Hub {
     private func append(_ event: ScoreEvent, in store: HubStore, context: inout AppendContext) throws -> AppendResult {
         let stored = try context.inserted.contains(event.id) || context.storedIDs.map { $0.contains(event.id) } ?? store.containsEvent(id: event.id)
         if stored { return AppendResult(event: event, outcome: .alreadyStored) }
-        var round = try context.round ?? cachedRoundInPlay(store)
+        // Before this transaction writes anything, the sequence is the committed state's.
+        let committedSequence = context.round == nil ? try store.sequence : nil
+        var round = try context.round ?? cachedRoundInPlay(store, at: committedSequence!)
         if context.round != nil, context.playerIDs == nil { context.playerIDs = Set(round.players.map(\.id)) }
         do {
             if let playerIDs = context.playerIDs { try round.validate(event, isPlayer: { playerIDs.contains($0) }) } else { try round.validate(event) }
@@ -206,7 +212,7 @@ extension Hub {
             throw HubError.score(error)
         }
         if event.source == .resolution { try Self.requireResolver(store, roundID: event.roundID) }
-        if context.ledger == nil { context.ledger = try takeLedger(of: round, at: try store.sequence, in: store) }
+        if context.ledger == nil { context.ledger = try takeLedger(of: round, at: try committedSequence ?? store.sequence, in: store) }
         let history = context.ledger?.ledger.history(of: ScoreKey(playerID: event.playerID, hole: event.hole)) ?? []
         if let target = event.supersedesEventID {
             guard history.contains(where: { $0.id == target }) else {
@@ -260,15 +266,34 @@ extension Hub {
         return try store.history(roundID: roundID, playerID: key.playerID, hole: key.hole)
     }
 
-    private func cachedRoundInPlay(_ store: HubStore) throws -> Round {
+    /// The round in play at the committed change `sequence`: as cached when the cache is at that
+    /// sequence (no query), else its status and selected hole read again (or all of it, for
+    /// another round).
+    private func cachedRoundInPlay(_ store: HubStore, at sequence: Int) throws -> Round {
+        let cached = roundInPlayCache.withLockedValue { $0 }
+        if let cached, cached.sequence == sequence { return cached.round }
         guard let header = try store.roundInPlayHeader() else { throw HubError.noActiveRound }
-        if let cached = roundInPlayCache.withLockedValue({ $0 }), cached.id.uuidString == header.id {
-            return Round(id: cached.id, course: try Course(name: cached.courseName, holes: cached.holes), players: cached.players,
-                         status: header.status, selectedHole: header.selectedHole, createdAt: cached.createdAt)
+        let round: Round
+        let course: Course
+        if let cached, cached.round.id.uuidString == header.id {
+            course = cached.course
+            round = Round(id: cached.round.id, course: course, players: cached.round.players,
+                          status: header.status, selectedHole: header.selectedHole, createdAt: cached.round.createdAt)
+        } else {
+            guard let loaded = try store.roundInPlay() else { throw HubError.noActiveRound }
+            round = loaded
+            course = try Course(name: loaded.courseName, holes: loaded.holes)
         }
-        guard let round = try store.roundInPlay() else { throw HubError.noActiveRound }
-        roundInPlayCache.withLockedValue { $0 = round }
+        roundInPlayCache.withLockedValue { $0 = RoundInPlayCache(round: round, course: course, sequence: sequence) }
         return round
+    }
+
+    /// After a commit: the round in play as it left it, at the sequence it bumped to.
+    private func keepRoundInPlay(_ round: Round, at sequence: Int) {
+        roundInPlayCache.withLockedValue { cache in
+            guard let current = cache, current.round.id == round.id, current.sequence < sequence else { return }
+            cache = RoundInPlayCache(round: round, course: current.course, sequence: sequence)
+        }
     }
 
 }

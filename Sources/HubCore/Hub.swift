@@ -16,9 +16,17 @@ public final class Hub: Sendable {
     let clock: @Sendable () -> Date
     let logger = Logger(label: "hyzer.hub")
 
-    /// The round in play as last loaded. Its course and players never change once it is active,
-    /// so each append re-reads only its status and selected hole.
-    let roundInPlayCache = NIOLockedValueBox<Round?>(nil)
+    /// The round in play as last loaded or left by an append, with its course (checked once) and
+    /// the change sequence it is current at. Every committed change bumps the sequence, so at that
+    /// sequence the round is exactly this; at another, its course and players still hold (they
+    /// never change once it is active) and only its status and selected hole are read again.
+    let roundInPlayCache = NIOLockedValueBox<RoundInPlayCache?>(nil)
+
+    struct RoundInPlayCache {
+        let round: Round
+        let course: Course
+        let sequence: Int
+    }
 
     /// The round in play's log, grouped (`ScoreLedger`), as of a change sequence: a snapshot reads
     /// only the rows that arrived since, so its cost does not grow with the round.

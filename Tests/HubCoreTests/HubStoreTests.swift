@@ -250,4 +250,34 @@ struct HubStoreTests {
             #expect(try reader.snapshot().round == full, "step \(step): \(random.replay(filter: "ledgerFollowsOtherProcesses"))")
         }
     }
+
+    @Test("A watch's score after another process moved the hole or finished the round meets the round as that process left it")
+    func watchScoresSeeOtherProcessesRoundChanges() throws {
+        let home = try TemporaryHome()
+        let paths = HyzerPaths(home: home.url)
+        let serve = try Hub.open(paths: paths, clock: { Self.start })
+        let round = try serve.startRound(course: "Willow Creek", players: ["Jake", "Mike", "Sarah"])
+        let cli = try Hub.open(paths: paths, clock: { Self.start })  // another hyzer-hub process
+        func watchScore(_ player: Int, hole: Int) throws -> (result: AppendResult, snapshot: StandingsSnapshot?) {
+            let id = round.players[player].id
+            return try serve.appendForPush(try ScoreEvent(roundID: round.id, playerID: id, hole: hole, strokes: 3, reportedByPlayerID: id,
+                                                          deviceID: "watch-1", source: .crown, createdAt: Self.start))
+        }
+        func fullRecompute() throws -> RoundSnapshot {
+            RoundSnapshot(round: try #require(try cli.roundInPlay()), events: try cli.eventLog().events)
+        }
+        // Two scores from the watch: the serving hub now holds the round in memory.
+        _ = try watchScore(0, hole: 1)
+        _ = try watchScore(1, hole: 1)
+
+        try cli.moveToHole(5)
+        let afterMove = try watchScore(2, hole: 5)
+        #expect(afterMove.snapshot?.round == (try fullRecompute()))
+        #expect(afterMove.snapshot?.round?.currentHole == 5)
+
+        try cli.finishRound(allowIncomplete: true)
+        let before = try cli.eventLog().events.count
+        #expect(throws: HubError.noActiveRound) { try watchScore(0, hole: 2) }
+        #expect(try cli.eventLog().events.count == before)
+    }
 }
