@@ -119,6 +119,7 @@ let package = Package(
                 "HyzerKit", "HyzerLink", "HyzerStorage", "HubCore", "HubCloud", "WatchCore", "HyzerCLI", "HyzerTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -8,6 +8,7 @@ import HyzerKit
 import HyzerLink
 import HyzerTestSupport
 import NIOConcurrencyHelpers
+import NIOCore
 import WatchCore
 
 /// One row of the budget table.
@@ -263,6 +264,33 @@ enum Figures {
         return time("standings recompute, \(count) players × 18 holes\(correctionsPerPlayer > 0 ? ", \(correctionsPerPlayer) corrections each" : "")",
                     samples, limit: nil, seeds: big ? "—" : "~20 ms", target: big ? "< 20 ms" : "< 50 µs",
                     meets: big ? samples.p50 < 0.020 : samples.p50 < 50e-6, note: "\(events.count) events")
+    }
+
+    /// The standings push as the link carries it: one frame of JSON for a round of 4 players
+    /// halfway through 18 holes, encoded as the hub sends it and decoded as the watch reads it.
+    /// Both sit on the Save chain once each (and the encoding once per paired watch).
+    static func pushFrame(_ context: BenchContext) throws -> [Figure] {
+        let (events, holes, players) = standingsInput(players: 4, correctionsPerPlayer: 0)
+        let round = Round(id: events[0].roundID, course: try Course(name: "Maple Hill", holes: holes), players: players,
+                          status: .active, createdAt: Date())
+        let halfway = events.filter { $0.hole <= 9 }
+        let snapshot = StandingsSnapshot(hubID: UUID().uuidString, sequence: 1_000, lastUpdatedAt: Date(),
+                                         round: RoundSnapshot(round: round, events: halfway))
+        let message = LinkMessage.standings(snapshot)
+        let frame = try LinkFrame.encode(message)
+        let iterations = context.n(5_000, quick: 200)
+        let encoding = try measure(iterations) { _ = try LinkFrame.encode(message) }
+        let decoding = try measure(iterations) {
+            var buffer = ByteBuffer(bytes: frame)
+            guard case .standings = try LinkFrame.decode(from: &buffer, maxFrameBytes: LinkProtocol.maxFrameBytes) else {
+                throw BenchError("the standings frame did not decode")
+            }
+        }
+        let note = "\(frame.count) bytes; 4 players, 9 of 18 holes scored"
+        return [
+            time("standings push frame → JSON (the hub, once per paired watch)", encoding, limit: nil, seeds: "—", target: "—", meets: true, note: note),
+            time("standings push frame ← JSON (the watch)", decoding, limit: nil, seeds: "—", target: "—", meets: true, note: note),
+        ]
     }
 
     // MARK: Hub ingest

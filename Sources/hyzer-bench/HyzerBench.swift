@@ -47,7 +47,7 @@ struct HyzerBench: ParsableCommand {
     }
 
     /// The groups of figures, in the order they run: what --only picks from.
-    static let groups = ["crown → haptic", "crown → frame", "save → snapshot", "flatness", "fan-out", "standings 6", "standings 1000",
+    static let groups = ["crown → haptic", "crown → frame", "save → snapshot", "push frame", "flatness", "fan-out", "standings 6", "standings 1000",
                          "ingest single", "ingest batch", "watch start", "watch idle"]
 
     /// Whether `only` picks at least one group, instruction count or the cloud figures that this
@@ -98,6 +98,7 @@ struct HyzerBench: ParsableCommand {
             ("crown → haptic", { [try Figures.crownToHaptic(context, lineWrite: lineWrite)] }),
             ("crown → frame", { [try Figures.crownToFrame(context)] }),
             ("save → snapshot", { [try Figures.saveToSnapshot(context, limit: saveLimit)] }),
+            ("push frame", { try Figures.pushFrame(context) }),
             ("flatness", { try Figures.flatness(context) }),
             ("fan-out", { try Figures.fanOut(context) }),
             ("standings 6", { [Figures.standings(context, players: 6, correctionsPerPlayer: 0)] }),

@@ -32,6 +32,7 @@ struct BenchQuickTests {
             "watch idle CPU", "watch resident memory", "score on the phone → push seen by a paired watch, round at 100 events",
             "the same, round at 2,000 events (flatness", "fan-out: score on the phone → one paired watch shows it",
             "fan-out: the same → the last of 5 paired watches shows it",
+            "standings push frame → JSON", "standings push frame ← JSON",
         ] {
             #expect(names.contains { $0.hasPrefix(expected) }, "missing \(expected)")
         }
