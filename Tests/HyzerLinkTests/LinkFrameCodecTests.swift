@@ -46,6 +46,25 @@ struct LinkFrameCodecTests {
         #expect(bytes.prefix(4) == [0, 0, 0, 65])
     }
 
+    @Test("The hub's encoder encodes a push once for all its watches, and never sends one watch's frame for other standings")
+    func pushFramesShared() throws {
+        let cache = PushFrameCache()
+        let next = StandingsSnapshot(hubID: "hub", sequence: 8, lastUpdatedAt: Self.epoch, round: Self.snapshot.round)
+        func encoded(_ message: LinkMessage) throws -> [UInt8] {
+            var out = ByteBuffer()
+            try LinkFrameEncoder(pushFrames: cache).encode(data: message, out: &out)
+            return Array(out.readableBytesView)
+        }
+        // Each watch's connection has its own encoder; they share the cache.
+        #expect(try encoded(.standings(Self.snapshot)) == LinkFrame.encode(.standings(Self.snapshot)))
+        #expect(try encoded(.standings(Self.snapshot)) == LinkFrame.encode(.standings(Self.snapshot)))
+        #expect(cache.frame(for: Self.snapshot) != nil)
+        // Other standings (the next sequence), and any other message, are their own frames.
+        #expect(try encoded(.standings(next)) == LinkFrame.encode(.standings(next)))
+        #expect(try encoded(.standings(Self.snapshot)) == LinkFrame.encode(.standings(Self.snapshot)))
+        #expect(try encoded(.heartbeat(Heartbeat(sentAt: Self.epoch))) == LinkFrame.encode(.heartbeat(Heartbeat(sentAt: Self.epoch))))
+    }
+
     @Test("Every message, split at every byte position, decodes to itself exactly once", arguments: messages)
     func splitAtEveryByte(message: LinkMessage) throws {
         let bytes = try LinkFrame.encode(message)

@@ -1,5 +1,6 @@
 import Foundation
 import HyzerKit
+import NIOConcurrencyHelpers
 import NIOCore
 
 /// The link's one framing codec: a 4-byte big-endian length, then that many bytes of JSON
@@ -33,10 +34,38 @@ public struct LinkFrameDecoder: ByteToMessageDecoder, Sendable {
 public struct LinkFrameEncoder: MessageToByteEncoder, Sendable {
     public typealias OutboundIn = LinkMessage
 
-    public init() {}
+    /// The hub's: standings pushed to every paired watch are encoded once, not once per watch.
+    let pushFrames: PushFrameCache?
+
+    public init() { pushFrames = nil }
+
+    init(pushFrames: PushFrameCache) { self.pushFrames = pushFrames }
 
     public func encode(data: LinkMessage, out: inout ByteBuffer) throws {
-        try LinkFrame.encode(data, into: &out)
+        guard let pushFrames, case .standings(let snapshot) = data else { return try LinkFrame.encode(data, into: &out) }
+        if let frame = pushFrames.frame(for: snapshot) {
+            out.writeImmutableBuffer(frame)
+            return
+        }
+        var frame = ByteBuffer()
+        try LinkFrame.encode(data, into: &frame)
+        pushFrames.keep(frame, for: snapshot)
+        out.writeImmutableBuffer(frame)
+    }
+}
+
+/// The last standings frame a hub encoded, for the next paired watch that is sent the same
+/// standings: a push to 50 watches encodes its JSON once (the last watch used to wait behind 50
+/// encodings of ~0.1 ms each).
+final class PushFrameCache: Sendable {
+    private let last = NIOLockedValueBox<(snapshot: StandingsSnapshot, frame: ByteBuffer)?>(nil)
+
+    func frame(for snapshot: StandingsSnapshot) -> ByteBuffer? {
+        last.withLockedValue { last in last.flatMap { $0.snapshot == snapshot ? $0.frame : nil } }
+    }
+
+    func keep(_ frame: ByteBuffer, for snapshot: StandingsSnapshot) {
+        last.withLockedValue { $0 = (snapshot, frame) }
     }
 }
 

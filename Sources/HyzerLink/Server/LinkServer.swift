@@ -66,6 +66,8 @@ public final class LinkServer: Sendable {
     /// Other work that publishes standings runs here too, so it never races a score's publish.
     public let scoreQueue = DispatchQueue(label: "hyzer.hub.link.scores")
     private let state = NIOLockedValueBox(State())
+    /// The standings frame last encoded, shared by every connection's encoder.
+    private let pushFrames = PushFrameCache()
 
     struct State {
         var listener: (any Channel)?
@@ -182,7 +184,7 @@ public final class LinkServer: Sendable {
         // Until hello, only a hello-sized frame gets in; pairing raises the limit.
         let limit = FrameLimit(min(LinkProtocol.maxHelloFrameBytes, configuration.maxFrameBytes))
         try sync.addHandler(ByteToMessageHandler(HubFrameDecoder(limit: limit)))
-        try sync.addHandler(MessageToByteHandler(LinkFrameEncoder()))
+        try sync.addHandler(MessageToByteHandler(LinkFrameEncoder(pushFrames: pushFrames)))
         if !configuration.conditions.isPerfect {
             try sync.addHandler(LinkConditionerHandler(conditions: configuration.conditions, logger: logger))
         }
