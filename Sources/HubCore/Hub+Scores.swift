@@ -202,9 +202,10 @@ extension Hub {
     private func append(_ event: ScoreEvent, in store: HubStore, context: inout AppendContext) throws -> AppendResult {
         let stored = try context.inserted.contains(event.id) || context.storedIDs.map { $0.contains(event.id) } ?? store.containsEvent(id: event.id)
         if stored { return AppendResult(event: event, outcome: .alreadyStored) }
-        // Before this transaction writes anything, the sequence is the committed state's.
+        // Read once by a transaction's first append, before it writes: the committed state's
+        // sequence, which the round in play and the ledger are taken at.
         let committedSequence = context.round == nil ? try store.sequence : nil
-        var round = try context.round ?? cachedRoundInPlay(store, at: committedSequence!)
+        var round = try context.round ?? cachedRoundInPlay(store, at: committedSequence ?? store.sequence)
         if context.round != nil, context.playerIDs == nil { context.playerIDs = Set(round.players.map(\.id)) }
         do {
             if let playerIDs = context.playerIDs { try round.validate(event, isPlayer: { playerIDs.contains($0) }) } else { try round.validate(event) }
