@@ -47,6 +47,33 @@ public enum DurableFile {
         guard fsync(fd) == 0 else { throw .failed("fsync directory", directory.path, errno) }
     }
 
+    /// Makes `directory` and any missing parents (`mkdir -p`), naming the folder that could not
+    /// be made and why (Foundation's error for this is an NSCocoaErrorDomain dump).
+    public static func makeDirectory(_ directory: URL) throws(DurableFileError) {
+        var path = ""
+        for component in directory.standardizedFileURL.path.split(separator: "/") {
+            path += "/" + component
+            if mkdir(path, 0o755) != 0 && errno != EEXIST { throw .failed("create the folder", path, errno) }
+        }
+    }
+
+    /// Whether a file can be written at `url` (its folder made first), checked now by creating it
+    /// and removing it again (a file already there is left as it is): for a write that comes
+    /// later, such as a recording's at its end.
+    public static func checkWritable(_ url: URL) throws(DurableFileError) {
+        try makeDirectory(url.deletingLastPathComponent())
+        let created = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_NONBLOCK | O_CLOEXEC, 0o644)
+        if created >= 0 {
+            close(created)
+            unlink(url.path)
+            return
+        }
+        guard errno == EEXIST else { throw .failed("write", url.path, errno) }
+        let existing = open(url.path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+        guard existing >= 0 else { throw .failed("write", url.path, errno) }
+        close(existing)
+    }
+
     static func writeAll(_ fd: Int32, _ data: Data, path: String) throws(DurableFileError) {
         let failure: Int32? = data.withUnsafeBytes { buffer -> Int32? in
             var offset = 0

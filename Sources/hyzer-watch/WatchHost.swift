@@ -1,5 +1,6 @@
 import CSDL2
 import Foundation
+import HyzerStorage
 import Logging
 import Synchronization
 import WatchCore
@@ -240,7 +241,7 @@ final class WatchHost: ScenarioHost {
     func screenshotNow() {
         let url = screenshotDirectory.appendingPathComponent("hyzer-watch-\(Self.stamp()).png")
         do {
-            try FileManager.default.createDirectory(at: screenshotDirectory, withIntermediateDirectories: true)
+            try DurableFile.makeDirectory(screenshotDirectory)
             try screenshot(to: url, chrome: nil)
             print("screenshot \(url.path)")
             flashAt = .now
@@ -279,8 +280,10 @@ final class WatchHost: ScenarioHost {
 
     func startRecording(to url: URL) throws {
         guard recorder == nil else { throw HostError("already recording to \(recorder!.url.path); record stop first") }
-        // Frames are PNGs: without SDL_image say so now, once, not at every frame.
+        // Frames are PNGs: without SDL_image say so now, once, not at every frame; and a file
+        // that cannot be written is said now, not when the recording stops.
         _ = try SDLImage.savePNG.get()
+        try DurableFile.checkWritable(url)
         recorder = Recorder(url: url, now: session.now())
         recordDueFrames()
         wake.signal()
@@ -319,7 +322,7 @@ final class WatchHost: ScenarioHost {
         recordDueFrames()
         self.recorder = nil
         try? FileManager.default.removeItem(at: recorder.scratch)
-        try AnimatedPNG.assemble(recorder.frames).write(to: recorder.url, options: .atomic)
+        try DurableFile.replace(recorder.url, with: try AnimatedPNG.assemble(recorder.frames))
         let seconds = recorder.frames.reduce(0) { $0 + $1.delay }
         logger.info("recorded \(recorder.frames.count) frames, \(String(format: "%.2f", seconds)) s, to \(recorder.url.path)")
         return recorder.frames.count
@@ -332,7 +335,6 @@ final class WatchHost: ScenarioHost {
                 let frames = try stopRecording()
                 print("recording \(url.path) (\(frames) frames)")
             } else {
-                try FileManager.default.createDirectory(at: screenshotDirectory, withIntermediateDirectories: true)
                 try startRecording(to: screenshotDirectory.appendingPathComponent("hyzer-watch-\(Self.stamp()).png"))
                 print("recording started; R again to stop")
             }

@@ -157,6 +157,21 @@ struct WatchHeadlessTests {
             """))
     }
 
+    @Test("A recording or screenshot that cannot be written fails its own line, naming the file or folder in plain words")
+    func unwritableOutput() async throws {
+        let home = try TemporaryHome()
+        // A file where the folder should be: nothing can be created under it (even as root).
+        let blocker = home.url.appendingPathComponent("blocker")
+        try Data("x".utf8).write(to: blocker)
+        let record = try await Self.watch(home, script: try Self.script(home, "expect-screen no-round\nrecord start \(blocker.path)/r.png\nrecord stop\n"))
+        #expect(record.status == 1)
+        #expect(record.stderr.contains("line 2: record start \(blocker.path)/r.png: Could not write \(blocker.path)/r.png: Not a directory."))
+        let shot = try await Self.watch(home, script: try Self.script(home, "screenshot a.png\n"), ["--screenshot-dir", blocker.appendingPathComponent("shots").path])
+        #expect(shot.status == 1)
+        #expect(shot.stderr.contains("line 1: screenshot a.png: Could not create the folder \(blocker.path)/shots: Not a directory."))
+        #expect(!(record.stderr + shot.stderr).contains("NSCocoaErrorDomain"))
+    }
+
     @Test("A script with a mistake is refused before anything runs (exit 2), naming the line")
     func badScript() async throws {
         let home = try TemporaryHome()

@@ -1,4 +1,5 @@
 import Foundation
+import HyzerStorage
 import HyzerKit
 
 /// What a scenario needs from the host that only it can do.
@@ -171,10 +172,12 @@ public final class ScenarioRunner {
     private func writing(_ path: String, _ line: ScenarioLine, _ write: (URL) throws -> Void) throws(ScenarioError) {
         let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : screenshotDirectory.appendingPathComponent(path)
         do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try DurableFile.makeDirectory(url.deletingLastPathComponent())
             try write(url)
         } catch {
-            throw .commandFailed(line: line.number, text: line.text, reason: "could not write \(url.path): \(error)")
+            // The storage errors name the file or folder themselves.
+            let reason = error is DurableFileError ? "\(error)" : "could not write \(url.path): \(error)"
+            throw .commandFailed(line: line.number, text: line.text, reason: reason)
         }
     }
 
