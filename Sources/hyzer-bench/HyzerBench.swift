@@ -22,7 +22,7 @@ struct HyzerBench: ParsableCommand {
     @Flag(help: "Print the figures as JSON.") var json = false
     @Option(help: ArgumentHelp("A PostgreSQL URL whose user may create databases: adds the several-phones figures (each in a database of its own). tools/lib/postgres.sh starts a throwaway server.", valueName: "URL"))
     var cloud: String?
-    @Option(help: ArgumentHelp("Only the figures of the groups whose name contains this text (limits are always measured). Groups: \(HyzerBench.groups.joined(separator: ", ")); cloud (with --cloud); the instruction counts \(Kernel.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "TEXT"))
+    @Option(help: ArgumentHelp("Only the figures of the groups whose name contains this text, in any case (limits are always measured). Groups: \(HyzerBench.groups.joined(separator: ", ")); cloud (with --cloud); the instruction counts \(Kernel.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "TEXT"))
     var only: String?
     @Flag(help: ArgumentHelp("Instead of the figures, the soak: scores on the phone at --soak-rate a second for --soak-minutes, each waited for on a paired watch; throughput and latency in the first and last minute, and the hub's memory growth."))
     var soak = false
@@ -37,8 +37,9 @@ struct HyzerBench: ParsableCommand {
     func validate() throws {
         guard soakMinutes > 0, soakMinutes.isFinite else { throw ValidationError("--soak-minutes takes a positive number of minutes (e.g. 10 or 0.5); got \(soakMinutes)") }
         guard soakRate > 0, soakRate <= 1_000 else { throw ValidationError("--soak-rate takes scores a second from above 0 to 1000; got \(soakRate)") }
+        if only != nil && soak { throw ValidationError("--only picks figures; --soak runs the soak instead of them: give one or the other") }
         if let only, !selects(only) {
-            throw ValidationError("--only \(only) names no figure this run measures; give part of one of: \(Self.groups.joined(separator: ", ")); "
+            throw ValidationError("--only \"\(only)\" names no figure this run measures; give part of one of: \(Self.groups.joined(separator: ", ")); "
                                   + "cloud (with --cloud URL); the instruction counts \(Kernel.allCases.map(\.rawValue).joined(separator: ", ")) (not with --quick or --no-instructions)")
         }
         if let kernel, Kernel(rawValue: kernel) == nil {
@@ -53,9 +54,13 @@ struct HyzerBench: ParsableCommand {
     /// Whether `only` picks at least one group, instruction count or the cloud figures that this
     /// run measures.
     func selects(_ only: String) -> Bool {
-        Self.groups.contains { $0.contains(only) } || (cloud != nil && "cloud".contains(only))
-            || (countsInstructions && Kernel.allCases.contains { $0.figure.contains(only) || $0.rawValue.contains(only) })
+        guard !only.trimmingCharacters(in: .whitespaces).isEmpty else { return false }
+        return Self.groups.contains { Self.matches($0, only) } || (cloud != nil && Self.matches("cloud", only))
+            || (countsInstructions && Kernel.allCases.contains { Self.matches($0.figure, only) || Self.matches($0.rawValue, only) })
     }
+
+    /// --only's test: the text anywhere in the name, whatever the case.
+    static func matches(_ name: String, _ only: String) -> Bool { name.localizedCaseInsensitiveContains(only) }
 
     /// Instruction counts: on in a full run unless --no-instructions, off with --quick unless --instructions.
     var countsInstructions: Bool { !soak && (instructions ?? !quick) }
@@ -114,12 +119,12 @@ struct HyzerBench: ParsableCommand {
             progress("soak: \(String(format: "%g", soakMinutes)) min at \(String(format: "%g", soakRate)) scores/s")
             figures = try Figures.soak(context, duration: soakMinutes * 60, rate: soakRate, progress: progress)
         }
-        for (label, run) in runs where !soak && (only.map({ label.contains($0) }) ?? true) {
+        for (label, run) in runs where !soak && (only.map({ Self.matches(label, $0) }) ?? true) {
             progress(label)
             figures.append(contentsOf: try run())
         }
         if countsInstructions {
-            for kernel in Kernel.allCases where only.map({ kernel.figure.contains($0) || kernel.rawValue.contains($0) }) ?? true {
+            for kernel in Kernel.allCases where only.map({ Self.matches(kernel.figure, $0) || Self.matches(kernel.rawValue, $0) }) ?? true {
                 progress("instructions: \(kernel.rawValue) under callgrind")
                 guard let count = try Kernel.count(kernel, bench: bin.appendingPathComponent("hyzer-bench").path, in: directory) else {
                     progress("instruction counts skipped: valgrind or objcopy is not installed (apt-get install valgrind binutils)")
@@ -132,7 +137,7 @@ struct HyzerBench: ParsableCommand {
             }
         }
         var cloudLimits: [Figure] = []
-        if let cloud, !soak, only.map({ "cloud".contains($0) }) ?? true {
+        if let cloud, !soak, only.map({ Self.matches("cloud", $0) }) ?? true {
             let bench = CloudBench(context: context, adminURL: cloud)
             progress("cloud: PostgreSQL limits")
             let notify = try bench.notifyRoundTrip(iterations: context.n(300, quick: 10))
