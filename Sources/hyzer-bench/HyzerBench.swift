@@ -75,6 +75,7 @@ struct HyzerBench: ParsableCommand {
             try kernel.run(iterations: kernelIterations, in: directory)
             return
         }
+        Interruption.cleanUpOnSignal(removing: directory)
         let bin = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
         for tool in ["hyzer-hub", "hyzer-watch"] where !FileManager.default.isExecutableFile(atPath: bin.appendingPathComponent(tool).path) {
             throw ValidationError("\(tool) is not built next to hyzer-bench in \(bin.path); build everything first: swift build -c release --static-swift-stdlib")

@@ -95,6 +95,27 @@ struct WristTests {
         #expect(haptics.contains("notification"))
     }
 
+    @Test("The phone going away is announced once and its return once; the watch quitting is not the phone going away")
+    func quittingIsNotNews() async throws {
+        let home = try TemporaryHome()
+        #expect(try await home.hub("round", "start", "--course", "Maple Hill", "--player", "Ann", "Ben").status == 0)
+        let server = try await home.serve()
+        defer { server.stop() }
+        let watch = try await Self.runWatch(home, """
+            wait-snapshot
+            expect-reachable true
+            link down
+            expect-reachable false
+            link up
+            expect-reachable true
+            quit
+            """)
+        #expect(await watch.waitForExit(timeout: .seconds(60)) == 0, "\(watch.stderr.suffix(800))")
+        let announcements = try Self.jsonLines(home.url.appendingPathComponent("watch/announcements.jsonl")).compactMap { $0["text"] as? String }
+        #expect(announcements.filter { $0.hasPrefix("No phone") }.count == 1, "\(announcements)")
+        #expect(announcements.last == "Phone connected.", "\(announcements)")
+    }
+
     @Test("A score saved while the phone is away marks its row as pending until the hub acks it")
     func pendingRow() async throws {
         let home = try TemporaryHome()

@@ -193,7 +193,10 @@ public final class LinkClient: Sendable {
         // A hub that keeps hanging up on the same score (an older or third-party hub that closes
         // on a score it cannot take) would block the queue forever: after a few closes with no
         // answer, the score is set aside in the rejected log so the ones behind it can go.
-        if loop.value.paired, let event = loop.value.inFlight, !loop.value.recordingRejections.contains(event.id) {
+        // A close this client made itself (`stop`: the watch quits, or `link down`) is not the
+        // hub's answer to anything, and not news: the phone did not go away.
+        let stopped = loop.value.stopped
+        if !stopped, loop.value.paired, let event = loop.value.inFlight, !loop.value.recordingRejections.contains(event.id) {
             let closes = loop.value.closesWithoutAnswer[event.id, default: 0] + 1
             loop.value.closesWithoutAnswer[event.id] = closes
             if closes >= LinkProtocol.closesBeforeSettingAside {
@@ -208,8 +211,12 @@ public final class LinkClient: Sendable {
         loop.value.ackTimer?.cancel()
         loop.value.handshakeTimer?.cancel()
         loop.value.heartbeats?.cancel()
-        setReachable(false)
-        scheduleReconnect()
+        if stopped {
+            loop.value.reachable = nil
+        } else {
+            setReachable(false)
+            scheduleReconnect()
+        }
     }
 
     private func setReachable(_ value: Bool) {
