@@ -3,7 +3,15 @@ import Foundation
 import HyzerCLI
 import Logging
 
+/// The entry point: the parser's own `main`, after saying so when a negative number was read as an option.
 @main
+enum HyzerBenchMain {
+    static func main() {
+        HyzerBench.explainNegativeNumbers()
+        HyzerBench.main()
+    }
+}
+
 struct HyzerBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "hyzer-bench",

@@ -4,7 +4,15 @@ import HubCore
 import HyzerCLI
 import HyzerKit
 
+/// The entry point: the parser's own `main`, after saying so when a negative number was read as an option.
 @main
+enum HyzerHubMain {
+    static func main() async {
+        HyzerHub.explainNegativeNumbers()
+        await HyzerHub.main()
+    }
+}
+
 struct HyzerHub: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "hyzer-hub",

@@ -8,7 +8,15 @@ import HyzerStorage
 import Logging
 import WatchCore
 
+/// The entry point: the parser's own `main`, after saying so when a negative number was read as an option.
 @main
+enum HyzerWatchMain {
+    static func main() {
+        HyzerWatch.explainNegativeNumbers()
+        HyzerWatch.main()
+    }
+}
+
 struct HyzerWatch: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "hyzer-watch",

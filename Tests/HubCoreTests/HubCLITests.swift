@@ -106,6 +106,26 @@ struct HubCLITests {
         #expect(try Data(contentsOf: home.url.appendingPathComponent("shared/standings.json")) == snapshotBefore)
     }
 
+    @Test("A negative number is refused with why the parser missed it, the argument and what it allows; nothing is written",
+          arguments: [
+            (["score", "Jake", "-1"], "Error: Missing expected argument '<strokes>'", "Strokes, 1...10."),
+            (["score", "Mike", "3", "--hole", "-2"], "Error: Missing value for '--hole <hole>'", "The hole"),
+            (["hole", "-3"], "Error: Missing expected argument '<number>'", "The hole number."),
+          ])
+    func negativeNumbers(arguments: [String], parserError: String, allowed: String) async throws {
+        let home = try TemporaryHome()
+        _ = try await home.hub("round", "start", "--course", "Willow Creek", "--player", "Jake", "--player", "Mike")
+        let before = try await home.hub("events", "--json").stdout
+        let result = try await CLIProcess.run("hyzer-hub", ["--home", home.path] + arguments)
+        #expect(result.status == 64)
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        let number = arguments.first { $0.hasPrefix("-") && $0.count == 2 }!
+        #expect(lines.first == "hyzer-hub: \(number) was read as an option, since it starts with a dash; no number hyzer-hub takes may be negative.")
+        #expect(lines.dropFirst().first == parserError)
+        #expect(lines.contains { $0.hasPrefix("Help:") && $0.contains(allowed) }, "\(result.stderr)")
+        #expect(try await home.hub("events", "--json").stdout == before)
+    }
+
     @Test("Bad input with no round, an unknown course, or a malformed course file is refused",
           arguments: [
             ("[\"score\", \"Jake\", \"3\"]", ["score", "Jake", "3"],
