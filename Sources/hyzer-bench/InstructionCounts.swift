@@ -13,6 +13,7 @@ enum Kernel: String, CaseIterable {
     case standings1000 = "standings-1000"
     case crownFrame = "crown-frame"
     case ledgerAppend = "ledger-append"
+    case ingestBatch = "ingest-batch"
 
     /// The figure whose work one iteration is.
     var figure: String {
@@ -21,6 +22,7 @@ enum Kernel: String, CaseIterable {
         case .standings1000: "standings recompute, 1000 players × 18 holes, 3 corrections each"
         case .crownFrame: "crown detent → next frame's display list (reducer, haptic log line, layout)"
         case .ledgerAppend: "one event appended to a 20,000-event round's ledger in memory (the hub's per-score update)"
+        case .ingestBatch: "one event of a batch the hub ingests in one transaction (checks, classification, the SQLite insert)"
         }
     }
 
@@ -31,6 +33,7 @@ enum Kernel: String, CaseIterable {
         case .standings1000: (1, 4)
         case .crownFrame: (100, 600)
         case .ledgerAppend: (1_000, 6_000)
+        case .ingestBatch: (1_800, 9_000)
         }
     }
 
@@ -62,6 +65,13 @@ enum Kernel: String, CaseIterable {
             var ledger = ScoreLedger(events: Array(events.prefix(20_000)))
             for index in 0..<iterations { ledger.append(extra[index % extra.count]) }
             precondition(ledger.eventCount == 20_000 + iterations)
+        case .ingestBatch:
+            // As the batched-ingest figure: a league night's scores, hole by hole, into a round of 500 players.
+            let (hub, round) = try Figures.ingestHub(BenchContext(directory: directory, binDirectory: directory, quick: false), name: "kernel", players: 500)
+            // The same events made in both runs, so only appending them differs.
+            let events = Figures.ingestEvents(round, count: Kernel.ingestBatch.iterations.1)
+            let results = try hub.append(batch: Array(events.prefix(iterations)))
+            precondition(results.count == iterations)
         }
     }
 
