@@ -220,6 +220,38 @@ struct TCPLinkTests {
         #expect(try await insecureHome.events().count == 2)
     }
 
+    @Test("Over TLS a connection that never starts its handshake is closed at the hello timeout and gives back its place: 64 of them lock no watch out")
+    func tlsSilentPeersClosed() async throws {
+        let home = try TemporaryHome()
+        try await home.startRound(players: 2)
+        let server = try await home.serve(["--listen", "tcp:127.0.0.1:0", "--hello-timeout", "500"])
+        defer { server.stop() }
+        let address = String(try #require(server.lines.first { $0.hasPrefix("hyzer-hub serving on tcp:") }).split(separator: " ")[3])
+        let port = try #require(UInt16(address.split(separator: ":").last ?? ""))
+        // Every place among those waiting to pair, taken by peers that open TCP and say nothing,
+        // or only the start of a TLS record.
+        var silent: [RawSocket] = []
+        for index in 0..<LinkProtocol.maxUnpairedConnections {
+            let socket = try RawSocket(tcpHost: "127.0.0.1", port: port)
+            if index % 2 == 0 { socket.send([0x16, 0x03, 0x01]) }
+            silent.append(socket)
+        }
+        var closed = 0
+        for socket in silent where await socket.receiveAll(timeout: .seconds(5)).closed { closed += 1 }
+        #expect(closed == silent.count, "the hub closes every connection that did not pair within the hello timeout")
+
+        // The peers are still there (they never close their ends), yet a watch pairs.
+        let watchHome = try TemporaryHome()
+        try FileManager.default.createDirectory(at: watchHome.url.appendingPathComponent("shared"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: home.url.appendingPathComponent("shared/standings.json"),
+                                         to: watchHome.url.appendingPathComponent("shared/standings.json"))
+        let watch = try await watchHome.linkClient(["--connect", address, "--token-file", home.url.appendingPathComponent("hub/token").path,
+                                                    "--device", "watch-tcp", "--enqueue", "1", "--until-drained"])
+        #expect(await watch.waitForExit(timeout: .seconds(30)) == 0, "\(watch.stderr.suffix(600))")
+        #expect(try await home.events().count == 1)
+        silent.removeAll()
+    }
+
     @Test("A second serve on the same home refuses, naming the first; the first keeps its socket")
     func secondServeRefused() async throws {
         let home = try TemporaryHome()

@@ -20,6 +20,19 @@ public final class RawSocket {
         guard result == 0 else { throw TestFailure("connect \(unixPath): \(String(cString: strerror(errno)))") }
     }
 
+    /// A TCP connection to `host:port` (an IPv4 address), with no TLS: the bytes are raw.
+    public init(tcpHost host: String, port: UInt16) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else { throw TestFailure("not an IPv4 address: \(host)") }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard result == 0 else { throw TestFailure("connect \(host):\(port): \(String(cString: strerror(errno)))") }
+    }
+
     deinit { close(fd) }
 
     /// Says "no more bytes from me" while still reading.

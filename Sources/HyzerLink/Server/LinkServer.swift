@@ -99,7 +99,7 @@ public final class LinkServer: Sendable {
     /// Binds and starts accepting. A Unix socket gets mode 0600; a stale socket file is replaced.
     public func start() async throws {
         let bootstrap = ServerBootstrap(group: group)
-            .serverChannelOption(.backlog, value: 64)
+            .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             // Small per-connection buffers: a watch that stops reading holds at most this much.
             .childChannelOption(.writeBufferWaterMark, value: .init(low: 16 * 1024, high: 64 * 1024))

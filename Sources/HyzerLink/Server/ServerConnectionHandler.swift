@@ -221,7 +221,14 @@ final class ServerConnectionHandler: ChannelInboundHandler {
         throttledLog(.warning, "refused a watch: \(refusal.message)")
         let channel = context.channel
         context.writeAndFlush(wrapOutboundOut(.refused(refusal))).whenComplete { _ in channel.close(promise: nil) }
+        // The refusal may never be written: over TLS a peer that never finishes its handshake
+        // holds it back, and a peer that does not read never takes it. Either way the connection
+        // (and its place among those waiting to pair) goes within a second.
+        context.eventLoop.scheduleTask(in: Self.refusalGrace) { channel.close(promise: nil) }
     }
+
+    /// How long a refused connection may take to receive its refusal before it is closed anyway.
+    static let refusalGrace = TimeAmount.seconds(1)
 
     private func close(context: ChannelHandlerContext) {
         phase = .closing
