@@ -391,8 +391,16 @@ final class WatchHost: ScenarioHost {
         case SDL_QUIT.rawValue:
             quitRequested = true
         case SDL_WINDOWEVENT.rawValue:
-            if event.window.event == UInt8(SDL_WINDOWEVENT_SIZE_CHANGED.rawValue) {
+            switch UInt32(event.window.event) {
+            case SDL_WINDOWEVENT_SIZE_CHANGED.rawValue:
                 windowResized(width: event.window.data1, height: event.window.data2)
+            case SDL_WINDOWEVENT_EXPOSED.rawValue, SDL_WINDOWEVENT_SHOWN.rawValue, SDL_WINDOWEVENT_RESTORED.rawValue, SDL_WINDOWEVENT_MAXIMIZED.rawValue:
+                // The window system dropped what the window showed (a window manager reparented
+                // it, it was minimised and restored, or uncovered): the next frame is drawn
+                // afresh even if the face has not changed.
+                lastDrawn = nil
+            default:
+                break
             }
         case SDL_MOUSEWHEEL.rawValue:
             // The wheel turns the crown wherever the pointer is (over the drawn crown too).

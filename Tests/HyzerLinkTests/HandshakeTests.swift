@@ -203,6 +203,8 @@ extension LinkHardeningTests {
             ("another device", #"device: phone"#, .wrongDevice, "The score names device \"phone\", but this connection paired as \"raw-watch\"; a watch scores as itself."),
             ("reporter not in the round", #"reporter: guest:Mallory"#, .unknownReporter, "The reporter guest \"Mallory\" is not a player of this round."),
             ("device id of 200 bytes", #"device: 200"#, .invalidScore, "deviceID must be 1 to 64 bytes with no control characters."),
+            ("a resolution", #"source: resolution"#, .resolutionNotAllowed,
+             "A watch cannot settle a discrepancy; the organizer resolves it on the phone (hyzer-hub resolve PLAYER STROKES --hole N)."),
           ])
     func unacceptableScores(label: String, change: String, reason: Rejection.Reason, message: String) async throws {
         let (home, server, socket, snapshot) = try await pairedRawWatch()
@@ -217,6 +219,7 @@ extension LinkHardeningTests {
         case "another device": scoreBody(snapshot, id: id, device: "phone")
         case "reporter not in the round": scoreBody(snapshot, id: id, reporter: "guest:Mallory")
         case "device id of 200 bytes": scoreBody(snapshot, id: id, device: String(repeating: "x", count: 200))
+        case "a resolution": scoreBody(snapshot, id: id, source: "resolution")
         default: scoreBody(snapshot, id: id)
         }
         socket.send(rawScoreFrame(body))

@@ -75,13 +75,13 @@ func rawScoreFrame(_ body: String) -> [UInt8] {
 
 /// The JSON body of a valid score in `snapshot`'s round, with fields to override.
 func scoreBody(_ snapshot: StandingsSnapshot, player: Int = 0, hole: Any = 1, strokes: Any = 3, id: String = UUID().uuidString,
-               device: String = "raw-watch", reporter: String? = nil, supersedes: String? = nil) -> String {
+               device: String = "raw-watch", reporter: String? = nil, supersedes: String? = nil, source: String = "crown") -> String {
     let round = snapshot.round!
     let playerID = round.standings[player].playerID
     func json(_ value: Any) -> String { value is String ? "\"\(value)\"" : "\(value)" }
     return """
         {"id":"\(id)","roundID":"\(round.id.uuidString)","playerID":"\(playerID)","hole":\(json(hole)),"strokes":\(json(strokes)),\
         "supersedesEventID":\(supersedes.map { "\"\($0)\"" } ?? "null"),"reportedByPlayerID":"\(reporter ?? playerID)","deviceID":"\(device)",\
-        "source":"crown","createdAt":"2026-11-22T10:00:00.000Z"}
+        "source":"\(source)","createdAt":"2026-11-22T10:00:00.000Z"}
         """
 }

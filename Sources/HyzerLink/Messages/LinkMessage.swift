@@ -146,6 +146,9 @@ public struct Rejection: Sendable, Hashable, Codable {
         /// The score does not decode: a field missing or of the wrong type, an id that is not a
         /// UUID, a string over its length bound.
         case invalidScore
+        /// The score is a resolution (`source: resolution`): discrepancies are settled on the
+        /// phone (by the organizer), never from a watch.
+        case resolutionNotAllowed
     }
 
     /// The event's id exactly as the watch wrote it ("" when the frame had no string id).

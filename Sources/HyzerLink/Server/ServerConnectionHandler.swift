@@ -89,6 +89,10 @@ final class ServerConnectionHandler: ChannelInboundHandler {
                 return reject(context: context, idAsSent: idAsSent, .wrongDevice,
                               "The score names device \"\(event.deviceID)\", but this connection paired as \"\(deviceID)\"; a watch scores as itself.")
             }
+            guard event.source != .resolution else {
+                return reject(context: context, idAsSent: idAsSent, .resolutionNotAllowed,
+                              "A watch cannot settle a discrepancy; the organizer resolves it on the phone (hyzer-hub resolve PLAYER STROKES --hole N).")
+            }
             let channel = context.channel
             server.scoreQueue.async { [server] in
                 server.delegate.receive(score: event, deviceID: deviceID) { verdict in

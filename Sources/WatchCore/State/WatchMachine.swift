@@ -461,6 +461,7 @@ public enum WatchMachine {
         case .invalidCorrection: "score changed meanwhile"
         case .wrongDevice: "wrong device"
         case .invalidScore: "unreadable score"
+        case .resolutionNotAllowed: "settle on the phone"
         }
     }
 
