@@ -201,11 +201,26 @@ extension Hub {
     /// chain it extends, classify, insert, advance the round.
     private func append(_ event: ScoreEvent, in store: HubStore, context: inout AppendContext) throws -> AppendResult {
         let stored = try context.inserted.contains(event.id) || context.storedIDs.map { $0.contains(event.id) } ?? store.containsEvent(id: event.id)
-        if stored { return AppendResult(event: event, outcome: .alreadyStored) }
+        if stored {
+            // A resend is the same event; the same id with another score is refused, not acked as if stored.
+            if let held = try store.event(id: event.id), !held.isSameScore(as: event) {
+                throw HubError.eventIDInUse(event.id, stored: "\(held.playerID), hole \(held.hole), \(held.strokes) strokes, from \(held.deviceID)")
+            }
+            return AppendResult(event: event, outcome: .alreadyStored)
+        }
         // Read once by a transaction's first append, before it writes: the committed state's
         // sequence, which the round in play and the ledger are taken at.
         let committedSequence = context.round == nil ? try store.sequence : nil
-        var round = try context.round ?? cachedRoundInPlay(store, at: committedSequence ?? store.sequence)
+        var round: Round
+        do {
+            round = try context.round ?? cachedRoundInPlay(store, at: committedSequence ?? store.sequence)
+        } catch HubError.noActiveRound {
+            // A score for a round that was finished says so, rather than that none was ever started.
+            if let named = try store.round(id: event.roundID), !named.status.acceptsScores {
+                throw HubError.score(.roundNotAcceptingScores(status: named.status))
+            }
+            throw HubError.noActiveRound
+        }
         if context.round != nil, context.playerIDs == nil { context.playerIDs = Set(round.players.map(\.id)) }
         do {
             if let playerIDs = context.playerIDs { try round.validate(event, isPlayer: { playerIDs.contains($0) }) } else { try round.validate(event) }

@@ -13,8 +13,8 @@ public enum LinkAddress: Sendable, Hashable, CustomStringConvertible {
             self = .unix(path: path)
         } else if text.hasPrefix("tcp:") {
             let rest = text.dropFirst(4)
-            guard let colon = rest.lastIndex(of: ":"), let port = Int(rest[rest.index(after: colon)...]),
-                  (0...65_535).contains(port) else { throw .invalidAddress(text) }
+            guard let colon = rest.lastIndex(of: ":"), let port = Int(rest[rest.index(after: colon)...]) else { throw .invalidAddress(text) }
+            guard (0...65_535).contains(port) else { throw .portOutOfRange(text, port: String(rest[rest.index(after: colon)...])) }
             var host = String(rest[..<colon])
             if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
             guard !host.isEmpty else { throw .invalidAddress(text) }

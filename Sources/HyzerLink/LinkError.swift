@@ -4,6 +4,7 @@ import HyzerKit
 /// What goes wrong on the link, with the message a person reads.
 public enum LinkError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidAddress(String)
+    case portOutOfRange(String, port: String)
     case frameTooLarge(length: Int, max: Int)
     case emptyFrame
     case truncatedFrame(expected: Int, received: Int)
@@ -19,6 +20,8 @@ public enum LinkError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .invalidAddress(let text):
             "\"\(text)\" is not a link address; use unix:PATH or tcp:HOST:PORT (e.g. unix:/tmp/hyzer/hub/link.sock, tcp:127.0.0.1:7420)."
+        case .portOutOfRange(let text, let port):
+            "\"\(text)\" has port \(port); a port is 0 to 65535 (0: any free port, printed when serve starts)."
         case .frameTooLarge(let length, let max):
             "frame of \(length) bytes exceeds the \(max)-byte limit"
         case .emptyFrame:

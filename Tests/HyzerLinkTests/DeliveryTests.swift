@@ -281,6 +281,7 @@ struct TCPLinkTests {
     func badOptions() async throws {
         let home = try TemporaryHome()
         let cases: [([String], String)] = [
+            (["--listen", "tcp:127.0.0.1:99999"], "Error: The value 'tcp:127.0.0.1:99999' is invalid for '--listen <ADDRESS>': \"tcp:127.0.0.1:99999\" has port 99999; a port is 0 to 65535 (0: any free port, printed when serve starts)."),
             (["--listen", "http://x"], "Error: The value 'http://x' is invalid for '--listen <ADDRESS>': \"http://x\" is not a link address; use unix:PATH or tcp:HOST:PORT (e.g. unix:/tmp/hyzer/hub/link.sock, tcp:127.0.0.1:7420)."),
             (["--drop", "1.5"], "Error: --drop is a probability between 0 and 1; got 1.5."),
             (["--latency=-5"], "Error: --latency must be 0 or more milliseconds; got -5."),

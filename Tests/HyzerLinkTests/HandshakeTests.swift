@@ -38,7 +38,8 @@ struct HandshakeTests {
             ("version 9", Refusal.Reason.unsupportedVersion, "Protocol version 9 is not supported; this hub speaks 1...1."),
             ("score first", Refusal.Reason.helloExpected, "The first frame must be a hello; got score."),
             ("device id of 200 bytes", Refusal.Reason.invalidHello,
-             "deviceID must be 1 to 64 bytes with no control characters, and the token at most 256."),
+             "deviceID must be 1 to 64 bytes with no control characters; got 200 bytes."),
+            ("token of 300 bytes", Refusal.Reason.invalidHello, "The token must be at most 256 bytes; got 300."),
           ])
     func refused(label: String, reason: Refusal.Reason, message: String) async throws {
         let home = try TemporaryHome()
@@ -49,6 +50,7 @@ struct HandshakeTests {
         let hello: [UInt8] = switch reason {
         case .wrongToken: try LinkFrame.encode(.hello(Hello(deviceID: "w1", token: "guess")))
         case .unsupportedVersion: try LinkFrame.encode(.hello(Hello(protocolVersion: 9, deviceID: "w1", token: home.token)))
+        case .invalidHello where label.hasPrefix("token"): try LinkFrame.encode(.hello(Hello(deviceID: "w1", token: String(repeating: "t", count: 300))))
         case .invalidHello: try LinkFrame.encode(.hello(Hello(deviceID: String(repeating: "w", count: 200), token: home.token)))
         case .helloExpected, .busy: []
         }
@@ -200,6 +202,7 @@ extension LinkHardeningTests {
             ("hole 19", #"hole: 19"#, .holeOutOfRange, "Hole 19 is not on this course; holes are 1...18."),
             ("id not a UUID", #"id: not-a-uuid"#, .invalidScore, "The score is not valid: unreadable value at body.id."),
             ("strokes as text", #"strokes: "3""#, .invalidScore, "The score is not valid: wrong type at body.strokes."),
+            ("strokes 3.5", #"strokes: 3.5"#, .invalidScore, "The score is not valid: strokes must be a whole number from 1 to 10; got 3.5."),
             ("another device", #"device: phone"#, .wrongDevice, "The score names device \"phone\", but this connection paired as \"raw-watch\"; a watch scores as itself."),
             ("reporter not in the round", #"reporter: guest:Mallory"#, .unknownReporter, "The reporter guest \"Mallory\" is not a player of this round."),
             ("device id of 200 bytes", #"device: 200"#, .invalidScore, "deviceID must be 1 to 64 bytes with no control characters."),
@@ -216,6 +219,7 @@ extension LinkHardeningTests {
         case "hole 0": scoreBody(snapshot, hole: 0, id: id)
         case "hole 19": scoreBody(snapshot, hole: 19, id: id)
         case "strokes as text": scoreBody(snapshot, strokes: "3", id: id)
+        case "strokes 3.5": scoreBody(snapshot, strokes: 3.5, id: id)
         case "another device": scoreBody(snapshot, id: id, device: "phone")
         case "reporter not in the round": scoreBody(snapshot, id: id, reporter: "guest:Mallory")
         case "device id of 200 bytes": scoreBody(snapshot, id: id, device: String(repeating: "x", count: 200))
@@ -232,6 +236,44 @@ extension LinkHardeningTests {
         let (acks, _) = try await socket.frames { $0.contains { if case .ack = $0 { true } else { false } } }
         #expect(acks.contains(.ack(Ack(eventID: next, alreadyStored: false, classification: .newScore))), "\(acks)")
         #expect(try await home.events().map(\.id) == [UUID(uuidString: next)!])
+    }
+
+    @Test("A score for the round the phone finished is rejected as roundNotAcceptingScores; with no round at all it is noActiveRound")
+    func finishedRound() async throws {
+        let (home, server, socket, snapshot) = try await pairedRawWatch()
+        defer { server.stop() }
+        #expect(try await home.hub("round", "finish", "--force").status == 0)
+        let late = UUID().uuidString
+        socket.send(rawScoreFrame(scoreBody(snapshot, id: late)))
+        let (answer, _) = try await socket.frames { $0.contains { if case .rejected = $0 { true } else { false } } }
+        #expect(answer.compactMap { if case .rejected(let r) = $0 { r } else { nil } } == [Rejection(eventID: late, reason: .roundNotAcceptingScores,
+            message: "The round is completed; scores are accepted only while it is active or awaiting finalization.")])
+
+        let unknown = UUID().uuidString
+        let body = scoreBody(snapshot, id: unknown).replacingOccurrences(of: snapshot.round!.id.uuidString, with: UUID().uuidString)
+        socket.send(rawScoreFrame(body))
+        let (second, _) = try await socket.frames { $0.contains { if case .rejected(let r) = $0 { r.eventID == unknown } else { false } } }
+        let reasons: [Rejection.Reason] = second.compactMap { if case .rejected(let r) = $0, r.eventID == unknown { r.reason } else { nil } }
+        #expect(reasons == [.noActiveRound])
+        #expect(try await home.events().isEmpty)
+    }
+
+    @Test("A resend is acked as already stored; the same id with another score is rejected as eventIDInUse and changes nothing")
+    func idReusedForAnotherScore() async throws {
+        let (home, server, socket, snapshot) = try await pairedRawWatch()
+        defer { server.stop() }
+        let id = UUID().uuidString
+        func answer(to body: String) async throws -> LinkMessage? {
+            socket.send(rawScoreFrame(body))
+            let (messages, _) = try await socket.frames { $0.contains { if case .ack = $0 { true } else if case .rejected = $0 { true } else { false } } }
+            return messages.first { if case .ack = $0 { true } else if case .rejected = $0 { true } else { false } }
+        }
+        #expect(try await answer(to: scoreBody(snapshot, strokes: 3, id: id)) == .ack(Ack(eventID: id, alreadyStored: false, classification: .newScore)))
+        let playerID = snapshot.round!.standings[0].playerID
+        #expect(try await answer(to: scoreBody(snapshot, strokes: 5, id: id)) == .rejected(Rejection(eventID: id, reason: .eventIDInUse, message:
+            "Event \(id) is already stored with other content (\(playerID), hole 1, 3 strokes, from raw-watch); a resend must be the same event, and a new score needs a new id.")))
+        #expect(try await answer(to: scoreBody(snapshot, strokes: 3, id: id)) == .ack(Ack(eventID: id, alreadyStored: true, classification: nil)))
+        #expect(try await home.events().map(\.strokes) == [3])
     }
 
     @Test("Correcting a score that was already replaced is refused, naming the score that counts now")

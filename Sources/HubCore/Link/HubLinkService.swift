@@ -141,6 +141,7 @@ public final class HubLinkService: LinkServerDelegate {
         case .score(.unknownSupersededEvent), .score(.supersedesDifferentScore), .score(.supersedesReplacedScore): .invalidCorrection
         case .score(.unknownReporter): .unknownReporter
         case .score(.invalidField): .invalidScore
+        case .eventIDInUse: .eventIDInUse
         default: nil
         }
     }

@@ -149,6 +149,8 @@ public struct Rejection: Sendable, Hashable, Codable {
         /// The score is a resolution (`source: resolution`): discrepancies are settled on the
         /// phone (by the organizer), never from a watch.
         case resolutionNotAllowed
+        /// The event's id is already in the log for another score (a resend must be the same event).
+        case eventIDInUse
     }
 
     /// The event's id exactly as the watch wrote it ("" when the frame had no string id).

@@ -87,10 +87,34 @@ public struct HubFrameDecoder: ByteToMessageDecoder, Sendable {
             case ScoreError.holeOutOfRange: return .unacceptableScore(idAsSent: id, reason: .holeOutOfRange, message: "\(error)")
             case let error as ScoreError: return .unacceptableScore(idAsSent: id, reason: .invalidScore, message: error.description)
             case let error as DecodingError:
-                return .unacceptableScore(idAsSent: id, reason: .invalidScore, message: "The score is not valid: \(HyzerJSON.explain(error)).")
+                let explained = HyzerJSON.explain(error)
+                // The frame is JSON (its type was read), so what Foundation calls "not valid JSON"
+                // is a number it cannot hold: say which.
+                if explained == "not valid JSON", let number = Self.unrepresentableNumber(in: data) {
+                    return .unacceptableScore(idAsSent: id, reason: .invalidScore, message: "The score is not valid: \(number).")
+                }
+                return .unacceptableScore(idAsSent: id, reason: .invalidScore, message: "The score is not valid: \(explained).")
             default: return .unacceptableScore(idAsSent: id, reason: .invalidScore, message: "The score is not valid: \(error).")
             }
         }
+    }
+
+    /// "strokes must be a whole number from 1 to 10; got 3.5": the body's number that no integer
+    /// holds (a fraction, or past 64 bits), which Foundation's decoder reports only as invalid JSON.
+    static func unrepresentableNumber(in data: Data) -> String? {
+        let allowed = ["hole": "a whole number from 1", "strokes": "a whole number from 1 to 10"]
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let body = object["body"] as? [String: Any] else {
+            return "a number in it is too large to read (hole and strokes are small whole numbers)"
+        }
+        for key in ["strokes", "hole"] {
+            guard let number = body[key] as? NSNumber, !(number is Bool) else { continue }
+            let value = number.doubleValue
+            if value.rounded() != value || abs(value) >= 9.2e18 || !value.isFinite {
+                return "\(key) must be \(allowed[key]!); got \(number)"
+            }
+        }
+        return nil
     }
 
     private static func malformed(_ error: any Error) -> LinkError {

@@ -133,10 +133,15 @@ final class ServerConnectionHandler: ChannelInboundHandler {
                 reason: .unsupportedVersion,
                 message: "Protocol version \(hello.protocolVersion) is not supported; this hub speaks \(supported.lowerBound)...\(supported.upperBound)."))
         }
-        guard Self.isValidDeviceID(hello.deviceID), hello.token.utf8.count <= LinkProtocol.maxTokenLength else {
+        guard Self.isValidDeviceID(hello.deviceID) else {
             return refuse(context: context, Refusal(
                 reason: .invalidHello,
-                message: "deviceID must be 1 to \(LinkProtocol.maxDeviceIDLength) bytes with no control characters, and the token at most \(LinkProtocol.maxTokenLength)."))
+                message: "deviceID must be 1 to \(LinkProtocol.maxDeviceIDLength) bytes with no control characters; got \(hello.deviceID.utf8.count) bytes."))
+        }
+        guard hello.token.utf8.count <= LinkProtocol.maxTokenLength else {
+            return refuse(context: context, Refusal(
+                reason: .invalidHello,
+                message: "The token must be at most \(LinkProtocol.maxTokenLength) bytes; got \(hello.token.utf8.count)."))
         }
         guard LinkServer.tokensMatch(hello.token, server.configuration.token) else {
             let refusal = Refusal(reason: .wrongToken, message: "Wrong pairing token; use the hub's token (hyzer-hub token, or the file hub/token in its home).")

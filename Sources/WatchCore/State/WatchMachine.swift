@@ -462,6 +462,7 @@ public enum WatchMachine {
         case .wrongDevice: "wrong device"
         case .invalidScore: "unreadable score"
         case .resolutionNotAllowed: "settle on the phone"
+        case .eventIDInUse: "id already used"
         }
     }
 
