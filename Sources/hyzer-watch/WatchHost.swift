@@ -28,6 +28,8 @@ final class WatchHost: ScenarioHost {
     private var density: Double = 1
     private let wake: Wake
     private var lastDrawn: DisplayList?
+    /// Whether the last click on the face changed the screen (see the double click in `handle`).
+    private var firstClickChangedScreen = false
     private var lastPresent: ContinuousClock.Instant?
     private(set) var quitRequested = false
     /// The voice text line (V opens it), as typed so far; nil when closed.
@@ -377,6 +379,16 @@ final class WatchHost: ScenarioHost {
         SDL_StopTextInput()
     }
 
+    /// Which screen, without its contents: what a click may change.
+    private static func screenKind(_ screen: Screen) -> String {
+        switch screen {
+        case .leaderboard: "leaderboard"
+        case .crown(let entry): "crown \(entry.playerID)"
+        case .final: "final"
+        case .voice: "voice"
+        }
+    }
+
     /// Where a window point is: on the face (in face pixels), the crown, the side button.
     private func part(atWindowX x: Int32, y: Int32) -> DeviceChrome.Part {
         let point = Point(x: Double(x) / scale, y: Double(y) / scale)
@@ -410,7 +422,17 @@ final class WatchHost: ScenarioHost {
         case SDL_MOUSEBUTTONDOWN.rawValue:
             let where_ = part(atWindowX: event.button.x, y: event.button.y)
             switch (Int32(event.button.button), where_) {
-            case (1, .face(let point)): session.send(.tap(point), inputTime: received)
+            case (1, .face(let point)):
+                // A double click's second click, when the first changed the screen (Save, a row):
+                // on a watch the screen is moving then and takes no tap; here it would land on
+                // whatever the new screen has under the pointer (another player's row).
+                if event.button.clicks >= 2, firstClickChangedScreen {
+                    logger.debug("ignored the second click of a double click: the first changed the screen")
+                    break
+                }
+                let before = Self.screenKind(session.current.screen)
+                session.send(.tap(point), inputTime: received)
+                firstClickChangedScreen = Self.screenKind(session.current.screen) != before
             case (1, .crown): crownDrag = (Double(event.button.y) / scale, 0)
             case (1, .sideButton), (3, _): session.send(.back, inputTime: received)
             default: break

@@ -42,6 +42,19 @@ struct WatchMachineTests {
         #expect(entry.value == 10)
     }
 
+    @Test("A fast spin past 10 is one limit bump, not one a detent; after a pause the stop is felt again")
+    func fastSpinOneBump() {
+        var state = Fixture.state()
+        _ = Fixture.tapRow(0, &state)
+        var spin: [WatchEffect] = []
+        // 40 detents 1 ms apart, as a flicked wheel delivers them.
+        for index in 0..<40 { spin += WatchMachine.reduce(&state, .crown(detents: 1), Fixture.env(Double(index) * 0.001)) }
+        #expect(spin.filter { if case .haptic(.tick, _) = $0 { true } else { false } }.count == 7)
+        #expect(spin.filter { if case .haptic(.limit, _) = $0 { true } else { false } }.count == 1)
+        let later = WatchMachine.reduce(&state, .crown(detents: 1), Fixture.env(1))
+        #expect(later.contains(.haptic(.limit, value: 10)))
+    }
+
     @Test("Save gives a success haptic and queues the score, after the outbox write")
     func saveQueues() {
         var state = Fixture.state()
@@ -198,6 +211,30 @@ extension WatchMachineTests {
         _ = WatchMachine.reduce(&state, .pushed(old), Fixture.env())
         #expect(!state.isStale(at: Fixture.epoch))
         #expect(!state.isStale(at: Fixture.epoch.addingTimeInterval(29)))
+    }
+
+    @Test("The phone scoring the open hole meanwhile shows on the open screen: Save becomes Correct and supersedes it; the value turned stays")
+    func phoneScoresOpenHole() throws {
+        var state = Fixture.state()
+        _ = Fixture.tapRow(0, &state)
+        _ = WatchMachine.reduce(&state, .crown(detents: 2), Fixture.env())
+        let id = UUID(uuidString: "00000000-0000-0000-0000-0000000000C2")!
+        var standings = Fixture.snapshot().round!.standings
+        standings[0] = Standing(playerID: standings[0].playerID, name: "Jake", position: 1, tied: false, totalStrokes: 4, holesPlayed: 2,
+                                scoreRelativeToPar: -2, currentHoleStrokes: 2, discrepancy: false, currentHoleEventID: id, currentHoleDeviceID: "phone")
+        let effects = WatchMachine.reduce(&state, .pushed(Fixture.snapshot(sequence: 2, standings: standings)), Fixture.env(1))
+        guard case .crown(let entry) = state.screen else { Issue.record("the score screen closed"); return }
+        #expect(entry.value == 5)
+        #expect(entry.scoredStrokes == 2)
+        #expect(entry.scoredBy == "phone")
+        #expect(effects.contains(.announce("Jake was just scored 2 by phone. Save corrects it to 5.")))
+        let text = WatchLayout.displayList(state, now: Fixture.epoch.addingTimeInterval(1), size: .mm45, measurer: .estimate).texts
+        #expect(text.contains("Scored 2 by phone"))
+        #expect(text.contains("Correct"))
+        let saved = WatchMachine.reduce(&state, .save, Fixture.env(2))
+        let event = try #require(saved.compactMap { if case .enqueue(let e) = $0 { e } else { nil } }.first)
+        #expect(event.supersedesEventID == id)
+        #expect(event.strokes == 5)
     }
 
     @Test("Re-scoring opens at the current score and saves a correction that supersedes it")

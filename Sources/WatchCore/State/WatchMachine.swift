@@ -105,7 +105,7 @@ public enum WatchMachine {
             state.scrollRow = min(maxScroll, max(0, state.scrollRow - detents * step))
             if maxScroll > 0 { state.lastScrollAt = env.now }
             if state.scrollRow == before, maxScroll > 0 {
-                return pulse(&state, .limit, value: nil, env)  // the end of the list, felt
+                return limitPulse(&state, value: nil, env)  // the end of the list, felt once
             }
             return []
         case .crown(var entry):
@@ -116,7 +116,7 @@ public enum WatchMachine {
                     entry.value = next
                     effects += pulse(&state, .tick, value: next, env)
                 } else {
-                    effects += pulse(&state, .limit, value: entry.value, env)
+                    effects += limitPulse(&state, value: entry.value, env)
                 }
             }
             state.screen = .crown(entry)
@@ -131,7 +131,7 @@ public enum WatchMachine {
                     value = next
                     effects += pulse(&state, .tick, value: next, env)
                 } else {
-                    effects += pulse(&state, .limit, value: value, env)
+                    effects += limitPulse(&state, value: value, env)
                 }
             }
             overlay.rows[index].value = value
@@ -373,6 +373,15 @@ public enum WatchMachine {
             || snapshot.round?.standings.contains(where: { $0.playerID == entry.playerID }) != true {
             state.screen = .leaderboard
         }
+        // The phone (or another watch) scored the open hole meanwhile: the screen says so and Save
+        // becomes Correct, as when the row is opened after that score; the value turned stays.
+        if case .crown(var entry) = state.screen, let existing = existingScore(state, playerID: entry.playerID, hole: entry.hole),
+           existing.id != entry.supersedes {
+            (entry.supersedes, entry.scoredBy, entry.scoredStrokes) = (existing.id, existing.by, existing.strokes)
+            state.screen = .crown(entry)
+            effects += pulse(&state, .notification, value: nil, env)
+            effects.append(.announce("\(entry.playerName) was just scored \(existing.strokes)\(existing.by.map { " by \($0)" } ?? ""). Save corrects it to \(entry.value)."))
+        }
         // Scores heard for a round that is over or was replaced are not saved.
         if case .voice(let overlay) = state.screen, !overlay.failed, snapshot.round?.status.acceptsScores != true
             || snapshot.round?.id != previous?.round?.id {
@@ -499,6 +508,17 @@ public enum WatchMachine {
         }
         return (["Leaderboard."] + ranked).joined(separator: " ")
     }
+
+    /// The crown pressed on past 1 or 10 (or the end of the list): one bump when it reaches the end, not one for every
+    /// detent of a fast spin. Detents past the end that come less than `limitRepeatGap` apart
+    /// are one push against the stop; the next bump needs a pause (or a turn back first).
+    private static func limitPulse(_ state: inout WatchState, value: Int?, _ env: WatchEnvironment) -> [WatchEffect] {
+        defer { state.crownAtLimitSince = env.now }
+        if let last = state.crownAtLimitSince, env.now.timeIntervalSince(last) < limitRepeatGap, state.pulse?.kind == .limit { return [] }
+        return pulse(&state, .limit, value: value, env)
+    }
+
+    static let limitRepeatGap: TimeInterval = 0.25
 
     private static func pulse(_ state: inout WatchState, _ kind: HapticKind, value: Int?, _ env: WatchEnvironment) -> [WatchEffect] {
         state.pulse = HapticPulse(kind: kind, at: env.now)

@@ -119,6 +119,8 @@ public struct WatchState: Sendable, Hashable {
     /// The first leaderboard row on screen (the crown scrolls when rows overflow).
     public var scrollRow = 0
     public var crown = CrownAccumulator()
+    /// When the crown last pressed past the end of the score range (see `limitPulse`).
+    public var crownAtLimitSince: Date?
     public var reshuffle: Reshuffle?
     public var pulse: HapticPulse?
     public var banner: Banner?
