@@ -227,7 +227,7 @@ extension WatchMachineTests {
         #expect(entry.value == 5)
         #expect(entry.scoredStrokes == 2)
         #expect(entry.scoredBy == "phone")
-        #expect(effects.contains(.announce("Jake was just scored 2 by phone. Save corrects it to 5.")))
+        #expect(effects.contains(.announce("Jake was just scored 2 by phone. A different score from this watch disputes it; the organizer settles it on the phone.")))
         let text = WatchLayout.displayList(state, now: Fixture.epoch.addingTimeInterval(1), size: .mm45, measurer: .estimate).texts
         #expect(text.contains("Scored 2 by phone"))
         #expect(text.contains("Correct"))

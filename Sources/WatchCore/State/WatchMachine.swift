@@ -374,13 +374,15 @@ public enum WatchMachine {
             state.screen = .leaderboard
         }
         // The phone (or another watch) scored the open hole meanwhile: the screen says so and Save
-        // becomes Correct, as when the row is opened after that score; the value turned stays.
+        // becomes Correct, as when the row is opened after that score (saving another value over
+        // another device's score is a discrepancy, as it is then); the value turned stays.
         if case .crown(var entry) = state.screen, let existing = existingScore(state, playerID: entry.playerID, hole: entry.hole),
            existing.id != entry.supersedes {
             (entry.supersedes, entry.scoredBy, entry.scoredStrokes) = (existing.id, existing.by, existing.strokes)
             state.screen = .crown(entry)
             effects += pulse(&state, .notification, value: nil, env)
-            effects.append(.announce("\(entry.playerName) was just scored \(existing.strokes)\(existing.by.map { " by \($0)" } ?? ""). Save corrects it to \(entry.value)."))
+            let consequence = existing.by == "this watch" ? "Save corrects it." : "A different score from this watch disputes it; the organizer settles it on the phone."
+            effects.append(.announce("\(entry.playerName) was just scored \(existing.strokes)\(existing.by.map { " by \($0)" } ?? ""). \(consequence)"))
         }
         // Scores heard for a round that is over or was replaced are not saved.
         if case .voice(let overlay) = state.screen, !overlay.failed, snapshot.round?.status.acceptsScores != true
