@@ -140,6 +140,7 @@ struct WatchWindowTests {
         #expect(ticks == [4, 5, 6, 7, 4, 5, 6], "wheel, drag, wheel over the crown")
         #expect(haptics.filter { $0["kind"] as? String == "success" }.count == 1)
         let end = try JSONDecoder().decode(AccessibilityDump.self, from: Data(contentsOf: home.url.appendingPathComponent("end.json")))
-        #expect(end.tree.flattened.contains { $0.role == .row && $0.label.hasSuffix("Ben") && $0.value == "plus three" })
+        // The push comes just before the ack, so the row may still say its score is waiting to send.
+        #expect(end.tree.flattened.contains { $0.role == .row && $0.label.hasSuffix("Ben") && ($0.value ?? "").hasPrefix("plus three") })
     }
 }

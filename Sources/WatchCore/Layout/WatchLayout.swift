@@ -178,9 +178,13 @@ private struct Face {
         let positionFont = FontSpec(.sansBold, m.rowText)
         let nameFont = FontSpec(.sansBold, m.rowText)
         let scoreFont = FontSpec(.monoBold, m.rowText)
-        // Columns as wide as this round needs ("T2", "+12"), so large text leaves names room.
-        let positionWidth = max(measurer.width("8", positionFont) * 1.6,
-                                round.standings.map { measurer.width(ScoreFormat.position(of: $0), positionFont) }.max() ?? 0) + m.margin * 0.5
+        // Columns as wide as this round needs ("T2", "+12"), so large text leaves names room; the
+        // ▲/▼ of a reshuffle sits between the widest position and the name, touching neither.
+        let arrowFont = FontSpec(.sans, m.caption * 0.8)
+        let arrowWidth = measurer.width("▲", arrowFont)
+        let widestPosition = max(measurer.width("8", positionFont) * 1.6,
+                                 round.standings.map { measurer.width(ScoreFormat.position(of: $0), positionFont) }.max() ?? 0)
+        let positionWidth = widestPosition + max(m.margin * 0.5, arrowWidth + 8)
         let scoreWidth = max(measurer.width("E", scoreFont),
                              round.standings.map { measurer.width($0.holesPlayed > 0 ? ScoreFormat.relativeToPar($0.scoreRelativeToPar) : "-", scoreFont) }.max() ?? 0)
         let area = WatchLayout.listArea(m)
@@ -259,10 +263,11 @@ private struct Face {
             list.commands.append(.text(played ? ScoreFormat.relativeToPar(standing.scoreRelativeToPar) : "-",
                                        frame: Rect(x: scoreX, y: firstLine.y, width: scoreWidth, height: firstLine.height), font: scoreFont,
                                        color: color(played ? tone.color : WatchColor.textSecondary), alignment: .trailing))
-            // After the row's own text, so a row still reads "1 Sarah -2" while its arrow shows.
-            if arrows > 0, let up = reshuffle?.movedUp[standing.playerID] {
-                list.commands.append(.text(up ? "▲" : "▼", frame: Rect(x: x + positionWidth - m.margin * 0.9, y: firstLine.y, width: m.margin, height: firstLine.height * 0.55),
-                                           font: FontSpec(.sans, m.caption * 0.8),
+            // After the row's own text, so a row still reads "1 Sarah -2" while its arrow shows; only
+            // on a row whose text shows (not on the sliver of a row peeking below the list).
+            if arrows > 0, let up = reshuffle?.movedUp[standing.playerID], firstLine.y + firstLine.height / 2 < area.y + area.height {
+                list.commands.append(.text(up ? "▲" : "▼", frame: Rect(x: x + widestPosition + 4, y: firstLine.y, width: arrowWidth, height: firstLine.height * 0.55),
+                                           font: arrowFont,
                                            color: (up ? WatchColor.underPar : WatchColor.overPar).opacity(arrows * opacity), alignment: .center))
             }
             guard speak else { return }
