@@ -564,7 +564,8 @@ private struct Face {
     func footer(into list: inout DisplayList) {
         if case .crown = state.screen { return }
         if case .voice = state.screen { return }
-        let frame = Rect(x: m.margin * 0.5, y: m.height - m.footerHeight - m.margin * 0.25, width: m.width - m.margin, height: m.footerHeight)
+        // Inset enough that a capsule's round ends clear the display's rounded bottom corners.
+        let frame = Rect(x: m.margin * 1.5, y: m.height - m.footerHeight - m.margin * 0.25, width: m.width - m.margin * 3, height: m.footerHeight)
         let noPhone = state.linkKnown && !state.reachable
         // With the phone there, unsent scores show on their rows; the count matters when it is away.
         let pending = noPhone && state.pendingTransfers > 0 ? "\(state.pendingTransfers) to send"
