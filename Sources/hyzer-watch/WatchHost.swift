@@ -369,7 +369,10 @@ final class WatchHost: ScenarioHost {
                     while SDL_PollEvent(&event) != 0 { handle(event) }
                 }
             }
-            if wake.stopRequested { quitRequested = true }
+            if wake.stopRequested, !quitRequested {
+                logger.info("quitting: asked to stop (SIGINT or SIGTERM)")
+                quitRequested = true
+            }
         } while ContinuousClock.now < deadline && !quitRequested
         renderIfNeeded()
     }
@@ -401,6 +404,7 @@ final class WatchHost: ScenarioHost {
         let received = ContinuousClock.now
         switch event.type {
         case SDL_QUIT.rawValue:
+            logger.info("quitting: the window was closed")
             quitRequested = true
         case SDL_WINDOWEVENT.rawValue:
             switch UInt32(event.window.event) {
@@ -517,7 +521,9 @@ final class WatchHost: ScenarioHost {
         case Int(SDLK_MINUS.rawValue), Int(SDLK_KP_MINUS.rawValue): rescale(to: scale - 0.5, resizeWindow: true)
         case Int(SDLK_SLASH.rawValue) where shift, Int(SDLK_QUESTION.rawValue), Int(SDLK_h.rawValue), Int(SDLK_F1.rawValue):
             showsHelp.toggle()
-        case Int(SDLK_q.rawValue): quitRequested = true
+        case Int(SDLK_q.rawValue):
+            logger.info("quitting: Q was pressed")
+            quitRequested = true
         default: break
         }
     }

@@ -4,9 +4,11 @@ import Foundation
 public enum WindowKeys {
     public static let all: [(keys: String, action: String)] = [
         ("wheel, ↑ ↓", "Digital Crown"),
+        ("drag crown", "Digital Crown"),
         ("click", "tap"),
         ("Enter", "Save"),
         ("Esc, right click", "back"),
+        ("side button", "back"),
         ("V", "voice: type what is said"),
         ("L", "link down / up"),
         ("A, ⇧A", "clock +1 min, +10 s"),
