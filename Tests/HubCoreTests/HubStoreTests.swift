@@ -277,7 +277,7 @@ struct HubStoreTests {
 
         try cli.finishRound(allowIncomplete: true)
         let before = try cli.eventLog().events.count
-        #expect(throws: HubError.noActiveRound) { try watchScore(0, hole: 2) }
+        #expect(throws: HubError.score(.roundNotAcceptingScores(status: .completed))) { try watchScore(0, hole: 2) }
         #expect(try cli.eventLog().events.count == before)
     }
 }

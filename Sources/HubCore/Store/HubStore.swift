@@ -76,14 +76,14 @@ struct HubStore {
         try RoundRecord(round, courseID: courseID).insert(db)
         for (ordinal, player) in round.players.enumerated() {
             try PlayerRecord(player).insert(db, onConflict: .ignore)
-            try RoundPlayerRecord(roundID: round.id.uuidString, playerID: player.id, ordinal: ordinal).insert(db)
+            try RoundPlayerRecord(roundID: round.id.canonicalString, playerID: player.id, ordinal: ordinal).insert(db)
         }
     }
 
     /// Saves the parts of a round that change: status and selected hole.
     func updateProgress(of round: Round) throws {
         try db.cachedStatement(sql: "UPDATE round SET status = ?, selectedHole = ? WHERE id = ?")
-            .execute(arguments: [round.status.rawValue, round.selectedHole, round.id.uuidString])
+            .execute(arguments: [round.status.rawValue, round.selectedHole, round.id.canonicalString])
     }
 
     /// The round in play (setup, active or awaiting finalization), if any.
@@ -113,7 +113,7 @@ struct HubStore {
             SELECT player.* FROM round_player JOIN player ON player.id = round_player.playerID
             WHERE round_player.roundID = ? ORDER BY round_player.ordinal
             """, arguments: [record.id])
-        guard let id = UUID(uuidString: record.id) else { throw HubError.storage("Round \(record.id) has an unreadable id.") }
+        guard let id = UUID(canonicalString: record.id) else { throw HubError.storage("Round \(record.id) has an unreadable id.") }
         return Round(id: id, course: try course(courseRecord), players: players.map(\.player), status: record.status,
                      selectedHole: record.selectedHole, createdAt: HyzerJSON.parseTimestamp(record.createdAt) ?? Date(timeIntervalSince1970: 0))
     }
@@ -131,12 +131,12 @@ struct HubStore {
         // A round no cloud orders is in arrival order, read straight off its index.
         let sql = try isShared(roundID) ? "\(Self.eventsWithOrder) WHERE score_event.roundID = ? \(Self.logOrder)"
                                         : "SELECT * FROM score_event WHERE roundID = ? ORDER BY seq"
-        return try ScoreEventRecord.fetchAll(db.cachedStatement(sql: sql), arguments: [roundID.uuidString]).map { try $0.event() }
+        return try ScoreEventRecord.fetchAll(db.cachedStatement(sql: sql), arguments: [roundID.canonicalString]).map { try $0.event() }
     }
 
     /// Whether the cloud orders this round's events (it is shared).
     func isShared(_ roundID: UUID) throws -> Bool {
-        try Int.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM cloud_round WHERE roundID = ?"), arguments: [roundID.uuidString]) != nil
+        try Int.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM cloud_round WHERE roundID = ?"), arguments: [roundID.canonicalString]) != nil
     }
 
     /// A round's events in log order with their row number (arrival here) and cloud order
@@ -147,7 +147,7 @@ struct HubStore {
             LEFT JOIN cloud_event ON cloud_event.eventID = score_event.id
             WHERE score_event.roundID = ? AND score_event.seq > ? \(Self.logOrder)
             """)
-        return try Row.fetchAll(statement, arguments: [roundID.uuidString, afterRow]).map { row in
+        return try Row.fetchAll(statement, arguments: [roundID.canonicalString, afterRow]).map { row in
             (try ScoreEventRecord(row: row).event(), row["rowSeq"], row["cloudSeq"])
         }
     }
@@ -159,15 +159,15 @@ struct HubStore {
                 \(Self.eventsWithOrder) WHERE score_event.roundID = ? AND score_event.playerID = ? AND score_event.hole = ? \(Self.logOrder)
                 """)
             : db.cachedStatement(sql: "SELECT * FROM score_event WHERE roundID = ? AND playerID = ? AND hole = ? ORDER BY seq")
-        return try ScoreEventRecord.fetchAll(statement, arguments: [roundID.uuidString, playerID, hole]).map { try $0.event() }
+        return try ScoreEventRecord.fetchAll(statement, arguments: [roundID.canonicalString, playerID, hole]).map { try $0.event() }
     }
 
     func event(id: UUID) throws -> ScoreEvent? {
-        try ScoreEventRecord.fetchOne(db.cachedStatement(sql: "SELECT * FROM score_event WHERE id = ?"), arguments: [id.uuidString])?.event()
+        try ScoreEventRecord.fetchOne(db.cachedStatement(sql: "SELECT * FROM score_event WHERE id = ?"), arguments: [id.canonicalString])?.event()
     }
 
     func containsEvent(id: UUID) throws -> Bool {
-        try Int.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM score_event WHERE id = ?"), arguments: [id.uuidString]) != nil
+        try Int.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM score_event WHERE id = ?"), arguments: [id.canonicalString]) != nil
     }
 
     /// Inserts `event`; its row (arrival number, `score_event.seq`).
@@ -190,8 +190,8 @@ struct HubStore {
         while start < ids.count {
             let chunk = ids[start..<min(start + 500, ids.count)]
             let sql = "SELECT id FROM score_event WHERE id IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
-            for id in try String.fetchAll(db, sql: sql, arguments: StatementArguments(chunk.map(\.uuidString))) {
-                if let uuid = UUID(uuidString: id) { stored.insert(uuid) }
+            for id in try String.fetchAll(db, sql: sql, arguments: StatementArguments(chunk.map(\.canonicalString))) {
+                if let uuid = UUID(canonicalString: id) { stored.insert(uuid) }
             }
             start += chunk.count
         }

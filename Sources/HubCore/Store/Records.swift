@@ -80,7 +80,7 @@ struct RoundRecord: FetchableRecord, PersistableRecord {
     var createdAt: String
 
     init(_ round: Round, courseID: Int64) {
-        id = round.id.uuidString
+        id = round.id.canonicalString
         self.courseID = courseID
         status = round.status
         selectedHole = round.selectedHole
@@ -179,12 +179,12 @@ struct ScoreEventRecord: FetchableRecord, PersistableRecord {
     }
 
     init(_ event: ScoreEvent, receivedAt: String) {
-        id = event.id.uuidString
-        roundID = event.roundID.uuidString
+        id = event.id.canonicalString
+        roundID = event.roundID.canonicalString
         playerID = event.playerID
         hole = event.hole
         strokes = event.strokes
-        supersedesEventID = event.supersedesEventID?.uuidString
+        supersedesEventID = event.supersedesEventID?.canonicalString
         reportedByPlayerID = event.reportedByPlayerID
         deviceID = event.deviceID
         source = event.source.rawValue
@@ -194,14 +194,14 @@ struct ScoreEventRecord: FetchableRecord, PersistableRecord {
 
     /// The domain event; a row the domain would refuse is reported as damaged storage.
     func event() throws -> ScoreEvent {
-        guard let eventID = UUID(uuidString: id), let round = UUID(uuidString: roundID),
+        guard let eventID = UUID(canonicalString: id), let round = UUID(canonicalString: roundID),
               let source = ScoreSource(rawValue: source) else {
             throw HubError.storage("A stored score event is unreadable (id \(id)).")
         }
         do {
             return try ScoreEvent(
                 id: eventID, roundID: round, playerID: playerID, hole: hole, strokes: strokes,
-                supersedesEventID: supersedesEventID.flatMap(UUID.init(uuidString:)), reportedByPlayerID: reportedByPlayerID,
+                supersedesEventID: supersedesEventID.flatMap(UUID.init(canonicalString:)), reportedByPlayerID: reportedByPlayerID,
                 deviceID: deviceID, source: source, createdAt: HyzerJSON.parseTimestamp(createdAt) ?? Date(timeIntervalSince1970: 0))
         } catch {
             throw HubError.storage("The stored score event \(id) is invalid: \(error)")

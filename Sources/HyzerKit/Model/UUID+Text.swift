@@ -1,0 +1,64 @@
+import Foundation
+
+extension UUID {
+    /// The text `uuidString` writes (upper-case hex, 8-4-4-4-12), written directly: Foundation
+    /// formats it through `snprintf`, about 6,000 instructions a UUID, and the hub writes three
+    /// for every event it stores (its id, its round's, the one it supersedes).
+    public var canonicalString: String {
+        withUnsafeBytes(of: uuid) { bytes in
+            String(unsafeUninitializedCapacity: 36) { text in
+                var at = 0
+                for (index, byte) in bytes.enumerated() {
+                    if index == 4 || index == 6 || index == 8 || index == 10 {
+                        text[at] = UInt8(ascii: "-")
+                        at += 1
+                    }
+                    text[at] = Self.hexDigit(byte >> 4)
+                    text[at + 1] = Self.hexDigit(byte & 0x0F)
+                    at += 2
+                }
+                return at
+            }
+        }
+    }
+
+    /// Reads the 8-4-4-4-12 hex text in either case, as `UUID(uuidString:)` does, without its
+    /// C parser; nil for anything else.
+    public init?(canonicalString text: String) {
+        var text = text
+        guard let parsed = text.withUTF8(Self.parse) else { return nil }
+        self = parsed
+    }
+
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> UUID? {
+        guard bytes.count == 36 else { return nil }
+        var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        let valid = withUnsafeMutableBytes(of: &value) { out -> Bool in
+            var at = 0
+            for index in 0..<16 {
+                if index == 4 || index == 6 || index == 8 || index == 10 {
+                    guard bytes[at] == UInt8(ascii: "-") else { return false }
+                    at += 1
+                }
+                guard let high = nibble(bytes[at]), let low = nibble(bytes[at + 1]) else { return false }
+                out[index] = high << 4 | low
+                at += 2
+            }
+            return true
+        }
+        return valid ? UUID(uuid: value) : nil
+    }
+
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "A") + value - 10
+    }
+
+    private static func nibble(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        default: nil
+        }
+    }
+}
