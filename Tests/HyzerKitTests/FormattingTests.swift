@@ -49,6 +49,20 @@ struct TimestampTests {
         #expect(HyzerJSON.formatTimestamp(Date(timeIntervalSince1970: 951_782_400)) == "2000-02-29T00:00:00.000Z")
     }
 
+    @Test("2,000 random times from 1583 (Foundation is Julian before the Gregorian reform; ISO 8601 is not) to 9999 format as Foundation does, to the second, and parse back")
+    func randomTimes() throws {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            let seconds = Double(Int64.random(in: -12_212_553_600...253_402_300_799, using: &generator)) + Double(Int.random(in: 0...999)) / 1000
+            let date = Date(timeIntervalSince1970: seconds)
+            let text = HyzerJSON.formatTimestamp(date)
+            #expect(text.prefix(20) == date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt)).prefix(20), "\(seconds)")
+            #expect(text.count == 24)
+            let parsed = try #require(HyzerJSON.parseTimestamp(text), "\(text)")
+            #expect(abs(parsed.timeIntervalSince1970 - seconds) < 0.0011, "\(text)")
+        }
+    }
+
     @Test("Timestamps format as ISO-8601 UTC with milliseconds and parse back, across eras", arguments: [
         0.0, 1_795_000_000.123, 951_782_400.5, 4_102_444_799.999, -1.0, 1_709_164_800,
     ])

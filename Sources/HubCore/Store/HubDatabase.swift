@@ -294,6 +294,43 @@ public struct HubDatabase: Sendable {
                 );
                 """)
         }
+        migrator.registerMigration("v4: score events without per-insert overhead") { db in
+            // The same table, rebuilt (SQLite alters no constraint in place) without two costs
+            // every insert paid: `source IN (…)` made SQLite build a temporary table for the list
+            // on each INSERT, and AUTOINCREMENT updated sqlite_sequence. The log stays append-only
+            // (the triggers refuse DELETE), so the largest seq is never removed and a plain
+            // INTEGER PRIMARY KEY never reuses one: arrival numbers keep growing as before.
+            // Foreign keys are off during a migration (GRDB checks them at its end), as SQLite's
+            // own procedure for rebuilding a table asks.
+            try db.execute(sql: """
+                CREATE TABLE score_event_v4 (
+                    seq INTEGER PRIMARY KEY,
+                    id TEXT NOT NULL UNIQUE,
+                    roundID TEXT NOT NULL REFERENCES round(id),
+                    playerID TEXT NOT NULL REFERENCES player(id),
+                    hole INTEGER NOT NULL CHECK (hole >= 1),
+                    strokes INTEGER NOT NULL CHECK (strokes BETWEEN 1 AND 10),
+                    supersedesEventID TEXT REFERENCES score_event(id),
+                    reportedByPlayerID TEXT NOT NULL,
+                    deviceID TEXT NOT NULL,
+                    source TEXT NOT NULL CHECK (source = 'tap' OR source = 'voice' OR source = 'crown' OR source = 'resolution'),
+                    createdAt TEXT NOT NULL,
+                    receivedAt TEXT NOT NULL
+                );
+                INSERT INTO score_event_v4 (seq, id, roundID, playerID, hole, strokes, supersedesEventID, reportedByPlayerID, deviceID, source, createdAt, receivedAt)
+                    SELECT seq, id, roundID, playerID, hole, strokes, supersedesEventID, reportedByPlayerID, deviceID, source, createdAt, receivedAt
+                    FROM score_event ORDER BY seq;
+                DROP TABLE score_event;
+                ALTER TABLE score_event_v4 RENAME TO score_event;
+                DELETE FROM sqlite_sequence WHERE name = 'score_event';
+                CREATE INDEX score_event_round ON score_event(roundID, seq);
+                CREATE INDEX score_event_key ON score_event(roundID, playerID, hole, seq);
+                CREATE TRIGGER score_event_no_update BEFORE UPDATE ON score_event
+                BEGIN SELECT RAISE(ABORT, 'score_event is append-only: UPDATE is not allowed'); END;
+                CREATE TRIGGER score_event_no_delete BEFORE DELETE ON score_event
+                BEGIN SELECT RAISE(ABORT, 'score_event is append-only: DELETE is not allowed'); END;
+                """)
+        }
         return migrator
     }
 }

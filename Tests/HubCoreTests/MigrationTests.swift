@@ -1,0 +1,68 @@
+import Foundation
+import GRDB
+import Testing
+@testable import HubCore
+import HyzerKit
+import HyzerTestSupport
+
+@Suite("Migrating a hub's store")
+struct MigrationTests {
+    @Test("v4 rebuilds score_event: every event and its arrival number kept, cloud rows still point at them, new numbers keep growing, still append-only")
+    func v4KeepsEveryEvent() throws {
+        let home = try TemporaryHome()
+        let path = home.url.appendingPathComponent("old.sqlite").path
+        let queue = try DatabaseQueue(path: path)
+        try HubDatabase.migrator.migrate(queue, upTo: "v3: rounds shared through a cloud")
+        let round = UUID().uuidString
+        let ids = (0..<6).map { _ in UUID().uuidString }
+        try queue.write { db in
+            try db.execute(sql: """
+                INSERT INTO course (id, name) VALUES (1, 'Tiny');
+                INSERT INTO hole (courseID, number, par) VALUES (1, 1, 3), (1, 2, 4);
+                INSERT INTO player (id, name, isGuest) VALUES ('guest:Ann', 'Ann', 1), ('guest:Ben', 'Ben', 1);
+                INSERT INTO round (id, courseID, status, selectedHole, createdAt) VALUES (?, 1, 'active', 1, '2026-11-24T05:00:00.000Z');
+                INSERT INTO round_player (roundID, playerID, ordinal) VALUES (?, 'guest:Ann', 0), (?, 'guest:Ben', 1);
+                """, arguments: [round, round, round])
+            // Arrival numbers with a gap (as a rolled-back insert leaves), a correction chain, every source.
+            let rows: [(Int, String, Int, Int, String?, String)] = [
+                (1, "guest:Ann", 1, 3, nil, "tap"), (2, "guest:Ben", 1, 4, nil, "crown"), (5, "guest:Ann", 1, 2, ids[0], "crown"),
+                (6, "guest:Ben", 2, 5, nil, "voice"), (7, "guest:Ann", 1, 3, ids[2], "resolution"), (9, "guest:Ann", 2, 4, nil, "tap"),
+            ]
+            for (index, row) in rows.enumerated() {
+                try db.execute(sql: """
+                    INSERT INTO score_event (seq, id, roundID, playerID, hole, strokes, supersedesEventID, reportedByPlayerID, deviceID, source, createdAt, receivedAt)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'watch', ?, '2026-11-24T05:00:00.000Z', '2026-11-24T05:00:01.000Z')
+                    """, arguments: [row.0, ids[index], round, row.1, row.2, row.3, row.4, row.1, row.5])
+            }
+            try db.execute(sql: "INSERT INTO cloud_round (roundID, organizerHubID, anyPlayerResolves) VALUES (?, 'hub-a', 0)", arguments: [round])
+            try db.execute(sql: "INSERT INTO cloud_event (eventID, roundID, cloudSeq) VALUES (?, ?, 1), (?, ?, 2)", arguments: [ids[0], round, ids[1], round])
+        }
+        let before = try queue.read { db in try Row.fetchAll(db, sql: "SELECT * FROM score_event ORDER BY seq") }
+
+        try HubDatabase.migrator.migrate(queue)
+        try queue.read { db in
+            #expect(try Row.fetchAll(db, sql: "SELECT * FROM score_event ORDER BY seq") == before)
+            #expect(try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").isEmpty)
+            #expect(try String.fetchAll(db, sql: "SELECT eventID FROM cloud_event ORDER BY cloudSeq") == [ids[0], ids[1]])
+            let schema = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'score_event'") ?? ""
+            #expect(!schema.contains("AUTOINCREMENT") && !schema.contains(" IN ("))
+            #expect(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE tbl_name = 'score_event' AND type IN ('index', 'trigger') AND name NOT LIKE 'sqlite_%' ORDER BY name")
+                    == ["score_event_key", "score_event_no_delete", "score_event_no_update", "score_event_round"])
+        }
+        try queue.write { db in
+            try db.execute(sql: """
+                INSERT INTO score_event (id, roundID, playerID, hole, strokes, reportedByPlayerID, deviceID, source, createdAt, receivedAt)
+                VALUES (?, ?, 'guest:Ben', 2, 3, 'guest:Ben', 'phone', 'tap', '2026-11-24T05:01:00.000Z', '2026-11-24T05:01:00.000Z')
+                """, arguments: [UUID().uuidString, round])
+            #expect(db.lastInsertedRowID == 10, "the next arrival number follows the largest")
+            #expect(throws: DatabaseError.self) { try db.execute(sql: "DELETE FROM score_event WHERE seq = 10") }
+            #expect(throws: DatabaseError.self) { try db.execute(sql: "UPDATE score_event SET strokes = 9 WHERE seq = 1") }
+            #expect(throws: DatabaseError.self) {
+                try db.execute(sql: """
+                    INSERT INTO score_event (id, roundID, playerID, hole, strokes, reportedByPlayerID, deviceID, source, createdAt, receivedAt)
+                    VALUES (?, ?, 'guest:Ben', 2, 3, 'guest:Ben', 'phone', 'telepathy', '2026-11-24T05:01:00.000Z', '2026-11-24T05:01:00.000Z')
+                    """, arguments: [UUID().uuidString, round])
+            }
+        }
+    }
+}
