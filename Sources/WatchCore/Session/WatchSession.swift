@@ -139,10 +139,13 @@ public final class WatchSession: Sendable {
     private struct LinkState {
         var wanted = false
         var client: LinkClient?
+        /// Which client's news counts: bumped when one is taken down.
+        var generation = 0
 
         /// Not wanted any more: returns the client to stop, if one was running.
         mutating func takeDown() -> LinkClient? {
             wanted = false
+            generation += 1
             defer { client = nil }
             return client
         }
@@ -161,11 +164,12 @@ public final class WatchSession: Sendable {
             DispatchQueue.global().asyncAfter(deadline: .now() + 1) { [weak self] in self?.connectWhenPaired() }
             return
         }
+        let generation = link.withLockedValue { $0.generation }
         let client = LinkClient(
             configuration: LinkClientConfiguration(address: configuration.address, token: token, deviceID: configuration.deviceID,
                                                    trust: configuration.trust),
             outbox: outbox, rejectedLog: RejectedLog(url: configuration.paths.rejectedLog)
-        ) { [weak self] event in self?.linkEvent(event) }
+        ) { [weak self] event in self?.linkEvent(event, from: generation) }
         let adopted = link.withLockedValue { state in
             guard state.wanted, state.client == nil else { return false }
             state.client = client
@@ -174,9 +178,13 @@ public final class WatchSession: Sendable {
         if adopted { client.start() }
     }
 
-    private func linkEvent(_ event: LinkClientEvent) {
+    private func linkEvent(_ event: LinkClientEvent, from generation: Int) {
         switch event {
-        case .reachability(let reachable): send(.reachability(reachable))
+        case .reachability(let reachable):
+            // A client taken down (`link down`) may still finish pairing on its own thread before
+            // its stop lands; what it says of the phone is no longer this watch's link.
+            guard link.withLockedValue({ $0.generation == generation }) else { return }
+            send(.reachability(reachable))
         case .standings(let snapshot): send(.pushed(snapshot))
         case .heartbeat(let heartbeat): send(.heartbeat(sequence: heartbeat.sequence))
         case .acked(let event, _, let classification):
