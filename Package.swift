@@ -61,6 +61,8 @@ let package = Package(
             dependencies: [
                 "HyzerKit", "HyzerLink", "HyzerStorage", "HyzerAssets",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's own C calls, for the one hot statement bound without GRDB's boxing (HubStore.insert).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]

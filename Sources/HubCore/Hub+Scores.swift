@@ -39,7 +39,6 @@ extension Hub {
     @discardableResult
     public func append(batch events: [ScoreEvent]) throws -> [AppendResult] {
         let results = try appending { store, context in
-            context.storedIDs = try store.storedEventIDs(among: events.map(\.id))
             return try events.map { try self.append($0, in: store, context: &context) }
         }
         if results.contains(where: { $0.outcome != .alreadyStored }) { try exportSnapshot() }
@@ -169,8 +168,6 @@ extension Hub {
         var ledger: LedgerCache?
         /// Whether this transaction inserted anything (then the ledger holds uncommitted events).
         var inserted: Set<UUID> = []
-        /// For a batch: which of its ids the log already held, asked once.
-        var storedIDs: Set<UUID>?
         /// The change sequence grows once per transaction: a batch is one change to publish.
         var sequenceBumped = false
         /// When this transaction received its events, as stored: a batch arrives at one instant,
@@ -200,7 +197,7 @@ extension Hub {
     /// The one place an event enters the log: dedupe by id, validate against the round and the
     /// chain it extends, classify, insert, advance the round.
     private func append(_ event: ScoreEvent, in store: HubStore, context: inout AppendContext) throws -> AppendResult {
-        let stored = try context.inserted.contains(event.id) || context.storedIDs.map { $0.contains(event.id) } ?? store.containsEvent(id: event.id)
+        let stored = try context.inserted.contains(event.id) || store.containsEvent(id: event.id)
         if stored {
             // A resend is the same event; the same id with another score is refused, not acked as if stored.
             if let held = try store.event(id: event.id), !held.isSameScore(as: event) {

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import HyzerKit
 
 /// The hub's tables inside one transaction that `HubDatabase` holds open: every SQL statement
@@ -167,7 +168,10 @@ struct HubStore {
     }
 
     func containsEvent(id: UUID) throws -> Bool {
-        try Int.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM score_event WHERE id = ?"), arguments: [id.canonicalString]) != nil
+        let sql = "SELECT 1 FROM score_event WHERE id = ?"
+        var bound = RawBinding(try db.cachedStatement(sql: sql))
+        bound.text(id.canonicalString)
+        return try bound.step(sql: sql) == SQLITE_ROW
     }
 
     /// Inserts `event`; its row (arrival number, `score_event.seq`).
@@ -179,22 +183,74 @@ struct HubStore {
     /// The same with the arrival time already formatted (a batch formats it once).
     @discardableResult
     func insert(_ event: ScoreEvent, receivedAt: String) throws -> Int64 {
-        try db.cachedStatement(sql: ScoreEventRecord.insertSQL).execute(arguments: ScoreEventRecord(event, receivedAt: receivedAt).insertArguments)
+        // Every event the hub stores comes through here: bound with SQLite's own calls on GRDB's
+        // cached statement, not through `StatementArguments` (eleven boxed values an event, about
+        // a tenth of a batched event's instructions). The columns are `ScoreEventRecord.Columns`' order.
+        var bound = RawBinding(try db.cachedStatement(sql: ScoreEventRecord.insertSQL))
+        bound.text(event.id.canonicalString)
+        bound.text(event.roundID.canonicalString)
+        bound.text(event.playerID)
+        bound.integer(event.hole)
+        bound.integer(event.strokes)
+        if let supersedes = event.supersedesEventID { bound.text(supersedes.canonicalString) } else { bound.null() }
+        bound.text(event.reportedByPlayerID)
+        bound.text(event.deviceID)
+        bound.text(event.source.rawValue)
+        bound.text(HyzerJSON.formatTimestamp(event.createdAt))
+        bound.text(receivedAt)
+        guard try bound.step(sql: ScoreEventRecord.insertSQL) == SQLITE_DONE else { throw HubError.storage("Inserting a score event returned a row.") }
         return db.lastInsertedRowID
     }
+}
 
-    /// Which of `ids` the log holds (any round), asked in chunks within SQLite's parameter limit.
-    func storedEventIDs(among ids: [UUID]) throws -> Set<UUID> {
-        var stored = Set<UUID>()
-        var start = 0
-        while start < ids.count {
-            let chunk = ids[start..<min(start + 500, ids.count)]
-            let sql = "SELECT id FROM score_event WHERE id IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
-            for id in try String.fetchAll(db, sql: sql, arguments: StatementArguments(chunk.map(\.canonicalString))) {
-                if let uuid = UUID(canonicalString: id) { stored.insert(uuid) }
-            }
-            start += chunk.count
+/// Binds a GRDB cached statement's parameters in order with SQLite's own calls, then steps it once.
+/// Used where GRDB's `StatementArguments` boxing costs more than the statement itself; GRDB still
+/// owns the statement (its lifetime and cache), and every call starts from a reset.
+private struct RawBinding {
+    private let handle: OpaquePointer
+    private var index: Int32 = 0
+
+    init(_ statement: Statement) {
+        handle = statement.sqliteStatement
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    /// SQLite copies the bytes (SQLITE_TRANSIENT): nothing here must outlive the call.
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    mutating func text(_ value: String) {
+        index += 1
+        var value = value
+        value.withUTF8 { bytes in
+            // An empty buffer may have no address, which SQLite would bind as NULL.
+            _ = bytes.isEmpty ? sqlite3_bind_text(handle, index, "", 0, Self.transient)
+                : sqlite3_bind_text(handle, index, UnsafeRawPointer(bytes.baseAddress!).assumingMemoryBound(to: CChar.self), Int32(bytes.count), Self.transient)
         }
-        return stored
+    }
+
+    mutating func integer(_ value: Int) {
+        index += 1
+        sqlite3_bind_int64(handle, index, Int64(value))
+    }
+
+    mutating func null() {
+        index += 1
+        sqlite3_bind_null(handle, index)
+    }
+
+    /// Steps once: SQLITE_ROW or SQLITE_DONE, else the error as GRDB would throw it, naming `sql`
+    /// (given by the caller: GRDB's `Statement.sql` rebuilds the text on every call). The statement
+    /// is reset afterwards (releasing its read of the table), so it never stays mid-step.
+    func step(sql: String) throws -> Int32 {
+        precondition(index == sqlite3_bind_parameter_count(handle), "bound \(index) of \(sqlite3_bind_parameter_count(handle)) parameters of \(sql)")
+        let code = sqlite3_step(handle)
+        defer { sqlite3_reset(handle) }
+        guard code == SQLITE_ROW || code == SQLITE_DONE else {
+            let connection = sqlite3_db_handle(handle)
+            let message = connection.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
+            throw DatabaseError(resultCode: ResultCode(rawValue: sqlite3_extended_errcode(connection)), message: message, sql: sql)
+        }
+        return code
     }
 }

@@ -128,15 +128,11 @@ struct ScoreEventRecord: FetchableRecord, PersistableRecord {
     }
 
     /// The insert the ingest path runs for every score, as one cached statement; its placeholders
-    /// come from `Columns` in order, and `insertArguments` gives the values in the same order.
+    /// come from `Columns` in order, and `HubStore.insert` binds the values in the same order.
     static let insertSQL = """
         INSERT INTO score_event (\(Columns.allCases.map(\.rawValue).joined(separator: ", ")))
         VALUES (\(Columns.allCases.map { _ in "?" }.joined(separator: ", ")))
         """
-
-    var insertArguments: StatementArguments {
-        [id, roundID, playerID, hole, strokes, supersedesEventID, reportedByPlayerID, deviceID, source, createdAt, receivedAt]
-    }
 
     var id: String
     var roundID: String
@@ -176,20 +172,6 @@ struct ScoreEventRecord: FetchableRecord, PersistableRecord {
         container[Columns.source] = source
         container[Columns.createdAt] = createdAt
         container[Columns.receivedAt] = receivedAt
-    }
-
-    init(_ event: ScoreEvent, receivedAt: String) {
-        id = event.id.canonicalString
-        roundID = event.roundID.canonicalString
-        playerID = event.playerID
-        hole = event.hole
-        strokes = event.strokes
-        supersedesEventID = event.supersedesEventID?.canonicalString
-        reportedByPlayerID = event.reportedByPlayerID
-        deviceID = event.deviceID
-        source = event.source.rawValue
-        createdAt = HyzerJSON.formatTimestamp(event.createdAt)
-        self.receivedAt = receivedAt
     }
 
     /// The domain event; a row the domain would refuse is reported as damaged storage.
