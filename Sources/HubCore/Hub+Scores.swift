@@ -103,9 +103,15 @@ extension Hub {
             } else {
                 try check(player, current)
             }
+            let deviceID = try Self.phoneDeviceID(store, round: round)
+            // A correction replaces this phone's own score when it has one, even when another
+            // device's score counts now (scored first): a correction from the device that scored
+            // is a correction everywhere, and never a dispute with the other device's score.
+            // Only a phone with no score of its own for the hole supersedes the one that counts.
+            let own = source == .resolution ? nil : ScoreResolution.leaves(ofHistory: history).last { $0.deviceID == deviceID }
             let event = try makeEvent(round: round, player: player, hole: hole, strokes: strokes,
-                                      reporter: Self.defaultReporter(store, round: round), deviceID: Self.phoneDeviceID(store, round: round),
-                                      source: source, supersedes: current?.id)
+                                      reporter: Self.defaultReporter(store, round: round), deviceID: deviceID,
+                                      source: source, supersedes: own?.id ?? current?.id)
             return try self.append(event, in: store, context: &context)
         }
         try exportSnapshot()

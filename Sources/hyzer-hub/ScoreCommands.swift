@@ -33,7 +33,7 @@ struct CorrectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "correct",
         abstract: "Replace a score (appends a correction, never erases).",
-        discussion: "The correction is a new event that supersedes the current score; the log keeps both."
+        discussion: "The correction is a new event that supersedes this phone's own score for the hole (or, if it has none, the score that counts now, which disputes another device's score); the log keeps both."
     )
     @ParentCommand var root: HyzerHub
     @Argument(help: "The player's name.") var player: String

@@ -280,4 +280,24 @@ struct HubStoreTests {
         #expect(throws: HubError.score(.roundNotAcceptingScores(status: .completed))) { try watchScore(0, hole: 2) }
         #expect(try cli.eventLog().events.count == before)
     }
+
+    @Test("correct replaces this phone's own score even when another device scored the hole first; with none of its own, the score that counts")
+    func correctSupersedesOwnScore() throws {
+        let home = try TemporaryHome()
+        let (hub, round, _) = try Self.hubOnDiskWithRound(in: home)
+        let watch = try Self.event(round, "Jake", hole: 1, strokes: 4, device: "watch-1")
+        try hub.append(watch)
+        let mine = try hub.score(player: "Jake", strokes: 3, hole: 1)
+        #expect(mine.outcome == .stored(.discrepancy))
+        let corrected = try hub.correct(player: "Jake", strokes: 4, hole: 1)
+        #expect(corrected.event.supersedesEventID == mine.event.id, "the phone's own 3, not the watch's 4")
+        #expect(corrected.outcome == .stored(.correction))
+
+        // Mike: only the watch scored; the phone's correction supersedes the watch's score (a dispute).
+        let mike = try Self.event(round, "Mike", hole: 1, strokes: 5, device: "watch-1")
+        try hub.append(mike)
+        let over = try hub.correct(player: "Mike", strokes: 4, hole: 1)
+        #expect(over.event.supersedesEventID == mike.id)
+        #expect(over.outcome == .stored(.discrepancy))
+    }
 }
