@@ -199,7 +199,7 @@ public final class Hub: Sendable {
 
     private func mutateRoundInPlay(_ change: (inout Round, HubStore) throws -> Void) throws -> Round {
         try database.write { store in
-            guard var round = try store.roundInPlay() else { throw HubError.noActiveRound }
+            var round = try Self.requireRoundInPlay(store)
             do { try change(&round, store) } catch let error as RoundError { throw HubError.round(error) }
             try store.updateProgress(of: round)
             try store.bumpSequence()
@@ -311,7 +311,11 @@ public final class Hub: Sendable {
     // MARK: Helpers
 
     static func requireRoundInPlay(_ store: HubStore) throws -> Round {
-        guard let round = try store.roundInPlay() else { throw HubError.noActiveRound }
+        guard let round = try store.roundInPlay() else {
+            // Say why when the latest round was finished (perhaps by the organizer's phone).
+            if let latest = try store.latestRound(), latest.status == .completed { throw HubError.roundFinished(course: latest.courseName) }
+            throw HubError.noActiveRound
+        }
         return round
     }
 

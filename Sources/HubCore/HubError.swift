@@ -4,6 +4,8 @@ import HyzerKit
 /// Everything the hub refuses, with the message a person reads: what was wrong and what is allowed.
 public enum HubError: Error, Equatable, Sendable, CustomStringConvertible {
     case noActiveRound
+    /// No round is in play because the latest one was finished (here, or by the organizer's phone).
+    case roundFinished(course: String)
     case roundAlreadyInPlay(course: String)
     case unknownCourse(String, available: [String])
     case duplicateCourse(String)
@@ -33,6 +35,8 @@ public enum HubError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .noActiveRound:
             "No round is active. Start one with: hyzer-hub round start --course NAME --player NAME..."
+        case .roundFinished(let course):
+            "The round on \(course) is finished; nothing more can be recorded in it. Start a new one with: hyzer-hub round start --course NAME --player NAME..."
         case .roundAlreadyInPlay(let course):
             "A round on \(course) is already in play; only one round can be active. Finish it first with: hyzer-hub round finish"
         case .unknownCourse(let name, let available):

@@ -126,6 +126,18 @@ struct HubCLITests {
         #expect(try await home.hub("events", "--json").stdout == before)
     }
 
+    @Test("After the round is finished, scoring, correcting and moving the hole say it is finished, not that none was started")
+    func finishedRoundSaysSo() async throws {
+        let home = try TemporaryHome()
+        #expect(try await home.hub("round", "start", "--course", "Willow Creek", "--player", "Jake").status == 0)
+        #expect(try await home.hub("round", "finish", "--force").status == 0)
+        for arguments in [["score", "Jake", "3"], ["correct", "Jake", "3", "--hole", "1"], ["hole", "2"]] {
+            let result = try await CLIProcess.run("hyzer-hub", ["--home", home.path] + arguments)
+            #expect(result.status == 1)
+            #expect(result.stderr == "Error: The round on Willow Creek is finished; nothing more can be recorded in it. Start a new one with: hyzer-hub round start --course NAME --player NAME...\n")
+        }
+    }
+
     @Test("Bad input with no round, an unknown course, or a malformed course file is refused",
           arguments: [
             ("[\"score\", \"Jake\", \"3\"]", ["score", "Jake", "3"],

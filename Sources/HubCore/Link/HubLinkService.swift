@@ -132,7 +132,7 @@ public final class HubLinkService: LinkServerDelegate {
     /// What the watch is told for a refusal; nil for a failure that may pass (disk full, I/O).
     static func rejectionReason(for error: HubError) -> Rejection.Reason? {
         switch error {
-        case .noActiveRound: .noActiveRound
+        case .noActiveRound, .roundFinished: .noActiveRound
         case .score(.strokesOutOfRange): .strokesOutOfRange
         case .score(.holeOutOfRange): .holeOutOfRange
         case .score(.unknownPlayer): .unknownPlayer
