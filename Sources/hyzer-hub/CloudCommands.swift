@@ -97,7 +97,9 @@ struct CloudCommand: AsyncParsableCommand {
                     let address = try CloudAddress(parsing: configuration.url)
                     let connection = try await CloudConnection.connect(to: address, timeout: .seconds(3), logger: Logger(label: "hyzer.hub.cloud"))
                     await connection.close()
-                    (state, detail) = (summary.eventsWaiting + summary.roundsWaiting > 0 ? .syncing : .idle, nil)
+                    // Reachable, and nothing moves without a running serve (or `cloud sync`): idle,
+                    // whatever waits (eventsWaiting says how much); never "syncing".
+                    (state, detail) = (.idle, nil)
                 } catch let error as CloudError {
                     if case .unusable = error { state = .error } else { state = .offline }
                     detail = error.description
