@@ -51,6 +51,11 @@ struct CloudCommand: AsyncParsableCommand {
             if let round = try hub.roundInPlay(), let info = try hub.cloudRoundInfo(round.id), info.organizerHubID == (try hub.hubID) {
                 print("The round on \(round.courseName) is shared; it uploads when hyzer-hub serve runs (or: hyzer-hub cloud sync).")
             }
+            if let owner = configuration.player, let round = try hub.roundInPlay(),
+               !round.players.contains(where: { $0.name.lowercased() == owner.lowercased() }), let first = round.players.first {
+                print("Note: \(owner) is not a player of the round on \(round.courseName); this phone's scores in it are reported by \(first.name) (its first player).")
+            }
+            print("The cloud is not tried now; hyzer-hub cloud status tries it and says what it found.")
         }
     }
 
