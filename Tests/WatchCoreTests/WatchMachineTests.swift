@@ -253,4 +253,17 @@ extension WatchMachineTests {
         #expect(event.supersedesEventID == id)
         #expect(event.strokes == 2)
     }
+
+    @Test("A long name in the Saved banner is shortened and the score stays")
+    func bannerKeepsScore() {
+        let standings = [Fixture.standing("Holyn Handley-Wutherspoon", 1, 0), Fixture.standing("Mike", 2, 1)]
+        var state = Fixture.state(Fixture.snapshot(standings: standings))
+        _ = Fixture.tapRow(0, &state)
+        _ = WatchMachine.reduce(&state, .crown(detents: 1), Fixture.env())
+        _ = WatchMachine.reduce(&state, .save, Fixture.env())
+        let texts = WatchLayout.displayList(state, now: Fixture.epoch.addingTimeInterval(0.5), size: .mm45, measurer: .estimate).texts
+        let banner = texts.first { $0.hasPrefix("Saved ") }
+        #expect(banner?.hasSuffix("… 4") == true, "\(texts)")
+        #expect(WatchLayout.fitBanner("Saved Mike 3", font: FontSpec(.sans, 26), width: 300, measurer: .estimate) == "Saved Mike 3")
+    }
 }

@@ -44,6 +44,17 @@ public enum WatchLayout {
         return Rect(x: m.margin * 1.5, y: m.height - m.margin - m.buttonHeight, width: m.width - m.margin * 3, height: m.buttonHeight)
     }
 
+    /// A banner's text within `width`: "Saved Holyn Handle… 4" rather than "Saved Holyn Handle…",
+    /// so a long name is shortened and the score it ends with stays.
+    public static func fitBanner(_ text: String, font: FontSpec, width: Double, measurer: TextMeasurer) -> String {
+        guard measurer.width(text, font) > width, let space = text.lastIndex(of: " "),
+              Int(text[text.index(after: space)...]) != nil else {
+            return measurer.truncate(text, font: font, toFit: width)
+        }
+        let score = String(text[space...])
+        return measurer.truncate(String(text[..<space]), font: font, toFit: width - measurer.width(score, font)) + score
+    }
+
     // MARK: Voice overlay geometry
 
     /// The title band above the overlay's rows.
@@ -559,6 +570,7 @@ private struct Face {
 
     // MARK: Footer
 
+
     /// Bottom: whether the phone is reachable and how many saved scores wait for it; a transient
     /// banner above that.
     func footer(into list: inout DisplayList) {
@@ -605,7 +617,7 @@ private struct Face {
             let toast = Rect(x: frame.x, y: frame.y - (hasStatus ? frame.height + m.margin * 0.25 : 0),
                              width: frame.width, height: frame.height)
             list.commands.append(.rect(toast, WatchColor.elevated, cornerRadius: toast.height / 2))
-            list.commands.append(.text(measurer.truncate(banner.text, font: caption, toFit: toast.width - m.margin),
+            list.commands.append(.text(WatchLayout.fitBanner(banner.text, font: caption, width: toast.width - m.margin, measurer: measurer),
                                        frame: toast, font: caption, color: color, alignment: .center))
             list.addElement(AccessibilityElement(.status, label: banner.text, frame: toast))
         }
