@@ -28,6 +28,9 @@ final class WatchHost: ScenarioHost {
     private var density: Double = 1
     private let wake: Wake
     private var lastDrawn: DisplayList?
+    /// Where the picture's top left is in the window: (0, 0) unless the window is larger than the
+    /// device at its scale (see `present`).
+    private var pictureOrigin: (x: Int32, y: Int32) = (0, 0)
     /// Whether the last click on the face changed the screen (see the double click in `handle`).
     private var firstClickChangedScreen = false
     private var lastPresent: ContinuousClock.Instant?
@@ -101,7 +104,15 @@ final class WatchHost: ScenarioHost {
 
     var measurer: TextMeasurer { painter.measurer }
 
-    var windowGeometry: WindowGeometry { WindowGeometry(chrome: chrome, showsChrome: showsChrome, scale: scale) }
+    var windowGeometry: WindowGeometry {
+        var geometry = WindowGeometry(chrome: chrome, showsChrome: showsChrome, scale: scale)
+        let (dx, dy) = (Double(pictureOrigin.x), Double(pictureOrigin.y))
+        func moved(_ r: Rect) -> Rect { Rect(x: r.x + dx, y: r.y + dy, width: r.width, height: r.height) }
+        geometry.display = moved(geometry.display)
+        geometry.crown = geometry.crown.map(moved)
+        geometry.sideButton = geometry.sideButton.map(moved)
+        return geometry
+    }
 
     static func seconds(_ duration: Duration) -> TimeInterval {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
@@ -152,7 +163,11 @@ final class WatchHost: ScenarioHost {
     private func windowResized(width: Int32, height: Int32) {
         guard !resizing, width > 0, height > 0 else { return }
         let fit = min(Double(width) / base.width, Double(height) / base.height)
-        rescale(to: fit, resizeWindow: true)
+        // A maximised (or full-screen) window keeps the size the window manager gave it: the
+        // device is drawn to fit and centred in it (see `present`) instead of asking for a size
+        // the window manager would refuse.
+        let fixed = window.map { SDL_GetWindowFlags($0) & (SDL_WINDOW_MAXIMIZED.rawValue | SDL_WINDOW_FULLSCREEN.rawValue) != 0 } ?? false
+        rescale(to: fit, resizeWindow: !fixed)
     }
 
     // MARK: Drawing
@@ -216,8 +231,17 @@ final class WatchHost: ScenarioHost {
         guard let window, let target = SDL_GetWindowSurface(window) else { return }
         let source = picture
         if source.pointee.w == target.pointee.w && source.pointee.h == target.pointee.h {
+            pictureOrigin = (0, 0)
             SDL_UpperBlit(source, nil, target, nil)
+        } else if source.pointee.w <= target.pointee.w && source.pointee.h <= target.pointee.h {
+            // A window the window manager keeps larger than the device (maximised): the device
+            // is drawn at the largest scale that fits, centred, on black; clicks are offset to match.
+            pictureOrigin = ((target.pointee.w - source.pointee.w) / 2, (target.pointee.h - source.pointee.h) / 2)
+            SDL_FillRect(target, nil, 0)
+            var destination = SDL_Rect(x: pictureOrigin.x, y: pictureOrigin.y, w: source.pointee.w, h: source.pointee.h)
+            SDL_UpperBlit(source, nil, target, &destination)
         } else {
+            pictureOrigin = (0, 0)
             // Mid-resize: stretch until the next frame is drawn at the new size.
             SDL_FillRect(target, nil, 0)
             SDL_UpperBlitScaled(source, nil, target, nil)
@@ -394,7 +418,7 @@ final class WatchHost: ScenarioHost {
 
     /// Where a window point is: on the face (in face pixels), the crown, the side button.
     private func part(atWindowX x: Int32, y: Int32) -> DeviceChrome.Part {
-        let point = Point(x: Double(x) / scale, y: Double(y) / scale)
+        let point = Point(x: Double(x - pictureOrigin.x) / scale, y: Double(y - pictureOrigin.y) / scale)
         if showsChrome { return chrome.part(at: point) }
         return .face(point)
     }
