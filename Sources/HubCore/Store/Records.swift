@@ -118,9 +118,10 @@ struct RoundPlayerRecord: Codable, FetchableRecord, PersistableRecord {
 
 /// `score_event`: the append-only log. `seq` is the hub's arrival order; `receivedAt` its clock.
 ///
-/// Row mapping is written out (not `Codable`): every score is inserted and its {player, hole}
-/// history read on the ingest path, and GRDB's hand-written mapping is several times faster.
-struct ScoreEventRecord: FetchableRecord, PersistableRecord {
+/// Read only: rows in, events out (`HubStore.insert` binds a new event itself). Row mapping is
+/// written out (not `Codable`): a round's log and {player, hole} histories are read on the ingest
+/// path, and GRDB's hand-written mapping is several times faster.
+struct ScoreEventRecord: FetchableRecord {
     static let databaseTableName = "score_event"
 
     enum Columns: String, ColumnExpression, CaseIterable {
@@ -158,20 +159,6 @@ struct ScoreEventRecord: FetchableRecord, PersistableRecord {
         source = row[Columns.source]
         createdAt = row[Columns.createdAt]
         receivedAt = row[Columns.receivedAt]
-    }
-
-    func encode(to container: inout PersistenceContainer) {
-        container[Columns.id] = id
-        container[Columns.roundID] = roundID
-        container[Columns.playerID] = playerID
-        container[Columns.hole] = hole
-        container[Columns.strokes] = strokes
-        container[Columns.supersedesEventID] = supersedesEventID
-        container[Columns.reportedByPlayerID] = reportedByPlayerID
-        container[Columns.deviceID] = deviceID
-        container[Columns.source] = source
-        container[Columns.createdAt] = createdAt
-        container[Columns.receivedAt] = receivedAt
     }
 
     /// The domain event; a row the domain would refuse is reported as damaged storage.
