@@ -95,10 +95,14 @@ public final class FileChangeWatcher: Sendable {
     /// Each file's time, size and inode, from `stat` (Foundation's attributes also look up the
     /// owner's name in /etc/passwd and /etc/group: two file reads for every write noticed).
     private func signature() -> [String] {
-        polledNames.sorted().map { name in
-            var info = stat()
-            guard stat(directory.appendingPathComponent(name).path, &info) == 0 else { return "" }
-            return "\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec) \(info.st_size) \(info.st_ino)"
-        }
+        polledNames.sorted().map { Self.signature(of: directory.appendingPathComponent($0)) }
+    }
+
+    /// A file's time, size and inode ("" when it is missing): a different signature means the
+    /// file was written or replaced since.
+    public static func signature(of file: URL) -> String {
+        var info = stat()
+        guard stat(file.path, &info) == 0 else { return "" }
+        return "\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec) \(info.st_size) \(info.st_ino)"
     }
 }

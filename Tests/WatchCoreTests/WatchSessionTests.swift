@@ -52,6 +52,20 @@ struct WatchSessionTests {
         #expect(session.frame(measurer: .estimate).texts.contains("Saved Jake 4"))
     }
 
+    @Test("The standings read for the first frame are read again at start if the file changed in between")
+    func standingsChangedBeforeStart() throws {
+        let home = try TemporaryHome()
+        try Self.write(Fixture.snapshot(sequence: 1), to: home)
+        let session = try Self.session(home)
+        session.loadSnapshot()
+        #expect(session.current.snapshot?.sequence == 1)
+        // The hub writes new standings after the first frame, before the file is watched.
+        try Self.write(Fixture.snapshot(sequence: 2), to: home)
+        session.start()
+        defer { Task { await session.stop() } }
+        #expect(session.current.snapshot?.sequence == 2)
+    }
+
     @Test("Back after turning the crown records nothing: no outbox file, no success haptic")
     func backRecordsNothing() throws {
         let home = try TemporaryHome()

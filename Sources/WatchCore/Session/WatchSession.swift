@@ -58,6 +58,8 @@ public final class WatchSession: Sendable {
     private let link = NIOLockedValueBox(LinkState())
     private let changed: @Sendable () -> Void
     private let snapshotWatcher: NIOLockedValueBox<FileChangeWatcher?> = NIOLockedValueBox(nil)
+    /// The signature of `standings.json` when `loadSnapshot()` read it, until `start()`.
+    private let loadedSnapshot: NIOLockedValueBox<String?> = NIOLockedValueBox(nil)
     /// Wrist down: the state the always-on display shows, and when it was last updated (once a minute).
     private let alwaysOn = NIOLockedValueBox<(state: WatchState, at: Date)?>(nil)
     private let statusClock: NIOLockedValueBox<Bool>
@@ -99,13 +101,24 @@ public final class WatchSession: Sendable {
 
     // MARK: Running
 
-    /// Starts reading `standings.json` and the link to the phone.
+    /// Reads the standings last written to `standings.json`, so that the first frame can show
+    /// them before `start()` (which the watch calls once that frame is drawn) watches the file and
+    /// brings the link up.
+    public func loadSnapshot() {
+        let url = configuration.paths.standingsSnapshot
+        loadedSnapshot.withLockedValue { $0 = FileChangeWatcher.signature(of: url) }
+        readSnapshotFile()
+    }
+
+    /// Starts watching `standings.json` and the link to the phone. The file is read here unless
+    /// `loadSnapshot()` read it and it has not changed since.
     public func start() {
         let url = configuration.paths.standingsSnapshot
         let watcher = FileChangeWatcher(files: [url]) { [weak self] in self?.readSnapshotFile() }
         snapshotWatcher.withLockedValue { $0 = watcher }
         watcher.start(name: "hyzer.watch.snapshot")
-        readSnapshotFile()
+        let loaded = loadedSnapshot.withLockedValue { signature in defer { signature = nil }; return signature }
+        if loaded != FileChangeWatcher.signature(of: url) { readSnapshotFile() }
         setLink(up: true)
     }
 
