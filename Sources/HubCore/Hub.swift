@@ -187,14 +187,24 @@ public final class Hub: Sendable {
         return round
     }
 
-    /// Completes the round in play. An incomplete round needs `allowIncomplete`.
+    /// Completes the round in play. Unless `force`, a round with holes unscored
+    /// (`RoundError.incomplete`) or with discrepancies still open (`HubError.openDiscrepancies`)
+    /// is refused; forced, the first score in the log counts for an open discrepancy, and the
+    /// discrepancies left open are returned so the caller can say so.
     @discardableResult
-    public func finishRound(allowIncomplete: Bool = false) throws -> Round {
+    public func finishRound(force: Bool = false) throws -> (round: Round, openDiscrepancies: [Discrepancy]) {
+        var open: [Discrepancy] = []
         let round = try mutateRoundInPlay { round, store in
-            try round.finish(events: try store.events(roundID: round.id), allowIncomplete: allowIncomplete)
+            let events = try store.events(roundID: round.id)
+            try round.finish(events: events, allowIncomplete: force)
+            open = ConflictDetector.openDiscrepancies(in: events)
+            if !force, !open.isEmpty {
+                let names = Dictionary(round.players.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+                throw HubError.openDiscrepancies(open.map { HubError.DisputedHole(player: names[$0.playerID] ?? $0.playerID, hole: $0.hole) })
+            }
         }
         try exportSnapshot()
-        return round
+        return (round, open)
     }
 
     private func mutateRoundInPlay(_ change: (inout Round, HubStore) throws -> Void) throws -> Round {

@@ -16,6 +16,8 @@ public enum HubError: Error, Equatable, Sendable, CustomStringConvertible {
     case alreadyScored(player: String, hole: Int, strokes: Int, attempted: Int)
     case noScoreToCorrect(player: String, hole: Int)
     case noDiscrepancy(player: String, hole: Int)
+    /// `round finish` while scores are disputed: who and which hole, in the order they are listed.
+    case openDiscrepancies([DisputedHole])
     case score(ScoreError)
     case round(RoundError)
     case course(CourseError)
@@ -30,6 +32,13 @@ public enum HubError: Error, Equatable, Sendable, CustomStringConvertible {
     /// An event id already in the log, sent again with other content (player, hole, strokes, …):
     /// a resend is only ever the same event.
     case eventIDInUse(UUID, stored: String)
+
+    /// A {player, hole} whose devices disagree, by name.
+    public struct DisputedHole: Equatable, Sendable {
+        public let player: String
+        public let hole: Int
+        public init(player: String, hole: Int) { self.player = player; self.hole = hole }
+    }
 
     public var description: String {
         switch self {
@@ -59,6 +68,12 @@ public enum HubError: Error, Equatable, Sendable, CustomStringConvertible {
             "\(player) has no score on hole \(hole) to correct. Record one with: hyzer-hub score \"\(player)\" STROKES --hole \(hole)"
         case .noDiscrepancy(let player, let hole):
             "There is no open discrepancy for \(player) on hole \(hole). List them with: hyzer-hub discrepancies"
+        case .openDiscrepancies(let open):
+            "The round has \(open.count == 1 ? "an open discrepancy" : "\(open.count) open discrepancies"): "
+                + open.map { "\($0.player), hole \($0.hole)" }.joined(separator: "; ")
+                + ". Settle \(open.count == 1 ? "it" : "each") first with: hyzer-hub resolve \"\(open[0].player)\" STROKES --hole \(open[0].hole)"
+                + " (hyzer-hub discrepancies shows what each device says), or finish anyway with: hyzer-hub round finish --force"
+                + " (the first score in the log then counts)."
         case .score(let error): error.description
         case .round(let error): error.description
         case .course(let error): error.description

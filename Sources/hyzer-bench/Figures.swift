@@ -124,7 +124,7 @@ enum Figures {
         let warmup = 3
         _ = try measure(context.n(300, quick: 20), warmup: warmup, pause: 0.02) {
             if saves > 0 && saves % (names.count * 18) == 0 {
-                try hub.finishRound(allowIncomplete: true)
+                try hub.finishRound(force: true)
                 let round = try hub.startRound(course: "Maple Hill", players: names)
                 try waitUntil("the new round on the watch") { session.current.round?.id == round.id }
                 usleep(20_000)

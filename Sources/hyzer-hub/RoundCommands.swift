@@ -65,11 +65,13 @@ struct RoundCommand: ParsableCommand {
     struct Finish: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Complete the round in play.")
         @ParentCommand var round: RoundCommand
-        @Flag(help: "Finish even though some players have holes without a score.") var force = false
+        @Flag(help: "Finish even though some players have holes without a score, or discrepancies are open (the first score in the log then counts).")
+        var force = false
 
         func run() throws {
             do {
-                print(HubText.roundFinished(try round.root.openHub().finishRound(allowIncomplete: force)))
+                let finished = try round.root.openHub().finishRound(force: force)
+                print(HubText.roundFinished(finished.round, openDiscrepancies: finished.openDiscrepancies))
             } catch HubError.round(.incomplete(let missing)) {
                 throw CommandMessage("\(RoundError.incomplete(missingScores: missing).description) Score them, or finish anyway with: hyzer-hub round finish --force")
             }

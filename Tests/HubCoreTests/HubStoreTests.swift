@@ -147,7 +147,7 @@ struct HubStoreTests {
         #expect(throws: HubError.round(.incomplete(missingScores: 1))) { try hub.finishRound() }
         try hub.score(player: "Jake", strokes: 3, hole: 9)
         #expect(try hub.roundInPlay()?.status == .awaitingFinalization)
-        #expect(try hub.finishRound().status == .completed)
+        #expect(try hub.finishRound().round.status == .completed)
         #expect(try hub.roundInPlay() == nil)
         #expect(try hub.snapshot().round == nil)
         #expect(try hub.eventLog().round?.id == round.id)
@@ -165,7 +165,7 @@ struct HubStoreTests {
     func playersAcrossRounds() throws {
         let hub = try Hub.inMemory()
         let first = try hub.startRound(course: "Willow Creek", players: ["Jake"], guests: ["Zed"])
-        try hub.finishRound(allowIncomplete: true)
+        try hub.finishRound(force: true)
         let second = try hub.startRound(course: "Maple Hill", players: ["jake"])
         #expect(second.players == [first.players[0]])
         #expect(first.players[1].id == "guest:Zed")
@@ -187,6 +187,25 @@ struct HubStoreTests {
         let mike = try #require(try hub.snapshot().round?.standings.first { $0.name == "Mike" })
         #expect(mike.totalStrokes == 4)
         #expect(mike.discrepancy == false)
+    }
+
+    @Test("A round with a discrepancy open is finished only when forced, and then says which score counted")
+    func finishWithOpenDiscrepancy() throws {
+        let (hub, round) = try Self.hubWithRound(players: ["Jake"])
+        for hole in 1...9 { try hub.score(player: "Jake", strokes: 3, hole: hole) }
+        #expect(try hub.append(try Self.event(round, "Jake", hole: 4, strokes: 5)).outcome == .stored(.discrepancy))
+        #expect(throws: HubError.openDiscrepancies([.init(player: "Jake", hole: 4)])) { try hub.finishRound() }
+        #expect(try hub.roundInPlay()?.status == .awaitingFinalization)
+        #expect(HubError.openDiscrepancies([.init(player: "Jake", hole: 4)]).description
+            == "The round has an open discrepancy: Jake, hole 4. Settle it first with: hyzer-hub resolve \"Jake\" STROKES --hole 4"
+            + " (hyzer-hub discrepancies shows what each device says), or finish anyway with: hyzer-hub round finish --force"
+            + " (the first score in the log then counts).")
+
+        let finished = try hub.finishRound(force: true)
+        #expect(finished.round.status == .completed)
+        #expect(HubText.roundFinished(finished.round, openDiscrepancies: finished.openDiscrepancies)
+            == "Finished the round on Willow Creek, with a discrepancy left open: Jake, hole 4 (3 counts, the first in the log).")
+        #expect(try hub.eventLog().events.count == 10)
     }
 
     @Test("A committed score survives a power cut: the store on disk syncs every commit (synchronous=FULL, not WAL's NORMAL)")
@@ -275,7 +294,7 @@ struct HubStoreTests {
         #expect(afterMove.snapshot?.round == (try fullRecompute()))
         #expect(afterMove.snapshot?.round?.currentHole == 5)
 
-        try cli.finishRound(allowIncomplete: true)
+        try cli.finishRound(force: true)
         let before = try cli.eventLog().events.count
         #expect(throws: HubError.score(.roundNotAcceptingScores(status: .completed))) { try watchScore(0, hole: 2) }
         #expect(try cli.eventLog().events.count == before)

@@ -18,8 +18,16 @@ public enum HubText {
             + "\(ScoreFormat.holeProgress(current: 1, of: round.holeCount))."
     }
 
-    public static func roundFinished(_ round: Round) -> String {
-        "Finished the round on \(round.courseName)."
+    /// With what a forced finish left open: the score that counts for each disputed hole.
+    public static func roundFinished(_ round: Round, openDiscrepancies: [Discrepancy] = []) -> String {
+        let names = Dictionary(round.players.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+        let left = openDiscrepancies.map { discrepancy in
+            let counted = discrepancy.events.first.map { " (\($0.strokes) counts, the first in the log)" } ?? ""
+            return "\(names[discrepancy.playerID] ?? discrepancy.playerID), hole \(discrepancy.hole)\(counted)"
+        }
+        guard !left.isEmpty else { return "Finished the round on \(round.courseName)." }
+        return "Finished the round on \(round.courseName), with "
+            + (left.count == 1 ? "a discrepancy" : "\(left.count) discrepancies") + " left open: " + left.joined(separator: "; ") + "."
     }
 
     public static func holeMoved(_ round: Round, to hole: Int) -> String {
