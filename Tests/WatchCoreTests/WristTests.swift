@@ -49,6 +49,10 @@ struct WristTests {
             save
             expect-text "Ben ! +2"
             screenshot discrepancy.png
+            tap Ben
+            expect-text "Hole 1 Disputed · 5 by this watch"
+            screenshot disputed-open.png
+            back
             """)
         #expect(await watch.waitForExit(timeout: .seconds(60)) == 0, "\(watch.stderr.suffix(800))")
 
@@ -61,6 +65,7 @@ struct WristTests {
         let announcements = try Self.jsonLines(home.url.appendingPathComponent("watch/announcements.jsonl")).compactMap { $0["text"] as? String }
         #expect(announcements.contains { $0.hasPrefix("Discrepancy. Ben, hole 1: this watch says 5, another device disagrees.") })
         #expect(announcements.contains { $0.hasPrefix("Score for Ann. Already scored 4 by this watch.") })
+        #expect(announcements.contains { $0.hasPrefix("Score for Ben. Already scored 5 by this watch. Disputed: another device scored this hole differently") })
         let haptics = try Self.jsonLines(home.url.appendingPathComponent("watch/haptics.jsonl"))
         #expect(haptics.contains { $0["kind"] as? String == "notification" && $0["value"] as? Int == 5 })
     }

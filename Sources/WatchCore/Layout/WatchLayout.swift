@@ -374,11 +374,15 @@ private struct Face {
         list.commands.append(.text(heading, frame: headingFrame, font: caption, color: WatchColor.textSecondary, alignment: .leading))
         list.addElement(AccessibilityElement(.heading, label: heading, frame: headingFrame))
         if let strokes = entry.scoredStrokes {
-            let scored = "Scored \(strokes)" + (entry.scoredBy.map { " by \($0)" } ?? "")
+            // A disputed hole says so first, in the status hue the leaderboard's mark uses.
+            let by = entry.scoredBy.map { " by \($0)" } ?? ""
+            let scored = entry.disputed ? "Disputed · \(strokes)\(by)" : "Scored \(strokes)\(by)"
             let font = FontSpec(.sans, (m.caption * 0.85).rounded())
             let frame = Rect(x: m.margin, y: headingFrame.y + headingFrame.height - 6, width: m.width - m.margin * 2, height: font.size * 1.3)
-            list.commands.append(.text(measurer.truncate(scored, font: font, toFit: frame.width), frame: frame, font: font, color: WatchColor.accent, alignment: .center))
-            list.addElement(AccessibilityElement(.text, label: scored, frame: frame))
+            list.commands.append(.text(measurer.truncate(scored, font: font, toFit: frame.width), frame: frame, font: font,
+                                       color: entry.disputed ? WatchColor.status : WatchColor.accent, alignment: .center))
+            let label = entry.disputed ? "Disputed. Scored \(strokes)\(by). The organizer settles it on the phone." : scored
+            list.addElement(AccessibilityElement(.text, label: label, frame: frame))
         }
         let nameFont = FontSpec(.sansBold, m.title)
         let name = measurer.truncate(entry.playerName, font: nameFont, toFit: m.width - m.margin * 2)

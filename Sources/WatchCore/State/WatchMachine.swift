@@ -158,10 +158,12 @@ public enum WatchMachine {
             if let existing = existingScore(state, playerID: standing.playerID, hole: hole) {
                 (entry.value, entry.supersedes, entry.scoredBy, entry.scoredStrokes) = (existing.strokes, existing.id, existing.by, existing.strokes)
             }
+            entry.disputed = standing.discrepancy && state.disputedKeys.contains(ScoreKey(playerID: standing.playerID, hole: hole))
             state.crown.reset()
             state.screen = .crown(entry)
             let already = entry.scoredStrokes.map { " Already scored \($0)\(entry.scoredBy.map { " by \($0)" } ?? "")." } ?? ""
-            return [.announce("Score for \(standing.name).\(already) Current value \(entry.value). Use Digital Crown to adjust. Double tap to save.")]
+            let disputed = entry.disputed ? " Disputed: another device scored this hole differently; the organizer settles it on the phone." : ""
+            return [.announce("Score for \(standing.name).\(already)\(disputed) Current value \(entry.value). Use Digital Crown to adjust. Double tap to save.")]
         case .final:
             return []
         case .crown:
@@ -337,6 +339,11 @@ public enum WatchMachine {
         state.pendingScores.removeAll { $0.id == event.id }
         state.pendingTransfers = state.pendingScores.count
         guard classification == .discrepancy else { return [] }
+        state.disputedKeys.insert(ScoreKey(playerID: event.playerID, hole: event.hole))
+        if case .crown(var entry) = state.screen, entry.playerID == event.playerID, entry.hole == event.hole {
+            entry.disputed = true
+            state.screen = .crown(entry)
+        }
         let name = state.round?.standings.first { $0.playerID == event.playerID }?.name ?? "This score"
         state.banner = Banner(text: "Disputed: \(name) \(event.strokes)", style: .failure,
                               until: env.now.addingTimeInterval(failureBannerDuration))
@@ -355,6 +362,13 @@ public enum WatchMachine {
         state.snapshotProblem = nil
         state.snapshot = snapshot
         resolveWearer(&state, env)
+        // A disputed hole stays known while the phone's standings still flag its player.
+        let flagged = Set(snapshot.round?.standings.filter(\.discrepancy).map(\.playerID) ?? [])
+        state.disputedKeys = state.disputedKeys.filter { flagged.contains($0.playerID) && snapshot.round?.id == previous?.round?.id }
+        if case .crown(var entry) = state.screen, entry.disputed, !flagged.contains(entry.playerID) {
+            entry.disputed = false
+            state.screen = .crown(entry)
+        }
         guard previous?.sequence != snapshot.sequence || previous?.hubID != snapshot.hubID else { return [] }
         var effects: [WatchEffect] = []
 

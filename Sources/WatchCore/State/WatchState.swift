@@ -14,6 +14,9 @@ public struct CrownEntry: Sendable, Hashable {
     /// Who reported that score ("this watch", "phone", another watch's id), for the screen.
     public var scoredBy: String? = nil
     public var scoredStrokes: Int? = nil
+    /// Another device scored this hole differently and the discrepancy is still open (known from
+    /// the hub's answer to this watch's score; the standings only flag the player).
+    public var disputed = false
 
     public var relativeToPar: Int { value - par }
 }
@@ -128,6 +131,9 @@ public struct WatchState: Sendable, Hashable {
     public var pendingTransfers = 0
     /// Those scores themselves, oldest first: their rows are marked pending.
     public var pendingScores: [ScoreEvent] = []
+    /// {player, hole} where the hub classified a score from this watch as a discrepancy, while the
+    /// standings still flag that player: a score screen opened there says it is disputed.
+    public var disputedKeys: Set<ScoreKey> = []
     /// Saved scores that could not be read back from the outbox (moved to its quarantine).
     public var unreadableScores = 0
     /// The last round the phone finished, shown as "Final" and then summed up on "No active round".
