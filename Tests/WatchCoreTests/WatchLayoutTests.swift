@@ -60,6 +60,20 @@ struct WatchLayoutTests {
         #expect(texts.prefix(11) == ["1", "Jake", "-1", "T2", "Amy", "E", "T2", "Mike", "E", "Zed", "-"])
     }
 
+    @Test("Names stay where they are when a tie comes: the position column fits the widest tie the round can have")
+    func tieKeepsNames() {
+        func nameX(_ standings: [Standing], _ name: String) -> Double? {
+            Self.frame(Fixture.state(Fixture.snapshot(standings: standings))).commands.compactMap { command -> Double? in
+                if case .text(let t, let frame, _, _, _) = command, t == name { return frame.x } else { return nil }
+            }.first
+        }
+        let apart = [Fixture.standing("Jake", 1, -2), Fixture.standing("Mike", 2, -1), Fixture.standing("Amy", 3, 0)]
+        let tied = [Fixture.standing("Jake", 1, -2), Fixture.standing("Mike", 2, 0, tied: true), Fixture.standing("Amy", 2, 0, tied: true)]
+        #expect(nameX(apart, "Mike") != nil)
+        #expect(nameX(apart, "Mike") == nameX(tied, "Mike"))
+        #expect(nameX(apart, "Jake") == nameX(tied, "Jake"))
+    }
+
     @Test("Long names are truncated to fit their row")
     func truncation() {
         let state = Fixture.state(Fixture.snapshot(standings: [Fixture.standing("Bartholomew Fitzgerald-Higginbotham", 1, 0)]))

@@ -189,11 +189,14 @@ private struct Face {
         let positionFont = FontSpec(.sansBold, m.rowText)
         let nameFont = FontSpec(.sansBold, m.rowText)
         let scoreFont = FontSpec(.monoBold, m.rowText)
-        // Columns as wide as this round needs ("T2", "+12"), so large text leaves names room; the
-        // ▲/▼ of a reshuffle sits between the widest position and the name, touching neither.
+        // Columns as wide as this round needs ("+12"), so large text leaves names room; the
+        // position column is as wide as the widest tie this round can have ("T5" with six
+        // players), so names do not shift when a tie comes or goes. The ▲/▼ of a reshuffle sits
+        // between that width and the name, touching neither.
         let arrowFont = FontSpec(.sans, m.caption * 0.8)
         let arrowWidth = measurer.width("▲", arrowFont)
-        let widestPosition = max(measurer.width("8", positionFont) * 1.6,
+        let widestTie = "T\(max(1, round.standings.count - 1))"
+        let widestPosition = max(measurer.width("8", positionFont) * 1.6, measurer.width(widestTie, positionFont),
                                  round.standings.map { measurer.width(ScoreFormat.position(of: $0), positionFont) }.max() ?? 0)
         let positionWidth = widestPosition + max(m.margin * 0.5, arrowWidth + 8)
         let scoreWidth = max(measurer.width("E", scoreFont),
