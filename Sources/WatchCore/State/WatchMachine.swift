@@ -433,7 +433,7 @@ public enum WatchMachine {
     /// score changed, discrepancies opened or settled. Nil when nothing a wearer hears changed.
     public static func changeAnnouncement(from old: RoundSnapshot, to new: RoundSnapshot) -> String? {
         let before = Dictionary(old.standings.map { ($0.playerID, $0) }, uniquingKeysWith: { a, _ in a })
-        var said: [String] = []
+        var said: [String] = [], disputes: [String] = []
         if new.currentHole != old.currentHole { said.append("Hole \(new.currentHole).") }
         for standing in new.standings {
             guard let was = before[standing.playerID] else {
@@ -450,11 +450,13 @@ public enum WatchMachine {
                 said.append("\(standing.name), \(score).")
             }
             if standing.discrepancy && !was.discrepancy {
-                said.append("Discrepancy for \(standing.name): two devices disagree. The organizer settles it on the phone.")
+                disputes.append("Discrepancy for \(standing.name): two devices disagree. The organizer settles it on the phone.")
             } else if !standing.discrepancy && was.discrepancy {
-                said.append("\(standing.name)'s discrepancy is settled.")
+                disputes.append("\(standing.name)'s discrepancy is settled.")
             }
         }
+        // Places and scores first, in standings order; then what opened or settled.
+        said += disputes
         return said.isEmpty ? nil : said.joined(separator: " ")
     }
 
