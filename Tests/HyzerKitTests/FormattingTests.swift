@@ -47,6 +47,11 @@ struct TimestampTests {
         #expect(HyzerJSON.formatTimestamp(Date(timeIntervalSince1970: 1_795_000_000.5)) == "2026-11-18T11:06:40.500Z")
         #expect(HyzerJSON.formatTimestamp(Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00.000Z")
         #expect(HyzerJSON.formatTimestamp(Date(timeIntervalSince1970: 951_782_400)) == "2000-02-29T00:00:00.000Z")
+        // Years no score has, written whole by the same writer: five digits, and a sign.
+        #expect(HyzerJSON.formatTimestamp(Date(timeIntervalSince1970: 253_402_300_799)) == "9999-12-31T23:59:59.000Z")
+        #expect(HyzerJSON.formatTimestamp(Date(timeIntervalSince1970: 253_402_300_800)) == "10000-01-01T00:00:00.000Z")
+        #expect(HyzerJSON.formatTimestamp(Date(timeIntervalSince1970: -62_167_219_200)) == "0000-01-01T00:00:00.000Z")
+        #expect(HyzerJSON.formatTimestamp(Date(timeIntervalSince1970: -62_167_305_600.25)) == "-0001-12-30T23:59:59.750Z")
     }
 
     @Test("2,000 random times from 1583 (Foundation is Julian before the Gregorian reform; ISO 8601 is not) to 9999 format as Foundation does, to the second, and parse back")

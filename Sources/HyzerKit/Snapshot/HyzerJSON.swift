@@ -47,19 +47,16 @@ public enum HyzerJSON {
         let month = mp < 10 ? mp + 3 : mp - 9
         let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
         let seconds = millisOfDay / 1000
-        // Years 0...9999 (all a Date of a real score can hold) are written byte by byte: string
-        // interpolation costs ~8,000 instructions a timestamp, and the hub writes one an event.
-        guard (0...9999).contains(year) else {
-            func pad(_ value: Int64, _ width: Int) -> String {
-                let text = String(value)
-                return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
-            }
-            return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(seconds / 3600, 2)):\(pad(seconds / 60 % 60, 2)):\(pad(seconds % 60, 2)).\(pad(millisOfDay % 1000, 3))Z"
-        }
-        return String(unsafeUninitializedCapacity: 24) { text in
+        // Written byte by byte: string interpolation costs ~8,000 instructions a timestamp, and
+        // the hub writes one an event. Years outside 0...9999 (no real score's) keep every digit,
+        // with a sign before a negative one.
+        var yearDigits = 4, bound: UInt64 = 10_000
+        while year.magnitude >= bound { yearDigits += 1; bound *= 10 }
+        let length = (year < 0 ? 1 : 0) + yearDigits + 20
+        return String(unsafeUninitializedCapacity: length) { text in
             var at = 0
             func put(_ value: Int64, _ width: Int) {
-                var rest = value
+                var rest = value.magnitude
                 for offset in stride(from: width - 1, through: 0, by: -1) {
                     text[at + offset] = UInt8(ascii: "0") + UInt8(rest % 10)
                     rest /= 10
@@ -70,7 +67,8 @@ public enum HyzerJSON {
                 text[at] = UInt8(ascii: character)
                 at += 1
             }
-            put(year, 4); put("-"); put(month, 2); put("-"); put(day, 2); put("T")
+            if year < 0 { put("-") }
+            put(year, yearDigits); put("-"); put(month, 2); put("-"); put(day, 2); put("T")
             put(seconds / 3600, 2); put(":"); put(seconds / 60 % 60, 2); put(":"); put(seconds % 60, 2); put(".")
             put(millisOfDay % 1000, 3); put("Z")
             return at
