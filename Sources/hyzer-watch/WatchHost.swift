@@ -406,13 +406,18 @@ final class WatchHost: ScenarioHost {
         SDL_StopTextInput()
     }
 
-    /// Which screen, without its contents: what a click may change.
-    private static func screenKind(_ screen: Screen) -> String {
-        switch screen {
-        case .leaderboard: "leaderboard"
-        case .crown(let entry): "crown \(entry.playerID)"
-        case .final: "final"
-        case .voice: "voice"
+    /// Which screen, without its contents: what a click may change (a voice overlay's row being
+    /// tapped changes the overlay, not the screen).
+    private enum ScreenKind: Equatable {
+        case leaderboard, crown(playerID: String), final, voice
+
+        init(_ screen: Screen) {
+            switch screen {
+            case .leaderboard: self = .leaderboard
+            case .crown(let entry): self = .crown(playerID: entry.playerID)
+            case .final: self = .final
+            case .voice: self = .voice
+            }
         }
     }
 
@@ -458,9 +463,9 @@ final class WatchHost: ScenarioHost {
                     logger.debug("ignored the second click of a double click: the first changed the screen")
                     break
                 }
-                let before = Self.screenKind(session.current.screen)
+                let before = ScreenKind(session.current.screen)
                 session.send(.tap(point), inputTime: received)
-                firstClickChangedScreen = Self.screenKind(session.current.screen) != before
+                firstClickChangedScreen = ScreenKind(session.current.screen) != before
             case (1, .crown): crownDrag = (Double(event.button.y) / scale, 0)
             case (1, .sideButton), (3, _): session.send(.back, inputTime: received)
             default: break

@@ -143,4 +143,55 @@ struct WatchWindowTests {
         // The push comes just before the ack, so the row may still say its score is waiting to send.
         #expect(end.tree.flattened.contains { $0.role == .row && $0.label.hasSuffix("Ben") && ($0.value ?? "").hasPrefix("plus three") })
     }
+
+    @Test("A double click on Save saves once and leaves the leaderboard: its second click does not open the row under Save",
+          .enabled(if: VirtualDisplay.available, "Xvfb and xdotool are not installed (tools/test installs them)"))
+    func doubleClickOnSave() async throws {
+        let home = try TemporaryHome()
+        #expect(try await home.hub("round", "start", "--course", "Maple Hill", "--player", "Ann", "Ben", "Cat", "Dan").status == 0)
+        let server = try await home.serve()
+        defer { server.stop() }
+        let display = try await VirtualDisplay()
+        let script = try WatchHeadlessTests.script(home, """
+            wait-snapshot
+            dump board.json
+            expect-screen crown
+            dump crown.json
+            expect-haptics 1 success
+            wait 1s
+            expect-screen leaderboard
+            expect-haptics 1 success
+            """)
+        let watch = try await RunningProcess(
+            path: CLIProcess.productsDirectory.appendingPathComponent("hyzer-watch").path,
+            ["--home", home.path, "--script", script, "--screenshot-dir", home.path, "--log-level", "info", "--expect-timeout", "20"],
+            environment: ["DISPLAY": display.name, "HYZER_HOME": nil, "SDL_VIDEODRIVER": nil])
+        defer { watch.stop() }
+        func passed(_ line: Int) async -> Bool {
+            _ = await eventually(timeout: .seconds(30)) { watch.stderr.contains("line \(line + 1):") || !watch.isRunning }
+            return watch.stderr.contains("line \(line + 1):")
+        }
+        func windowPoint(_ frame: Rect, _ dump: AccessibilityDump) -> (String, String) {
+            let center = frame.center
+            return ("\(Int(dump.window.display.x + center.x * dump.window.faceScale))", "\(Int(dump.window.display.y + center.y * dump.window.faceScale))")
+        }
+        let window = try await display.watchWindow(while: watch)
+        #expect(await passed(2), "\(watch.stderr.suffix(600))")
+        let board = try JSONDecoder().decode(AccessibilityDump.self, from: Data(contentsOf: home.url.appendingPathComponent("board.json")))
+        let ann = try #require(board.tree.flattened.first { $0.role == .row && $0.label.hasSuffix("Ann") })
+        let (annX, annY) = windowPoint(ann.frame, board)
+        try await display.xdotool("mousemove", "--window", window, annX, annY, "click", "1")
+        #expect(await passed(4), "\(watch.stderr.suffix(600))")
+        let crown = try JSONDecoder().decode(AccessibilityDump.self, from: Data(contentsOf: home.url.appendingPathComponent("crown.json")))
+        let save = try #require(crown.tree.flattened.first { $0.role == .button && $0.label == "Save" })
+        // A point of Save under which, once it has saved, lies a leaderboard row: a second click
+        // there must not open that row.
+        let point = Point(x: save.frame.center.x, y: save.frame.y + 16)
+        #expect(board.tree.flattened.contains { $0.role == .row && $0.frame.contains(point) } && save.frame.contains(point),
+                "Save at \(save.frame); rows at \(board.tree.flattened.filter { $0.role == .row }.map(\.frame))")
+        let (saveX, saveY) = windowPoint(Rect(x: point.x, y: point.y, width: 0, height: 0), crown)
+        try await display.xdotool("mousemove", "--window", window, saveX, saveY, "click", "--repeat", "2", "--delay", "80", "1")
+        #expect(await watch.waitForExit(timeout: .seconds(60)) == 0, "\(watch.stderr.suffix(800))")
+        #expect(try await WristTests.events(home).map(\.strokes) == [3])
+    }
 }
