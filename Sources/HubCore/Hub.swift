@@ -192,19 +192,23 @@ public final class Hub: Sendable {
     /// is refused; forced, the first score in the log counts for an open discrepancy, and the
     /// discrepancies left open are returned so the caller can say so.
     @discardableResult
-    public func finishRound(force: Bool = false) throws -> (round: Round, openDiscrepancies: [Discrepancy]) {
-        var open: [Discrepancy] = []
+    public func finishRound(force: Bool = false) throws -> (round: Round, openDiscrepancies: [Discrepancy], counted: [ScoreKey: ScoreEvent]) {
+        var open: [Discrepancy] = [], counted: [ScoreKey: ScoreEvent] = [:]
         let round = try mutateRoundInPlay { round, store in
             let events = try store.events(roundID: round.id)
-            try round.finish(events: events, allowIncomplete: force)
-            open = ConflictDetector.openDiscrepancies(in: events)
+            let ledger = ScoreLedger(events: events)
+            open = ledger.discrepancies
             if !force, !open.isEmpty {
                 let names = Dictionary(round.players.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
-                throw HubError.openDiscrepancies(open.map { HubError.DisputedHole(player: names[$0.playerID] ?? $0.playerID, hole: $0.hole) })
+                throw HubError.openDiscrepancies(open.map { HubError.DisputedHole(player: names[$0.playerID] ?? $0.playerID, hole: $0.hole) },
+                                                 missingScores: round.missingScores(events: events))
             }
+            try round.finish(events: events, allowIncomplete: force)
+            // The score the standings count for each disputed hole, as they stand at the finish.
+            for discrepancy in open { counted[discrepancy.key] = ledger.currentScores[discrepancy.key] }
         }
         try exportSnapshot()
-        return (round, open)
+        return (round, open, counted)
     }
 
     private func mutateRoundInPlay(_ change: (inout Round, HubStore) throws -> Void) throws -> Round {

@@ -17,7 +17,8 @@ public enum HubError: Error, Equatable, Sendable, CustomStringConvertible {
     case noScoreToCorrect(player: String, hole: Int)
     case noDiscrepancy(player: String, hole: Int)
     /// `round finish` while scores are disputed: who and which hole, in the order they are listed.
-    case openDiscrepancies([DisputedHole])
+    /// Also says how many scores are missing when that is so too.
+    case openDiscrepancies([DisputedHole], missingScores: Int)
     case score(ScoreError)
     case round(RoundError)
     case course(CourseError)
@@ -68,12 +69,13 @@ public enum HubError: Error, Equatable, Sendable, CustomStringConvertible {
             "\(player) has no score on hole \(hole) to correct. Record one with: hyzer-hub score \"\(player)\" STROKES --hole \(hole)"
         case .noDiscrepancy(let player, let hole):
             "There is no open discrepancy for \(player) on hole \(hole). List them with: hyzer-hub discrepancies"
-        case .openDiscrepancies(let open):
-            "The round has \(open.count == 1 ? "an open discrepancy" : "\(open.count) open discrepancies"): "
+        case .openDiscrepancies(let open, let missing):
+            (missing > 0 ? "The round is not complete: \(missing == 1 ? "1 score is" : "\(missing) scores are") still missing, and it has " : "The round has ")
+                + (open.count == 1 ? "an open discrepancy" : "\(open.count) open discrepancies") + ": "
                 + open.map { "\($0.player), hole \($0.hole)" }.joined(separator: "; ")
                 + ". Settle \(open.count == 1 ? "it" : "each") first with: hyzer-hub resolve \"\(open[0].player)\" STROKES --hole \(open[0].hole)"
                 + " (hyzer-hub discrepancies shows what each device says), or finish anyway with: hyzer-hub round finish --force"
-                + " (the first score in the log then counts)."
+                + " (the score the standings show now then counts)."
         case .score(let error): error.description
         case .round(let error): error.description
         case .course(let error): error.description

@@ -65,13 +65,13 @@ struct RoundCommand: ParsableCommand {
     struct Finish: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Complete the round in play.")
         @ParentCommand var round: RoundCommand
-        @Flag(help: "Finish even though some players have holes without a score, or discrepancies are open (the first score in the log then counts).")
+        @Flag(help: "Finish even though some players have holes without a score, or discrepancies are open (the score the standings show then counts).")
         var force = false
 
         func run() throws {
             do {
                 let finished = try round.root.openHub().finishRound(force: force)
-                print(HubText.roundFinished(finished.round, openDiscrepancies: finished.openDiscrepancies))
+                print(HubText.roundFinished(finished.round, openDiscrepancies: finished.openDiscrepancies, counted: finished.counted))
             } catch HubError.round(.incomplete(let missing)) {
                 throw CommandMessage("\(RoundError.incomplete(missingScores: missing).description) Score them, or finish anyway with: hyzer-hub round finish --force")
             }

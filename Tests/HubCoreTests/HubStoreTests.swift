@@ -189,23 +189,35 @@ struct HubStoreTests {
         #expect(mike.discrepancy == false)
     }
 
-    @Test("A round with a discrepancy open is finished only when forced, and then says which score counted")
+    @Test("A round with a discrepancy open is finished only when forced, and then says which score the standings counted")
     func finishWithOpenDiscrepancy() throws {
-        let (hub, round) = try Self.hubWithRound(players: ["Jake"])
+        let (hub, round) = try Self.hubWithRound(players: ["Jake", "Mike"])
         for hole in 1...9 { try hub.score(player: "Jake", strokes: 3, hole: hole) }
         #expect(try hub.append(try Self.event(round, "Jake", hole: 4, strokes: 5)).outcome == .stored(.discrepancy))
-        #expect(throws: HubError.openDiscrepancies([.init(player: "Jake", hole: 4)])) { try hub.finishRound() }
-        #expect(try hub.roundInPlay()?.status == .awaitingFinalization)
-        #expect(HubError.openDiscrepancies([.init(player: "Jake", hole: 4)]).description
-            == "The round has an open discrepancy: Jake, hole 4. Settle it first with: hyzer-hub resolve \"Jake\" STROKES --hole 4"
+        // Refused while Mike's holes are missing too: both are said.
+        #expect(throws: HubError.openDiscrepancies([.init(player: "Jake", hole: 4)], missingScores: 9)) { try hub.finishRound() }
+        #expect(HubError.openDiscrepancies([.init(player: "Jake", hole: 4)], missingScores: 9).description
+            == "The round is not complete: 9 scores are still missing, and it has an open discrepancy: Jake, hole 4."
+            + " Settle it first with: hyzer-hub resolve \"Jake\" STROKES --hole 4"
             + " (hyzer-hub discrepancies shows what each device says), or finish anyway with: hyzer-hub round finish --force"
-            + " (the first score in the log then counts).")
+            + " (the score the standings show now then counts).")
+        for hole in 1...9 { try hub.score(player: "Mike", strokes: 4, hole: hole) }
+        // Mike's hole 2 disputed the other way: the watch corrects the phone's score, so the
+        // watch's value is what the standings show.
+        let phones = try hub.eventLog().events.first { $0.hole == 2 && $0.playerID == round.players[1].id }!
+        #expect(try hub.append(try Self.event(round, "Mike", hole: 2, strokes: 2, supersedes: phones.id)).outcome == .stored(.discrepancy))
+        #expect(throws: HubError.openDiscrepancies([.init(player: "Jake", hole: 4), .init(player: "Mike", hole: 2)], missingScores: 0)) {
+            try hub.finishRound()
+        }
+        #expect(try hub.roundInPlay()?.status == .awaitingFinalization)
+        let standings = try #require(try hub.snapshot().round?.standings)
 
         let finished = try hub.finishRound(force: true)
         #expect(finished.round.status == .completed)
-        #expect(HubText.roundFinished(finished.round, openDiscrepancies: finished.openDiscrepancies)
-            == "Finished the round on Willow Creek, with a discrepancy left open: Jake, hole 4 (3 counts, the first in the log).")
-        #expect(try hub.eventLog().events.count == 10)
+        #expect(HubText.roundFinished(finished.round, openDiscrepancies: finished.openDiscrepancies, counted: finished.counted)
+            == "Finished the round on Willow Creek, with 2 discrepancies left open: Jake, hole 4 (3 counts); Mike, hole 2 (2 counts).")
+        #expect(standings.first { $0.name == "Mike" }?.totalStrokes == 34, "the counted 2 is the standings' own")
+        #expect(standings.first { $0.name == "Jake" }?.totalStrokes == 27)
     }
 
     @Test("A committed score survives a power cut: the store on disk syncs every commit (synchronous=FULL, not WAL's NORMAL)")

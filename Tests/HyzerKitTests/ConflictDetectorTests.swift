@@ -70,6 +70,18 @@ struct ConflictDetectorTests {
         #expect(standings[0].totalStrokes == 4)
     }
 
+    @Test("A device correcting its own disputed score changes its claim in the discrepancy, which stays open until resolved")
+    func correctionInsideDispute() {
+        let phone = ScoreEvent.fixture(player: .jake, hole: 2, strokes: 3, deviceID: "phone")
+        let watch = ScoreEvent.fixture(player: .jake, hole: 2, strokes: 4, supersedes: phone, deviceID: "watch")
+        let again = ScoreEvent.fixture(player: .jake, hole: 2, strokes: 3, supersedes: watch, deviceID: "watch")
+        #expect(ConflictDetector.classify(again, against: [phone, watch]) == .correction)
+        let open = ConflictDetector.openDiscrepancies(in: [phone, watch, again])
+        #expect(open.map(\.events) == [[phone, again]], "the watch says 3 now, not 4")
+        #expect(open.map(\.candidateStrokes) == [[3]])
+        #expect(StandingsEngine.standings(events: [phone, watch, again], holes: holes, players: [.jake])[0].totalStrokes == 3)
+    }
+
     @Test("A resolution event settles the discrepancy and its strokes become the score")
     func resolutionSettles() {
         let jakeSays = ScoreEvent.fixture(player: .mike, hole: 1, strokes: 3, reportedBy: .jake, deviceID: "phone")

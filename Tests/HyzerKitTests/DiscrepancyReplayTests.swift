@@ -18,7 +18,10 @@ struct DiscrepancyReplayTests {
                 let disputed = event.supersedesEventID.flatMap { target in before.first { $0.id == target } }
                     ?? ScoreResolution.leaves(ofHistory: before).first
                 for member in [disputed, event].compactMap({ $0 }) where !involved.contains(member) { involved.append(member) }
-            case .newScore, .silentMerge, .correction:
+            case .correction:
+                // A device correcting its own claim in dispute: the new value takes the claim's place.
+                if let target = event.supersedesEventID, let at = involved.firstIndex(where: { $0.id == target }) { involved[at] = event }
+            case .newScore, .silentMerge:
                 break
             }
         }

@@ -18,12 +18,12 @@ public enum HubText {
             + "\(ScoreFormat.holeProgress(current: 1, of: round.holeCount))."
     }
 
-    /// With what a forced finish left open: the score that counts for each disputed hole.
-    public static func roundFinished(_ round: Round, openDiscrepancies: [Discrepancy] = []) -> String {
+    /// With what a forced finish left open: the score the standings count for each disputed hole.
+    public static func roundFinished(_ round: Round, openDiscrepancies: [Discrepancy] = [], counted: [ScoreKey: ScoreEvent] = [:]) -> String {
         let names = Dictionary(round.players.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
         let left = openDiscrepancies.map { discrepancy in
-            let counted = discrepancy.events.first.map { " (\($0.strokes) counts, the first in the log)" } ?? ""
-            return "\(names[discrepancy.playerID] ?? discrepancy.playerID), hole \(discrepancy.hole)\(counted)"
+            let counts = counted[discrepancy.key].map { " (\($0.strokes) counts)" } ?? ""
+            return "\(names[discrepancy.playerID] ?? discrepancy.playerID), hole \(discrepancy.hole)\(counts)"
         }
         guard !left.isEmpty else { return "Finished the round on \(round.courseName)." }
         return "Finished the round on \(round.courseName), with "

@@ -19,12 +19,13 @@ public enum ScoreClassification: String, Sendable, Hashable, Codable {
 public struct Discrepancy: Sendable, Hashable, Identifiable {
     public let playerID: PlayerID
     public let hole: Int
-    /// The events that disagree, in log order.
+    /// The events that disagree: each device's claim as it stands (a device's own correction of
+    /// its claim takes the claim's place), in the order the claims were first made.
     public let events: [ScoreEvent]
 
     public var id: ScoreKey { ScoreKey(playerID: playerID, hole: hole) }
     public var key: ScoreKey { id }
-    /// The distinct stroke values in dispute, in log order.
+    /// The distinct stroke values in dispute, in the order of `events`.
     public var candidateStrokes: [Int] {
         var seen: [Int] = []
         for event in events where !seen.contains(event.strokes) { seen.append(event.strokes) }
@@ -66,7 +67,14 @@ public enum ConflictDetector {
                 involved = []
                 involvedIDs = []
             } else if let target = event.supersedesEventID, let targetIndex = indexByID[target] {
-                if history[targetIndex].deviceID != event.deviceID { disputed = history[targetIndex] }
+                if history[targetIndex].deviceID != event.deviceID {
+                    disputed = history[targetIndex]
+                } else if involvedIDs.contains(target), let at = involved.firstIndex(where: { $0.id == target }) {
+                    // A device correcting its own claim in dispute: its new value is its claim now.
+                    involved[at] = event
+                    involvedIDs.remove(target)
+                    involvedIDs.insert(event.id)
+                }
             } else if let currentLeaf, currentLeaf.strokes != event.strokes {
                 disputed = currentLeaf
             }
