@@ -92,7 +92,8 @@ struct WatchMachineTests {
 
     @Test("Standings turn stale after exactly 30 s and read 2m ago at 120 s")
     func staleness() {
-        let state = Fixture.state()
+        var state = Fixture.state()
+        _ = WatchMachine.reduce(&state, .reachability(false), Fixture.env())
         #expect(!state.isStale(at: Fixture.epoch.addingTimeInterval(30)))
         #expect(state.isStale(at: Fixture.epoch.addingTimeInterval(30.001)))
         let measurer = TextMeasurer.estimate
@@ -115,6 +116,7 @@ struct WatchMachineTests {
     @Test("A heartbeat confirming the shown sequence keeps the standings fresh")
     func heartbeatKeepsFresh() {
         var state = Fixture.state()
+        _ = WatchMachine.reduce(&state, .reachability(true), Fixture.env())
         var later = Fixture.env(100)
         _ = WatchMachine.reduce(&state, .heartbeat(sequence: 1), later)
         #expect(!state.isStale(at: later.now))
@@ -212,15 +214,26 @@ struct WatchMachineTests {
 }
 
 extension WatchMachineTests {
-    @Test("An old file shows stale, but the same standings pushed by the phone are fresh at once: no startup flash")
-    func pushIsFresh() {
-        var state = WatchState(deviceID: "watch-1")
+    @Test("An old file read at start is not called stale while the link first connects, nor between pairing and the standings that follow; with no phone it is")
+    func startupIsNotStale() {
         let old = Fixture.snapshot(at: Fixture.epoch.addingTimeInterval(-120))
-        _ = WatchMachine.reduce(&state, .snapshot(old), Fixture.env())
-        #expect(state.isStale(at: Fixture.epoch))
-        _ = WatchMachine.reduce(&state, .pushed(old), Fixture.env())
-        #expect(!state.isStale(at: Fixture.epoch))
+        var state = WatchState(deviceID: "watch-1")
+        var effects = WatchMachine.reduce(&state, .snapshot(old), Fixture.env())
+        #expect(!state.isStale(at: Fixture.epoch), "the first attempt is under way")
+        #expect(state.nextTimer == nil, "no stale announcement scheduled (in the past) meanwhile")
+        effects += WatchMachine.reduce(&state, .reachability(true), Fixture.env())
+        #expect(!state.isStale(at: Fixture.epoch), "paired: the hub's standings follow at once")
+        effects += WatchMachine.reduce(&state, .pushed(old), Fixture.env())
         #expect(!state.isStale(at: Fixture.epoch.addingTimeInterval(29)))
+        #expect(state.isStale(at: Fixture.epoch.addingTimeInterval(31)))
+        #expect(!effects.contains { if case .announce(let text) = $0 { text.contains("out of date") || text.contains("up to date") } else { false } })
+
+        // No phone: the same file is stale once the attempt has failed, and said so once.
+        var alone = WatchState(deviceID: "watch-1")
+        _ = WatchMachine.reduce(&alone, .snapshot(old), Fixture.env())
+        let said = WatchMachine.reduce(&alone, .reachability(false), Fixture.env())
+        #expect(alone.isStale(at: Fixture.epoch))
+        #expect(said.contains(.announce("Standings out of date, updated 2 minutes ago. Showing the last standings the phone sent.")))
     }
 
     @Test("The phone scoring the open hole meanwhile shows on the open screen: Save becomes Correct and supersedes it; the value turned stays")

@@ -60,13 +60,16 @@ public enum WatchMachine {
             return []
         case .heartbeat(let sequence):
             if let sequence, sequence == state.snapshot?.sequence { state.freshAt = env.now }
+            state.awaitingPairedStandings = false
             return staleness(&state, env)
         case .reachability(let reachable):
             let was = (known: state.linkKnown, reachable: state.reachable)
             state.reachable = reachable
             state.linkKnown = true
+            // Just paired: the hub's standings follow at once; staleness waits for them.
+            state.awaitingPairedStandings = reachable && !was.reachable
             if !reachable, was.reachable || !was.known {
-                return [.announce("No phone. Scores you save wait on the watch until it is back.")]
+                return [.announce("No phone. Scores you save wait on the watch until it is back.")] + staleness(&state, env)
             }
             if reachable, was.known, !was.reachable { return [.announce("Phone connected.")] }
             return []
@@ -356,6 +359,7 @@ public enum WatchMachine {
     private static func receive(_ state: inout WatchState, _ snapshot: StandingsSnapshot, pushed: Bool, _ env: WatchEnvironment) -> [WatchEffect] {
         guard snapshot.supersedes(state.snapshot) else { return [] }
         let previous = state.snapshot
+        if pushed { state.awaitingPairedStandings = false }
         // A push is news from the phone now; a file is as fresh as the hub says it was.
         let fresh = pushed ? env.now : min(env.now, env.hubTimeToWatchTime(snapshot.lastUpdatedAt))
         state.freshAt = max(state.freshAt ?? fresh, fresh)
@@ -369,7 +373,7 @@ public enum WatchMachine {
             entry.disputed = false
             state.screen = .crown(entry)
         }
-        guard previous?.sequence != snapshot.sequence || previous?.hubID != snapshot.hubID else { return [] }
+        guard previous?.sequence != snapshot.sequence || previous?.hubID != snapshot.hubID else { return staleness(&state, env) }
         var effects: [WatchEffect] = []
 
         // The phone finished the round: show its final standings, say so, and keep them for the

@@ -119,6 +119,9 @@ public struct WatchState: Sendable, Hashable {
     /// Whether the link has said anything yet: "No phone" shows only once a connection attempt
     /// failed or the link went quiet, never while the first one is under way.
     public var linkKnown = false
+    /// Paired, and the standings the hub sends at once after `welcome` (or a heartbeat) not yet
+    /// here: what the watch shows may be about to be confirmed, so it is not called stale yet.
+    public var awaitingPairedStandings = false
     /// The first leaderboard row on screen (the crown scrolls when rows overflow).
     public var scrollRow = 0
     public var crown = CrownAccumulator()
@@ -195,11 +198,16 @@ public struct WatchState: Sendable, Hashable {
         freshAt.map { max(0, now.timeIntervalSince($0)) }
     }
 
-    /// Stale once the standings are more than 30 s old.
+    /// Stale once the standings are more than 30 s old. Not judged while the link is still
+    /// finding out whether the phone is there (its first attempt, or the moment between pairing and
+    /// the standings that follow): standings read from the file at start are not called out of
+    /// date just before the phone confirms them.
     public func isStale(at now: Date) -> Bool {
-        guard let age = age(at: now) else { return false }
+        guard judgesStaleness, let age = age(at: now) else { return false }
         return age > Self.staleAfter
     }
+
+    var judgesStaleness: Bool { linkKnown && !awaitingPairedStandings }
 
     /// Whether anything on the face moves by itself right now (drives the frame clock).
     public func isAnimating(at now: Date) -> Bool {
@@ -229,7 +237,7 @@ public struct WatchState: Sendable, Hashable {
     public var nextTimer: Date? {
         if case .voice(let overlay) = screen, let deadline = overlay.deadline { return deadline }
         // Saying "out of date" once the standings turn stale.
-        if !staleAnnounced, round != nil, let freshAt { return freshAt.addingTimeInterval(Self.staleAfter + 0.001) }
+        if !staleAnnounced, round != nil, judgesStaleness, let freshAt { return freshAt.addingTimeInterval(Self.staleAfter + 0.001) }
         return nil
     }
 }
