@@ -42,7 +42,7 @@ struct HyzerWatch: ParsableCommand {
               M                        reduce motion on / off
               T / Shift+T              text size up / down
               C                        device chrome on / off
-              + / -                    window scale up / down
+              + / -                    window scale up / down (steps through 1; never past the screen)
               S                        screenshot (to --screenshot-dir), with a flash on the face
               R                        record start / stop (an animated PNG in --screenshot-dir)
               ?                        show these keys over the face

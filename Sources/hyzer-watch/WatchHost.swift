@@ -140,6 +140,27 @@ final class WatchHost: ScenarioHost {
     }
 
     /// Redraws everything at a new scale (the window resized, or `+`/`-`).
+    /// The window scales + and - step through, so 1 is always a step away whatever scale a drag
+    /// or --scale left.
+    static let scaleSteps: [Double] = [0.25, 0.5, 0.75, 1, 1.25, 1.5, 2, 2.5, 3, 4, 5, 6, 8]
+
+    /// The next step up or down from the current scale; up, no larger than the display's usable
+    /// area holds (the window would not fit on the screen).
+    private func nextScale(larger: Bool) -> Double {
+        let epsilon = 0.001
+        guard larger else { return Self.scaleSteps.last { $0 < scale - epsilon } ?? scale }
+        guard let next = Self.scaleSteps.first(where: { $0 > scale + epsilon }) else { return scale }
+        var usable = SDL_Rect()
+        if let window, SDL_GetDisplayUsableBounds(SDL_GetWindowDisplayIndex(window), &usable) == 0, usable.w > 0, usable.h > 0 {
+            let (w, h) = Self.windowSize(chrome: chrome, showsChrome: showsChrome, scale: next)
+            if w > Int(usable.w) || h > Int(usable.h) {
+                logger.info("window scale stays \(scale): \(next) would not fit the display (\(usable.w)×\(usable.h))")
+                return scale
+            }
+        }
+        return next
+    }
+
     private func rescale(to newScale: Double, resizeWindow: Bool) {
         let clamped = min(8, max(0.25, newScale))
         if let window, resizeWindow {
@@ -546,8 +567,8 @@ final class WatchHost: ScenarioHost {
             showsChrome.toggle()
             session.setStatusClock(showsChrome)
             rescale(to: scale, resizeWindow: true)
-        case Int(SDLK_EQUALS.rawValue), Int(SDLK_PLUS.rawValue), Int(SDLK_KP_PLUS.rawValue): rescale(to: scale + 0.5, resizeWindow: true)
-        case Int(SDLK_MINUS.rawValue), Int(SDLK_KP_MINUS.rawValue): rescale(to: scale - 0.5, resizeWindow: true)
+        case Int(SDLK_EQUALS.rawValue), Int(SDLK_PLUS.rawValue), Int(SDLK_KP_PLUS.rawValue): rescale(to: nextScale(larger: true), resizeWindow: true)
+        case Int(SDLK_MINUS.rawValue), Int(SDLK_KP_MINUS.rawValue): rescale(to: nextScale(larger: false), resizeWindow: true)
         case Int(SDLK_SLASH.rawValue) where shift, Int(SDLK_QUESTION.rawValue), Int(SDLK_h.rawValue), Int(SDLK_F1.rawValue):
             showsHelp.toggle()
         case Int(SDLK_q.rawValue):

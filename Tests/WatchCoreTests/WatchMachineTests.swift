@@ -61,8 +61,28 @@ struct WatchMachineTests {
         for index in 0..<40 { spin += WatchMachine.reduce(&state, .crown(detents: 1), Fixture.env(Double(index) * 0.001)) }
         #expect(spin.filter { if case .haptic(.tick, _) = $0 { true } else { false } }.count == 7)
         #expect(spin.filter { if case .haptic(.limit, _) = $0 { true } else { false } }.count == 1)
+        // Said as it turns, and at the limit with its bump: not once more for every detent past it.
+        let said = spin.compactMap { if case .announce(let text) = $0 { text } else { nil } }
+        #expect(said == (4...10).map { "Score: \($0)" } + ["Score: 10"])
         let later = WatchMachine.reduce(&state, .crown(detents: 1), Fixture.env(1))
-        #expect(later.contains(.haptic(.limit, value: 10)))
+        #expect(later == [.haptic(.limit, value: 10), .announce("Score: 10")])
+    }
+
+    @Test("The crown against a list that fits the screen is felt: one limit bump at its end")
+    func shortListLimit() {
+        var state = Fixture.state()
+        #expect(WatchMachine.reduce(&state, .crown(detents: -1), Fixture.env()) == [.haptic(.limit, value: nil)])
+        #expect(WatchMachine.reduce(&state, .crown(detents: -1), Fixture.env(0.1)) == [])
+        #expect(state.scrollRow == 0)
+    }
+
+    @Test("Text size past either end says why nothing changed")
+    func textSizeEnds() {
+        var state = Fixture.state()
+        state.textSize = .xSmall
+        #expect(WatchMachine.reduce(&state, .textSize(.xSmall), Fixture.env()) == [.announce("Text size extra small is the smallest.")])
+        #expect(WatchMachine.reduce(&state, .textSize(.small), Fixture.env()) == [.announce("Text size small.")])
+        #expect(WatchMachine.reduce(&state, .textSize(.small), Fixture.env()) == [])
     }
 
     @Test("Save gives a success haptic and queues the score, after the outbox write")

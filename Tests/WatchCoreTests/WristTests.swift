@@ -64,6 +64,7 @@ struct WristTests {
         #expect(discrepancies.map { $0["name"] as? String } == ["Ben"], "only Ben's hole is disputed, never Ann's")
         let announcements = try Self.jsonLines(home.url.appendingPathComponent("watch/announcements.jsonl")).compactMap { $0["text"] as? String }
         #expect(announcements.contains { $0.hasPrefix("Discrepancy. Ben, hole 1: this watch says 5, another device disagrees.") })
+        #expect(!announcements.contains { $0.contains("Discrepancy for Ben") }, "said once, by the ack, not again by the standings")
         #expect(announcements.contains { $0.hasPrefix("Score for Ann. Already scored 4 by this watch.") })
         #expect(announcements.contains { $0.hasPrefix("Score for Ben. Already scored 5 by this watch. Disputed: another device scored this hole differently") })
         let haptics = try Self.jsonLines(home.url.appendingPathComponent("watch/haptics.jsonl"))

@@ -41,6 +41,11 @@ public enum WatchMachine {
             state.wristDown = !up
             return []
         case .textSize(let size):
+            guard size != state.textSize else {
+                // Asked past either end: say why nothing changed.
+                let end = size == TextSize.allCases.first ? "the smallest" : size == TextSize.allCases.last ? "the largest" : nil
+                return end.map { [.announce("Text size \(size.spokenName) is \($0).")] } ?? []
+            }
             state.textSize = size
             let rows = (state.round ?? state.finishedRound)?.standings.count ?? 0
             state.scrollRow = min(state.scrollRow, max(0, rows - WatchLayout.visibleRows(size: env.size, textSize: size)))
@@ -107,8 +112,9 @@ public enum WatchMachine {
             let before = state.scrollRow
             state.scrollRow = min(maxScroll, max(0, state.scrollRow - detents * step))
             if maxScroll > 0 { state.lastScrollAt = env.now }
-            if state.scrollRow == before, maxScroll > 0 {
-                return limitPulse(&state, value: nil, env)  // the end of the list, felt once
+            if state.scrollRow == before, rows > 0 {
+                // The end of the list (a list that fits has its ends right there), felt once.
+                return limitPulse(&state, value: nil, env)
             }
             return []
         case .crown(var entry):
@@ -123,8 +129,9 @@ public enum WatchMachine {
                 }
             }
             state.screen = .crown(entry)
-            // VoiceOver reads the crown's value as it turns.
-            return effects + [.announce("Score: \(entry.value)")]
+            // VoiceOver reads the crown's value as it turns, and at a limit with its bump (not at
+            // every detent turned past it).
+            return effects.isEmpty ? [] : effects + [.announce("Score: \(entry.value)")]
         case .voice(var overlay):
             guard let index = overlay.selected, var value = overlay.rows[index].value else { return [] }
             var effects: [WatchEffect] = []
@@ -139,7 +146,7 @@ public enum WatchMachine {
             }
             overlay.rows[index].value = value
             overlay.rows[index].problem = nil
-            effects.append(.announce("Score: \(value)"))
+            if !effects.isEmpty { effects.append(.announce("Score: \(value)")) }
             // A correction starts the 1.5 s again.
             overlay.deadline = env.now.addingTimeInterval(VoiceOverlay.autoCommitAfter)
             state.screen = .voice(overlay)
@@ -429,13 +436,17 @@ public enum WatchMachine {
                                         previous: old.standings, newOrder: new.standings.map(\.playerID))
             effects += pulse(&state, .notification, value: nil, env)
         }
-        if let said = changeAnnouncement(from: old, to: new) { effects.append(.announce(said)) }
+        // A dispute this watch's own score opened is said by its ack, which follows at once with
+        // what this watch said: not twice.
+        let ackSays = Set(state.pendingScores.map(\.playerID))
+        if let said = changeAnnouncement(from: old, to: new, disputesSaidElsewhere: ackSays) { effects.append(.announce(said)) }
         return effects + staleness(&state, env)
     }
 
     /// What changed between two standings of one round, said briefly: who moved where, whose
-    /// score changed, discrepancies opened or settled. Nil when nothing a wearer hears changed.
-    public static func changeAnnouncement(from old: RoundSnapshot, to new: RoundSnapshot) -> String? {
+    /// score changed, discrepancies opened or settled (but not opened for the players in
+    /// `disputesSaidElsewhere`). Nil when nothing a wearer hears changed.
+    public static func changeAnnouncement(from old: RoundSnapshot, to new: RoundSnapshot, disputesSaidElsewhere: Set<PlayerID> = []) -> String? {
         let before = Dictionary(old.standings.map { ($0.playerID, $0) }, uniquingKeysWith: { a, _ in a })
         var said: [String] = [], disputes: [String] = []
         if new.currentHole != old.currentHole { said.append("Hole \(new.currentHole).") }
@@ -454,7 +465,9 @@ public enum WatchMachine {
                 said.append("\(standing.name), \(score).")
             }
             if standing.discrepancy && !was.discrepancy {
-                disputes.append("Discrepancy for \(standing.name): two devices disagree. The organizer settles it on the phone.")
+                if !disputesSaidElsewhere.contains(standing.playerID) {
+                    disputes.append("Discrepancy for \(standing.name): two devices disagree. The organizer settles it on the phone.")
+                }
             } else if !standing.discrepancy && was.discrepancy {
                 disputes.append("\(standing.name)'s discrepancy is settled.")
             }
