@@ -256,9 +256,11 @@ final class WatchHost: ScenarioHost {
             SDL_UpperBlit(source, nil, target, nil)
         } else if source.pointee.w <= target.pointee.w && source.pointee.h <= target.pointee.h {
             // A window the window manager keeps larger than the device (maximised): the device
-            // is drawn at the largest scale that fits, centred, on black; clicks are offset to match.
+            // is drawn at the largest scale that fits, centred, on the colour around it (the desk,
+            // or the face's background without chrome), so no seam shows; clicks are offset to match.
             pictureOrigin = ((target.pointee.w - source.pointee.w) / 2, (target.pointee.h - source.pointee.h) / 2)
-            SDL_FillRect(target, nil, 0)
+            let around = showsChrome ? Painter.desk : WatchColor.background
+            SDL_FillRect(target, nil, SDL_MapRGB(target.pointee.format, around.r, around.g, around.b))
             var destination = SDL_Rect(x: pictureOrigin.x, y: pictureOrigin.y, w: source.pointee.w, h: source.pointee.h)
             SDL_UpperBlit(source, nil, target, &destination)
         } else {

@@ -98,7 +98,7 @@ struct WatchDeviceTests {
             #expect(dump.rowsPerScreen >= 1)
         }
         let m = WatchMetrics(size: .mm41, textSize: .accessibility3)
-        #expect(m.stackedRows && !WatchMetrics(size: .mm45, textSize: .accessibility1).stackedRows && WatchMetrics(size: .mm41, textSize: .accessibility1).stackedRows)
+        #expect(m.stackedRows && WatchMetrics(size: .mm49, textSize: .accessibility1).stackedRows && !WatchMetrics(size: .mm49, textSize: .xxxLarge).stackedRows)
         // The status bar's time is drawn at the header's size, inside the area kept for it.
         let list = WatchLayout.displayList(Fixture.state(), now: Fixture.epoch, size: .mm41, measurer: .estimate, clock: "18:35")
         let clock = list.commands.compactMap { command -> (Rect, FontSpec)? in

@@ -74,6 +74,20 @@ struct WatchLayoutTests {
         #expect(nameX(apart, "Jake") == nameX(tied, "Jake"))
     }
 
+    @Test("The hole header is never cut: at large text it reads Hole 2/9")
+    func headerAtLargeText() {
+        var shortened = false
+        for size in TextSize.allCases {
+            var state = Fixture.state()
+            state.textSize = size
+            let texts = Self.frame(state).texts
+            #expect(texts.contains("Hole 2 of 9") || texts.contains("Hole 2/9"), "\(size): \(texts)")
+            #expect(!texts.contains { $0.hasPrefix("Hole") && $0.hasSuffix("…") })
+            shortened = shortened || texts.contains("Hole 2/9")
+        }
+        #expect(shortened, "the largest sizes need the short form")
+    }
+
     @Test("Long names are truncated to fit their row")
     func truncation() {
         let state = Fixture.state(Fixture.snapshot(standings: [Fixture.standing("Bartholomew Fitzgerald-Higginbotham", 1, 0)]))

@@ -76,6 +76,17 @@ struct WatchMachineTests {
         #expect(state.scrollRow == 0)
     }
 
+    @Test("The phone finishing the round while a score is being entered says that score was not saved")
+    func finishedWhileEntering() {
+        var state = Fixture.state()
+        _ = Fixture.tapRow(0, &state)
+        _ = WatchMachine.reduce(&state, .crown(detents: 1), Fixture.env())
+        let effects = WatchMachine.reduce(&state, .pushed(StandingsSnapshot(hubID: "hub", sequence: 2, lastUpdatedAt: Fixture.epoch, round: nil)), Fixture.env(1))
+        #expect(state.screenName == "final")
+        #expect(state.banner?.text == "Not saved: round finished")
+        #expect(effects.contains(.announce("Score for Jake not saved: the round finished on the phone.")))
+    }
+
     @Test("Text size past either end says why nothing changed")
     func textSizeEnds() {
         var state = Fixture.state()

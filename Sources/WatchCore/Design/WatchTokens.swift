@@ -156,13 +156,13 @@ public enum TextSize: String, Sendable, Hashable, CaseIterable {
         return all[max(0, all.firstIndex(of: self)! - 1)]
     }
 
-    /// Sizes from ax2 up (ax1 too on the 41 mm case) leave a name too little room beside its
-    /// position and score: rows then stack, position and score on the first line, the name on the
+    /// Accessibility sizes (ax1 up) leave a name too little room beside its position and score
+    /// (three letters at ax1 on 45 mm): rows then stack, position and score on the first line, the name on the
     /// second across the row, as watchOS lays out lists at accessibility sizes.
     func stacksRows(width: Double) -> Bool {
         switch self {
-        case .accessibility2, .accessibility3: true
-        case .accessibility1: width < 380
+        // From ax1 a position, a name and a score on one line leave a name three letters.
+        case .accessibility1, .accessibility2, .accessibility3: true
         default: false
         }
     }

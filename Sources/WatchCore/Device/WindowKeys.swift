@@ -25,7 +25,8 @@ public enum WindowKeys {
 
     /// The key list drawn over the face: a dark panel, key on the left, what it does on the right.
     public static func helpOverlay(width: Double, height: Double, measurer: TextMeasurer) -> [DrawCommand] {
-        var commands: [DrawCommand] = [.rect(Rect(x: 0, y: 0, width: width, height: height), WatchColor.background.opacity(0.92), cornerRadius: 0)]
+        // Opaque: the face (the status-bar time, rows) showing through read as part of the list.
+        var commands: [DrawCommand] = [.rect(Rect(x: 0, y: 0, width: width, height: height), WatchColor.background, cornerRadius: 0)]
         let rowHeight = min(26, (height - 40) / Double(all.count))
         let top = (height - rowHeight * Double(all.count)) / 2
         let keyWidth = width * 0.36

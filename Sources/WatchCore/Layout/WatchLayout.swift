@@ -309,7 +309,8 @@ private struct Face {
         list.commands.append(.rect(Rect(x: 0, y: 0, width: m.width, height: m.headerHeight), WatchColor.background, cornerRadius: 0))
         list.commands.append(.rect(Rect(x: 0, y: area.y + area.height, width: m.width, height: m.height - area.y - area.height), WatchColor.background, cornerRadius: 0))
         let title = final ? "Final · \(round.courseName)" : ScoreFormat.holeProgress(current: round.currentHole, of: round.holeCount)
-        header(title, into: &list)
+        // Large text: "Hole 7/18" before cutting "Hole 7 of 18" to "Hole 7 of…".
+        header(title, shorter: final ? nil : "Hole \(round.currentHole)/\(round.holeCount)", into: &list)
         list.addElement(AccessibilityElement(.list, label: final ? "Final standings" : "Leaderboard",
                                              value: "\(round.standings.count) \(round.standings.count == 1 ? "player" : "players")",
                                              frame: area, children: elements))
@@ -319,13 +320,16 @@ private struct Face {
     }
 
     /// The hole (or the final course) at the top left; under it, once stale, how old the standings are.
-    private mutating func header(_ title: String, into list: inout DisplayList) {
+    private mutating func header(_ title: String, shorter: String? = nil, into list: inout DisplayList) {
         let room = WatchLayout.clockArea(m).x - m.titleInset
         let age = state.isStale(at: now) && state.screen != .final ? state.age(at: now) : nil
         let titleHeight = age == nil ? m.headerHeight : m.headerHeight * 0.55
         // The header's type grows less than the rows' (it shares the top with the clock).
         let headerFont = FontSpec(.sans, (26 * m.band).rounded())
-        list.commands.append(.text(measurer.truncate(title, font: headerFont, toFit: room - m.margin * 0.25),
+        let available = room - m.margin * 0.25
+        let shown = measurer.width(title, headerFont) <= available ? title
+            : shorter.flatMap { measurer.width($0, headerFont) <= available ? $0 : nil } ?? title
+        list.commands.append(.text(measurer.truncate(shown, font: headerFont, toFit: room - m.margin * 0.25),
                                    frame: Rect(x: m.titleInset, y: 0, width: room, height: titleHeight), font: headerFont,
                                    color: WatchColor.textSecondary, alignment: .leading))
         list.addElement(AccessibilityElement(.heading, label: title, frame: Rect(x: m.titleInset, y: 0, width: room, height: titleHeight)))

@@ -386,11 +386,17 @@ public enum WatchMachine {
         // The phone finished the round: show its final standings, say so, and keep them for the
         // "No active round" summary.
         if snapshot.round == nil, let last = previous?.round, previous?.hubID == snapshot.hubID {
+            // A score being entered is not saved: say so rather than drop it without a word.
+            var unsaved: [WatchEffect] = []
+            if case .crown(let entry) = state.screen {
+                state.banner = Banner(text: "Not saved: round finished", style: .failure, until: env.now.addingTimeInterval(failureBannerDuration))
+                unsaved = [.announce("Score for \(entry.playerName) not saved: the round finished on the phone.")]
+            }
             state.finishedRound = last
             state.screen = .final
             state.scrollRow = 0
             state.reshuffle = nil
-            return pulse(&state, .notification, value: nil, env) + [.announce(finalAnnouncement(last))]
+            return pulse(&state, .notification, value: nil, env) + unsaved + [.announce(finalAnnouncement(last))]
         }
         if snapshot.round != nil, case .final = state.screen { state.screen = .leaderboard }
 
