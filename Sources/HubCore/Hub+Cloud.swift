@@ -133,7 +133,7 @@ extension Hub {
             // Past the last row read, including rows no phone could hold (see CloudConnection.events).
             let last = max(events.last?.cloudSeq ?? 0, through ?? 0)
             if last > 0 { try store.advanceCursor(of: roundID, to: last) }
-            let before = round.status
+            let before = (round.status, round.selectedHole)
             if round.status.acceptsScores {
                 if status == .completed {
                     try? round.finish(events: [], allowIncomplete: true)
@@ -141,8 +141,8 @@ extension Hub {
                     round.updateProgress(events: try store.events(roundID: roundID))
                 }
             }
-            let changed = added > 0 || round.status != before
-            if round.status != before { try store.updateProgress(of: round) }
+            let changed = added > 0 || (round.status, round.selectedHole) != before
+            if (round.status, round.selectedHole) != before { try store.updateProgress(of: round) }
             if changed { try store.bumpSequence() }
             return (added, changed)
         }

@@ -256,8 +256,7 @@ extension Hub {
         context.ledger?.holdsUnordered = true
         if classification == .newScore, let ledger = context.ledger?.ledger {
             let before = (round.status, round.selectedHole)
-            round.updateProgress(scoredKeyCount: ledger.keys.count,
-                                 playersScoredOnSelectedHole: round.selectedHole.map { ledger.playersPerHole[$0] ?? 0 } ?? 0)
+            round.updateProgress(scoredKeyCount: ledger.keys.count, playersScored: { ledger.playersPerHole[$0] ?? 0 })
             if before != (round.status, round.selectedHole) { try store.updateProgress(of: round) }
         }
         context.round = round

@@ -83,7 +83,11 @@ struct HoleCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "hole",
         abstract: "Move the current hole.",
-        discussion: "Otherwise the current hole is the first one not yet scored by every player."
+        discussion: """
+            Otherwise the current hole is the first one not yet scored by every player. Once every player has \
+            the hole moved to, the current hole moves on to the next one in playing order not yet complete, \
+            wrapping round the course (a shotgun start on hole 5 goes on to 6, 7, … 18, 1, …).
+            """
     )
     @ParentCommand var root: HyzerHub
     @Argument(help: "The hole number.") var number: Int

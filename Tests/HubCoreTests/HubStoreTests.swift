@@ -153,6 +153,25 @@ struct HubStoreTests {
         #expect(try hub.eventLog().round?.id == round.id)
     }
 
+    @Test("A shotgun start: after the hole moved to is complete, the current hole goes on to the next incomplete one, wrapping round")
+    func shotgunAdvance() throws {
+        let (hub, _) = try Self.hubWithRound(players: ["Jake", "Mike"])
+        _ = try hub.moveToHole(8)
+        try hub.score(player: "Jake", strokes: 3)
+        #expect(try hub.snapshot().round?.currentHole == 8, "Mike has not scored hole 8 yet")
+        try hub.score(player: "Mike", strokes: 4)
+        #expect(try hub.snapshot().round?.currentHole == 9)
+        try hub.score(player: "Jake", strokes: 3)
+        try hub.score(player: "Mike", strokes: 3)
+        #expect(try hub.snapshot().round?.currentHole == 1, "after the last hole, round to the first")
+        for hole in 1...7 {
+            try hub.score(player: "Jake", strokes: 3)
+            try hub.score(player: "Mike", strokes: 3)
+            #expect(try hub.snapshot().round?.currentHole == (hole == 7 ? 9 : hole + 1))
+        }
+        #expect(try hub.roundInPlay()?.status == .awaitingFinalization)
+    }
+
     @Test("Only one round can be in play")
     func oneRoundAtATime() throws {
         let (hub, _) = try Self.hubWithRound()

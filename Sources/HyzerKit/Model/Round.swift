@@ -23,7 +23,8 @@ public struct Round: Sendable, Hashable, Codable, Identifiable {
     public let holes: [Hole]
     public private(set) var players: [Player]
     public private(set) var status: RoundStatus
-    /// A hole the phone moved to; nil means "first hole not yet scored by everyone".
+    /// A hole the phone moved to (and, once it is complete, the next incomplete one after it);
+    /// nil means "first hole not yet scored by everyone".
     public private(set) var selectedHole: Int?
     public let createdAt: Date
 
@@ -66,18 +67,26 @@ public struct Round: Sendable, Hashable, Codable, Identifiable {
     /// Moves between active and awaitingFinalization as the scores make every hole complete or not.
     public mutating func updateProgress(events: [ScoreEvent]) {
         let scored = ScoreResolution.scoredKeys(in: events.filter { $0.roundID == id })
-        updateProgress(
-            scoredKeyCount: scored.count,
-            playersScoredOnSelectedHole: selectedHole.map { hole in players.filter { scored.contains(ScoreKey(playerID: $0.id, hole: hole)) }.count } ?? 0
-        )
+        var perHole: [Int: Int] = [:]
+        for key in scored { perHole[key.hole, default: 0] += 1 }
+        updateProgress(scoredKeyCount: scored.count, playersScored: { perHole[$0] ?? 0 })
     }
 
     /// The same, from counts a store can keep cheaply: how many {player, hole} have a score, and
-    /// how many players have scored the hole the phone moved to.
-    public mutating func updateProgress(scoredKeyCount: Int, playersScoredOnSelectedHole: Int) {
+    /// how many players have scored a given hole.
+    ///
+    /// Auto-advance (seeds/001: "auto-advance to the next hole when all scores are entered"): once
+    /// every player has the hole the phone moved to, the current hole moves on to the next one in
+    /// playing order that is not complete, wrapping round the course (a shotgun start on hole 5
+    /// goes on to 6, not back to 1); with none left, to where an unmoved round would be.
+    public mutating func updateProgress(scoredKeyCount: Int, playersScored: (Int) -> Int) {
         guard status.acceptsScores else { return }
         status = scoredKeyCount >= players.count * holeCount ? .awaitingFinalization : .active
-        if selectedHole != nil, playersScoredOnSelectedHole >= players.count { selectedHole = nil }
+        if let selected = selectedHole, playersScored(selected) >= players.count {
+            let order = holes.map(\.number).sorted()
+            let next = order.filter { $0 > selected } + order.filter { $0 < selected }
+            selectedHole = next.first { playersScored($0) < players.count }
+        }
     }
 
     /// Ends the round. An incomplete round ends only when `allowIncomplete` says so.
