@@ -10,8 +10,15 @@ struct StandingsCommand: ParsableCommand {
     @Flag(help: "Print the StandingsSnapshot, exactly the schema of shared/standings.json.") var json = false
 
     func run() throws {
-        let snapshot = try root.openHub().snapshot()
-        if json { try printJSON(snapshot) } else { print(HubText.standings(snapshot)) }
+        let hub = try root.openHub()
+        let snapshot = try hub.snapshot()
+        if json { return try printJSON(snapshot) }
+        // No round in play: the last one's final standings, which standings.json no longer holds.
+        if snapshot.round == nil, case let (round?, events) = try hub.eventLog(), round.status == .completed {
+            print("No active round. The last one, on \(round.courseName), finished:\n" + HubText.finalStandings(of: round, events: events))
+        } else {
+            print(HubText.standings(snapshot))
+        }
     }
 }
 

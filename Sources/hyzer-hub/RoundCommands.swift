@@ -70,8 +70,10 @@ struct RoundCommand: ParsableCommand {
 
         func run() throws {
             do {
-                let finished = try round.root.openHub().finishRound(force: force)
+                let hub = try round.root.openHub()
+                let finished = try hub.finishRound(force: force)
                 print(HubText.roundFinished(finished.round, openDiscrepancies: finished.openDiscrepancies, counted: finished.counted))
+                print(HubText.finalStandings(of: finished.round, events: try hub.eventLog().events))
             } catch HubError.round(.incomplete(let missing)) {
                 throw CommandMessage("\(RoundError.incomplete(missingScores: missing).description) Score them, or finish anyway with: hyzer-hub round finish --force")
             }

@@ -64,14 +64,23 @@ struct HubCLITests {
         #expect(events[4].supersedesEventID == events[1].id)
     }
 
-    @Test("With no active round, standings.json has round null and standings say so")
+    @Test("With no active round, standings.json has round null and standings say so, with the last round's final standings")
     func noRound() async throws {
         let home = try TemporaryHome()
-        #expect(try await home.hub("round", "start", "--course", "Willow Creek", "--player", "Jake").status == 0)
-        #expect(try await home.hub("round", "finish", "--force").stdout == "Finished the round on Willow Creek.\n")
+        #expect(try await home.hub("standings").stdout == "No active round.\n")
+        #expect(try await home.hub("round", "start", "--course", "Willow Creek", "--player", "Jake", "Amy").status == 0)
+        #expect(try await home.hub("score", "Jake", "2").status == 0)
+        let final = """
+            Willow Creek · Hole 1 of 9 · completed
+            POS  PLAYER  SCORE  THRU  STROKES
+            1    Jake    -1     1     2
+                 Amy     -      -     0
+
+            """
+        #expect(try await home.hub("round", "finish", "--force").stdout == "Finished the round on Willow Creek.\n" + final)
         let file = try Self.standings(try String(contentsOf: home.url.appendingPathComponent("shared/standings.json"), encoding: .utf8))
         #expect(file.round == nil)
-        #expect(try await home.hub("standings").stdout == "No active round.\n")
+        #expect(try await home.hub("standings").stdout == "No active round. The last one, on Willow Creek, finished:\n" + final)
         #expect(try await home.hub("round", "show", "--json").stdout == "null\n")
     }
 

@@ -34,9 +34,18 @@ public enum HubText {
         "Now on \(ScoreFormat.holeProgress(current: hole, of: round.holeCount)) at \(round.courseName)."
     }
 
+    /// The final standings of a finished round, from its log.
+    public static func finalStandings(of round: Round, events: [ScoreEvent]) -> String {
+        table(RoundSnapshot(round: round, events: events))
+    }
+
     /// The standings table; `snapshot.round == nil` reads "No active round".
     public static func standings(_ snapshot: StandingsSnapshot) -> String {
         guard let round = snapshot.round else { return "No active round." }
+        return table(round)
+    }
+
+    static func table(_ round: RoundSnapshot) -> String {
         let width = max(6, round.standings.map(\.name.count).max() ?? 0)
         var lines = [
             "\(round.courseName) · \(ScoreFormat.holeProgress(current: round.currentHole, of: round.holeCount)) · \(round.status.displayName)",
