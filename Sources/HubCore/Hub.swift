@@ -344,7 +344,8 @@ public final class Hub: Sendable {
         switch FuzzyNameMatcher(players: round.players).match(wanted) {
         case .clear(let player, _): return player
         case .near(let player, _): throw HubError.unknownPlayer(wanted, roundPlayers: round.players.map(\.name), suggestion: player.name)
-        case .ambiguous, .none: throw HubError.unknownPlayer(wanted, roundPlayers: round.players.map(\.name), suggestion: nil)
+        case .ambiguous(let players, _): throw HubError.ambiguousPlayer(wanted, candidates: players.map(\.name))
+        case .none: throw HubError.unknownPlayer(wanted, roundPlayers: round.players.map(\.name), suggestion: nil)
         }
     }
 

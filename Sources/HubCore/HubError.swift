@@ -11,6 +11,8 @@ public enum HubError: Error, Equatable, Sendable, CustomStringConvertible {
     case duplicateCourse(String)
     case badCourseFile(path: String, reason: String)
     case unknownPlayer(String, roundPlayers: [String], suggestion: String?)
+    /// A name that fits several players of the round about equally ("Paul" with two Pauls).
+    case ambiguousPlayer(String, candidates: [String])
     case invalidPlayerName(String)
     case duplicatePlayerName(String)
     case alreadyScored(player: String, hole: Int, strokes: Int, attempted: Int)
@@ -59,6 +61,8 @@ public enum HubError: Error, Equatable, Sendable, CustomStringConvertible {
             "No player named \"\(name)\" in this round; did you mean \(suggestion)? Players: \(players.joined(separator: ", "))."
         case .unknownPlayer(let name, let players, nil):
             "No player named \"\(name)\" in this round. Players: \(players.joined(separator: ", "))."
+        case .ambiguousPlayer(let name, let candidates):
+            "\"\(name)\" could be \(HubText.list(candidates.map { "\"\($0)\"" }, conjunction: "or")); give more of the name."
         case .invalidPlayerName(let name):
             "\"\(name)\" is not a usable player name; a name needs at least one letter or digit."
         case .duplicatePlayerName(let name):

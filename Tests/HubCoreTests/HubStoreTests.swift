@@ -172,6 +172,17 @@ struct HubStoreTests {
         #expect(try hub.roundInPlay()?.status == .awaitingFinalization)
     }
 
+    @Test("A first name two players share is answered with both, not \"no player named\"; a hyphenated first name is the player")
+    func sharedAndHyphenatedNames() throws {
+        let hub = try Hub.inMemory()
+        _ = try hub.startRound(course: "Willow Creek", players: ["Paul McBeth", "Paul Ulibarri", "Mary-Kate Olsen"])
+        #expect(throws: HubError.ambiguousPlayer("Paul", candidates: ["Paul McBeth", "Paul Ulibarri"])) { try hub.score(player: "Paul", strokes: 3) }
+        #expect(HubError.ambiguousPlayer("Paul", candidates: ["Paul McBeth", "Paul Ulibarri"]).description
+            == "\"Paul\" could be \"Paul McBeth\" or \"Paul Ulibarri\"; give more of the name.")
+        #expect(try hub.score(player: "Mary-Kate", strokes: 3).event.strokes == 3)
+        #expect(try hub.score(player: "Ulibarri", strokes: 4).event.strokes == 4)
+    }
+
     @Test("Only one round can be in play")
     func oneRoundAtATime() throws {
         let (hub, _) = try Self.hubWithRound()

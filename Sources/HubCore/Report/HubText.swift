@@ -162,11 +162,11 @@ public enum HubText {
 
     static func short(_ id: UUID) -> String { String(id.uuidString.prefix(8)) }
 
-    static func list(_ items: [String]) -> String {
+    static func list(_ items: [String], conjunction: String = "and") -> String {
         switch items.count {
         case 0: ""
         case 1: items[0]
-        default: items.dropLast().joined(separator: ", ") + " and " + items.last!
+        default: items.dropLast().joined(separator: ", ") + " \(conjunction) " + items.last!
         }
     }
 }

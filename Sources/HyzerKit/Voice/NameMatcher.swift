@@ -71,17 +71,27 @@ public struct FuzzyNameMatcher: Sendable {
     public init(players: [Player]) {
         candidates = players.map { player in
             let display = player.name.split(separator: " ").map(String.init)
-            let words = Self.normalize(player.name).split(separator: " ").map(String.init)
+            // Each word of the name as matched, with the word as written it comes from ("kate"
+            // from "Mary-Kate").
+            let words = display.flatMap { shown in Self.normalize(shown).split(separator: " ").map { (text: String($0), shown: shown) } }
             var forms: [Form] = []
             func add(_ text: String, _ display: String, _ kind: NameEvidence.Kind) {
                 guard !text.isEmpty, !forms.contains(where: { $0.text == text }) else { return }
                 forms.append(Form(text: text, display: display, kind: kind, sound: NameSound.key(text)))
             }
-            add(words.joined(separator: " "), player.name, .name)
-            for (index, word) in words.enumerated() { add(word, display.indices.contains(index) ? display[index] : word, .name) }
-            if words.count > 1 { add(words.map { String($0.prefix(1)) }.joined(), player.name, .initials) }
-            for (index, word) in words.enumerated() {
-                for form in Nicknames.forms(of: word) { add(form, display.indices.contains(index) ? display[index] : word, .nickname) }
+            add(words.map(\.text).joined(separator: " "), player.name, .name)
+            for word in words { add(word.text, word.shown, .name) }
+            // A word with a hyphen or an apostrophe is also a name whole ("Mary-Kate", "O'Connor"),
+            // as typed and run together ("oconnor").
+            for shown in display {
+                let parts = Self.normalize(shown).split(separator: " ")
+                guard parts.count > 1 else { continue }
+                add(parts.joined(separator: " "), shown, .name)
+                add(parts.joined(), shown, .name)
+            }
+            if words.count > 1 { add(words.map { String($0.text.prefix(1)) }.joined(), player.name, .initials) }
+            for word in words {
+                for form in Nicknames.forms(of: word.text) { add(form, word.shown, .nickname) }
             }
             return (player, forms)
         }

@@ -25,6 +25,29 @@ struct VoiceParserTests {
         #expect(matcher.match("Bob") == .none)
     }
 
+    @Test("A hyphenated or apostrophe word of a name is a name whole: Mary-Kate, O'Connor, Jean-Luc, as typed or run together")
+    func hyphenatedNames() {
+        let maryKate = Player(id: "mk", name: "Mary-Kate Olsen"), oConnor = Player(id: "oc", name: "Sean O'Connor")
+        let jeanLuc = Player(id: "jl", name: "Jean-Luc Côté"), mary = Player(id: "ma", name: "Mary Smith")
+        let matcher = FuzzyNameMatcher(players: [maryKate, oConnor, jeanLuc, mary])
+        for (heard, expected) in [("Mary-Kate", maryKate), ("mary kate", maryKate), ("O'Connor", oConnor), ("OConnor", oConnor),
+                                  ("O’Connor", oConnor), ("Jean-Luc", jeanLuc), ("Kate", maryKate), ("Cote", jeanLuc)] {
+            guard case .clear(let player, let evidence) = matcher.match(heard) else {
+                Issue.record("\(heard): \(matcher.match(heard))")
+                continue
+            }
+            #expect(player == expected, "\(heard)")
+            #expect(evidence.kind == .name, "\(heard)")
+        }
+        guard case .clear(_, let evidence) = matcher.match("Kate") else { return }
+        #expect(evidence.form == "Mary-Kate", "the form is the word as written")
+        #expect(Self.recordedWith([maryKate, oConnor], "Mary-Kate par, O'Connor 4") == ["Mary-Kate Olsen 3", "Sean O'Connor 4"])
+    }
+
+    static func recordedWith(_ players: [Player], _ text: String) -> [String] {
+        VoiceTranscriptParser.parse(text, players: players, par: 3).entries.map { "\($0.player.name) \($0.strokes)" }
+    }
+
     @Test("A name spelled another way but said the same is that player, and says so")
     func soundsLike() {
         let result = Self.parse("Sara 2, Holin 4")
