@@ -95,7 +95,7 @@ public struct VoiceParseResult: Equatable, Sendable {
 ///
 /// - Scores: digits, number words and what recognizers write for them ("won", "to", "too",
 ///   "for", "fore", "ate", "tree"); golf words relative to the hole's par ("ace", "eagle",
-///   "birdie", "par", "bogey", "double" / "double bogey", "triple", "one under", "two over").
+///   "birdie", "par", "even" / "E", "bogey", "double" / "double bogey", "triple", "one under", "two over").
 ///   A sound-alike word ("to", "for") is a score only after a name and not before another score:
 ///   "Jake for 4" is Jake 4. Strokes outside 1…10 are refused with the reason.
 /// - Names: matched by `FuzzyNameMatcher`. Filler words ("um", "okay", "so", "got a", "had a",
@@ -285,6 +285,8 @@ public enum VoiceTranscriptParser {
             if VoiceTranscriptParser.aceWords.contains(word) { return strokes(1, said: word, consumed: 1) }
             if word == "hole", next == "in", self.word(at: index + 2) == "one" { return strokes(1, said: "hole in one", consumed: 3) }
             if word == "even", next == "par" { return golf(0, said: "even par", consumed: 2) }
+            // "even" alone, and "E" as the standings print par.
+            if word == "even" || word == "e" { return golf(0, said: word == "e" ? "E" : "even", consumed: 1) }
             if var offset = VoiceTranscriptParser.golfWords[word] {
                 var said = word, consumed = 1
                 if ["double", "triple", "quadruple", "quad"].contains(word), let next {

@@ -44,6 +44,12 @@ struct VoiceParserTests {
         #expect(Self.recordedWith([maryKate, oConnor], "Mary-Kate par, O'Connor 4") == ["Mary-Kate Olsen 3", "Sean O'Connor 4"])
     }
 
+    @Test("\"even\" and \"E\" after a name are par, as the standings print it")
+    func evenIsPar() {
+        #expect(Self.recorded("Mike even, Jake E, Sarah even par") == ["Mike 3", "Jake 3", "Sarah 3"])
+        #expect(Self.parse("Mike even", par: 4).entries.map(\.strokes) == [4])
+    }
+
     static func recordedWith(_ players: [Player], _ text: String) -> [String] {
         VoiceTranscriptParser.parse(text, players: players, par: 3).entries.map { "\($0.player.name) \($0.strokes)" }
     }
