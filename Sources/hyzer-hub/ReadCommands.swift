@@ -47,7 +47,19 @@ struct DiscrepanciesCommand: ParsableCommand {
 
     func run() throws {
         let hub = try root.openHub()
-        let open = try hub.discrepancies()
+        let open: (round: Round, discrepancies: [Discrepancy])
+        do {
+            open = try hub.discrepancies()
+        } catch HubError.roundFinished {
+            // Reading is not recording: a finished round's discrepancies left open are still shown.
+            let (round, events) = try hub.eventLog()
+            guard let round else { throw HubError.noActiveRound }
+            let left = ScoreLedger(events: events).discrepancies
+            if json { return try printJSON(left.map { DiscrepancyReport($0, round: round) }) }
+            print("The round on \(round.courseName) is finished. " + (left.isEmpty ? "No discrepancies were left open."
+                : "Left open when it finished:\n" + HubText.discrepancies(left, round: round, settleable: false)))
+            return
+        }
         if json {
             try printJSON(open.discrepancies.map { DiscrepancyReport($0, round: open.round) })
         } else {

@@ -64,6 +64,23 @@ struct HubCLITests {
         #expect(events[4].supersedesEventID == events[1].id)
     }
 
+    @Test("discrepancies after a forced finish lists what was left open, and exits 0")
+    func discrepanciesAfterFinish() async throws {
+        let home = try TemporaryHome()
+        #expect(try await home.hub("round", "start", "--course", "Willow Creek", "--player", "Jake").status == 0)
+        #expect(try await home.hub("score", "Jake", "3").status == 0)
+        #expect(try await home.hub("score", "Jake", "4", "--hole", "1", "--device", "watch-2").status == 0)
+        let refused = try await home.hub("round", "finish")
+        #expect(refused.status == 1 && refused.stderr.contains("The round is not complete: 8 scores are still missing, and it has an open discrepancy: Jake, hole 1."))
+        #expect(try await home.hub("round", "finish", "--force").stdout.hasPrefix(
+            "Finished the round on Willow Creek, with a discrepancy left open: Jake, hole 1 (3 counts).\n"))
+        let listed = try await home.hub("discrepancies")
+        #expect(listed.status == 0)
+        #expect(listed.stdout == "The round on Willow Creek is finished. Left open when it finished:\nJake, hole 1: Jake says 3 (phone), Jake says 4 (watch-2).\n")
+        let json = try await home.hub("discrepancies", "--json")
+        #expect(json.status == 0 && json.stdout.contains("\"hole\" : 1"))
+    }
+
     @Test("With no active round, standings.json has round null and standings say so, with the last round's final standings")
     func noRound() async throws {
         let home = try TemporaryHome()

@@ -140,7 +140,8 @@ public enum HubText {
     }
 
     /// `settledBy`: who settles them when it is not this phone (a shared round's organizer).
-    public static func discrepancies(_ discrepancies: [Discrepancy], round: Round, settledBy: String? = nil) -> String {
+    /// `settleable`: false for a finished round, where nothing settles them any more.
+    public static func discrepancies(_ discrepancies: [Discrepancy], round: Round, settledBy: String? = nil, settleable: Bool = true) -> String {
         guard !discrepancies.isEmpty else { return "No open discrepancies." }
         let names = Dictionary(round.players.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
         return discrepancies.map { discrepancy in
@@ -148,6 +149,7 @@ public enum HubText {
             let claims = discrepancy.events.map { event in
                 "\(names[event.reportedByPlayerID] ?? event.reportedByPlayerID) says \(event.strokes) (\(event.deviceID))"
             }
+            guard settleable else { return "\(name), hole \(discrepancy.hole): \(claims.joined(separator: ", "))." }
             return "\(name), hole \(discrepancy.hole): \(claims.joined(separator: ", ")). "
                 + (settledBy.map { "\($0) settles it." } ?? "Settle with: hyzer-hub resolve \"\(name)\" STROKES --hole \(discrepancy.hole)")
         }.joined(separator: "\n")
