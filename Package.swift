@@ -3,8 +3,8 @@ import PackageDescription
 
 /// Release executables are linked as plain, position-dependent executables: the dynamic loader
 /// then has no relative relocations to apply (about 107,000 in the watch, linked with
-/// --static-swift-stdlib) and fewer pages to copy at every start. hyzer-bench's first frame:
-/// 25.9 → 24.0 ms (median of 31 starts each, alternated with the PIE build). Debug builds keep the
+/// --static-swift-stdlib) and fewer pages to copy at every start. A headless watch's first frame
+/// (spawn → drawn): 25.9 → 24.0 ms, median of 31 starts each, alternated with the PIE build. Debug builds keep the
 /// default.
 let fastStart: [LinkerSetting] = [.unsafeFlags(["-Xclang-linker", "-no-pie"], .when(platforms: [.linux], configuration: .release))]
 
