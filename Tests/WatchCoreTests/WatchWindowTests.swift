@@ -54,18 +54,35 @@ struct WatchWindowTests {
         }
     }
 
-    @Test("A click on a row, the wheel, a drag along the crown, the side button and Enter score from the real window; the title reads right with LANG unset",
-          .enabled(if: VirtualDisplay.available, "Xvfb and xdotool are not installed (tools/test installs them)"))
-    func mouseDrivesTheWindow() async throws {
+    /// A round of four on Maple Hill served from a new home, and hyzer-watch in a window on a new
+    /// display running `script` there (its dumps and screenshots go to the home).
+    static func windowedWatch(script: String, environment extra: [String: String?] = [:])
+        async throws -> (home: TemporaryHome, server: RunningProcess, display: VirtualDisplay, watch: RunningProcess) {
         let home = try TemporaryHome()
         #expect(try await home.hub("round", "start", "--course", "Maple Hill", "--player", "Ann", "Ben", "Cat", "Dan").status == 0)
         let server = try await home.serve()
-        defer { server.stop() }
         let display = try await VirtualDisplay()
+        let file = try WatchHeadlessTests.script(home, script)
+        let environment = ["DISPLAY": display.name, "HYZER_HOME": nil, "SDL_VIDEODRIVER": nil].merging(extra) { _, new in new }
+        let watch = try await RunningProcess(
+            path: CLIProcess.productsDirectory.appendingPathComponent("hyzer-watch").path,
+            ["--home", home.path, "--script", file, "--screenshot-dir", home.path, "--log-level", "info", "--expect-timeout", "20"],
+            environment: environment)
+        return (home, server, display, watch)
+    }
 
+    /// Whether the watch's script has passed line `line` (it logs each line as it starts it).
+    static func passed(_ line: Int, _ watch: RunningProcess) async -> Bool {
+        _ = await eventually(timeout: .seconds(30)) { watch.stderr.contains("line \(line + 1):") || !watch.isRunning }
+        return watch.stderr.contains("line \(line + 1):")
+    }
+
+    @Test("A click on a row, the wheel, a drag along the crown, the side button and Enter score from the real window; the title reads right with LANG unset",
+          .enabled(if: VirtualDisplay.available, "Xvfb and xdotool are not installed (tools/test installs them)"))
+    func mouseDrivesTheWindow() async throws {
         // The script checks each step on the watch's side; the test moves to the next step only
-        // once the script has passed the line before it (it logs each line as it starts it).
-        let script = try WatchHeadlessTests.script(home, """
+        // once the script has passed the line before it.
+        let (home, server, display, watch) = try await Self.windowedWatch(script: """
             wait-snapshot
             dump layout.json
             expect-screen crown
@@ -80,16 +97,10 @@ struct WatchWindowTests {
             expect-haptics 1 success
             expect-text "+3"
             dump end.json
-            """)
-        let watch = try await RunningProcess(
-            path: CLIProcess.productsDirectory.appendingPathComponent("hyzer-watch").path,
-            ["--home", home.path, "--script", script, "--screenshot-dir", home.path, "--log-level", "info", "--expect-timeout", "20"],
-            environment: ["DISPLAY": display.name, "HYZER_HOME": nil, "LANG": nil, "LC_ALL": nil, "LC_CTYPE": nil, "SDL_VIDEODRIVER": nil])
+            """, environment: ["LANG": nil, "LC_ALL": nil, "LC_CTYPE": nil])
+        defer { server.stop() }
         defer { watch.stop() }
-        func passed(_ line: Int) async -> Bool {
-            _ = await eventually(timeout: .seconds(30)) { watch.stderr.contains("line \(line + 1):") || !watch.isRunning }
-            return watch.stderr.contains("line \(line + 1):")
-        }
+        func passed(_ line: Int) async -> Bool { await Self.passed(line, watch) }
 
         let window = try await display.watchWindow(while: watch)
         #expect(try await display.xdotool("getwindowname", window) == "Hyzer — 45 mm", "the UTF-8 title survives LANG unset")
@@ -147,12 +158,7 @@ struct WatchWindowTests {
     @Test("A double click on Save saves once and leaves the leaderboard: its second click does not open the row under Save",
           .enabled(if: VirtualDisplay.available, "Xvfb and xdotool are not installed (tools/test installs them)"))
     func doubleClickOnSave() async throws {
-        let home = try TemporaryHome()
-        #expect(try await home.hub("round", "start", "--course", "Maple Hill", "--player", "Ann", "Ben", "Cat", "Dan").status == 0)
-        let server = try await home.serve()
-        defer { server.stop() }
-        let display = try await VirtualDisplay()
-        let script = try WatchHeadlessTests.script(home, """
+        let (home, server, display, watch) = try await Self.windowedWatch(script: """
             wait-snapshot
             dump board.json
             expect-screen crown
@@ -162,15 +168,9 @@ struct WatchWindowTests {
             expect-screen leaderboard
             expect-haptics 1 success
             """)
-        let watch = try await RunningProcess(
-            path: CLIProcess.productsDirectory.appendingPathComponent("hyzer-watch").path,
-            ["--home", home.path, "--script", script, "--screenshot-dir", home.path, "--log-level", "info", "--expect-timeout", "20"],
-            environment: ["DISPLAY": display.name, "HYZER_HOME": nil, "SDL_VIDEODRIVER": nil])
+        defer { server.stop() }
         defer { watch.stop() }
-        func passed(_ line: Int) async -> Bool {
-            _ = await eventually(timeout: .seconds(30)) { watch.stderr.contains("line \(line + 1):") || !watch.isRunning }
-            return watch.stderr.contains("line \(line + 1):")
-        }
+        func passed(_ line: Int) async -> Bool { await Self.passed(line, watch) }
         func windowPoint(_ frame: Rect, _ dump: AccessibilityDump) -> (String, String) {
             let center = frame.center
             return ("\(Int(dump.window.display.x + center.x * dump.window.faceScale))", "\(Int(dump.window.display.y + center.y * dump.window.faceScale))")
