@@ -58,6 +58,8 @@ extension Hub {
             let reporter = try reportedBy.map { try Self.player(named: $0, in: round) } ?? Self.defaultReporter(store, round: round)
             let deviceID = try deviceID ?? Self.phoneDeviceID(store, round: round)
             let hole = try hole ?? Self.currentHole(store, round: round)
+            // Said against this course (as correct and resolve say it), before the event's own check.
+            guard (1...round.holeCount).contains(hole) else { throw HubError.score(.holeOutOfRange(hole: hole, holeCount: round.holeCount)) }
             let event = try makeEvent(round: round, player: player, hole: hole, strokes: strokes, reporter: reporter,
                                       deviceID: deviceID, source: source, supersedes: nil)
             let history = try history(of: ScoreKey(playerID: player.id, hole: hole), roundID: round.id, in: store)
@@ -124,6 +126,8 @@ extension Hub {
         let outcome = try appending { store, context -> VoiceOutcome in
             let round = try Self.requireRoundInPlay(store)
             let hole = try hole ?? Self.currentHole(store, round: round)
+            // Said against this course (as correct and resolve say it), before the event's own check.
+            guard (1...round.holeCount).contains(hole) else { throw HubError.score(.holeOutOfRange(hole: hole, holeCount: round.holeCount)) }
             guard (1...round.holeCount).contains(hole) else { throw HubError.score(.holeOutOfRange(hole: hole, holeCount: round.holeCount)) }
             let par = round.holes.first { $0.number == hole }?.par
             let parsed = VoiceTranscriptParser.parse(transcript, players: round.players, par: par)

@@ -108,6 +108,7 @@ struct HubCLITests {
             (["score", "Bob", "3"], "Error: No player named \"Bob\" in this round. Players: Jake, Mike.\n"),
             (["score", "Jak", "3"], "Error: No player named \"Jak\" in this round; did you mean Jake? Players: Jake, Mike.\n"),
             (["score", "Jake", "3", "--hole", "10"], "Error: Hole 10 is not on this course; holes are 1...9.\n"),
+            (["score", "Jake", "3", "--hole", "0"], "Error: Hole 0 is not on this course; holes are 1...9.\n"),
             (["score", "Jake", "4"], "Error: Jake already has 3 on hole 1. To change it: hyzer-hub correct \"Jake\" 4 --hole 1\n"),
             (["correct", "Mike", "3", "--hole", "2"], "Error: Mike has no score on hole 2 to correct. Record one with: hyzer-hub score \"Mike\" STROKES --hole 2\n"),
             (["correct", "Jake", "12", "--hole", "1"], "Error: Strokes must be between 1 and 10; got 12.\n"),
