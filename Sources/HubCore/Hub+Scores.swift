@@ -126,8 +126,6 @@ extension Hub {
         let outcome = try appending { store, context -> VoiceOutcome in
             let round = try Self.requireRoundInPlay(store)
             let hole = try hole ?? Self.currentHole(store, round: round)
-            // Said against this course (as correct and resolve say it), before the event's own check.
-            guard (1...round.holeCount).contains(hole) else { throw HubError.score(.holeOutOfRange(hole: hole, holeCount: round.holeCount)) }
             guard (1...round.holeCount).contains(hole) else { throw HubError.score(.holeOutOfRange(hole: hole, holeCount: round.holeCount)) }
             let par = round.holes.first { $0.number == hole }?.par
             let parsed = VoiceTranscriptParser.parse(transcript, players: round.players, par: par)

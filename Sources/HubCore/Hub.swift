@@ -189,8 +189,8 @@ public final class Hub: Sendable {
 
     /// Completes the round in play. Unless `force`, a round with holes unscored
     /// (`RoundError.incomplete`) or with discrepancies still open (`HubError.openDiscrepancies`)
-    /// is refused; forced, the first score in the log counts for an open discrepancy, and the
-    /// discrepancies left open are returned so the caller can say so.
+    /// is refused; forced, the score the standings show counts for an open discrepancy, and the
+    /// discrepancies left open are returned, with that score, so the caller can say so.
     @discardableResult
     public func finishRound(force: Bool = false) throws -> (round: Round, openDiscrepancies: [Discrepancy], counted: [ScoreKey: ScoreEvent]) {
         var open: [Discrepancy] = [], counted: [ScoreKey: ScoreEvent] = [:]
@@ -199,8 +199,7 @@ public final class Hub: Sendable {
             let ledger = ScoreLedger(events: events)
             open = ledger.discrepancies
             if !force, !open.isEmpty {
-                let names = Dictionary(round.players.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
-                throw HubError.openDiscrepancies(open.map { HubError.DisputedHole(player: names[$0.playerID] ?? $0.playerID, hole: $0.hole) },
+                throw HubError.openDiscrepancies(open.map { HubError.DisputedHole(player: round.player($0.playerID)?.name ?? $0.playerID, hole: $0.hole) },
                                                  missingScores: round.missingScores(events: events))
             }
             try round.finish(events: events, allowIncomplete: force)
@@ -241,6 +240,15 @@ public final class Hub: Sendable {
         try database.read { store in
             let round = try Self.requireRoundInPlay(store)
             return (round, ConflictDetector.openDiscrepancies(in: try store.events(roundID: round.id)))
+        }
+    }
+
+    /// Those of the round in play, else what the last round left open when it was finished
+    /// (`finished` says which); `HubError.noActiveRound` before any round.
+    public func discrepanciesOfCurrentOrLastRound() throws -> (round: Round, discrepancies: [Discrepancy], finished: Bool) {
+        try database.read { store in
+            guard let round = try store.roundInPlay() ?? store.latestRound() else { throw HubError.noActiveRound }
+            return (round, ConflictDetector.openDiscrepancies(in: try store.events(roundID: round.id)), !round.status.acceptsScores)
         }
     }
 

@@ -47,17 +47,11 @@ struct DiscrepanciesCommand: ParsableCommand {
 
     func run() throws {
         let hub = try root.openHub()
-        let open: (round: Round, discrepancies: [Discrepancy])
-        do {
-            open = try hub.discrepancies()
-        } catch HubError.roundFinished {
-            // Reading is not recording: a finished round's discrepancies left open are still shown.
-            let (round, events) = try hub.eventLog()
-            guard let round else { throw HubError.noActiveRound }
-            let left = ScoreLedger(events: events).discrepancies
-            if json { return try printJSON(left.map { DiscrepancyReport($0, round: round) }) }
-            print("The round on \(round.courseName) is finished. " + (left.isEmpty ? "No discrepancies were left open."
-                : "Left open when it finished:\n" + HubText.discrepancies(left, round: round, settleable: false)))
+        // Reading is not recording: a finished round's discrepancies left open are still shown.
+        let open = try hub.discrepanciesOfCurrentOrLastRound()
+        if open.finished, !json {
+            print("The round on \(open.round.courseName) is finished. " + (open.discrepancies.isEmpty ? "No discrepancies were left open."
+                : "Left open when it finished:\n" + HubText.discrepancies(open.discrepancies, round: open.round, settleable: false)))
             return
         }
         if json {

@@ -20,10 +20,9 @@ public enum HubText {
 
     /// With what a forced finish left open: the score the standings count for each disputed hole.
     public static func roundFinished(_ round: Round, openDiscrepancies: [Discrepancy] = [], counted: [ScoreKey: ScoreEvent] = [:]) -> String {
-        let names = Dictionary(round.players.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
         let left = openDiscrepancies.map { discrepancy in
             let counts = counted[discrepancy.key].map { " (\($0.strokes) counts)" } ?? ""
-            return "\(names[discrepancy.playerID] ?? discrepancy.playerID), hole \(discrepancy.hole)\(counts)"
+            return "\(round.player(discrepancy.playerID)?.name ?? discrepancy.playerID), hole \(discrepancy.hole)\(counts)"
         }
         guard !left.isEmpty else { return "Finished the round on \(round.courseName)." }
         return "Finished the round on \(round.courseName), with "

@@ -329,7 +329,7 @@ private struct Face {
         let available = room - m.margin * 0.25
         let shown = measurer.width(title, headerFont) <= available ? title
             : shorter.flatMap { measurer.width($0, headerFont) <= available ? $0 : nil } ?? title
-        list.commands.append(.text(measurer.truncate(shown, font: headerFont, toFit: room - m.margin * 0.25),
+        list.commands.append(.text(measurer.truncate(shown, font: headerFont, toFit: available),
                                    frame: Rect(x: m.titleInset, y: 0, width: room, height: titleHeight), font: headerFont,
                                    color: WatchColor.textSecondary, alignment: .leading))
         list.addElement(AccessibilityElement(.heading, label: title, frame: Rect(x: m.titleInset, y: 0, width: room, height: titleHeight)))
