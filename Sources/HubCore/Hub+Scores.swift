@@ -34,8 +34,7 @@ extension Hub {
         return (result, snapshot)
     }
 
-    /// Appends many events in one transaction (all or nothing), then exports once. Which of them
-    /// the log already holds is asked once for the whole batch.
+    /// Appends many events in one transaction (all or nothing), then exports once.
     @discardableResult
     public func append(batch events: [ScoreEvent]) throws -> [AppendResult] {
         let results = try appending { store, context in
@@ -175,7 +174,9 @@ extension Hub {
         /// histories and progress come from memory, never from the log.
         var ledger: LedgerCache?
         /// Whether this transaction inserted anything (then the ledger holds uncommitted events).
-        var inserted: Set<UUID> = []
+        var insertedAny = false
+        /// The log's insert statement, taken by the first insert.
+        var insert: HubStore.EventInsert?
         /// The change sequence grows once per transaction: a batch is one change to publish.
         var sequenceBumped = false
         /// When this transaction received its events, as stored: a batch arrives at one instant,
@@ -197,22 +198,20 @@ extension Hub {
             }
             return result
         } catch {
-            if let ledger = context.ledger, context.inserted.isEmpty { keep(ledger) }
+            if let ledger = context.ledger, !context.insertedAny { keep(ledger) }
             throw error
         }
     }
 
     /// The one place an event enters the log: dedupe by id, validate against the round and the
     /// chain it extends, classify, insert, advance the round.
+    ///
+    /// A resend is found without a query of its own: an event of the round in play is in its
+    /// {player, hole}'s history in the ledger, and an id stored anywhere else makes the insert
+    /// insert nothing (`ON CONFLICT (id) DO NOTHING`). Only when a check refuses the event is the
+    /// log asked whether it holds that id, so a resend is acked whatever the round now says of it
+    /// (a score of a round that has since finished, say), as the first check did before.
     private func append(_ event: ScoreEvent, in store: HubStore, context: inout AppendContext) throws -> AppendResult {
-        let stored = try context.inserted.contains(event.id) || store.containsEvent(id: event.id)
-        if stored {
-            // A resend is the same event; the same id with another score is refused, not acked as if stored.
-            if let held = try store.event(id: event.id), !held.isSameScore(as: event) {
-                throw HubError.eventIDInUse(event.id, stored: "\(held.playerID), hole \(held.hole), \(held.strokes) strokes, from \(held.deviceID)")
-            }
-            return AppendResult(event: event, outcome: .alreadyStored)
-        }
         // Read once by a transaction's first append, before it writes: the committed state's
         // sequence, which the round in play and the ledger are taken at.
         let committedSequence = context.round == nil ? try store.sequence : nil
@@ -220,6 +219,7 @@ extension Hub {
         do {
             round = try context.round ?? cachedRoundInPlay(store, at: committedSequence ?? store.sequence)
         } catch HubError.noActiveRound {
+            if let stored = try storedAlready(event, in: store) { return stored }
             // A score for a round that was finished says so, rather than that none was ever started.
             if let named = try store.round(id: event.roundID), !named.status.acceptsScores {
                 throw HubError.score(.roundNotAcceptingScores(status: named.status))
@@ -227,31 +227,43 @@ extension Hub {
             throw HubError.noActiveRound
         }
         if context.round != nil, context.playerIDs == nil { context.playerIDs = Set(round.players.map(\.id)) }
+        let history: [ScoreEvent]
         do {
-            if let playerIDs = context.playerIDs { try round.validate(event, isPlayer: { playerIDs.contains($0) }) } else { try round.validate(event) }
+            do {
+                if let playerIDs = context.playerIDs { try round.validate(event, isPlayer: { playerIDs.contains($0) }) } else { try round.validate(event) }
+            } catch {
+                throw HubError.score(error)
+            }
+            if event.source == .resolution { try Self.requireResolver(store, roundID: event.roundID) }
+            if context.ledger == nil { context.ledger = try takeLedger(of: round, at: try committedSequence ?? store.sequence, in: store) }
+            history = context.ledger?.ledger.history(of: ScoreKey(playerID: event.playerID, hole: event.hole)) ?? []
+            if let held = history.first(where: { $0.id == event.id }) { return try Self.resent(event, held: held) }
+            if let target = event.supersedesEventID {
+                guard history.contains(where: { $0.id == target }) else {
+                    let elsewhere = try store.event(id: target).map { $0.roundID == event.roundID } ?? false
+                    throw HubError.score(elsewhere ? .supersedesDifferentScore(target) : .unknownSupersededEvent(target))
+                }
+                // A chain never forks: a correction of a score that was already replaced would be
+                // acked and then never count. Name the score that counts now instead.
+                if history.contains(where: { $0.supersedesEventID == target }),
+                   let current = ScoreResolution.leaves(ofHistory: history).first {
+                    throw HubError.score(.supersedesReplacedScore(target, current: current.id))
+                }
+            }
         } catch {
-            throw HubError.score(error)
-        }
-        if event.source == .resolution { try Self.requireResolver(store, roundID: event.roundID) }
-        if context.ledger == nil { context.ledger = try takeLedger(of: round, at: try committedSequence ?? store.sequence, in: store) }
-        let history = context.ledger?.ledger.history(of: ScoreKey(playerID: event.playerID, hole: event.hole)) ?? []
-        if let target = event.supersedesEventID {
-            guard history.contains(where: { $0.id == target }) else {
-                let elsewhere = try store.event(id: target).map { $0.roundID == event.roundID } ?? false
-                throw HubError.score(elsewhere ? .supersedesDifferentScore(target) : .unknownSupersededEvent(target))
-            }
-            // A chain never forks: a correction of a score that was already replaced would be
-            // acked and then never count. Name the score that counts now instead.
-            if history.contains(where: { $0.supersedesEventID == target }),
-               let current = ScoreResolution.leaves(ofHistory: history).first {
-                throw HubError.score(.supersedesReplacedScore(target, current: current.id))
-            }
+            if let stored = try storedAlready(event, in: store) { return stored }
+            throw error
         }
         let classification = ConflictDetector.classify(event, history: history)
         let receivedAt = context.receivedAt ?? HyzerJSON.formatTimestamp(clock())
         context.receivedAt = receivedAt
-        let row = try store.insert(event, receivedAt: receivedAt)
-        context.inserted.insert(event.id)
+        if context.insert == nil { context.insert = try store.eventInsert() }
+        guard let row = try store.insert(event, receivedAt: receivedAt, using: context.insert) else {
+            // The id is in the log, but not as a score of this {player, hole}: another score's id.
+            if let stored = try storedAlready(event, in: store) { return stored }
+            throw HubError.storage("The event \(event.id.canonicalString) was neither inserted nor found in the log.")
+        }
+        context.insertedAny = true
         // A new row is last in log order: no cloud has ordered it yet.
         context.ledger?.ledger.append(event)
         context.ledger?.lastRow = row
@@ -270,6 +282,21 @@ extension Hub {
         }
         logger.debug("stored event", metadata: ["id": "\(event.id)", "classification": "\(classification.rawValue)"])
         return AppendResult(event: event, outcome: .stored(classification))
+    }
+
+    /// When the log holds an event with `event`'s id: `.alreadyStored` when it is the same score
+    /// (a resend), `eventIDInUse` when it is another; nil when the id is new.
+    private func storedAlready(_ event: ScoreEvent, in store: HubStore) throws -> AppendResult? {
+        guard let held = try store.event(id: event.id) else { return nil }
+        return try Self.resent(event, held: held)
+    }
+
+    /// A resend is the same event; the same id with another score is refused, not acked as if stored.
+    private static func resent(_ event: ScoreEvent, held: ScoreEvent) throws -> AppendResult {
+        guard held.isSameScore(as: event) else {
+            throw HubError.eventIDInUse(event.id, stored: "\(held.playerID), hole \(held.hole), \(held.strokes) strokes, from \(held.deviceID)")
+        }
+        return AppendResult(event: event, outcome: .alreadyStored)
     }
 
     /// One {player, hole} history in log order: from the round's ledger in memory when it holds

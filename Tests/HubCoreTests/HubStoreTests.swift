@@ -63,6 +63,65 @@ struct HubStoreTests {
         #expect(try hub.snapshot().sequence == sequenceBefore)
     }
 
+    @Test("A resend is acked as already stored even where the checks would now refuse it as a new score")
+    func resendsAckedWhateverTheRoundSays() throws {
+        let (hub, round) = try Self.hubWithRound()
+        let first = try Self.event(round, "Jake", hole: 1, strokes: 3)
+        let correction = try Self.event(round, "Jake", hole: 1, strokes: 2, supersedes: first.id)
+        let again = try Self.event(round, "Jake", hole: 1, strokes: 4, supersedes: correction.id)
+        for event in [first, correction, again] { try hub.append(event) }
+        // The correction's target has been replaced since: as a new event it would fork the chain.
+        #expect(try hub.append(correction).outcome == .alreadyStored)
+        // The same ids in one batch: each is a resend, and the batch is all acks.
+        #expect(try hub.append(batch: [first, correction, first]).map(\.outcome) == [.alreadyStored, .alreadyStored, .alreadyStored])
+        // A new score and its resend in one batch: stored once.
+        let mike = try Self.event(round, "Mike", hole: 1, strokes: 3)
+        #expect(try hub.append(batch: [mike, mike]).map(\.outcome) == [.stored(.newScore), .alreadyStored])
+        #expect(try hub.eventLog().events == [first, correction, again, mike])
+
+        // After the round is finished, a resend is still an ack; a new score is refused.
+        _ = try hub.finishRound(force: true)
+        #expect(try hub.append(first).outcome == .alreadyStored)
+        #expect(throws: HubError.self) { try hub.append(try Self.event(round, "Mike", hole: 2, strokes: 3)) }
+
+        // In the next round, an event reusing an id the old round's log holds is refused, not acked.
+        let next = try hub.startRound(course: "Willow Creek", players: ["Jake", "Mike"])
+        let reused = try Self.event(next, "Mike", hole: 1, strokes: 3, id: first.id)
+        let error = #expect(throws: HubError.self) { try hub.append(reused) }
+        #expect("\(error.map { "\($0)" } ?? "")".contains(first.id.uuidString))
+        #expect(try hub.eventLog().events.isEmpty)
+    }
+
+    @Test("The same id with another score is refused in a batch too, and the batch stores nothing")
+    func idReusedInBatchRefused() throws {
+        let (hub, round) = try Self.hubWithRound()
+        let jake = try Self.event(round, "Jake", hole: 1, strokes: 3)
+        try hub.append(jake)
+        let mike = try Self.event(round, "Mike", hole: 1, strokes: 4)
+        let clash = try Self.event(round, "Mike", hole: 2, strokes: 4, id: jake.id)
+        #expect(throws: HubError.self) { try hub.append(batch: [mike, clash]) }
+        #expect(try hub.eventLog().events == [jake])
+        // The hub goes on as before: the same batch without the clash is stored.
+        #expect(try hub.append(batch: [mike]).map(\.outcome) == [.stored(.newScore)])
+    }
+
+    @Test("New score events get time-ordered ids: version 7, later ones sorting after earlier ones as text")
+    func timeOrderedIDs() throws {
+        let (_, round) = try Self.hubWithRound()
+        let player = round.players[0]
+        let ids = try (0..<50).map { index in
+            try ScoreEvent(roundID: round.id, playerID: player.id, hole: 1, strokes: 3, reportedByPlayerID: player.id, deviceID: "w",
+                           source: .crown, createdAt: Self.start.addingTimeInterval(Double(index) * 0.002)).id
+        }
+        #expect(ids.allSatisfy { $0.uuidString.dropFirst(14).first == "7" })
+        #expect(ids.allSatisfy { "89AB".contains($0.uuidString.dropFirst(19).first!) })
+        #expect(ids.map(\.canonicalString) == ids.map(\.canonicalString).sorted())
+        #expect(Set(ids).count == ids.count)
+        // The first 48 bits are the time in milliseconds.
+        let millis = ids[0].uuidString.replacingOccurrences(of: "-", with: "").prefix(12)
+        #expect(UInt64(millis, radix: 16) == UInt64((Self.start.timeIntervalSince1970 * 1000).rounded(.down)))
+    }
+
     @Test("UPDATE on the score event table fails with SQLite's error")
     func updateRefused() throws {
         let home = try TemporaryHome()

@@ -39,7 +39,7 @@ struct MigrationTests {
         }
         let before = try queue.read { db in try Row.fetchAll(db, sql: "SELECT * FROM score_event ORDER BY seq") }
 
-        try HubDatabase.migrator.migrate(queue)
+        try HubDatabase.migrator.migrate(queue, upTo: "v4: score events without per-insert overhead")
         try queue.read { db in
             #expect(try Row.fetchAll(db, sql: "SELECT * FROM score_event ORDER BY seq") == before)
             #expect(try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").isEmpty)
@@ -62,6 +62,61 @@ struct MigrationTests {
                     INSERT INTO score_event (id, roundID, playerID, hole, strokes, reportedByPlayerID, deviceID, source, createdAt, receivedAt)
                     VALUES (?, ?, 'guest:Ben', 2, 3, 'guest:Ben', 'phone', 'telepathy', '2026-11-24T05:01:00.000Z', '2026-11-24T05:01:00.000Z')
                     """, arguments: [UUID().uuidString, round])
+            }
+        }
+    }
+
+    @Test("v5 rebuilds score_event again: every event, arrival number and cloud row kept; one secondary index; only the chain's foreign key; still append-only")
+    func v5KeepsEveryEvent() throws {
+        let home = try TemporaryHome()
+        let path = home.url.appendingPathComponent("old.sqlite").path
+        let queue = try DatabaseQueue(path: path)
+        try HubDatabase.migrator.migrate(queue, upTo: "v4: score events without per-insert overhead")
+        let round = UUID().uuidString
+        let ids = (0..<4).map { _ in UUID().uuidString }
+        try queue.write { db in
+            try db.execute(sql: """
+                INSERT INTO course (id, name) VALUES (1, 'Tiny');
+                INSERT INTO hole (courseID, number, par) VALUES (1, 1, 3), (1, 2, 4);
+                INSERT INTO player (id, name, isGuest) VALUES ('guest:Ann', 'Ann', 1), ('guest:Ben', 'Ben', 1);
+                INSERT INTO round (id, courseID, status, selectedHole, createdAt) VALUES (?, 1, 'active', 1, '2026-11-24T05:00:00.000Z');
+                INSERT INTO round_player (roundID, playerID, ordinal) VALUES (?, 'guest:Ann', 0), (?, 'guest:Ben', 1);
+                """, arguments: [round, round, round])
+            let rows: [(Int, String, Int, Int, String?)] = [(2, "guest:Ann", 1, 3, nil), (3, "guest:Ben", 1, 4, nil), (7, "guest:Ann", 1, 2, ids[0]), (8, "guest:Ben", 2, 5, nil)]
+            for (index, row) in rows.enumerated() {
+                try db.execute(sql: """
+                    INSERT INTO score_event (seq, id, roundID, playerID, hole, strokes, supersedesEventID, reportedByPlayerID, deviceID, source, createdAt, receivedAt)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'watch', 'crown', '2026-11-24T05:00:00.000Z', '2026-11-24T05:00:01.000Z')
+                    """, arguments: [row.0, ids[index], round, row.1, row.2, row.3, row.4, row.1])
+            }
+            try db.execute(sql: "INSERT INTO cloud_round (roundID, organizerHubID, anyPlayerResolves) VALUES (?, 'hub-a', 0)", arguments: [round])
+            try db.execute(sql: "INSERT INTO cloud_event (eventID, roundID, cloudSeq) VALUES (?, ?, 1)", arguments: [ids[1], round])
+        }
+        let before = try queue.read { db in try Row.fetchAll(db, sql: "SELECT * FROM score_event ORDER BY seq") }
+
+        try HubDatabase.migrator.migrate(queue)
+        try queue.read { db throws in
+            #expect(try Row.fetchAll(db, sql: "SELECT * FROM score_event ORDER BY seq") == before)
+            #expect(try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").isEmpty)
+            #expect(try String.fetchAll(db, sql: "SELECT \"table\" || '.' || \"from\" FROM pragma_foreign_key_list('score_event')") == ["score_event.supersedesEventID"])
+            #expect(try String.fetchAll(db, sql: "SELECT \"table\" FROM pragma_foreign_key_list('cloud_event')") == ["score_event"])
+            #expect(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE tbl_name = 'score_event' AND type IN ('index', 'trigger') AND name NOT LIKE 'sqlite_%' ORDER BY name")
+                    == ["score_event_key", "score_event_no_delete", "score_event_no_update"])
+        }
+        // The hub reads the migrated log: the round's events in log order (the one the cloud ordered
+        // first, then arrival order), and the catch-up after a row by its number.
+        let store = try queue.read { db in try HubStore(db: db).eventsWithOrder(roundID: UUID(uuidString: round)!).map(\.row) }
+        #expect(store == [3, 2, 7, 8])
+        let after = try queue.read { db in try HubStore(db: db).eventsWithOrder(roundID: UUID(uuidString: round)!, afterRow: 3).map(\.row) }
+        #expect(after == [7, 8])
+        try queue.write { db in
+            #expect(throws: DatabaseError.self) { try db.execute(sql: "DELETE FROM score_event WHERE seq = 8") }
+            #expect(throws: DatabaseError.self) { try db.execute(sql: "UPDATE score_event SET strokes = 9 WHERE seq = 2") }
+            #expect(throws: DatabaseError.self, "a correction of an event the log does not hold") {
+                try db.execute(sql: """
+                    INSERT INTO score_event (id, roundID, playerID, hole, strokes, supersedesEventID, reportedByPlayerID, deviceID, source, createdAt, receivedAt)
+                    VALUES (?, ?, 'guest:Ben', 2, 3, ?, 'guest:Ben', 'phone', 'tap', '2026-11-24T05:01:00.000Z', '2026-11-24T05:01:00.000Z')
+                    """, arguments: [UUID().uuidString, round, UUID().uuidString])
             }
         }
     }

@@ -143,12 +143,17 @@ struct HubStore {
     /// A round's events in log order with their row number (arrival here) and cloud order
     /// (nil while waiting to upload, and always on a phone alone); only rows after `afterRow`.
     func eventsWithOrder(roundID: UUID, afterRow: Int64 = 0) throws -> [(event: ScoreEvent, row: Int64, cloudSeq: Int64?)] {
+        // The whole round through `score_event_key` (it starts with the round); the rows after
+        // one as a range of the table's own key, so catching up costs the new rows only, however
+        // long the round (the unary `+` keeps SQLite from the round's index instead).
+        let rows = afterRow > 0 ? "score_event.seq > ? AND +score_event.roundID = ?" : "score_event.roundID = ? AND score_event.seq > ?"
         let statement = try db.cachedStatement(sql: """
             SELECT score_event.*, score_event.seq AS rowSeq, cloud_event.cloudSeq AS cloudSeq FROM score_event
             LEFT JOIN cloud_event ON cloud_event.eventID = score_event.id
-            WHERE score_event.roundID = ? AND score_event.seq > ? \(Self.logOrder)
+            WHERE \(rows) \(Self.logOrder)
             """)
-        return try Row.fetchAll(statement, arguments: [roundID.canonicalString, afterRow]).map { row in
+        let arguments: StatementArguments = afterRow > 0 ? [afterRow, roundID.canonicalString] : [roundID.canonicalString, afterRow]
+        return try Row.fetchAll(statement, arguments: arguments).map { row in
             (try ScoreEventRecord(row: row).event(), row["rowSeq"], row["cloudSeq"])
         }
     }
@@ -170,45 +175,65 @@ struct HubStore {
     func containsEvent(id: UUID) throws -> Bool {
         let sql = "SELECT 1 FROM score_event WHERE id = ?"
         var bound = RawBinding(try db.cachedStatement(sql: sql))
-        bound.text(id.canonicalString)
+        bound.text(id)
         return try bound.step(sql: sql) == SQLITE_ROW
     }
 
-    /// Inserts `event`; its row (arrival number, `score_event.seq`).
+    /// Inserts `event`; its row (arrival number, `score_event.seq`), or nil when the log already
+    /// holds an event with its id (then nothing is written).
     @discardableResult
-    func insert(_ event: ScoreEvent, receivedAt: Date) throws -> Int64 {
+    func insert(_ event: ScoreEvent, receivedAt: Date) throws -> Int64? {
         try insert(event, receivedAt: HyzerJSON.formatTimestamp(receivedAt))
     }
 
-    /// The same with the arrival time already formatted (a batch formats it once).
+    /// The log's insert statement, taken once by a transaction that appends many events: each
+    /// event then binds and steps it without looking it up in GRDB's statement cache again.
+    struct EventInsert {
+        fileprivate let statement: Statement
+    }
+
+    func eventInsert() throws -> EventInsert {
+        EventInsert(statement: try db.cachedStatement(sql: ScoreEventRecord.insertSQL))
+    }
+
+    /// The same with the arrival time already formatted (a batch formats it once), on `prepared`
+    /// when the transaction holds it.
     @discardableResult
-    func insert(_ event: ScoreEvent, receivedAt: String) throws -> Int64 {
+    func insert(_ event: ScoreEvent, receivedAt: String, using prepared: EventInsert? = nil) throws -> Int64? {
         // Every event the hub stores comes through here: bound with SQLite's own calls on GRDB's
         // cached statement, not through `StatementArguments` (eleven boxed values an event, about
         // a tenth of a batched event's instructions). The columns are `ScoreEventRecord.Columns`' order.
-        var bound = RawBinding(try db.cachedStatement(sql: ScoreEventRecord.insertSQL))
-        bound.text(event.id.canonicalString)
-        bound.text(event.roundID.canonicalString)
+        var bound = RawBinding(try prepared?.statement ?? db.cachedStatement(sql: ScoreEventRecord.insertSQL))
+        bound.text(event.id)
+        bound.text(event.roundID)
         bound.text(event.playerID)
         bound.integer(event.hole)
         bound.integer(event.strokes)
-        if let supersedes = event.supersedesEventID { bound.text(supersedes.canonicalString) } else { bound.null() }
+        if let supersedes = event.supersedesEventID { bound.text(supersedes) } else { bound.null() }
         bound.text(event.reportedByPlayerID)
         bound.text(event.deviceID)
         bound.text(event.source.rawValue)
         bound.text(HyzerJSON.formatTimestamp(event.createdAt))
         bound.text(receivedAt)
         guard try bound.step(sql: ScoreEventRecord.insertSQL) == SQLITE_DONE else { throw HubError.storage("Inserting a score event returned a row.") }
-        return db.lastInsertedRowID
+        // `ON CONFLICT (id) DO NOTHING`: no change means the id was already in the log.
+        return bound.changes == 0 ? nil : bound.lastInsertedRow
     }
 }
 
 /// Binds a GRDB cached statement's parameters in order with SQLite's own calls, then steps it once.
 /// Used where GRDB's `StatementArguments` boxing costs more than the statement itself; GRDB still
 /// owns the statement (its lifetime and cache), and every call starts from a reset.
+///
+/// Text is not handed to SQLite as it is bound: its bytes are gathered in one buffer and bound at
+/// `step` without a copy (SQLITE_STATIC), the buffer alive until the step is done and the bindings
+/// cleared after it. Bound with SQLITE_TRANSIENT, SQLite allocated and copied every value, about
+/// 500 instructions each and eight a stored event.
 private struct RawBinding {
     private let handle: OpaquePointer
     private var index: Int32 = 0
+    private var textBytes: [UInt8] = []
+    private var textSpans: [(parameter: Int32, start: Int, count: Int)] = []
 
     init(_ statement: Statement) {
         handle = statement.sqliteStatement
@@ -216,18 +241,30 @@ private struct RawBinding {
         sqlite3_clear_bindings(handle)
     }
 
-    /// SQLite copies the bytes (SQLITE_TRANSIENT): nothing here must outlive the call.
-    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+    private static let staticText = unsafeBitCast(0, to: sqlite3_destructor_type.self)
+    private static let transientText = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
     mutating func text(_ value: String) {
-        index += 1
         var value = value
-        value.withUTF8 { bytes in
-            // An empty buffer may have no address, which SQLite would bind as NULL.
-            _ = bytes.isEmpty ? sqlite3_bind_text(handle, index, "", 0, Self.transient)
-                : sqlite3_bind_text(handle, index, UnsafeRawPointer(bytes.baseAddress!).assumingMemoryBound(to: CChar.self), Int32(bytes.count), Self.transient)
-        }
+        value.withUTF8 { text($0) }
     }
+
+    /// A UUID as `canonicalString` writes it, copied straight into the buffer.
+    mutating func text(_ value: UUID) {
+        value.withCanonicalUTF8 { text($0) }
+    }
+
+    private mutating func text(_ bytes: UnsafeBufferPointer<UInt8>) {
+        index += 1
+        if textBytes.isEmpty { textBytes.reserveCapacity(320) }
+        textSpans.append((index, textBytes.count, bytes.count))
+        textBytes.append(contentsOf: bytes)
+    }
+
+    /// Rows the last step changed, and the row it inserted (SQLite's own counters, read without
+    /// GRDB's checks of the calling queue).
+    var changes: Int32 { sqlite3_changes(sqlite3_db_handle(handle)) }
+    var lastInsertedRow: Int64 { sqlite3_last_insert_rowid(sqlite3_db_handle(handle)) }
 
     mutating func integer(_ value: Int) {
         index += 1
@@ -241,16 +278,31 @@ private struct RawBinding {
 
     /// Steps once: SQLITE_ROW or SQLITE_DONE, else the error as GRDB would throw it, naming `sql`
     /// (given by the caller: GRDB's `Statement.sql` rebuilds the text on every call). The statement
-    /// is reset afterwards (releasing its read of the table), so it never stays mid-step.
+    /// is reset afterwards (releasing its read of the table), so it never stays mid-step, and holds
+    /// no pointer into the text buffer once this returns.
     func step(sql: String) throws -> Int32 {
         precondition(index == sqlite3_bind_parameter_count(handle), "bound \(index) of \(sqlite3_bind_parameter_count(handle)) parameters of \(sql)")
-        let code = sqlite3_step(handle)
-        defer { sqlite3_reset(handle) }
-        guard code == SQLITE_ROW || code == SQLITE_DONE else {
-            let connection = sqlite3_db_handle(handle)
-            let message = connection.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
-            throw DatabaseError(resultCode: ResultCode(rawValue: sqlite3_extended_errcode(connection)), message: message, sql: sql)
+        return try textBytes.withUnsafeBufferPointer { bytes throws -> Int32 in
+            for span in textSpans {
+                if span.count == 0 {
+                    // An empty value needs an address all the same (SQLite binds a null pointer as NULL).
+                    _ = sqlite3_bind_text(handle, span.parameter, "", 0, Self.transientText)
+                } else {
+                    let start = UnsafeRawPointer(bytes.baseAddress! + span.start).assumingMemoryBound(to: CChar.self)
+                    _ = sqlite3_bind_text(handle, span.parameter, start, Int32(span.count), Self.staticText)
+                }
+            }
+            let code = sqlite3_step(handle)
+            defer {
+                sqlite3_reset(handle)
+                if !textSpans.isEmpty { sqlite3_clear_bindings(handle) }
+            }
+            guard code == SQLITE_ROW || code == SQLITE_DONE else {
+                let connection = sqlite3_db_handle(handle)
+                let message = connection.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
+                throw DatabaseError(resultCode: ResultCode(rawValue: sqlite3_extended_errcode(connection)), message: message, sql: sql)
+            }
+            return code
         }
-        return code
     }
 }

@@ -130,9 +130,11 @@ struct ScoreEventRecord: FetchableRecord {
 
     /// The insert the ingest path runs for every score, as one cached statement; its placeholders
     /// come from `Columns` in order, and `HubStore.insert` binds the values in the same order.
+    /// An id the log already holds inserts nothing (the unique index on `id` finds it on the
+    /// way), so the ingest path needs no query of its own to tell a new event from a stored one.
     static let insertSQL = """
         INSERT INTO score_event (\(Columns.allCases.map(\.rawValue).joined(separator: ", ")))
-        VALUES (\(Columns.allCases.map { _ in "?" }.joined(separator: ", ")))
+        VALUES (\(Columns.allCases.map { _ in "?" }.joined(separator: ", "))) ON CONFLICT (id) DO NOTHING
         """
 
     var id: String

@@ -113,6 +113,13 @@ public struct Round: Sendable, Hashable, Codable, Identifiable {
     }
 
     /// The same, from the {player, hole} pairs that have a score.
+    /// The same, from how many players have scored each hole (counts a ledger keeps): no set of
+    /// every scored {player, hole} is built to find it.
+    public func currentHole(playersScored: (Int) -> Int) -> Int {
+        if let selectedHole { return selectedHole }
+        return holes.first { playersScored($0.number) < players.count }?.number ?? holeCount
+    }
+
     public func currentHole(scoredKeys scored: Set<ScoreKey>) -> Int {
         if let selectedHole { return selectedHole }
         for hole in holes where !players.allSatisfy({ scored.contains(ScoreKey(playerID: $0.id, hole: hole.number)) }) {

@@ -36,8 +36,9 @@ public struct ScoreEvent: Sendable, Hashable, Codable, Identifiable {
     public let source: ScoreSource
     public let createdAt: Date
 
+    /// Without an `id`, the event gets a new time-ordered one (`UUID.timeOrdered(at: createdAt)`).
     public init(
-        id: UUID = UUID(),
+        id: UUID? = nil,
         roundID: UUID,
         playerID: PlayerID,
         hole: Int,
@@ -56,7 +57,7 @@ public struct ScoreEvent: Sendable, Hashable, Codable, Identifiable {
                 throw .invalidField(field, maxLength: bound)
             }
         }
-        self.id = id
+        self.id = id ?? UUID.timeOrdered(at: createdAt)
         self.roundID = roundID
         self.playerID = playerID
         self.hole = hole

@@ -5,20 +5,30 @@ extension UUID {
     /// formats it through `snprintf`, about 6,000 instructions a UUID, and the hub writes three
     /// for every event it stores (its id, its round's, the one it supersedes).
     public var canonicalString: String {
+        String(unsafeUninitializedCapacity: 36) { writeCanonical(into: $0) }
+    }
+
+    /// The same text's bytes, written on the stack and handed to `body` (valid only inside it):
+    /// for a caller that copies them somewhere, without making a `String` first.
+    public func withCanonicalUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 36) { text in
+            try body(UnsafeBufferPointer(rebasing: text[..<writeCanonical(into: text)]))
+        }
+    }
+
+    private func writeCanonical(into text: UnsafeMutableBufferPointer<UInt8>) -> Int {
         withUnsafeBytes(of: uuid) { bytes in
-            String(unsafeUninitializedCapacity: 36) { text in
-                var at = 0
-                for (index, byte) in bytes.enumerated() {
-                    if index == 4 || index == 6 || index == 8 || index == 10 {
-                        text[at] = UInt8(ascii: "-")
-                        at += 1
-                    }
-                    text[at] = Self.hexDigit(byte >> 4)
-                    text[at + 1] = Self.hexDigit(byte & 0x0F)
-                    at += 2
+            var at = 0
+            for (index, byte) in bytes.enumerated() {
+                if index == 4 || index == 6 || index == 8 || index == 10 {
+                    text[at] = UInt8(ascii: "-")
+                    at += 1
                 }
-                return at
+                text[at] = Self.hexDigit(byte >> 4)
+                text[at + 1] = Self.hexDigit(byte & 0x0F)
+                at += 2
             }
+            return at
         }
     }
 

@@ -56,7 +56,7 @@ public struct RoundSnapshot: Sendable, Hashable, Codable {
 
     /// The snapshot of `round` from its ledger (the round's log, already grouped).
     public init(round: Round, ledger: ScoreLedger) {
-        let currentHole = round.currentHole(scoredKeys: Set(ledger.currentScores.keys))
+        let currentHole = round.currentHole(playersScored: { ledger.playersPerHole[$0] ?? 0 })
         self.init(
             id: round.id,
             courseName: round.courseName,

@@ -58,11 +58,13 @@ public struct WatchEnvironment: Sendable {
     public var now: Date
     /// Converts a hub timestamp to the watch's clock (adds any `advance-clock` offset).
     public var hubTimeToWatchTime: @Sendable (Date) -> Date
+    /// A new score's id; by default a time-ordered one made now (`UUID.timeOrdered(at:)`), as
+    /// every score event gets.
     public var makeID: @Sendable () -> UUID
     public var size: WatchSize
 
     public init(now: Date, size: WatchSize = .mm45, hubTimeToWatchTime: @escaping @Sendable (Date) -> Date = { $0 },
-                makeID: @escaping @Sendable () -> UUID = UUID.init) {
+                makeID: @escaping @Sendable () -> UUID = { UUID.timeOrdered(at: Date()) }) {
         self.now = now
         self.size = size
         self.hubTimeToWatchTime = hubTimeToWatchTime
