@@ -321,27 +321,37 @@ enum Figures {
 
     static func ingestBatched(_ context: BenchContext, rowsPerSecond: Double) throws -> Figure {
         let count = context.n(18_000, quick: 1_800)
-        let (hub, round) = try ingestHub(context, name: "ingest-batch", players: count / 18)
-        let events = ingestEvents(round, count: count)
-        let cpuBefore = ProcStat.cpuSeconds(pid: getpid())
-        let start = ContinuousClock.now
-        try hub.append(batch: events)
-        let elapsed = start.duration(to: .now).seconds
-        let cpu = ProcStat.cpuSeconds(pid: getpid()) - cpuBefore
-        let rate = Double(events.count) / elapsed
+        // One batch takes a third of a second: the median of three, each into a new hub.
+        var rates: [Double] = [], cpus: [Double] = [], elapsed: [Double] = []
+        var players = 0
+        for run in 0..<context.n(3, quick: 1) {
+            let (hub, round) = try ingestHub(context, name: "ingest-batch-\(run)", players: count / 18)
+            let events = ingestEvents(round, count: count)
+            let cpuBefore = ProcStat.cpuSeconds(pid: getpid())
+            let start = ContinuousClock.now
+            try hub.append(batch: events)
+            elapsed.append(start.duration(to: .now).seconds)
+            cpus.append(ProcStat.cpuSeconds(pid: getpid()) - cpuBefore)
+            rates.append(Double(events.count) / elapsed.last!)
+            players = round.players.count
+        }
+        let median = rates.indices.sorted { rates[$0] < rates[$1] }[rates.count / 2]
+        let rate = rates[median]
         let schemaFloor = try scoreEventRowsPerSecond(context, count: count)
-        return Figure(name: "durable hub ingest, batched (one transaction)", unit: "events/s", p50: rate, p99: nil, iterations: events.count,
+        return Figure(name: "durable hub ingest, batched (one transaction)", unit: "events/s", p50: rate, p99: nil, iterations: count,
                       limitName: "SQLite rows/s in one transaction", limit: rowsPerSecond, ratio: rowsPerSecond / rate,
                       seedsBudget: "—", target: "≥ 100,000 events/s", meetsTarget: rate >= 100_000,
-                      note: "\(round.players.count) players × 18 holes; includes validation, classification and one snapshot export; "
-                          + "CPU \(String(format: "%.2f", cpu)) s of \(String(format: "%.2f", elapsed)) s elapsed (the rest waits on the disk). "
-                          + "SQLite alone inserting the same rows into the hub's own score_event table (its indexes, foreign keys and random UUID ids; "
-                          + "values prepared): \(Int(schemaFloor.rounded()).formatted()) rows/s, so the hub runs at \(Int((rate / schemaFloor * 100).rounded())) % of its schema's own floor")
+                      note: "\(players) players × 18 holes, the median of \(rates.count) batches (\(rates.map { Int($0.rounded()).formatted() }.joined(separator: ", ")) events/s), "
+                          + "each into a new hub; includes validation, classification and one snapshot export; "
+                          + "CPU \(String(format: "%.2f", cpus[median])) s of \(String(format: "%.2f", elapsed[median])) s elapsed (the rest waits on the disk). "
+                          + "SQLite alone inserting the same rows into the hub's own score_event table (its unique id and its one secondary index, "
+                          + "time-ordered UUID ids as the hub makes them; values prepared, bound through GRDB): \(Int(schemaFloor.rounded()).formatted()) rows/s, "
+                          + "so the hub runs at \(Int((rate / schemaFloor * 100).rounded())) % of its schema's own floor")
     }
 
     /// Rows per second SQLite inserts into the hub's own `score_event` table in one transaction,
-    /// every value made before the clock starts: the real schema (four indexes, foreign keys to
-    /// the round and its players, random UUID ids) through a second connection to a real hub's
+    /// every value made before the clock starts: the real schema (the unique id, one secondary
+    /// index, time-ordered UUID ids as the hub makes them) through a second connection to a real hub's
     /// file. What these rows cost SQLite itself, as the bare-table limit is for rows in general.
     static func scoreEventRowsPerSecond(_ context: BenchContext, count: Int) throws -> Double {
         let (queue, rows) = try scoreEventRows(context, name: "limit-score-rows", players: count / 18, count: count)

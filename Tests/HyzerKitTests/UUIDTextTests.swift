@@ -10,6 +10,7 @@ struct UUIDTextTests {
                      UUID(uuid: (255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255))]
         for id in edges + (0..<10_000).map({ _ in UUID() }) {
             #expect(id.canonicalString == id.uuidString)
+            #expect(id.withCanonicalUTF8 { String(decoding: $0, as: UTF8.self) } == id.uuidString)
             #expect(UUID(canonicalString: id.uuidString) == id)
             #expect(UUID(canonicalString: id.uuidString.lowercased()) == id)
         }
