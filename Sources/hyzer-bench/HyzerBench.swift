@@ -97,7 +97,7 @@ struct HyzerBench: ParsableCommand {
         let replaceBackToBack = try PhysicalLimits.durableReplace(iterations: context.n(300, quick: 20), spacing: 0, in: limits)
         let replaceSpaced = try PhysicalLimits.durableReplace(iterations: context.n(200, quick: 10), spacing: 0.02, in: limits)
         let commit = try PhysicalLimits.sqliteCommit(iterations: context.n(2_000, quick: 100), in: limits)
-        let batchRows = try PhysicalLimits.sqliteBatchRowsPerSecond(rows: context.n(200_000, quick: 10_000), in: limits)
+        let batchRows = try PhysicalLimits.sqliteBatchRowsPerSecond(rows: context.n(200_000, quick: 10_000), runs: context.n(3, quick: 1), in: limits)
         let lineWrite = try PhysicalLimits.lineAppend(iterations: context.n(20_000, quick: 500), bytes: 100, sync: false, in: limits)
 
         let appendSpaced = try PhysicalLimits.lineAppend(iterations: context.n(200, quick: 10), bytes: 400, sync: true, spacing: 0.02, in: limits)
