@@ -54,6 +54,25 @@ struct TimestampTests {
         #expect(HyzerJSON.formatTimestamp(Date(timeIntervalSince1970: -62_167_305_600.25)) == "-0001-12-30T23:59:59.750Z")
     }
 
+    @Test("Fraction digits past the third are dropped, never rounded up: what is read prints back as read, to the millisecond, up to the last millisecond of 9999")
+    func extraDigitsDropped() throws {
+        for (text, stored) in [("2026-12-31T23:59:59.9999999Z", "2026-12-31T23:59:59.999Z"),
+                               ("9999-12-31T23:59:59.999999999Z", "9999-12-31T23:59:59.999Z"),
+                               ("2026-11-24T12:00:59.99999999Z", "2026-11-24T12:00:59.999Z"),
+                               ("9999-12-31T23:59:59.9995Z", "9999-12-31T23:59:59.999Z"),
+                               ("2026-11-24T12:00:00.1Z", "2026-11-24T12:00:00.100Z"),
+                               ("2026-11-24T12:00:00.12Z", "2026-11-24T12:00:00.120Z"),
+                               ("2026-11-24T12:00:00Z", "2026-11-24T12:00:00.000Z")] {
+            #expect(HyzerJSON.formatTimestamp(try #require(HyzerJSON.parseTimestamp(text))) == stored, "\(text)")
+        }
+        #expect(HyzerJSON.parseTimestamp("2026-11-24T12:00:00.12x4Z") == nil, "every digit is still checked")
+        // Every millisecond of the last second there is, where a Double's step is ~60 µs.
+        for millis in 0..<1000 {
+            let text = "9999-12-31T23:59:59.\(String(millis + 1000).dropFirst())Z"
+            #expect(HyzerJSON.formatTimestamp(try #require(HyzerJSON.parseTimestamp(text))) == text)
+        }
+    }
+
     @Test("2,000 random times from 1583 (Foundation is Julian before the Gregorian reform; ISO 8601 is not) to 9999 format as Foundation does, to the second, and parse back")
     func randomTimes() throws {
         var generator = SystemRandomNumberGenerator()

@@ -30,10 +30,12 @@ public enum HyzerJSON {
     /// "2026-11-21T10:00:00.123Z". Hand-rolled (days-to-civil arithmetic): every stored event
     /// formats two timestamps, and this is an order of magnitude faster than a format style.
     public static func formatTimestamp(_ date: Date) -> String {
-        // To the microsecond first: a time parsed from "…02.930Z" is 1.79e9 + 0.92999999…, and
-        // flooring that straight to milliseconds would print it back as "…02.929Z".
-        let totalMicros = Int64((date.timeIntervalSince1970 * 1_000_000).rounded())
-        let totalMillis = totalMicros >= 0 ? totalMicros / 1000 : (totalMicros - 999) / 1000
+        // To the nearest millisecond: a time parsed from "…02.930Z" is 1.79e9 + 0.92999999…,
+        // which flooring would print back as "…02.929Z"; and near the year 9999 a Double's step
+        // is ~60 µs, so rounding to the microsecond first would not save it there. Parsing keeps
+        // whole milliseconds (the digits after the third are dropped), so what was parsed prints
+        // back as it was read, up to its third digit.
+        let totalMillis = Int64((date.timeIntervalSince1970 * 1000).rounded())
         var days = totalMillis >= 0 ? totalMillis / 86_400_000 : (totalMillis - 86_399_999) / 86_400_000
         let millisOfDay = totalMillis - days * 86_400_000
         // Howard Hinnant's civil_from_days.
@@ -97,12 +99,15 @@ public enum HyzerJSON {
         let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
         let daysInMonth: [Int64] = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
         guard day >= 1, day <= daysInMonth[Int(month) - 1] else { return nil }
-        var nanos: Int64 = 0
+        var millis: Int64 = 0
         if bytes.count > 20 {
-            // ".fff…Z": one to nine digits.
+            // ".fff…Z": one to nine digits, kept to the millisecond (the hub's precision) by
+            // dropping the rest: "…59.9999999Z" is "…59.999Z", never the next second (or, on the
+            // last day of 9999, a year no timestamp can hold).
             let digits = bytes.count - 21
-            guard bytes[19] == UInt8(ascii: "."), (1...9).contains(digits), let fraction = number(20..<(20 + digits)) else { return nil }
-            nanos = fraction * Int64(pow(10, Double(9 - digits)))
+            guard bytes[19] == UInt8(ascii: "."), (1...9).contains(digits), number(20..<(20 + digits)) != nil,
+                  let kept = number(20..<(20 + min(digits, 3))) else { return nil }
+            millis = kept * Int64(pow(10, Double(3 - min(digits, 3))))
         }
         // Howard Hinnant's days_from_civil.
         let y = month <= 2 ? year - 1 : year
@@ -113,7 +118,7 @@ public enum HyzerJSON {
         let days = era * 146_097 + dayOfEra - 719_468
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second
         // Date counts from 2001; adding the fraction there rounds as Foundation's own dates do.
-        return Date(timeIntervalSinceReferenceDate: Double(seconds - 978_307_200) + Double(nanos) / 1e9)
+        return Date(timeIntervalSinceReferenceDate: Double(seconds - 978_307_200) + Double(millis) / 1e3)
     }
 
     /// What a person reads about JSON that does not decode: "not valid JSON", "missing \"name\"",
