@@ -7,6 +7,17 @@ import HyzerTestSupport
 
 @Suite("Migrating a hub's store")
 struct MigrationTests {
+    /// A two-hole course and a round of Ann and Ben on it, in play: what the old files' events belong to.
+    static func insertTinyRound(_ round: String, in db: Database) throws {
+        try db.execute(sql: """
+            INSERT INTO course (id, name) VALUES (1, 'Tiny');
+            INSERT INTO hole (courseID, number, par) VALUES (1, 1, 3), (1, 2, 4);
+            INSERT INTO player (id, name, isGuest) VALUES ('guest:Ann', 'Ann', 1), ('guest:Ben', 'Ben', 1);
+            INSERT INTO round (id, courseID, status, selectedHole, createdAt) VALUES (?, 1, 'active', 1, '2026-11-24T05:00:00.000Z');
+            INSERT INTO round_player (roundID, playerID, ordinal) VALUES (?, 'guest:Ann', 0), (?, 'guest:Ben', 1);
+            """, arguments: [round, round, round])
+    }
+
     @Test("v4 rebuilds score_event: every event and its arrival number kept, cloud rows still point at them, new numbers keep growing, still append-only")
     func v4KeepsEveryEvent() throws {
         let home = try TemporaryHome()
@@ -16,13 +27,7 @@ struct MigrationTests {
         let round = UUID().uuidString
         let ids = (0..<6).map { _ in UUID().uuidString }
         try queue.write { db in
-            try db.execute(sql: """
-                INSERT INTO course (id, name) VALUES (1, 'Tiny');
-                INSERT INTO hole (courseID, number, par) VALUES (1, 1, 3), (1, 2, 4);
-                INSERT INTO player (id, name, isGuest) VALUES ('guest:Ann', 'Ann', 1), ('guest:Ben', 'Ben', 1);
-                INSERT INTO round (id, courseID, status, selectedHole, createdAt) VALUES (?, 1, 'active', 1, '2026-11-24T05:00:00.000Z');
-                INSERT INTO round_player (roundID, playerID, ordinal) VALUES (?, 'guest:Ann', 0), (?, 'guest:Ben', 1);
-                """, arguments: [round, round, round])
+            try Self.insertTinyRound(round, in: db)
             // Arrival numbers with a gap (as a rolled-back insert leaves), a correction chain, every source.
             let rows: [(Int, String, Int, Int, String?, String)] = [
                 (1, "guest:Ann", 1, 3, nil, "tap"), (2, "guest:Ben", 1, 4, nil, "crown"), (5, "guest:Ann", 1, 2, ids[0], "crown"),
@@ -75,13 +80,7 @@ struct MigrationTests {
         let round = UUID().uuidString
         let ids = (0..<4).map { _ in UUID().uuidString }
         try queue.write { db in
-            try db.execute(sql: """
-                INSERT INTO course (id, name) VALUES (1, 'Tiny');
-                INSERT INTO hole (courseID, number, par) VALUES (1, 1, 3), (1, 2, 4);
-                INSERT INTO player (id, name, isGuest) VALUES ('guest:Ann', 'Ann', 1), ('guest:Ben', 'Ben', 1);
-                INSERT INTO round (id, courseID, status, selectedHole, createdAt) VALUES (?, 1, 'active', 1, '2026-11-24T05:00:00.000Z');
-                INSERT INTO round_player (roundID, playerID, ordinal) VALUES (?, 'guest:Ann', 0), (?, 'guest:Ben', 1);
-                """, arguments: [round, round, round])
+            try Self.insertTinyRound(round, in: db)
             let rows: [(Int, String, Int, Int, String?)] = [(2, "guest:Ann", 1, 3, nil), (3, "guest:Ben", 1, 4, nil), (7, "guest:Ann", 1, 2, ids[0]), (8, "guest:Ben", 2, 5, nil)]
             for (index, row) in rows.enumerated() {
                 try db.execute(sql: """
