@@ -284,6 +284,14 @@ extension Hub {
         return AppendResult(event: event, outcome: .stored(classification))
     }
 
+    /// Whether the log already holds `event` (a resend): `.alreadyStored` for the same score,
+    /// `HubError.eventIDInUse` for another score under its id, nil for a new id. The link asks it
+    /// for a score it refuses itself (another device's, a resolution from a watch), so a resend is
+    /// answered as one whatever it says, as for any other score (PROTOCOL.md, the hub side).
+    public func storedResult(of event: ScoreEvent) throws -> AppendResult? {
+        try database.read { store in try storedAlready(event, in: store) }
+    }
+
     /// When the log holds an event with `event`'s id: `.alreadyStored` when it is the same score
     /// (a resend), `eventIDInUse` when it is another; nil when the id is new.
     private func storedAlready(_ event: ScoreEvent, in store: HubStore) throws -> AppendResult? {

@@ -276,6 +276,63 @@ extension LinkHardeningTests {
         #expect(try await home.events().map(\.strokes) == [3])
     }
 
+    @Test("A resend is acked as one even when it names another device or is a resolution; only a new such score is refused")
+    func resendBeforeLinkRefusals() async throws {
+        let (home, server, socket, snapshot) = try await pairedRawWatch()
+        defer { server.stop() }
+        func answer(to body: String, id: String) async throws -> LinkMessage? {
+            socket.send(rawScoreFrame(body))
+            let (messages, _) = try await socket.frames { $0.contains { if case .ack(let a) = $0 { a.eventID == id } else if case .rejected(let r) = $0 { r.eventID == id } else { false } } }
+            return messages.first { if case .ack(let a) = $0 { a.eventID == id } else if case .rejected(let r) = $0 { r.eventID == id } else { false } }
+        }
+        // Stored from another watch, then sent again here exactly as stored.
+        let other = try RawSocket(unixPath: home.socketPath)
+        _ = try await other.pair(token: home.token, deviceID: "watch-2")
+        let id = UUID().uuidString
+        other.send(rawScoreFrame(scoreBody(snapshot, strokes: 3, id: id, device: "watch-2")))
+        _ = try await other.frames { $0.contains { if case .ack(let a) = $0 { a.eventID == id } else { false } } }
+        #expect(try await answer(to: scoreBody(snapshot, strokes: 3, id: id, device: "watch-2"), id: id) == .ack(Ack(eventID: id, alreadyStored: true, classification: nil)))
+        // The same id with another score is still eventIDInUse; a new score naming watch-2 is still wrongDevice.
+        let changed = try await answer(to: scoreBody(snapshot, strokes: 4, id: id, device: "watch-2"), id: id)
+        #expect({ if case .rejected(let r) = changed { r.reason == .eventIDInUse } else { false } }(), "\(String(describing: changed))")
+        let fresh = UUID().uuidString
+        let refused = try await answer(to: scoreBody(snapshot, strokes: 3, id: fresh, device: "watch-2"), id: fresh)
+        #expect({ if case .rejected(let r) = refused { r.reason == .wrongDevice } else { false } }(), "\(String(describing: refused))")
+        // A resolution the phone stored, resent by a watch: acked; a new resolution from a watch: refused.
+        #expect(try await home.hub("score", snapshot.round!.standings[1].name, "4", "--hole", "2", "--device", "raw-watch").status == 0)
+        #expect(try await home.hub("score", snapshot.round!.standings[1].name, "5", "--hole", "2").status == 0)
+        #expect(try await home.hub("resolve", snapshot.round!.standings[1].name, "4", "--hole", "2").status == 0)
+        let resolution = try #require(try await home.events().last)
+        #expect(resolution.source == .resolution)
+        let resent = scoreBody(snapshot, player: 1, hole: 2, strokes: 4, id: resolution.id.uuidString, device: resolution.deviceID,
+                               reporter: resolution.reportedByPlayerID, supersedes: resolution.supersedesEventID?.uuidString, source: "resolution")
+        let resentAnswer = try await answer(to: resent, id: resolution.id.uuidString)
+        #expect(resentAnswer == .ack(Ack(eventID: resolution.id.uuidString, alreadyStored: true, classification: nil)), "\(String(describing: resentAnswer))")
+        let newResolution = UUID().uuidString
+        let refusedResolution = try await answer(to: scoreBody(snapshot, player: 1, hole: 2, strokes: 4, id: newResolution, source: "resolution"), id: newResolution)
+        #expect({ if case .rejected(let r) = refusedResolution { r.reason == .resolutionNotAllowed } else { false } }(), "\(String(describing: refusedResolution))")
+        #expect(try await home.events().count == 4)
+    }
+
+    @Test("A watch may not pair under a phone's own device id")
+    func phoneDeviceIDRefused() async throws {
+        let home = try TemporaryHome()
+        try await home.startRound(players: 2)
+        let server = try await home.serve()
+        defer { server.stop() }
+        for deviceID in ["phone", "phone-1a2b3c4d"] {
+            let socket = try RawSocket(unixPath: home.socketPath)
+            socket.send(try LinkFrame.encode(.hello(Hello(deviceID: deviceID, token: home.token))))
+            let (messages, _) = try await socket.frames { $0.contains { if case .refused = $0 { true } else { false } } }
+            let refusal = messages.compactMap { if case .refused(let r) = $0 { r } else { nil } }.first
+            #expect(refusal?.reason == .invalidHello, "\(messages)")
+            #expect(refusal?.message.contains("a watch pairs with an id of its own") == true)
+        }
+        // "phoneme" is a watch's name like any other.
+        let socket = try RawSocket(unixPath: home.socketPath)
+        _ = try await socket.pair(token: home.token, deviceID: "phoneme")
+    }
+
     @Test("Correcting a score that was already replaced is refused, naming the score that counts now")
     func chainForkRefused() async throws {
         let (home, server, socket, snapshot) = try await pairedRawWatch()

@@ -49,6 +49,26 @@ public final class HubLinkService: LinkServerDelegate {
         }
     }
 
+    public func verdictIfStored(_ score: ScoreEvent) -> ScoreVerdict? {
+        do {
+            return try hub.storedResult(of: score).map { _ in .stored(alreadyStored: true) }
+        } catch let error as HubError {
+            guard let reason = Self.rejectionReason(for: error) else { return nil }
+            return .rejected(reason, message: Self.messageForWatch(error))
+        } catch {
+            // Not knowing is not a reason to ack: the link's own refusal stands.
+            logger.error("could not look for a resend in the log: \(error)")
+            return nil
+        }
+    }
+
+    /// The phones' own device ids ("phone", and "phone-…" in a shared round): the scores entered
+    /// on a phone carry them, and a watch paired under one would score as that phone.
+    public func refusal(forDeviceID deviceID: String) -> String? {
+        guard deviceID == Hub.phoneDeviceID || deviceID.hasPrefix(Hub.phoneDeviceID + "-") else { return nil }
+        return "The device id \"\(deviceID)\" is a phone's own (the phones' scores carry \"\(Hub.phoneDeviceID)\" and \"\(Hub.phoneDeviceID)-…\"); a watch pairs with an id of its own."
+    }
+
     public func currentSnapshot() -> StandingsSnapshot? {
         do { return try hub.snapshot() } catch {
             logger.error("could not build the standings snapshot: \(error)")

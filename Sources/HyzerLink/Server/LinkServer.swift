@@ -25,6 +25,20 @@ public protocol LinkServerDelegate: Sendable {
     func receive(score: ScoreEvent, deviceID: String, respond: @Sendable (ScoreVerdict) -> Void)
     /// The standings a newly paired watch gets at once.
     func currentSnapshot() -> StandingsSnapshot?
+    /// The verdict for a score the store already holds (a resend: `.stored(alreadyStored: true)`,
+    /// or `.rejected(.eventIDInUse, …)` for another score under its id), nil for a new id. Asked
+    /// on the same queue as `receive`, for a score the link refuses itself (it names another
+    /// device, or it is a resolution), before refusing it: a resend is always answered as one.
+    func verdictIfStored(_ score: ScoreEvent) -> ScoreVerdict?
+    /// Why a watch may not pair under `deviceID` (it is one the hub's own scores carry), or nil.
+    func refusal(forDeviceID deviceID: String) -> String?
+}
+
+extension LinkServerDelegate {
+    /// By default no store is asked: the link's own refusal stands.
+    public func verdictIfStored(_ score: ScoreEvent) -> ScoreVerdict? { nil }
+    /// By default every valid device id may pair.
+    public func refusal(forDeviceID deviceID: String) -> String? { nil }
 }
 
 public struct LinkServerConfiguration: Sendable {

@@ -85,17 +85,21 @@ final class ServerConnectionHandler: ChannelInboundHandler {
         case (.awaitingHello, _):
             refuse(context: context, Refusal(reason: .helloExpected, message: "The first frame must be a hello; got \(inbound.typeName)."))
         case (.paired(let deviceID), .score(let event, let idAsSent)):
-            guard event.deviceID == deviceID else {
-                return reject(context: context, idAsSent: idAsSent, .wrongDevice,
-                              "The score names device \"\(event.deviceID)\", but this connection paired as \"\(deviceID)\"; a watch scores as itself.")
-            }
-            guard event.source != .resolution else {
-                return reject(context: context, idAsSent: idAsSent, .resolutionNotAllowed,
-                              "A watch cannot settle a discrepancy; the organizer resolves it on the phone (hyzer-hub resolve PLAYER STROKES --hole N).")
-            }
+            // What the link refuses by itself; still answered on the score queue, in arrival
+            // order, and only once the store has said the score is not a resend (a resend is
+            // acked whatever it says, as PROTOCOL.md's hub side has it).
+            let refusal: (reason: Rejection.Reason, message: String)? =
+                if event.deviceID != deviceID {
+                    (.wrongDevice, "The score names device \"\(event.deviceID)\", but this connection paired as \"\(deviceID)\"; a watch scores as itself.")
+                } else if event.source == .resolution {
+                    (.resolutionNotAllowed, "A watch cannot settle a discrepancy; the organizer resolves it on the phone (hyzer-hub resolve PLAYER STROKES --hole N).")
+                } else {
+                    nil
+                }
             let channel = context.channel
+            let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
             server.scoreQueue.async { [server] in
-                server.delegate.receive(score: event, deviceID: deviceID) { verdict in
+                let answer: @Sendable (ScoreVerdict) -> Void = { verdict in
                     switch verdict {
                     case .stored(let alreadyStored, let classification):
                         channel.writeAndFlush(LinkMessage.ack(Ack(eventID: idAsSent, alreadyStored: alreadyStored, classification: classification)), promise: nil)
@@ -104,6 +108,12 @@ final class ServerConnectionHandler: ChannelInboundHandler {
                     case .retryLater:
                         break
                     }
+                }
+                guard let refusal else { return server.delegate.receive(score: event, deviceID: deviceID, respond: answer) }
+                if let stored = server.delegate.verdictIfStored(event) { return answer(stored) }
+                loopBound.eventLoop.execute {
+                    let (handler, context) = loopBound.value
+                    handler.reject(context: context, idAsSent: idAsSent, refusal.reason, refusal.message)
                 }
             }
         case (.paired, .unacceptableScore(let idAsSent, let reason, let message)):
@@ -137,6 +147,9 @@ final class ServerConnectionHandler: ChannelInboundHandler {
             return refuse(context: context, Refusal(
                 reason: .invalidHello,
                 message: "deviceID must be 1 to \(LinkProtocol.maxDeviceIDLength) bytes with no control characters; got \(hello.deviceID.utf8.count) bytes."))
+        }
+        if let reserved = server.delegate.refusal(forDeviceID: hello.deviceID) {
+            return refuse(context: context, Refusal(reason: .invalidHello, message: reserved))
         }
         guard hello.token.utf8.count <= LinkProtocol.maxTokenLength else {
             return refuse(context: context, Refusal(
