@@ -1,0 +1,48 @@
+import Foundation
+import HyzerKit
+import Testing
+
+@Suite("standings.json written directly")
+struct SnapshotJSONTests {
+    /// Text a name may hold, the awkward parts included: quotes, backslashes, slashes, control
+    /// characters, non-ASCII letters and emoji, nothing at all.
+    static let pieces = ["Jake", "O'Connor", "Mary-Kate", "\"Q\"", "back\\slash", "a/b", "tab\there", "new\nline", "\r", "\u{01}", "\u{08}\u{0C}",
+                         "\u{1F}", "\u{7F}", "é", "Zoë", "李", "🥏", "\u{2028}", "", " ", "</script>"]
+
+    static func randomText(_ random: inout some RandomNumberGenerator) -> String {
+        (0..<Int.random(in: 1...3, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
+    }
+
+    static func randomSnapshot(_ random: inout some RandomNumberGenerator) -> StandingsSnapshot {
+        let holes = (1...Int.random(in: 1...27, using: &random)).map { Hole(number: $0, par: Int.random(in: 2...6, using: &random)) }
+        let standings = (0..<Int.random(in: 0...12, using: &random)).map { index in
+            Standing(playerID: Bool.random(using: &random) ? UUID().uuidString : "guest:" + randomText(&random), name: randomText(&random),
+                     position: Bool.random(using: &random) ? index + 1 : nil, tied: Bool.random(using: &random),
+                     totalStrokes: Int.random(in: 0...300, using: &random), holesPlayed: Int.random(in: 0...27, using: &random),
+                     scoreRelativeToPar: Int.random(in: -40...200, using: &random),
+                     currentHoleStrokes: Bool.random(using: &random) ? Int.random(in: 1...10, using: &random) : nil,
+                     discrepancy: Bool.random(using: &random),
+                     currentHoleEventID: Bool.random(using: &random) ? UUID() : nil,
+                     currentHoleDeviceID: Bool.random(using: &random) ? randomText(&random) : nil)
+        }
+        let round = Bool.random(using: &random) && Int.random(in: 0...9, using: &random) > 0 ? RoundSnapshot(
+            id: UUID(), courseName: randomText(&random), status: RoundStatus.allCases.randomElement(using: &random)!,
+            currentHole: Int.random(in: 1...holes.count, using: &random), holeCount: holes.count, holes: holes, standings: standings) : nil
+        return StandingsSnapshot(hubID: Bool.random(using: &random) ? UUID().uuidString : randomText(&random), sequence: Int.random(in: 0...Int.max, using: &random),
+                                 lastUpdatedAt: Date(timeIntervalSince1970: Double(Int.random(in: 0...4_102_444_800_000, using: &random)) / 1000), round: round)
+    }
+
+    @Test("Byte for byte what the pretty encoder writes, for 500 random snapshots (with and without a round, empty standings, awkward text)")
+    func sameAsEncoder() throws {
+        var random = SystemRandomNumberGenerator()
+        let encoder = HyzerJSON.encoder(pretty: true)
+        for _ in 0..<500 {
+            let snapshot = Self.randomSnapshot(&random)
+            let expected = try encoder.encode(snapshot)
+            let written = snapshot.prettyJSON()
+            #expect(written == expected, "\(String(decoding: written, as: UTF8.self))\n---\n\(String(decoding: expected, as: UTF8.self))")
+            if written != expected { break }
+            #expect(try HyzerJSON.decoder().decode(StandingsSnapshot.self, from: written).prettyJSON() == written)
+        }
+    }
+}
