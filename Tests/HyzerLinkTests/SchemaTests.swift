@@ -36,12 +36,12 @@ struct SchemaTests {
     func realOutputMatches() async throws {
         let home = try TemporaryHome()
         try await home.startRound(players: 2)
-        // Heartbeats every second: soon enough to capture one, and the raw socket, which sends
-        // nothing between its hello and its score, is dropped only after 3 s of silence (three
-        // missed). At 300 ms, a test task kept waiting for a core while the whole suite runs on
-        // two (more than 0.9 s between the standings and the score) lost its connection, and the
-        // score was never answered.
-        let server = try await home.serve(["--heartbeat", "1000"])
+        // Heartbeats every 3 s: soon enough to capture one, and the raw socket, which sends
+        // nothing between its hello and its score, is dropped only after 9 s of silence (three
+        // missed). At 300 ms, and again at 1 s on a fresh clone's CI run, a test task kept waiting
+        // for a core while the whole suite runs on two (more than three intervals between the
+        // standings and the score) lost its connection, and the score was never answered.
+        let server = try await home.serve(["--heartbeat", "3000"])
         defer { server.stop() }
         let out = home.url.appendingPathComponent("frames")
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
