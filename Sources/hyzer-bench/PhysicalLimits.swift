@@ -66,7 +66,7 @@ enum PhysicalLimits {
     /// median of `runs` runs, each into a new file (one run swung 150–290 k rows/s from one bench
     /// run to the next).
     static func sqliteBatchRowsPerSecond(rows: Int, runs: Int = 3, in directory: URL) throws -> Double {
-        var rates: [Double] = []
+        var rates = Samples()
         for run in 0..<runs {
             let queue = try database(directory.appendingPathComponent("limit-batch-\(run).sqlite"))
             // The rows' values are made before the clock starts: the limit is SQLite's, not Swift's string building.
@@ -78,9 +78,9 @@ enum PhysicalLimits {
                     try statement.execute(arguments: [id, payload])
                 }
             }
-            rates.append(Double(rows) / start.duration(to: .now).seconds)
+            rates.add(Double(rows) / start.duration(to: .now).seconds)
         }
-        return rates.sorted()[rates.count / 2]
+        return rates.p50
     }
 
     /// A line of `bytes` bytes appended to an open file: plainly (the floor under logging a

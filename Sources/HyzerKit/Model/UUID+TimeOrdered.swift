@@ -11,11 +11,6 @@ extension UUID {
     /// nothing relies on their order, only on their being distinct.
     public static func timeOrdered(at date: Date) -> UUID {
         var generator = SystemRandomNumberGenerator()
-        return timeOrdered(at: date, using: &generator)
-    }
-
-    /// The same with the random bits from `generator`.
-    public static func timeOrdered<G: RandomNumberGenerator>(at date: Date, using generator: inout G) -> UUID {
         let seconds = date.timeIntervalSince1970
         // Before 1970 or past the 48 bits (the year 10889) the time is clamped: still a valid id.
         let milliseconds = seconds.isFinite ? UInt64(max(0, min((seconds * 1000).rounded(.down), Double(UInt64(1) << 48 - 1)))) : 0
