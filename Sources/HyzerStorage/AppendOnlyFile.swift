@@ -27,13 +27,18 @@ public struct AppendOnlyFile: ~Copyable {
     deinit { if fd >= 0 { closeDescriptor(fd) } }
 
     /// Appends `line` (which ends with a newline); with `sync`, returns only once it is on the disk.
-    public mutating func append(_ line: Data, sync: Bool) throws(DurableFileError) {
+    ///
+    /// `whenWritten` runs once the record is written and before it is synced (so it overlaps the
+    /// sync with work of its own); if the sync then fails, the record is cut back off as if it had
+    /// never been written, and the error thrown.
+    public mutating func append(_ line: Data, sync: Bool, whenWritten: () -> Void = {}) throws(DurableFileError) {
         try openIfNeeded()
         let end = lseek(fd, 0, SEEK_END)
         var record = line
         if endsMidLine { record.insert(0x0A, at: 0) }
         do throws(DurableFileError) {
             try DurableFile.writeAll(fd, record, path: url.path)
+            whenWritten()
             if sync, fdatasync(fd) != 0 { throw .failed("fdatasync", url.path, errno) }
         } catch {
             // Told it failed, the caller must not find the record later: take it back off.

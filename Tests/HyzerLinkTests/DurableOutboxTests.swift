@@ -2,6 +2,7 @@ import Foundation
 import HyzerKit
 @testable import HyzerLink
 import HyzerStorage
+import NIOConcurrencyHelpers
 import HyzerTestSupport
 import Testing
 
@@ -27,6 +28,27 @@ struct DurableOutboxTests {
         #expect(reopened.pending == events.enumerated().filter { ![0, 5].contains($0.offset) }.map(\.element))
         try reopened.enqueue(try Self.event(99))
         #expect(try DurableOutbox(directory: directory).pending.last?.playerID == "p99")
+    }
+
+    @Test("A Save's score is queued (ready to send) once its line is written, before the sync; an ack that comes during the sync is kept")
+    func sendableWhileSyncing() throws {
+        let home = try TemporaryHome()
+        let directory = home.url.appendingPathComponent("outbox")
+        let outbox = try DurableOutbox(directory: directory)
+        let (first, second) = (try Self.event(1), try Self.event(2))
+        let seen = NIOLockedValueBox<(head: ScoreEvent?, inFile: Bool)?>(nil)
+        try outbox.enqueue(first) {
+            // What the link finds when the Save tells it to send: the score, and its line in the file.
+            let journal = (try? Data(contentsOf: directory.appendingPathComponent(DurableOutbox.journalName))) ?? Data()
+            seen.withLockedValue { $0 = (outbox.head, String(decoding: journal, as: UTF8.self).contains(first.id.uuidString)) }
+        }
+        #expect(seen.withLockedValue { $0?.head } == first)
+        #expect(seen.withLockedValue { $0?.inFile } == true)
+        // The hub answers before the watch's own sync is done: the ack waits for the journal and is
+        // written after the score's line, so a reopened outbox does not send it again.
+        try outbox.enqueue(second) { try? outbox.remove(second.id) }
+        #expect(outbox.pending == [first])
+        #expect(try DurableOutbox(directory: directory).pending == [first])
     }
 
     @Test("A Save cut off mid-write (the journal's last line unfinished) leaves no event behind, and the journal is mended")

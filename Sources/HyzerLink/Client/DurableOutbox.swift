@@ -109,11 +109,24 @@ public final class DurableOutbox: Sendable {
     /// Writes the event durably; when this returns, the event survives a crash.
     ///
     /// Readers of the queue never wait for the disk: only writers take the journal's lock.
-    public func enqueue(_ event: ScoreEvent) throws {
+    public func enqueue(_ event: ScoreEvent, whenWritten: @Sendable () -> Void = {}) throws {
         let record = try Self.record(queued: event)
         try journal.withLock { journal in
-            try journal.append(record, sync: true)
-            state.withLockedValue { $0.queue.append(event) }
+            do {
+                try journal.append(record, sync: true) {
+                    state.withLockedValue { $0.queue.append(event) }
+                    whenWritten()
+                }
+            } catch {
+                // The record is cut back off the journal. Acked while it synced, the hub holds it
+                // committed: saved after all. Otherwise it leaves the queue, not saved.
+                let acked = state.withLockedValue { state -> Bool in
+                    guard let index = state.queue.firstIndex(where: { $0.id == event.id }) else { return state.unwrittenAcks.contains(event.id) }
+                    state.queue.remove(at: index)
+                    return false
+                }
+                if !acked { throw error }
+            }
             writeAcks(&journal)
         }
     }

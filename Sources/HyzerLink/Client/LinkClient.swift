@@ -326,6 +326,12 @@ public final class LinkClient: Sendable {
         loop.value.ackTimer = eventLoop.scheduleTask(in: ackTimeout) {
             guard self.loop.value.paired, let channel = self.loop.value.channel,
                   let pending = self.loop.value.inFlight, pending.id == event.id else { return }
+            guard self.outbox.head?.id == event.id else {
+                // Taken back out of the outbox (its Save's sync failed): not sent again.
+                self.finishInFlight()
+                self.sendNext()
+                return
+            }
             self.logger.debug("no ack in time; sending again", metadata: ["event": "\(event.id)"])
             self.send(pending, on: channel)
         }

@@ -236,8 +236,8 @@ public final class WatchSession: Sendable {
             switch effect {
             case .enqueue(let event):
                 do {
-                    try outbox.enqueue(event)
-                    link.withLockedValue { $0.client }?.outboxChanged()
+                    let client = link.withLockedValue { $0.client }
+                    try outbox.enqueue(event) { client?.outboxChanged() }
                 } catch {
                     // Not on disk, so not saved: say so instead of the success that would follow.
                     logger.error("could not save a score to the outbox: \(error)")
