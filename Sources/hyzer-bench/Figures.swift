@@ -268,7 +268,7 @@ enum Figures {
 
     /// The standings push as the link carries it: one frame of JSON for a round of 4 players
     /// halfway through 18 holes, encoded as the hub sends it and decoded as the watch reads it.
-    /// Both sit on the Save chain once each (and the encoding once per paired watch).
+    /// Both sit on the Save chain once each (the hub encodes a change once for all its watches).
     static func pushFrame(_ context: BenchContext) throws -> [Figure] {
         let (events, holes, players) = standingsInput(players: 4, correctionsPerPlayer: 0)
         let round = Round(id: events[0].roundID, course: try Course(name: "Maple Hill", holes: holes), players: players,
@@ -288,7 +288,7 @@ enum Figures {
         }
         let note = "\(frame.count) bytes; 4 players, 9 of 18 holes scored"
         return [
-            time("standings push frame → JSON (the hub, once per paired watch)", encoding, limit: nil, seeds: "—", target: "—", meets: true, note: note),
+            time("standings push frame → JSON (the hub, once a change, for every paired watch)", encoding, limit: nil, seeds: "—", target: "—", meets: true, note: note),
             time("standings push frame ← JSON (the watch)", decoding, limit: nil, seeds: "—", target: "—", meets: true, note: note),
         ]
     }

@@ -2,7 +2,7 @@ import Foundation
 import HyzerKit
 import Testing
 
-@Suite("standings.json written directly")
+@Suite("standings.json and the standings push written directly")
 struct SnapshotJSONTests {
     /// Text a name may hold, the awkward parts included: quotes, backslashes, slashes, control
     /// characters, non-ASCII letters and emoji, nothing at all.
@@ -43,6 +43,19 @@ struct SnapshotJSONTests {
             #expect(written == expected, "\(String(decoding: written, as: UTF8.self))\n---\n\(String(decoding: expected, as: UTF8.self))")
             if written != expected { break }
             #expect(try HyzerJSON.decoder().decode(StandingsSnapshot.self, from: written).prettyJSON() == written)
+        }
+    }
+
+    @Test("Compact: byte for byte what the link's encoder writes, for 500 random snapshots")
+    func compactSameAsEncoder() throws {
+        var random = SystemRandomNumberGenerator()
+        let encoder = HyzerJSON.encoder()
+        for _ in 0..<500 {
+            let snapshot = Self.randomSnapshot(&random)
+            let expected = try encoder.encode(snapshot)
+            let written = Data(snapshot.compactJSON())
+            #expect(written == expected, "\(String(decoding: written, as: UTF8.self))\n---\n\(String(decoding: expected, as: UTF8.self))")
+            if written != expected { break }
         }
     }
 }

@@ -46,6 +46,17 @@ struct LinkFrameCodecTests {
         #expect(bytes.prefix(4) == [0, 0, 0, 65])
     }
 
+    @Test("A standings push, written directly, is the frame the JSON encoder makes of the message, byte for byte")
+    func standingsFrameAsEncoded() throws {
+        let empty = StandingsSnapshot(hubID: "h\"/ü", sequence: 0, lastUpdatedAt: Self.epoch, round: nil)
+        for snapshot in [Self.snapshot, empty] {
+            let body = try HyzerJSON.encoder().encode(LinkMessage.standings(snapshot))
+            #expect(try LinkFrame.encode(.standings(snapshot)) == Self.frame(Array(body)))
+            var buffer = ByteBuffer(bytes: try LinkFrame.encode(.standings(snapshot)))
+            #expect(try LinkFrame.decode(from: &buffer, maxFrameBytes: 4096) == .standings(snapshot))
+        }
+    }
+
     @Test("The hub's encoder encodes a push once for all its watches, and never sends one watch's frame for other standings")
     func pushFramesShared() throws {
         let cache = PushFrameCache()

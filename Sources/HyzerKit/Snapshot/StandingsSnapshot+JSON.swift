@@ -9,8 +9,15 @@ extension StandingsSnapshot {
     /// took longer to export than a batch of its scores took to store. A test compares this with
     /// the encoder for random snapshots, names with quotes, backslashes and control characters
     /// included, so the two cannot drift apart.
-    public func prettyJSON() -> Data {
-        var out = JSONBytes(capacity: 512 + (round?.standings.count ?? 0) * 420 + (round?.holes.count ?? 0) * 50)
+    public func prettyJSON() -> Data { Data(jsonBytes(pretty: true)) }
+
+    /// The snapshot as `HyzerJSON.encoder()` writes it (sorted keys, no whitespace, slashes
+    /// unescaped), byte for byte: the body of the link's standings push.
+    public func compactJSON() -> [UInt8] { jsonBytes(pretty: false) }
+
+    private func jsonBytes(pretty: Bool) -> [UInt8] {
+        var out = JSONBytes(capacity: (pretty ? 512 : 256) + (round?.standings.count ?? 0) * (pretty ? 420 : 300) + (round?.holes.count ?? 0) * 50,
+                            pretty: pretty)
         out.object(indent: 0) { out in
             out.key("hubID", first: true); out.string(hubID)
             out.key("lastUpdatedAt"); out.string(HyzerJSON.formatTimestamp(lastUpdatedAt))
@@ -19,7 +26,7 @@ extension StandingsSnapshot {
             out.key("schemaVersion"); out.integer(schemaVersion)
             out.key("sequence"); out.integer(sequence)
         }
-        return Data(out.bytes)
+        return out.bytes
     }
 }
 
@@ -58,19 +65,25 @@ extension RoundSnapshot {
     }
 }
 
-/// A pretty-printed JSON document being written, in Foundation's layout.
+/// A JSON document being written in Foundation's layout: pretty-printed, or compact (no
+/// whitespace at all).
 private struct JSONBytes {
     var bytes: [UInt8] = []
+    let pretty: Bool
     /// The indent of the object being written (its keys are one level deeper).
     private var depth = 0
 
-    init(capacity: Int) { bytes.reserveCapacity(capacity) }
+    init(capacity: Int, pretty: Bool) {
+        self.pretty = pretty
+        bytes.reserveCapacity(capacity)
+    }
 
     mutating func raw(_ text: StaticString) {
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
     private mutating func newline(indent: Int) {
+        guard pretty else { return }
         bytes.append(UInt8(ascii: "\n"))
         bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent * 2))
     }
@@ -85,10 +98,10 @@ private struct JSONBytes {
         depth = outer
     }
 
-    /// Foundation writes an empty array as `[\n\n<indent>]`.
+    /// Foundation writes an empty array as `[\n\n<indent>]` pretty, `[]` compact.
     mutating func array<Element>(_ elements: [Element], indent: Int, _ write: (inout JSONBytes, Element) -> Void) {
         bytes.append(UInt8(ascii: "["))
-        if elements.isEmpty { bytes.append(UInt8(ascii: "\n")) }
+        if elements.isEmpty && pretty { bytes.append(UInt8(ascii: "\n")) }
         for (index, element) in elements.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
             newline(indent: indent)
@@ -98,13 +111,14 @@ private struct JSONBytes {
         bytes.append(UInt8(ascii: "]"))
     }
 
-    /// `"key" : ` on a new line one level in; every key but an object's first follows a comma.
+    /// `"key" : ` on a new line one level in (`"key":` compact); every key but an object's first
+    /// follows a comma.
     mutating func key(_ name: StaticString, first: Bool = false) {
         if !first { bytes.append(UInt8(ascii: ",")) }
         newline(indent: depth + 1)
         bytes.append(UInt8(ascii: "\""))
         name.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        raw("\" : ")
+        if pretty { raw("\" : ") } else { raw("\":") }
     }
 
     mutating func integer(_ value: Int) {

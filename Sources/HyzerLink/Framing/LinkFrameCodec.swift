@@ -73,10 +73,23 @@ final class PushFrameCache: Sendable {
 /// writes raw bytes to the socket.
 public enum LinkFrame {
     public static func encode(_ message: LinkMessage, into buffer: inout ByteBuffer) throws {
+        if case .standings(let snapshot) = message {
+            // Written directly (what the encoder writes, byte for byte): it is on the path from a
+            // commit to the wrist, and JSONEncoder took ~70 µs for four players.
+            let body = snapshot.compactJSON()
+            buffer.writeInteger(UInt32(body.count + standingsEnvelope.count), endianness: .big)
+            buffer.writeStaticString("{\"body\":")
+            buffer.writeBytes(body)
+            buffer.writeStaticString(",\"type\":\"standings\"}")
+            return
+        }
         let body = try HyzerJSON.encoder().encode(message)
         buffer.writeInteger(UInt32(body.count), endianness: .big)
         buffer.writeBytes(body)
     }
+
+    /// What a standings frame's body holds around the snapshot.
+    private static let standingsEnvelope = Array("{\"body\":,\"type\":\"standings\"}".utf8)
 
     public static func encode(_ message: LinkMessage) throws -> [UInt8] {
         var buffer = ByteBuffer()
@@ -110,6 +123,7 @@ public enum LinkFrame {
 
     /// The message a frame body holds; anything else is a malformed frame, with the reason.
     public static func message(in body: ByteBuffer) throws -> LinkMessage {
+        if let snapshot = body.withUnsafeReadableBytes(CanonicalFrames.standings) { return .standings(snapshot) }
         do {
             return try HyzerJSON.decoder().decode(LinkMessage.self, from: Data(body.readableBytesView))
         } catch let error as DecodingError {
