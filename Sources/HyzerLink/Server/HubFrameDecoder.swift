@@ -71,6 +71,7 @@ public struct HubFrameDecoder: ByteToMessageDecoder, Sendable {
     }
 
     public static func inbound(in body: ByteBuffer) throws -> LinkInbound {
+        if let (event, id) = body.withUnsafeReadableBytes(CanonicalFrames.score) { return .score(event, idAsSent: id) }
         let data = Data(body.readableBytesView)
         do {
             let message = try HyzerJSON.decoder().decode(LinkMessage.self, from: data)
