@@ -4,8 +4,9 @@ import Glibc
 import Foundation
 import Synchronization
 
-/// Calls `onChange` when any of some files in one directory is written, touched, replaced,
-/// created or removed: inotify on the directory (a replacing rename shows up there too), with a
+/// Calls `onChange` when any of some files in one directory is written (once its writer closes
+/// it), touched, replaced, created or removed: inotify on the directory (a replacing rename shows
+/// up there too), with a
 /// slow poll of the files' size, time and inode as the safety net for file systems without
 /// inotify (and for a change inotify reported before it could be read: the poll then reports it
 /// once more). Nothing runs at a fixed high rate, so an idle watcher costs next to nothing.
@@ -36,7 +37,10 @@ public final class FileChangeWatcher: Sendable {
     public func start(name: String = "hyzer.file-watcher") {
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let fd = inotify_init1(Int32(IN_CLOEXEC))
-        let mask = UInt32(IN_MODIFY | IN_ATTRIB | IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE)
+        // Not IN_MODIFY: it fires for every write to any file in the directory (the hub's WAL
+        // beside its commit signal: eight wake-ups a commit, just as its push goes out), and a
+        // file being written is complete only when it is closed (IN_CLOSE_WRITE).
+        let mask = UInt32(IN_ATTRIB | IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE)
         let watching = fd >= 0 && inotify_add_watch(fd, directory.path, mask) >= 0
         let initial = signature()
         let thread = Thread { [self] in run(fd: fd, watching: watching, initial: initial) }
