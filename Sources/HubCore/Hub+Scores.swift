@@ -24,7 +24,7 @@ extension Hub {
         let result = try appending { store, context -> AppendResult in
             let result = try self.append(event, in: store, context: &context)
             if result.outcome != .alreadyStored, let round = context.round, let cache = context.ledger {
-                state = (round, cache.ledger, cache.sequence, try store.hubID)
+                state = (round, cache.ledger, cache.sequence, try self.hubID(in: store))
             }
             return result
         }

@@ -22,6 +22,17 @@ public final class Hub: Sendable {
     /// never change once it is active) and only its status and selected hole are read again.
     let roundInPlayCache = NIOLockedValueBox<RoundInPlayCache?>(nil)
 
+    /// The database's id, read once: it is written when the database is made and never changes.
+    private let knownHubID = NIOLockedValueBox<String?>(nil)
+
+    /// The hub id (`hubID`) inside a transaction already open, from memory after the first read.
+    func hubID(in store: HubStore) throws -> String {
+        if let known = knownHubID.withLockedValue({ $0 }) { return known }
+        let id = try store.hubID
+        if !id.isEmpty { knownHubID.withLockedValue { $0 = id } }
+        return id
+    }
+
     struct RoundInPlayCache {
         let round: Round
         let course: Course
@@ -79,7 +90,10 @@ public final class Hub: Sendable {
     }
 
     public var hubID: String {
-        get throws { try database.read { store in try store.hubID } }
+        get throws {
+            if let known = knownHubID.withLockedValue({ $0 }) { return known }
+            return try database.read { store in try hubID(in: store) }
+        }
     }
 
     // MARK: Courses
@@ -262,7 +276,7 @@ public final class Hub: Sendable {
         try database.read { store in
             let sequence = try store.sequence
             return StandingsSnapshot(
-                hubID: try store.hubID,
+                hubID: try hubID(in: store),
                 sequence: sequence,
                 lastUpdatedAt: clock(),
                 round: try store.roundInPlay().map { RoundSnapshot(round: $0, ledger: try ledger(of: $0, at: sequence, in: store)) }
