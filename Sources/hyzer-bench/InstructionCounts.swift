@@ -1,4 +1,5 @@
 import Foundation
+import HubCore
 import HyzerKit
 import HyzerTestSupport
 import WatchCore
@@ -14,6 +15,7 @@ enum Kernel: String, CaseIterable {
     case crownFrame = "crown-frame"
     case ledgerAppend = "ledger-append"
     case ingestBatch = "ingest-batch"
+    case appendOne = "append-one"
 
     /// The figure whose work one iteration is.
     var figure: String {
@@ -23,6 +25,7 @@ enum Kernel: String, CaseIterable {
         case .crownFrame: "crown detent → next frame's display list (reducer, haptic log line, layout)"
         case .ledgerAppend: "one event appended to a 20,000-event round's ledger in memory (the hub's per-score update)"
         case .ingestBatch: "one event of a batch the hub ingests in one transaction (checks, classification, the SQLite insert)"
+        case .appendOne: "a watch's score as serve stores it: its own transaction, committed, and the standings built for the push"
         }
     }
 
@@ -34,6 +37,7 @@ enum Kernel: String, CaseIterable {
         case .crownFrame: (100, 600)
         case .ledgerAppend: (1_000, 6_000)
         case .ingestBatch: (1_800, 9_000)
+        case .appendOne: (100, 500)
         }
     }
 
@@ -72,6 +76,21 @@ enum Kernel: String, CaseIterable {
             let events = Figures.ingestEvents(round, count: Kernel.ingestBatch.iterations.1)
             let results = try hub.append(batch: Array(events.prefix(iterations)))
             precondition(results.count == iterations)
+        case .appendOne:
+            // Four players hole by hole, as the Save chain scores them; a new round every 72 scores
+            // (the same in both runs' shares), so the round stays the size of a real one.
+            let hub = try Hub.open(paths: HyzerPaths(home: directory.appendingPathComponent("append-one")))
+            var round = try hub.startRound(course: "Maple Hill", players: ["Ann", "Ben", "Cat", "Dan"])
+            var events = Figures.ingestEvents(round, count: 72)
+            for index in 0..<iterations {
+                if index > 0 && index % 72 == 0 {
+                    try hub.finishRound(force: true)
+                    round = try hub.startRound(course: "Maple Hill", players: ["Ann", "Ben", "Cat", "Dan"])
+                    events = Figures.ingestEvents(round, count: 72)
+                }
+                let (_, snapshot) = try hub.appendForPush(events[index % 72])
+                precondition(snapshot != nil)
+            }
         }
     }
 
