@@ -21,6 +21,9 @@ final class FontBook: @unchecked Sendable {
     private let owner = pthread_self()
     private var paths: [FontSpec.Family: String] = [:]
     private var fonts: [FontKey: OpaquePointer] = [:]
+    /// Each font file, mapped into memory once: SDL_ttf opens every size from it. Opened from
+    /// the file instead, each size read its tables through ~150 small seeks and reads.
+    private var mapped: [String: UnsafeRawBufferPointer] = [:]
     /// The fallback font file (and face index in a collection) for a family and a character.
     private var fallbacks: [FallbackKey: FontFile?] = [:]
 
@@ -117,9 +120,31 @@ final class FontBook: @unchecked Sendable {
     private func open(_ file: FontFile, size: Double) throws -> OpaquePointer {
         let key = FontKey(file: file, size: max(1, size.rounded()))
         if let font = fonts[key] { return font }
-        guard let font = TTF_OpenFontIndex(file.path, Int32(key.size), key.file.index) else { throw HostError.sdl("TTF_OpenFont \(file.path)") }
+        let font: OpaquePointer
+        if let bytes = map(file.path), let source = SDL_RWFromConstMem(bytes.baseAddress, Int32(bytes.count)) {
+            // The source is freed with the font (freesrc 1); the mapping outlives every font.
+            guard let opened = TTF_OpenFontIndexRW(source, 1, Int32(key.size), key.file.index) else { throw HostError.sdl("TTF_OpenFont \(file.path)") }
+            font = opened
+        } else {
+            guard let opened = TTF_OpenFontIndex(file.path, Int32(key.size), key.file.index) else { throw HostError.sdl("TTF_OpenFont \(file.path)") }
+            font = opened
+        }
         fonts[key] = font
         return font
+    }
+
+    /// The file's bytes, mapped read-only; nil when it cannot be (SDL_ttf then reads the file).
+    private func map(_ path: String) -> UnsafeRawBufferPointer? {
+        if let bytes = mapped[path] { return bytes }
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_size > 0, info.st_size <= Int(Int32.max),
+              let base = mmap(nil, Int(info.st_size), PROT_READ, MAP_PRIVATE, fd, 0), base != MAP_FAILED else { return nil }
+        let bytes = UnsafeRawBufferPointer(start: base, count: Int(info.st_size))
+        mapped[path] = bytes
+        return bytes
     }
 
     /// The font to draw `text` in: the family's own, or a fallback that has the characters it lacks.
@@ -147,7 +172,10 @@ final class FontBook: @unchecked Sendable {
         return Double(w)
     }
 
-    deinit { for font in fonts.values { TTF_CloseFont(font) } }
+    deinit {
+        for font in fonts.values { TTF_CloseFont(font) }
+        for bytes in mapped.values { munmap(UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count) }
+    }
 }
 
 /// Draws display lists with SDL's software renderer into a surface the size of the face. The
