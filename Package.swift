@@ -45,7 +45,9 @@ let package = Package(
             dependencies: [
                 "HyzerKit", "HyzerStorage",
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "X509", package: "swift-certificates"),
+                // Only SHA-256, for the hub certificate's fingerprint. Making the certificate
+                // (swift-certificates) is the hub's (HubCore.HubIdentity): the watch does not
+                // link it, and every conformance lookup at its start scans ~900 fewer records.
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -70,6 +72,10 @@ let package = Package(
             dependencies: [
                 "HyzerKit", "HyzerLink", "HyzerStorage", "HyzerAssets",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // The hub's TLS identity: its self-signed certificate (HubIdentity).
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 // SQLite's own C calls, for the one hot statement bound without GRDB's boxing (HubStore.insert).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
