@@ -284,6 +284,17 @@ public final class Hub: Sendable {
         }
     }
 
+    /// The standings as `standings.json` says them: the snapshot of now, dated when its change
+    /// was exported (the file's `lastUpdatedAt` when the file holds this very change, which every
+    /// `hyzer-hub` command and `serve` write right after it), not at the moment of asking.
+    public func publishedSnapshot() throws -> StandingsSnapshot {
+        let current = try snapshot()
+        guard let exporter, let written = exporter.writtenSnapshotHeader(),
+              written.hubID == current.hubID, written.sequence == current.sequence else { return current }
+        return StandingsSnapshot(schemaVersion: current.schemaVersion, hubID: current.hubID, sequence: current.sequence,
+                                 lastUpdatedAt: written.lastUpdatedAt, round: current.round)
+    }
+
     /// The round's ledger at `sequence`: the cached one brought up to date with the rows that
     /// arrived since (whoever wrote them), or rebuilt from the whole log when the log order changed
     /// under it (the cloud ordered an event before one the ledger already holds) or there is none.

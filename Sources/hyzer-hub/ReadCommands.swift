@@ -11,7 +11,8 @@ struct StandingsCommand: ParsableCommand {
 
     func run() throws {
         let hub = try root.openHub()
-        let snapshot = try hub.snapshot()
+        // Dated as standings.json dates it: when the standings last changed, not now.
+        let snapshot = try hub.publishedSnapshot()
         if json { return try printJSON(snapshot) }
         // No round in play: the last one's final standings, which standings.json no longer holds.
         if snapshot.round == nil, case let (round?, events) = try hub.eventLog(), round.status == .completed {

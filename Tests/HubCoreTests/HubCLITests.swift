@@ -46,6 +46,10 @@ struct HubCLITests {
         #expect(Self.rows(fromFile) == expected)
         #expect(fromFile.hubID == fromCommand.hubID)
         #expect(fromFile.sequence == fromCommand.sequence)
+        // Dated when the standings changed, as the file dates them, not when they were asked for.
+        #expect(fromCommand.lastUpdatedAt == fromFile.lastUpdatedAt)
+        try await Task.sleep(for: .milliseconds(20))
+        #expect(try Self.standings(try await home.hub("standings", "--json").stdout).lastUpdatedAt == fromFile.lastUpdatedAt)
         // Start, then one change a command: the two scores of one transcript are one change.
         #expect(fromFile.sequence == 5)
 

@@ -35,6 +35,13 @@ public struct SnapshotExporter: Sendable {
         }
     }
 
+    /// Which change the file holds and when it was written, if it can be read.
+    public func writtenSnapshotHeader() -> (hubID: String, sequence: Int, lastUpdatedAt: Date)? {
+        struct Header: Decodable { let hubID: String; let sequence: Int; let lastUpdatedAt: Date }
+        guard let data = try? Data(contentsOf: url), let header = try? HyzerJSON.decoder().decode(Header.self, from: data) else { return nil }
+        return (header.hubID, header.sequence, header.lastUpdatedAt)
+    }
+
     /// Which change the file holds, if it can be read.
     private static func written(at url: URL) -> (hubID: String, sequence: Int)? {
         guard let data = try? Data(contentsOf: url) else { return nil }
