@@ -25,7 +25,7 @@ enum Kernel: String, CaseIterable {
         case .crownFrame: "crown detent → next frame's display list (reducer, haptic log line, layout)"
         case .ledgerAppend: "one event appended to a 20,000-event round's ledger in memory (the hub's per-score update)"
         case .ingestBatch: "one event of a batch the hub ingests in one transaction (checks, classification, the SQLite insert)"
-        case .appendOne: "a watch's score as serve stores it: its own transaction, committed, and the standings built for the push"
+        case .appendOne: "a watch's score as serve stores it (4 players; past 72 scores, corrections): its own transaction, committed, and the standings built for the push"
         }
     }
 
@@ -77,18 +77,20 @@ enum Kernel: String, CaseIterable {
             let results = try hub.append(batch: Array(events.prefix(iterations)))
             precondition(results.count == iterations)
         case .appendOne:
-            // Four players hole by hole, as the Save chain scores them; a new round every 72 scores
-            // (the same in both runs' shares), so the round stays the size of a real one.
+            // Four players, as the Save chain: the round's 72 scores, then corrections of them in
+            // turn, each superseding the score that counts (one round for both runs, so no round
+            // is started between scores and only appending them differs).
             let hub = try Hub.open(paths: HyzerPaths(home: directory.appendingPathComponent("append-one")))
-            var round = try hub.startRound(course: "Maple Hill", players: ["Ann", "Ben", "Cat", "Dan"])
-            var events = Figures.ingestEvents(round, count: 72)
+            let round = try hub.startRound(course: "Maple Hill", players: ["Ann", "Ben", "Cat", "Dan"])
+            var latest = Figures.ingestEvents(round, count: 72)
             for index in 0..<iterations {
-                if index > 0 && index % 72 == 0 {
-                    try hub.finishRound(force: true)
-                    round = try hub.startRound(course: "Maple Hill", players: ["Ann", "Ben", "Cat", "Dan"])
-                    events = Figures.ingestEvents(round, count: 72)
-                }
-                let (_, snapshot) = try hub.appendForPush(events[index % 72])
+                let slot = index % 72
+                let event = index < 72 ? latest[slot] : try ScoreEvent(
+                    roundID: round.id, playerID: latest[slot].playerID, hole: latest[slot].hole, strokes: 2 + (index / 72) % 4,
+                    supersedesEventID: latest[slot].id, reportedByPlayerID: latest[slot].playerID, deviceID: "bench", source: .crown,
+                    createdAt: Date())
+                latest[slot] = event
+                let (_, snapshot) = try hub.appendForPush(event)
                 precondition(snapshot != nil)
             }
         }
