@@ -40,6 +40,12 @@ extension UUID {
         self = parsed
     }
 
+    /// The same from the text's UTF-8 bytes (a reader that has them without a `String`).
+    public init?(canonicalUTF8 bytes: UnsafeRawBufferPointer) {
+        guard let parsed = Self.parse(bytes.assumingMemoryBound(to: UInt8.self)) else { return nil }
+        self = parsed
+    }
+
     private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> UUID? {
         guard bytes.count == 36 else { return nil }
         var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)

@@ -183,44 +183,16 @@ struct CompactJSONReader {
     }
 
     /// A UUID written as 8-4-4-4-12 hex digits, in either case (Foundation's `UUID(uuidString:)`
-    /// reads more forms; those are left to the decoder). Parsed here: Foundation's parse goes
-    /// through `sscanf`, a tenth of reading a whole score.
+    /// reads more forms; those are left to the decoder). Parsed by `UUID(canonicalUTF8:)`:
+    /// Foundation's parse goes through `sscanf`, a tenth of reading a whole score.
     mutating func uuid() -> UUID? {
-        stringBytes().flatMap(Self.uuid(in:))
+        stringBytes().flatMap(UUID.init(canonicalUTF8:))
     }
 
     /// A UUID and its text as written (a score's id: the ack echoes it as sent).
     mutating func uuidAsWritten() -> (UUID, String)? {
-        guard let text = stringBytes(), let uuid = Self.uuid(in: text) else { return nil }
+        guard let text = stringBytes(), let uuid = UUID(canonicalUTF8: text) else { return nil }
         return (uuid, String(decoding: text, as: UTF8.self))
-    }
-
-    private static func uuid(in text: UnsafeRawBufferPointer) -> UUID? {
-        guard text.count == 36 else { return nil }
-        var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        let parsed = withUnsafeMutableBytes(of: &bytes) { out -> Bool in
-            var position = 0
-            for index in 0..<16 {
-                if position == 8 || position == 13 || position == 18 || position == 23 {
-                    guard text[position] == UInt8(ascii: "-") else { return false }
-                    position += 1
-                }
-                guard let high = hexValue(text[position]), let low = hexValue(text[position + 1]) else { return false }
-                out[index] = high << 4 | low
-                position += 2
-            }
-            return true
-        }
-        return parsed ? UUID(uuid: bytes) : nil
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 
     /// `-?(0|[1-9][0-9]*)` within `Int`, not followed by a fraction or an exponent.
