@@ -120,15 +120,11 @@ final class FontBook: @unchecked Sendable {
     private func open(_ file: FontFile, size: Double) throws -> OpaquePointer {
         let key = FontKey(file: file, size: max(1, size.rounded()))
         if let font = fonts[key] { return font }
-        let font: OpaquePointer
-        if let bytes = map(file.path), let source = SDL_RWFromConstMem(bytes.baseAddress, Int32(bytes.count)) {
-            // The source is freed with the font (freesrc 1); the mapping outlives every font.
-            guard let opened = TTF_OpenFontIndexRW(source, 1, Int32(key.size), key.file.index) else { throw HostError.sdl("TTF_OpenFont \(file.path)") }
-            font = opened
-        } else {
-            guard let opened = TTF_OpenFontIndex(file.path, Int32(key.size), key.file.index) else { throw HostError.sdl("TTF_OpenFont \(file.path)") }
-            font = opened
-        }
+        // From the mapping when there is one (its source is freed with the font, freesrc 1; the
+        // mapping outlives every font), else from the file.
+        let source = map(file.path).flatMap { SDL_RWFromConstMem($0.baseAddress, Int32($0.count)) }
+        guard let font = source.map({ TTF_OpenFontIndexRW($0, 1, Int32(key.size), key.file.index) })
+                ?? TTF_OpenFontIndex(file.path, Int32(key.size), key.file.index) else { throw HostError.sdl("TTF_OpenFont \(file.path)") }
         fonts[key] = font
         return font
     }

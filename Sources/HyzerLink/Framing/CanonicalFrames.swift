@@ -229,7 +229,7 @@ struct CompactJSONReader {
         guard literal("{") else { return false }
         if literal("}") { return true }
         repeat {
-            guard let key = stringBytes().flatMap({ String(validating: $0, as: UTF8.self) }), literal(":"), member(&self, key) else { return false }
+            guard let key = string(), literal(":"), member(&self, key) else { return false }
         } while literal(",")
         return literal("}")
     }

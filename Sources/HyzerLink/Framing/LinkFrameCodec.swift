@@ -77,19 +77,17 @@ public enum LinkFrame {
             // Written directly (what the encoder writes, byte for byte): it is on the path from a
             // commit to the wrist, and JSONEncoder took ~70 µs for four players.
             let body = snapshot.compactJSON()
-            buffer.writeInteger(UInt32(body.count + standingsEnvelope.count), endianness: .big)
-            buffer.writeStaticString("{\"body\":")
+            let (opening, closing): (StaticString, StaticString) = ("{\"body\":", ",\"type\":\"standings\"}")
+            buffer.writeInteger(UInt32(opening.utf8CodeUnitCount + body.count + closing.utf8CodeUnitCount), endianness: .big)
+            buffer.writeStaticString(opening)
             buffer.writeBytes(body)
-            buffer.writeStaticString(",\"type\":\"standings\"}")
+            buffer.writeStaticString(closing)
             return
         }
         let body = try HyzerJSON.encoder().encode(message)
         buffer.writeInteger(UInt32(body.count), endianness: .big)
         buffer.writeBytes(body)
     }
-
-    /// What a standings frame's body holds around the snapshot.
-    private static let standingsEnvelope = Array("{\"body\":,\"type\":\"standings\"}".utf8)
 
     public static func encode(_ message: LinkMessage) throws -> [UInt8] {
         var buffer = ByteBuffer()
