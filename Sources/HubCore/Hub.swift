@@ -167,9 +167,7 @@ public final class Hub: Sendable {
                 throw HubError.unknownCourse(courseName, available: try store.courses().map(\.name))
             }
             var round = Round(course: course, createdAt: clock())
-            for name in players + guests {
-                guard name.contains(where: { $0.isLetter || $0.isNumber }) else { throw HubError.invalidPlayerName(name) }
-            }
+            for name in players + guests { try Self.checkPlayerName(Self.trim(name), guest: guests.contains(name)) }
             do {
                 for name in players.map(Self.trim) {
                     try round.addPlayer(try store.registeredPlayer(named: name) ?? .registered(name: name))
@@ -383,4 +381,19 @@ public final class Hub: Sendable {
     }
 
     static func trim(_ name: String) -> String { name.trimmingCharacters(in: .whitespacesAndNewlines) }
+
+    /// A name every device can score and show: a letter or digit, no control characters, and a
+    /// guest's id (`guest:<name>`) within a score's bound for player ids.
+    static func checkPlayerName(_ name: String, guest: Bool) throws {
+        guard name.contains(where: { $0.isLetter || $0.isNumber }) else {
+            throw HubError.invalidPlayerName(name, "a name needs at least one letter or digit")
+        }
+        guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw HubError.invalidPlayerName(name, "a name may not hold control characters (tabs, line breaks and the like)")
+        }
+        let room = ScoreEvent.maxPlayerIDLength - Player.guestPrefix.utf8.count
+        guard !guest || name.utf8.count <= room else {
+            throw HubError.invalidPlayerName(name, "a guest's name is at most \(room) bytes (\(name.utf8.count) given): its id, guest:<name>, is at most \(ScoreEvent.maxPlayerIDLength)")
+        }
+    }
 }

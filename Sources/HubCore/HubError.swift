@@ -13,7 +13,7 @@ public enum HubError: Error, Equatable, Sendable, CustomStringConvertible {
     case unknownPlayer(String, roundPlayers: [String], suggestion: String?)
     /// A name that fits several players of the round about equally ("Paul" with two Pauls).
     case ambiguousPlayer(String, candidates: [String])
-    case invalidPlayerName(String)
+    case invalidPlayerName(String, String)
     case duplicatePlayerName(String)
     case alreadyScored(player: String, hole: Int, strokes: Int, attempted: Int)
     case noScoreToCorrect(player: String, hole: Int)
@@ -63,8 +63,8 @@ public enum HubError: Error, Equatable, Sendable, CustomStringConvertible {
             "No player named \"\(name)\" in this round. Players: \(players.joined(separator: ", "))."
         case .ambiguousPlayer(let name, let candidates):
             "\"\(name)\" could be \(HubText.list(candidates.map { "\"\($0)\"" }, conjunction: "or")); give more of the name."
-        case .invalidPlayerName(let name):
-            "\"\(name)\" is not a usable player name; a name needs at least one letter or digit."
+        case .invalidPlayerName(let name, let reason):
+            "\(String(reflecting: name)) is not a usable player name; \(reason)."
         case .duplicatePlayerName(let name):
             "\(name) is named twice; each player can be in a round once."
         case .alreadyScored(let player, let hole, let strokes, let attempted):

@@ -175,12 +175,20 @@ struct HubCLITests {
              "Error: No round is active. Start one with: hyzer-hub round start --course NAME --player NAME...\n"),
             ("unknown course", ["round", "start", "--course", "Pebble", "--player", "Jake"],
              "Error: No course named \"Pebble\". Known courses: Cedar Ridge, Maple Hill, Willow Creek. Add one with: hyzer-hub course add --file FILE\n"),
+            ("no letter", ["round", "start", "--course", "Maple Hill", "--player", "Jake", "--guest", " -- "],
+             "Error: \"--\" is not a usable player name; a name needs at least one letter or digit.\n"),
+            // No device could score such a player: a score's player id has no control characters.
+            ("control character", ["round", "start", "--course", "Maple Hill", "--guest", "Bad\u{7}Name"],
+             "Error: \"Bad\\u{07}Name\" is not a usable player name; a name may not hold control characters (tabs, line breaks and the like).\n"),
+            ("guest id over 128 bytes", ["round", "start", "--course", "Maple Hill", "--guest", String(repeating: "é", count: 62)],
+             "Error: \"\(String(repeating: "é", count: 62))\" is not a usable player name; a guest's name is at most 122 bytes (124 given): its id, guest:<name>, is at most 128.\n"),
           ])
     func badInputWithoutRound(label: String, arguments: [String], message: String) async throws {
         let home = try TemporaryHome()
         let result = try await CLIProcess.run("hyzer-hub", ["--home", home.path] + arguments)
         #expect(result.status == 1)
         #expect(result.stderr == message)
+        #expect(try await CLIProcess.run("hyzer-hub", ["--home", home.path, "standings", "--json"]).stdout.contains("\"round\" : null"))
     }
 
     @Test("Course files: a good one is added, a malformed one is refused with the reason and nothing added")

@@ -46,6 +46,28 @@ struct StandingsSnapshotTests {
         #expect(round.standings[1].position == nil)
     }
 
+    @Test("Values the schema's bounds forbid are named; the documented snapshot and one a hub builds have none", arguments: [
+        (#""sequence": 42"#, #""sequence": -1"#, "sequence is -1; it counts from 0"),
+        (#""position": 1"#, #""position": 0"#, "round.standings[0].position is 0; positions start at 1"),
+        (#""name": "Zed""#, #""name": "Z\u0007d""#, "round.standings[1].name is empty or holds a control character"),
+        (#""name": "Jake""#, #""name": """#, "round.standings[0].name is empty or holds a control character"),
+        (#""totalStrokes": 20"#, #""totalStrokes": -20"#, "round.standings[0].totalStrokes is -20; it is 0 or more"),
+        (#""currentHole": 7"#, #""currentHole": 0"#, "round.currentHole is 0; holes are numbered from 1"),
+        (#""par": 3"#, #""par": 9"#, "round.holes[0].par is 9; par is 2 to 6"),
+        (#""currentHoleStrokes": null, "discrepancy": false },"#, #""currentHoleStrokes": 11, "discrepancy": false },"#,
+         "round.standings[0].currentHoleStrokes is 11; strokes are 1 to 10"),
+    ])
+    func schemaViolations(original: String, replacement: String, violation: String) throws {
+        #expect(try HyzerJSON.decoder().decode(StandingsSnapshot.self, from: Data(Self.documented.utf8)).schemaViolation == nil)
+        #expect(Self.documented.contains(original))
+        let broken = Self.documented.replacingOccurrences(of: original, with: replacement)
+        #expect(try HyzerJSON.decoder().decode(StandingsSnapshot.self, from: Data(broken.utf8)).schemaViolation == violation)
+        var round = Round(course: try Course(name: "Maple Hill", holes: (1...18).map { Hole(number: $0, par: 3) }), createdAt: Date())
+        try round.addPlayer(.guest(name: "Zoë"))
+        try round.start()
+        #expect(StandingsSnapshot(hubID: "hub", sequence: 0, lastUpdatedAt: Date(), round: RoundSnapshot(round: round, events: [])).schemaViolation == nil)
+    }
+
     @Test("Encoding writes exactly the documented field names, nulls included, and decodes back equal")
     func encodesDocumentedFieldNames() throws {
         let snapshot = try HyzerJSON.decoder().decode(StandingsSnapshot.self, from: Data(Self.documented.utf8))

@@ -106,7 +106,7 @@ struct WatchSessionTests {
         #expect(session.frame(measurer: .estimate).texts.contains("Jake"))
     }
 
-    @Test("A missing file, a partial file and an unknown schema each read as a reason, never a crash")
+    @Test("A missing file, a partial file, an unknown schema and values out of the schema's bounds each read as a reason, never a crash")
     func snapshotFileReasons() throws {
         let home = try TemporaryHome()
         let url = home.url.appendingPathComponent("standings.json")
@@ -117,6 +117,11 @@ struct WatchSessionTests {
         future["schemaVersion"] = 2
         try JSONSerialization.data(withJSONObject: future).write(to: url)
         #expect(SnapshotFile.read(url) == .failure(.unsupportedSchema(version: 2)))
+        // JSON that breaks the schema's bounds is not shown either ("Zeroth" for a position 0).
+        var zeroth = try JSONSerialization.jsonObject(with: HyzerJSON.encoder().encode(Fixture.snapshot())) as! [String: Any]
+        zeroth["sequence"] = -1
+        try JSONSerialization.data(withJSONObject: zeroth).write(to: url)
+        #expect(SnapshotFile.read(url) == .failure(.unreadable(path: url.path, reason: "sequence is -1; it counts from 0")))
     }
 
     @Test("A newer snapshot written by the hub is picked up from the file")
@@ -126,7 +131,7 @@ struct WatchSessionTests {
         let session = try Self.session(home)
         session.start()
         defer { Task { await session.stop() } }
-        try Self.write(Fixture.snapshot(sequence: 2, standings: [Fixture.standing("Zoe", 1, -4)]), to: home)
+        try Self.write(Fixture.snapshot(sequence: 2, standings: [Fixture.standing("Zoe", 1, -2)]), to: home)
         #expect(await eventually(timeout: .seconds(5)) { session.current.snapshot?.sequence == 2 })
         #expect(session.current.round?.standings.map(\.name) == ["Zoe"])
     }

@@ -70,3 +70,41 @@ public struct RoundSnapshot: Sendable, Hashable, Codable {
 
     public func par(ofHole number: Int) -> Int? { holes.first { $0.number == number }?.par }
 }
+
+extension StandingsSnapshot {
+    /// What in this snapshot breaks the bounds of `standings.schema.json` (a sequence below 0, a
+    /// position of 0, a name with a control character…), or nil. The hub never writes such a
+    /// snapshot; a watch keeps what it shows rather than take one.
+    public var schemaViolation: String? {
+        guard sequence >= 0 else { return "sequence is \(sequence); it counts from 0" }
+        guard !hubID.isEmpty else { return "hubID is empty" }
+        guard let round else { return nil }
+        guard !round.courseName.isEmpty else { return "round.courseName is empty" }
+        guard round.holeCount >= 1 else { return "round.holeCount is \(round.holeCount); a round has at least one hole" }
+        guard round.currentHole >= 1 else { return "round.currentHole is \(round.currentHole); holes are numbered from 1" }
+        for (index, hole) in round.holes.enumerated() {
+            guard hole.number >= 1 else { return "round.holes[\(index)].number is \(hole.number); holes are numbered from 1" }
+            guard Hole.allowedPar.contains(hole.par) else {
+                return "round.holes[\(index)].par is \(hole.par); par is \(Hole.allowedPar.lowerBound) to \(Hole.allowedPar.upperBound)"
+            }
+        }
+        for (index, standing) in round.standings.enumerated() {
+            let at = "round.standings[\(index)]"
+            guard !standing.playerID.isEmpty, standing.playerID.utf8.count <= ScoreEvent.maxPlayerIDLength else {
+                return "\(at).playerID is not 1 to \(ScoreEvent.maxPlayerIDLength) bytes"
+            }
+            guard Self.isName(standing.name) else { return "\(at).name is empty or holds a control character" }
+            if let position = standing.position, position < 1 { return "\(at).position is \(position); positions start at 1" }
+            guard standing.totalStrokes >= 0 else { return "\(at).totalStrokes is \(standing.totalStrokes); it is 0 or more" }
+            guard standing.holesPlayed >= 0 else { return "\(at).holesPlayed is \(standing.holesPlayed); it is 0 or more" }
+            if let strokes = standing.currentHoleStrokes, !Strokes.allowed.contains(strokes) {
+                return "\(at).currentHoleStrokes is \(strokes); strokes are \(Strokes.allowed.lowerBound) to \(Strokes.allowed.upperBound)"
+            }
+        }
+        return nil
+    }
+
+    private static func isName(_ text: String) -> Bool {
+        !text.isEmpty && !text.unicodeScalars.contains { $0.properties.generalCategory == .control }
+    }
+}

@@ -86,6 +86,8 @@ public final class LinkClient: Sendable {
         /// The newest standings sequence heard from the hub; heartbeats carry it so the hub can
         /// send newer standings again if a push was lost.
         var newestSequence: Int?
+        /// Why the last standings the hub sent were not taken (logged once per reason).
+        var refusedStandings: String?
         /// How often the hub hung up while this event was in flight, without answering it.
         var closesWithoutAnswer: [UUID: Int] = [:]
     }
@@ -245,6 +247,12 @@ public final class LinkClient: Sendable {
             onEvent(.refused(refusal))
             loop.value.channel?.close(promise: nil)
         case .standings(let snapshot):
+            if let violation = snapshot.schemaViolation {
+                // Not shown: a hub never sends these (standings.schema.json); what is shown stays.
+                if loop.value.refusedStandings != violation { logger.warning("ignoring standings from the hub: \(violation)") }
+                loop.value.refusedStandings = violation
+                return
+            }
             loop.value.newestSequence = max(loop.value.newestSequence ?? snapshot.sequence, snapshot.sequence)
             onEvent(.standings(snapshot))
         case .heartbeat(let heartbeat):

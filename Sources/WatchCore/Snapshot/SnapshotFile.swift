@@ -36,6 +36,7 @@ public enum SnapshotFile {
             guard snapshot.schemaVersion == StandingsSnapshot.currentSchemaVersion else {
                 return .failure(.unsupportedSchema(version: snapshot.schemaVersion))
             }
+            if let violation = snapshot.schemaViolation { return .failure(.unreadable(path: path, reason: violation)) }
             return .success(snapshot)
         } catch {
             let reason = data.isEmpty ? "empty" : "\(data.count) bytes that are not a standings snapshot"
