@@ -230,7 +230,7 @@ extension Hub {
         let history: [ScoreEvent]
         do {
             do {
-                if let playerIDs = context.playerIDs { try round.validate(event, isPlayer: { playerIDs.contains($0) }) } else { try round.validate(event) }
+                if let playerIDs = context.playerIDs { try round.validate(event, isPlayer: { id in playerIDs.firstIndex(of: id).map { playerIDs[$0].hasSameBytes(as: id) } ?? false }) } else { try round.validate(event) }
             } catch {
                 throw HubError.score(error)
             }
@@ -292,6 +292,18 @@ extension Hub {
         try database.read { store in try storedAlready(event, in: store) }
     }
 
+    /// `HubError.eventIDInUse` when the log holds a score under `id`: asked for a score frame the
+    /// link cannot accept as sent (strokes 11, a field of the wrong type), which can never be the
+    /// same event as one stored (PROTOCOL.md: the id is checked before the content).
+    public func checkIDUnused(_ id: UUID) throws {
+        guard let held = try database.read({ store in try store.event(id: id) }) else { return }
+        throw HubError.eventIDInUse(id, stored: Self.describe(held))
+    }
+
+    private static func describe(_ held: ScoreEvent) -> String {
+        "\(held.playerID), hole \(held.hole), \(held.strokes) strokes, from \(held.deviceID)"
+    }
+
     /// When the log holds an event with `event`'s id: `.alreadyStored` when it is the same score
     /// (a resend), `eventIDInUse` when it is another; nil when the id is new.
     private func storedAlready(_ event: ScoreEvent, in store: HubStore) throws -> AppendResult? {
@@ -302,7 +314,7 @@ extension Hub {
     /// A resend is the same event; the same id with another score is refused, not acked as if stored.
     private static func resent(_ event: ScoreEvent, held: ScoreEvent) throws -> AppendResult {
         guard held.isSameScore(as: event) else {
-            throw HubError.eventIDInUse(event.id, stored: "\(held.playerID), hole \(held.hole), \(held.strokes) strokes, from \(held.deviceID)")
+            throw HubError.eventIDInUse(event.id, stored: describe(held))
         }
         return AppendResult(event: event, outcome: .alreadyStored)
     }

@@ -238,6 +238,78 @@ extension LinkHardeningTests {
         #expect(try await home.events().map(\.id) == [UUID(uuidString: next)!])
     }
 
+    @Test("A score frame that is not JSON anywhere, a key no score has included, closes the connection and stores nothing")
+    func notJSONAnywhere() async throws {
+        let (home, server, socket, snapshot) = try await pairedRawWatch()
+        defer { server.stop() }
+        _ = socket
+        let valid = Array(scoreBody(snapshot).utf8)
+        // Each is valid but for the bytes named: raw in a field the score reads, or in a value
+        // under a key it does not know (which the decoder never looked at).
+        func withField(_ bytes: [UInt8]) -> [UInt8] { Array(valid.dropLast()) + Array(#","zz":"#.utf8) + bytes + [UInt8(ascii: "}")] }
+        let playerID = Array("\"\(snapshot.round!.standings[0].playerID)\"".utf8)
+        func replacingPlayerID(_ bytes: [UInt8]) -> [UInt8] {
+            let text = valid
+            let at = try! #require((0...(text.count - playerID.count)).first { Array(text[$0..<($0 + playerID.count)]) == playerID })
+            return Array(text[..<at]) + bytes + Array(text[(at + playerID.count)...])
+        }
+        let cases: [(String, [UInt8], String)] = [
+            ("raw control character in playerID", replacingPlayerID(Array("\"guest:A".utf8) + [0x07] + Array("\"".utf8)), "a raw control character (0x07) inside a string"),
+            ("invalid UTF-8 under an unknown key", withField([0x22, 0x61, 0xFF, 0x62, 0x22]), "bytes that are not UTF-8 inside a string"),
+            ("invalid UTF-8 in a key", Array(valid.dropLast()) + [0x2C, 0x22, 0xC0, 0xAF, 0x22, 0x3A, 0x31, 0x7D], "bytes that are not UTF-8 inside a string"),
+            ("strokes 03", Array(scoreBody(snapshot, strokes: "X").utf8).replacing(Array(#""X""#.utf8), with: Array("03".utf8)), "a number with a leading zero"),
+            ("strokes 3.", Array(scoreBody(snapshot, strokes: "X").utf8).replacing(Array(#""X""#.utf8), with: Array("3.".utf8)), "a number with no digits after its '.'"),
+            ("lone surrogate", replacingPlayerID(Array(#""guest:\ud800""#.utf8)), "a high surrogate (\\uD800) not followed by a low one"),
+            ("nested 65 deep", withField(Array(repeating: UInt8(ascii: "["), count: 65) + Array(repeating: UInt8(ascii: "]"), count: 65)),
+             "arrays and objects nested deeper than 64 levels"),
+        ]
+        for (label, body, reason) in cases {
+            let rogue = try RawSocket(unixPath: home.socketPath)
+            _ = try await rogue.pair(token: home.token, deviceID: "rogue")
+            let json = Array(#"{"type":"score","body":"#.utf8) + body + [UInt8(ascii: "}")]
+            rogue.send(withUnsafeBytes(of: UInt32(json.count).bigEndian, Array.init) + json)
+            let (answers, closed) = try await rogue.frames { _ in false }
+            #expect(closed, "\(label): the connection stayed open")
+            #expect(!answers.contains { if case .ack = $0 { true } else if case .rejected = $0 { true } else { false } }, "\(label): \(answers)")
+            #expect(await eventually(timeout: .seconds(2)) { server.stderr.contains("closing connection: malformed frame: not valid JSON: \(reason)") },
+                    "\(label): \(server.stderr.suffix(600))")
+        }
+        #expect(try await home.events().isEmpty)
+        #expect(server.isRunning)
+    }
+
+    @Test("A score with a field the schema does not have is rejected as invalidScore, naming it, and nothing is stored")
+    func unknownField() async throws {
+        let (home, server, socket, snapshot) = try await pairedRawWatch()
+        defer { server.stop() }
+        let id = UUID().uuidString
+        socket.send(rawScoreFrame(String(scoreBody(snapshot, id: id).dropLast()) + #","mood":"happy","zz":1}"#))
+        let (answer, closed) = try await socket.frames { $0.contains { if case .rejected = $0 { true } else { false } } }
+        #expect(!closed)
+        #expect(answer.compactMap { if case .rejected(let r) = $0 { r } else { nil } } == [Rejection(eventID: id, reason: .invalidScore, message:
+            "The score is not valid: unknown fields body.mood, body.zz; a score has exactly id, roundID, playerID, hole, strokes, supersedesEventID, reportedByPlayerID, deviceID, source and createdAt.")])
+        #expect(try await home.events().isEmpty)
+    }
+
+    @Test("Player ids match byte for byte: the same name in another Unicode form is another player")
+    func playerIDsExact() async throws {
+        let home = try TemporaryHome()
+        #expect(try await home.hub("round", "start", "--course", "Maple Hill", "--guest", "Zo\u{EB}").status == 0)
+        let server = try await home.serve()
+        defer { server.stop() }
+        let socket = try RawSocket(unixPath: home.socketPath)
+        let snapshot = try await socket.pair(token: home.token)
+        let stored = UUID().uuidString, decomposed = UUID().uuidString
+        socket.send(rawScoreFrame(scoreBody(snapshot, id: stored)))
+        // "Zoe" and U+0308 COMBINING DIAERESIS: canonically equivalent, other bytes.
+        socket.send(rawScoreFrame(scoreBody(snapshot, hole: 2, id: decomposed).replacingOccurrences(of: "guest:Zo\u{EB}", with: "guest:Zoe\u{308}")))
+        let (answers, _) = try await socket.frames { $0.contains { if case .rejected = $0 { true } else { false } } }
+        #expect(answers.contains(.ack(Ack(eventID: stored, alreadyStored: false, classification: .newScore))), "\(answers)")
+        let reasons: [Rejection.Reason] = answers.compactMap { if case .rejected(let r) = $0 { r.reason } else { nil } }
+        #expect(reasons == [.unknownPlayer])
+        #expect(try await home.events().map { Array($0.playerID.utf8) } == [Array("guest:Zo\u{EB}".utf8)])
+    }
+
     @Test("A score for the round the phone finished is rejected as roundNotAcceptingScores; with no round at all it is noActiveRound")
     func finishedRound() async throws {
         let (home, server, socket, snapshot) = try await pairedRawWatch()
@@ -273,6 +345,12 @@ extension LinkHardeningTests {
         #expect(try await answer(to: scoreBody(snapshot, strokes: 5, id: id)) == .rejected(Rejection(eventID: id, reason: .eventIDInUse, message:
             "Event \(id) is already stored with other content (\(playerID), hole 1, 3 strokes, from raw-watch); a resend must be the same event, and a new score needs a new id.")))
         #expect(try await answer(to: scoreBody(snapshot, strokes: 3, id: id)) == .ack(Ack(eventID: id, alreadyStored: true, classification: nil)))
+        // The id is checked before the content: strokes 11 or hole 0 under a stored id is that id in use.
+        for body in [scoreBody(snapshot, strokes: 11, id: id), scoreBody(snapshot, hole: 0, id: id), scoreBody(snapshot, strokes: "3", id: id.lowercased())] {
+            let answered = try await answer(to: body)
+            #expect({ if case .rejected(let r) = answered { r.reason == .eventIDInUse && r.message.hasPrefix("Event \(id) is already stored") } else { false } }(),
+                    "\(String(describing: answered))")
+        }
         #expect(try await home.events().map(\.strokes) == [3])
     }
 

@@ -115,7 +115,9 @@ struct LinkFrameCodecTests {
     }
 
     @Test("Garbage, an empty frame, a wrong message and an invalid score are malformed frames", arguments: [
-        ([UInt8]("not json".utf8), LinkError.malformedFrame("not valid JSON")),
+        ([UInt8]("not json".utf8), LinkError.malformedFrame("not valid JSON: 'n' where a value was expected at byte 0")),
+        ([UInt8](#"{"type":"heartbeat","body":{"sentAt":"2026-11-21T10:00:00.000Z","x":"\ud800"}}"#.utf8),
+         LinkError.malformedFrame(#"not valid JSON: a high surrogate (\uD800) not followed by a low one at byte 69"#)),
         ([UInt8](#"{"type":"bogus","body":{}}"#.utf8), LinkError.malformedFrame("unreadable value at type")),
         ([UInt8](#"{"type":"hello","body":{"deviceID":"w"}}"#.utf8), LinkError.malformedFrame("missing \"protocolVersion\" at body")),
         ([UInt8](#"{"type":"score","body":{"id":"00000000-0000-0000-0000-0000000000AA","roundID":"00000000-0000-0000-0000-0000000000AB","playerID":"p","hole":1,"strokes":11,"supersedesEventID":null,"reportedByPlayerID":"p","deviceID":"w","source":"crown","createdAt":"2026-11-21T10:00:00.000Z"}}"#.utf8),

@@ -62,6 +62,19 @@ public final class HubLinkService: LinkServerDelegate {
         }
     }
 
+    public func verdictIfStored(id: UUID) -> ScoreVerdict? {
+        do {
+            try hub.checkIDUnused(id)
+            return nil
+        } catch let error as HubError {
+            guard let reason = Self.rejectionReason(for: error) else { return nil }
+            return .rejected(reason, message: Self.messageForWatch(error))
+        } catch {
+            logger.error("could not look for an event id in the log: \(error)")
+            return nil
+        }
+    }
+
     /// The phones' own device ids ("phone", and "phone-…" in a shared round): the scores entered
     /// on a phone carry them, and a watch paired under one would score as that phone.
     public func refusal(forDeviceID deviceID: String) -> String? {

@@ -33,3 +33,9 @@ public struct Player: Sendable, Hashable, Codable, Identifiable {
         id.hasPrefix(guestPrefix) ? String(id.dropFirst(guestPrefix.count)) : nil
     }
 }
+
+extension String {
+    /// Byte for byte. Ids (players, devices) are opaque strings matched exactly (PROTOCOL.md):
+    /// Swift's `==` takes canonically equivalent text as equal ("Zoe\u{308}" and "Zo\u{EB}").
+    public func hasSameBytes(as other: String) -> Bool { utf8.elementsEqual(other.utf8) }
+}

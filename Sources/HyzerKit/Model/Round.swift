@@ -47,7 +47,8 @@ public struct Round: Sendable, Hashable, Codable, Identifiable {
 
     public var holeCount: Int { holes.count }
 
-    public func player(_ id: PlayerID) -> Player? { players.first { $0.id == id } }
+    /// The player with exactly this id (byte for byte, as every id is matched).
+    public func player(_ id: PlayerID) -> Player? { players.first { $0.id.hasSameBytes(as: id) } }
 
     public mutating func addPlayer(_ player: Player) throws(RoundError) {
         guard status == .setup else { throw .playersFixed(status: status) }
@@ -135,7 +136,8 @@ public struct Round: Sendable, Hashable, Codable, Identifiable {
     }
 
     /// The same, with how to tell a player of this round given: a batch of a league night's
-    /// scores asks a set built once rather than the player list for every event.
+    /// scores asks a set built once rather than the player list for every event. `isPlayer`
+    /// matches ids byte for byte (`hasSameBytes`), as `player(_:)` does.
     public func validate(_ event: ScoreEvent, isPlayer: (PlayerID) -> Bool) throws(ScoreError) {
         guard event.roundID == id else { throw .wrongRound(expected: id, got: event.roundID) }
         guard status.acceptsScores else { throw .roundNotAcceptingScores(status: status) }

@@ -139,8 +139,9 @@ extension ScoreEvent {
     /// Whether `other` is this score again: everything that decides what counts is the same
     /// (the watch's `createdAt` never decides anything, and a resend may write it at another precision).
     public func isSameScore(as other: ScoreEvent) -> Bool {
-        id == other.id && roundID == other.roundID && playerID == other.playerID && hole == other.hole && strokes == other.strokes
-            && supersedesEventID == other.supersedesEventID && reportedByPlayerID == other.reportedByPlayerID
-            && deviceID == other.deviceID && source == other.source
+        id == other.id && roundID == other.roundID && playerID.hasSameBytes(as: other.playerID) && hole == other.hole
+            && strokes == other.strokes && supersedesEventID == other.supersedesEventID
+            && reportedByPlayerID.hasSameBytes(as: other.reportedByPlayerID) && deviceID.hasSameBytes(as: other.deviceID)
+            && source == other.source
     }
 }

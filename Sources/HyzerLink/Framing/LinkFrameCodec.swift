@@ -119,9 +119,18 @@ public enum LinkFrame {
         throw LinkError.truncatedFrame(expected: expected, received: buffer.readableBytes)
     }
 
+    /// A body that is not one JSON text (RFC 8259, `JSONSyntax`) is a malformed frame, wherever
+    /// the fault is: Foundation's decoder never looks inside values it is not asked for.
+    static func requireJSON(_ body: ByteBuffer) throws {
+        if let problem = body.withUnsafeReadableBytes(JSONSyntax.problem(in:)) {
+            throw LinkError.malformedFrame("not valid JSON: \(problem)")
+        }
+    }
+
     /// The message a frame body holds; anything else is a malformed frame, with the reason.
     public static func message(in body: ByteBuffer) throws -> LinkMessage {
         if let snapshot = body.withUnsafeReadableBytes(CanonicalFrames.standings) { return .standings(snapshot) }
+        try requireJSON(body)
         do {
             return try HyzerJSON.decoder().decode(LinkMessage.self, from: Data(body.readableBytesView))
         } catch let error as DecodingError {

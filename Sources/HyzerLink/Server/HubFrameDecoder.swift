@@ -54,30 +54,54 @@ public struct HubFrameDecoder: ByteToMessageDecoder, Sendable {
         return .needMoreData
     }
 
-    /// Just enough of a frame to answer it: its type and the score's id as written.
+    /// Just enough of a frame to answer it: its type, the score's id as written and the keys its
+    /// body has.
     private struct Peek: Decodable {
         let type: String
         /// The body's `id` when it is a string; nil for anything else.
         let id: String?
+        /// The body's keys (empty when it is not an object).
+        let bodyKeys: [String]
 
-        private enum Keys: String, CodingKey { case type, body, id }
+        private struct Key: CodingKey {
+            let stringValue: String
+            init(stringValue: String) { self.stringValue = stringValue }
+            var intValue: Int? { nil }
+            init?(intValue: Int) { nil }
+        }
 
         init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: Keys.self)
-            type = try container.decode(String.self, forKey: .type)
-            let body = try? container.nestedContainer(keyedBy: Keys.self, forKey: .body)
-            id = (try? body?.decodeIfPresent(String.self, forKey: .id)) ?? nil
+            let container = try decoder.container(keyedBy: Key.self)
+            type = try container.decode(String.self, forKey: Key(stringValue: "type"))
+            let body = try? container.nestedContainer(keyedBy: Key.self, forKey: Key(stringValue: "body"))
+            id = (try? body?.decodeIfPresent(String.self, forKey: Key(stringValue: "id"))) ?? nil
+            bodyKeys = body?.allKeys.map(\.stringValue) ?? []
         }
     }
 
+    /// A score's fields (`score-event.schema.json`: no others).
+    static let scoreFields: Set<String> = ["id", "roundID", "playerID", "hole", "strokes", "supersedesEventID", "reportedByPlayerID",
+                                           "deviceID", "source", "createdAt"]
+
     public static func inbound(in body: ByteBuffer) throws -> LinkInbound {
         if let (event, id) = body.withUnsafeReadableBytes(CanonicalFrames.score) { return .score(event, idAsSent: id) }
+        // Not JSON anywhere (a key no model reads included) closes the connection, before the
+        // decoder, which would read some of it as a number it cannot hold, or not at all.
+        try LinkFrame.requireJSON(body)
         let data = Data(body.readableBytesView)
         do {
             let message = try HyzerJSON.decoder().decode(LinkMessage.self, from: data)
             guard case .score(let event) = message else { return .message(message) }
             let peek = try? HyzerJSON.decoder().decode(Peek.self, from: data)
-            return .score(event, idAsSent: peek?.id ?? event.id.uuidString)
+            let idAsSent = peek?.id ?? event.id.uuidString
+            let unknown = (peek?.bodyKeys ?? []).filter { !scoreFields.contains($0) }.sorted()
+            guard unknown.isEmpty else {
+                let fields = unknown.map { "body.\($0)" }.joined(separator: ", ")
+                let message = "The score is not valid: unknown field\(unknown.count == 1 ? "" : "s") \(fields); a score has exactly "
+                    + "id, roundID, playerID, hole, strokes, supersedesEventID, reportedByPlayerID, deviceID, source and createdAt."
+                return .unacceptableScore(idAsSent: idAsSent, reason: .invalidScore, message: message)
+            }
+            return .score(event, idAsSent: idAsSent)
         } catch {
             guard let peek = try? HyzerJSON.decoder().decode(Peek.self, from: data), peek.type == LinkMessage.MessageType.score.rawValue else {
                 throw Self.malformed(error)
@@ -89,8 +113,8 @@ public struct HubFrameDecoder: ByteToMessageDecoder, Sendable {
             case let error as ScoreError: return .unacceptableScore(idAsSent: id, reason: .invalidScore, message: error.description)
             case let error as DecodingError:
                 let explained = HyzerJSON.explain(error)
-                // The frame is JSON (its type was read), so what Foundation calls "not valid JSON"
-                // is a number it cannot hold: say which.
+                // The frame is JSON (checked above), so what Foundation calls "not valid JSON" is
+                // a number it cannot hold: say which.
                 if explained == "not valid JSON", let number = Self.unrepresentableNumber(in: data) {
                     return .unacceptableScore(idAsSent: id, reason: .invalidScore, message: "The score is not valid: \(number).")
                 }

@@ -30,6 +30,10 @@ public protocol LinkServerDelegate: Sendable {
     /// on the same queue as `receive`, for a score the link refuses itself (it names another
     /// device, or it is a resolution), before refusing it: a resend is always answered as one.
     func verdictIfStored(_ score: ScoreEvent) -> ScoreVerdict?
+    /// For a score frame the link cannot accept as sent (strokes 11, a field of the wrong type)
+    /// whose id is a UUID: `.rejected(.eventIDInUse, …)` when the store holds a score under that
+    /// id (it cannot be the same event), else nil and the frame's own fault is answered.
+    func verdictIfStored(id: UUID) -> ScoreVerdict?
     /// Why a watch may not pair under `deviceID` (it is one the hub's own scores carry), or nil.
     func refusal(forDeviceID deviceID: String) -> String?
 }
@@ -37,6 +41,7 @@ public protocol LinkServerDelegate: Sendable {
 extension LinkServerDelegate {
     /// By default no store is asked: the link's own refusal stands.
     public func verdictIfStored(_ score: ScoreEvent) -> ScoreVerdict? { nil }
+    public func verdictIfStored(id: UUID) -> ScoreVerdict? { nil }
     /// By default every valid device id may pair.
     public func refusal(forDeviceID deviceID: String) -> String? { nil }
 }

@@ -89,7 +89,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
             // order, and only once the store has said the score is not a resend (a resend is
             // acked whatever it says, as PROTOCOL.md's hub side has it).
             let refusal: (reason: Rejection.Reason, message: String)? =
-                if event.deviceID != deviceID {
+                if !event.deviceID.hasSameBytes(as: deviceID) {
                     (.wrongDevice, "The score names device \"\(event.deviceID)\", but this connection paired as \"\(deviceID)\"; a watch scores as itself.")
                 } else if event.source == .resolution {
                     (.resolutionNotAllowed, "A watch cannot settle a discrepancy; the organizer resolves it on the phone (hyzer-hub resolve PLAYER STROKES --hole N).")
@@ -117,7 +117,20 @@ final class ServerConnectionHandler: ChannelInboundHandler {
                 }
             }
         case (.paired, .unacceptableScore(let idAsSent, let reason, let message)):
-            reject(context: context, idAsSent: idAsSent, reason, message)
+            // Answered on the score queue too, so answers keep the frames' order, and only once
+            // the store has said the id is not another score's (the id is checked first).
+            let channel = context.channel
+            let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+            server.scoreQueue.async { [server] in
+                if let id = UUID(uuidString: idAsSent), case .rejected(let reason, let message)? = server.delegate.verdictIfStored(id: id) {
+                    channel.writeAndFlush(LinkMessage.rejected(Rejection(eventID: idAsSent, reason: reason, message: message)), promise: nil)
+                    return
+                }
+                loopBound.eventLoop.execute {
+                    let (handler, context) = loopBound.value
+                    handler.reject(context: context, idAsSent: idAsSent, reason, message)
+                }
+            }
         case (.paired, .message(.heartbeat(let heartbeat))):
             catchUp(context: context, watchSequence: heartbeat.sequence)
         case (.paired, _):
