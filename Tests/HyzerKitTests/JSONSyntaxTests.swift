@@ -49,6 +49,23 @@ struct JSONSyntaxTests {
         #expect(JSONSyntax.problem(in: bytes) == problem)
     }
 
+    @Test("A number is whole as written, not as a Double reads it", arguments: [
+        ("3", true), ("-3", true), ("0", true), ("-0", true), ("3.0", true), ("3e0", true), ("30e-1", true), ("0.3e1", true), ("3E+2", true),
+        ("1e400", true), ("0e-999", true), ("0.000", true), ("3.5", false), ("3.000000000000000000001", false), ("2.99999999999999999999", false),
+        ("1e-400", false), ("0.5e1", true), ("0.55e1", false), ("35e-1", false), ("-0.1", false),
+    ])
+    func wholeNumbers(text: String, whole: Bool) {
+        #expect(JSONSyntax.isWholeNumber(text) == whole)
+    }
+
+    @Test("Numbers are found with where they are, escaped keys read")
+    func numbersWithPaths() {
+        let text = #"{"body":{"ab":[1,{"c":-2.5e3}],"s":"3","t":true,"n":null},"x":0}"#
+        let found = Array(text.utf8).withUnsafeBytes { JSONSyntax.numbers(in: $0) }
+        #expect(found.map(\.path) == ["body.ab[0]", "body.ab[1].c", "x"])
+        #expect(found.map(\.text) == ["1", "-2.5e3", "0"])
+    }
+
     @Test("On thousands of randomly mutated frames, whatever passes the check Foundation reads too")
     func mutatedFrames() throws {
         var random = try SeededRandom.fromEnvironment(for: "JSON syntax mutations")

@@ -48,6 +48,7 @@ struct StandingsSnapshotTests {
 
     @Test("Values the schema's bounds forbid are named; the documented snapshot and one a hub builds have none", arguments: [
         (#""sequence": 42"#, #""sequence": -1"#, "sequence is -1; it counts from 0"),
+        (#""schemaVersion": 1"#, #""schemaVersion": 2"#, "schemaVersion is 2; this reader reads 1"),
         (#""position": 1"#, #""position": 0"#, "round.standings[0].position is 0; positions start at 1"),
         (#""name": "Zed""#, #""name": "Z\u0007d""#, "round.standings[1].name is empty or holds a control character"),
         (#""name": "Jake""#, #""name": """#, "round.standings[0].name is empty or holds a control character"),

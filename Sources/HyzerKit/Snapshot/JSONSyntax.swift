@@ -34,6 +34,143 @@ public enum JSONSyntax {
         return Array(bytes).withUnsafeBytes { problem(in: $0) }
     }
 
+    /// Every number in `bytes` (one JSON text that `problem(in:)` passed), in document order,
+    /// with where it is ("body.strokes", "body.round.standings[2].position") and its text.
+    public static func numbers(in bytes: UnsafeRawBufferPointer) -> [(path: String, text: String)] {
+        var walker = Walker(bytes: bytes)
+        walker.value(path: "")
+        return walker.found
+    }
+
+    /// Whether a JSON number's text (`3`, `3.0`, `30e-1`, `1e-400`) is a whole number, exactly:
+    /// `3.000000000000000000001` is not, though a Double reads it as 3.
+    public static func isWholeNumber(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        var at = bytes.first == UInt8(ascii: "-") ? 1 : 0
+        func digits() -> [UInt8] {
+            let start = at
+            while at < bytes.count, bytes[at] >= UInt8(ascii: "0"), bytes[at] <= UInt8(ascii: "9") { at += 1 }
+            return Array(bytes[start..<at])
+        }
+        let whole = digits()
+        var fraction: [UInt8] = []
+        if at < bytes.count, bytes[at] == UInt8(ascii: ".") {
+            at += 1
+            fraction = digits()
+        }
+        var exponent = 0
+        if at < bytes.count, bytes[at] == UInt8(ascii: "e") || bytes[at] == UInt8(ascii: "E") {
+            at += 1
+            let negative = at < bytes.count && bytes[at] == UInt8(ascii: "-")
+            if at < bytes.count, bytes[at] == UInt8(ascii: "-") || bytes[at] == UInt8(ascii: "+") { at += 1 }
+            for digit in digits() { exponent = min(exponent * 10 + Int(digit - UInt8(ascii: "0")), 1_000_000) }
+            if negative { exponent = -exponent }
+        }
+        let all = whole + fraction
+        // The digits at or after the point, once the exponent has moved it, must all be zeros.
+        let point = whole.count + exponent
+        return all.indices.allSatisfy { $0 < point || all[$0] == UInt8(ascii: "0") }
+    }
+
+    /// Reads through valid JSON only (`problem(in:)` passed), noting its numbers.
+    private struct Walker {
+        let bytes: UnsafeRawBufferPointer
+        var index = 0
+        var found: [(path: String, text: String)] = []
+
+        init(bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+
+        private mutating func skipWhitespace() {
+            while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0A || bytes[index] == 0x0D { index += 1 }
+        }
+
+        mutating func value(path: String) {
+            skipWhitespace()
+            guard index < bytes.count else { return }
+            switch bytes[index] {
+            case UInt8(ascii: "{"):
+                index += 1
+                skipWhitespace()
+                while index < bytes.count, bytes[index] != UInt8(ascii: "}") {
+                    let key = string()
+                    skipWhitespace()
+                    index += 1  // ':'
+                    value(path: path.isEmpty ? key : path + "." + key)
+                    skipWhitespace()
+                    if index < bytes.count, bytes[index] == UInt8(ascii: ",") { index += 1; skipWhitespace() }
+                }
+                index += 1
+            case UInt8(ascii: "["):
+                index += 1
+                skipWhitespace()
+                var element = 0
+                while index < bytes.count, bytes[index] != UInt8(ascii: "]") {
+                    value(path: path + "[\(element)]")
+                    element += 1
+                    skipWhitespace()
+                    if index < bytes.count, bytes[index] == UInt8(ascii: ",") { index += 1; skipWhitespace() }
+                }
+                index += 1
+            case UInt8(ascii: "\""):
+                _ = string()
+            case UInt8(ascii: "t"), UInt8(ascii: "n"): index += 4
+            case UInt8(ascii: "f"): index += 5
+            default:
+                let start = index
+                while index < bytes.count, !Self.ends(bytes[index]) { index += 1 }
+                found.append((path, String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)))
+            }
+        }
+
+        private static func ends(_ byte: UInt8) -> Bool {
+            byte == UInt8(ascii: ",") || byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") || byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+        }
+
+        /// A string's text with its escapes read (a key's name, for the path).
+        private mutating func string() -> String {
+            index += 1
+            var scalars = String.UnicodeScalarView()
+            var pendingHigh: UInt32?
+            var raw: [UInt8] = []
+            func flush() {
+                if !raw.isEmpty { scalars.append(contentsOf: String(decoding: raw, as: UTF8.self).unicodeScalars); raw.removeAll() }
+            }
+            while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
+                guard bytes[index] == UInt8(ascii: "\\") else {
+                    raw.append(bytes[index])
+                    index += 1
+                    continue
+                }
+                flush()
+                let kind = bytes[index + 1]
+                index += 2
+                switch kind {
+                case UInt8(ascii: "b"): scalars.append("\u{8}")
+                case UInt8(ascii: "f"): scalars.append("\u{C}")
+                case UInt8(ascii: "n"): scalars.append("\n")
+                case UInt8(ascii: "r"): scalars.append("\r")
+                case UInt8(ascii: "t"): scalars.append("\t")
+                case UInt8(ascii: "u"):
+                    let hex = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[index..<index + 4]), as: UTF8.self)
+                    index += 4
+                    let unit = UInt32(hex, radix: 16) ?? 0xFFFD
+                    if (0xD800...0xDBFF).contains(unit) {
+                        pendingHigh = unit
+                    } else if let high = pendingHigh, (0xDC00...0xDFFF).contains(unit) {
+                        scalars.append(Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (unit - 0xDC00)) ?? "\u{FFFD}")
+                        pendingHigh = nil
+                    } else {
+                        scalars.append(Unicode.Scalar(unit) ?? "\u{FFFD}")
+                    }
+                default: scalars.append(Unicode.Scalar(kind))
+                }
+            }
+            flush()
+            index += 1
+            return String(scalars)
+        }
+    }
+
     private struct Checker {
         struct Fault: Error {
             let what: String

@@ -76,6 +76,9 @@ extension StandingsSnapshot {
     /// position of 0, a name with a control character…), or nil. The hub never writes such a
     /// snapshot; a watch keeps what it shows rather than take one.
     public var schemaViolation: String? {
+        guard schemaVersion == Self.currentSchemaVersion else {
+            return "schemaVersion is \(schemaVersion); this reader reads \(Self.currentSchemaVersion)"
+        }
         guard sequence >= 0 else { return "sequence is \(sequence); it counts from 0" }
         guard !hubID.isEmpty else { return "hubID is empty" }
         guard let round else { return nil }

@@ -127,6 +127,22 @@ public enum LinkFrame {
         }
     }
 
+    /// A number in the body that no field of the link holds (every number on the link is a
+    /// whole one that fits in 64 bits): "body.sequence must be a whole number; got 1.5". For a
+    /// body that is JSON but that Foundation's decoder called "not valid JSON", which is all it
+    /// says of such a number. The first in the text, or nil.
+    static func unfitNumber(in body: ByteBuffer) -> String? {
+        body.withUnsafeReadableBytes { bytes in
+            for (path, text) in JSONSyntax.numbers(in: bytes) {
+                guard JSONSyntax.isWholeNumber(text) else { return "\(path) must be a whole number; got \(text)" }
+                if Int(text) == nil, !(Double(text).map { abs($0) < 9.2e18 } ?? false) {
+                    return "\(path) is too large to read; got \(text)"
+                }
+            }
+            return nil
+        }
+    }
+
     /// The message a frame body holds; anything else is a malformed frame, with the reason.
     public static func message(in body: ByteBuffer) throws -> LinkMessage {
         if let snapshot = body.withUnsafeReadableBytes(CanonicalFrames.standings) { return .standings(snapshot) }
@@ -134,7 +150,8 @@ public enum LinkFrame {
         do {
             return try HyzerJSON.decoder().decode(LinkMessage.self, from: Data(body.readableBytesView))
         } catch let error as DecodingError {
-            throw LinkError.malformedFrame(HyzerJSON.explain(error))
+            let explained = HyzerJSON.explain(error)
+            throw LinkError.malformedFrame(explained == "not valid JSON" ? unfitNumber(in: body) ?? explained : explained)
         } catch let error as ScoreError {
             throw LinkError.malformedFrame(error.description)
         } catch {

@@ -54,34 +54,21 @@ public struct HubFrameDecoder: ByteToMessageDecoder, Sendable {
         return .needMoreData
     }
 
-    /// Just enough of a frame to answer it: its type, the score's id as written and the keys its
-    /// body has.
+    /// Just enough of a frame to answer it: its type and the score's id as written.
     private struct Peek: Decodable {
         let type: String
         /// The body's `id` when it is a string; nil for anything else.
         let id: String?
-        /// The body's keys (empty when it is not an object).
-        let bodyKeys: [String]
 
-        private struct Key: CodingKey {
-            let stringValue: String
-            init(stringValue: String) { self.stringValue = stringValue }
-            var intValue: Int? { nil }
-            init?(intValue: Int) { nil }
-        }
+        private enum Keys: String, CodingKey { case type, body, id }
 
         init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: Key.self)
-            type = try container.decode(String.self, forKey: Key(stringValue: "type"))
-            let body = try? container.nestedContainer(keyedBy: Key.self, forKey: Key(stringValue: "body"))
-            id = (try? body?.decodeIfPresent(String.self, forKey: Key(stringValue: "id"))) ?? nil
-            bodyKeys = body?.allKeys.map(\.stringValue) ?? []
+            let container = try decoder.container(keyedBy: Keys.self)
+            type = try container.decode(String.self, forKey: .type)
+            let body = try? container.nestedContainer(keyedBy: Keys.self, forKey: .body)
+            id = (try? body?.decodeIfPresent(String.self, forKey: .id)) ?? nil
         }
     }
-
-    /// A score's fields (`score-event.schema.json`: no others).
-    static let scoreFields: Set<String> = ["id", "roundID", "playerID", "hole", "strokes", "supersedesEventID", "reportedByPlayerID",
-                                           "deviceID", "source", "createdAt"]
 
     public static func inbound(in body: ByteBuffer) throws -> LinkInbound {
         if let (event, id) = body.withUnsafeReadableBytes(CanonicalFrames.score) { return .score(event, idAsSent: id) }
@@ -94,19 +81,20 @@ public struct HubFrameDecoder: ByteToMessageDecoder, Sendable {
             guard case .score(let event) = message else { return .message(message) }
             let peek = try? HyzerJSON.decoder().decode(Peek.self, from: data)
             let idAsSent = peek?.id ?? event.id.uuidString
-            let unknown = (peek?.bodyKeys ?? []).filter { !scoreFields.contains($0) }.sorted()
-            guard unknown.isEmpty else {
-                let fields = unknown.map { "body.\($0)" }.joined(separator: ", ")
-                let message = "The score is not valid: unknown field\(unknown.count == 1 ? "" : "s") \(fields); a score has exactly "
-                    + "id, roundID, playerID, hole, strokes, supersedesEventID, reportedByPlayerID, deviceID, source and createdAt."
-                return .unacceptableScore(idAsSent: idAsSent, reason: .invalidScore, message: message)
+            // A Double reads 3.000000000000000000001 as 3: a score's numbers are read as written.
+            if let unfit = Self.notWhole(in: body, fields: ["hole", "strokes"]) {
+                return .unacceptableScore(idAsSent: idAsSent, reason: .invalidScore, message: "The score is not valid: \(unfit).")
             }
             return .score(event, idAsSent: idAsSent)
         } catch {
             guard let peek = try? HyzerJSON.decoder().decode(Peek.self, from: data), peek.type == LinkMessage.MessageType.score.rawValue else {
-                throw Self.malformed(error)
+                throw Self.malformed(error, body: body)
             }
             let id = peek.id ?? ""
+            // Read as written first: 1e-400 is no stroke count, though a Double reads it as 0.
+            if let unfit = Self.notWhole(in: body, fields: ["hole", "strokes"]) {
+                return .unacceptableScore(idAsSent: id, reason: .invalidScore, message: "The score is not valid: \(unfit).")
+            }
             switch error {
             case ScoreError.strokesOutOfRange: return .unacceptableScore(idAsSent: id, reason: .strokesOutOfRange, message: "\(error)")
             case ScoreError.holeOutOfRange: return .unacceptableScore(idAsSent: id, reason: .holeOutOfRange, message: "\(error)")
@@ -115,7 +103,8 @@ public struct HubFrameDecoder: ByteToMessageDecoder, Sendable {
                 let explained = HyzerJSON.explain(error)
                 // The frame is JSON (checked above), so what Foundation calls "not valid JSON" is
                 // a number it cannot hold: say which.
-                if explained == "not valid JSON", let number = Self.unrepresentableNumber(in: data) {
+                if explained == "not valid JSON" {
+                    let number = LinkFrame.unfitNumber(in: body) ?? "a number in it cannot be read (hole and strokes are small whole numbers)"
                     return .unacceptableScore(idAsSent: id, reason: .invalidScore, message: "The score is not valid: \(number).")
                 }
                 return .unacceptableScore(idAsSent: id, reason: .invalidScore, message: "The score is not valid: \(explained).")
@@ -124,27 +113,26 @@ public struct HubFrameDecoder: ByteToMessageDecoder, Sendable {
         }
     }
 
-    /// "strokes must be a whole number from 1 to 10; got 3.5": the body's number that no integer
-    /// holds (a fraction, or past 64 bits), which Foundation's decoder reports only as invalid JSON.
-    static func unrepresentableNumber(in data: Data) -> String? {
+    /// "strokes must be a whole number from 1 to 10; got 3.5": the first of a score's `fields`
+    /// whose number, as written, is not a whole one (or no Int holds it).
+    static func notWhole(in body: ByteBuffer, fields: [String]) -> String? {
         let allowed = ["hole": "a whole number from 1", "strokes": "a whole number from 1 to 10"]
-        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let body = object["body"] as? [String: Any] else {
-            return "a number in it is too large to read (hole and strokes are small whole numbers)"
-        }
-        for key in ["strokes", "hole"] {
-            guard let number = body[key] as? NSNumber, !(number is Bool) else { continue }
-            let value = number.doubleValue
-            if value.rounded() != value || abs(value) >= 9.2e18 || !value.isFinite {
-                return "\(key) must be \(allowed[key]!); got \(number)"
+        return body.withUnsafeReadableBytes { bytes in
+            for (path, text) in JSONSyntax.numbers(in: bytes) {
+                guard path.hasPrefix("body."), case let field = String(path.dropFirst(5)), fields.contains(field) else { continue }
+                if !JSONSyntax.isWholeNumber(text) || (Int(text) == nil && !(Double(text).map { abs($0) < 9.2e18 } ?? false)) {
+                    return "\(field) must be \(allowed[field] ?? "a whole number"); got \(text)"
+                }
             }
+            return nil
         }
-        return nil
     }
 
-    private static func malformed(_ error: any Error) -> LinkError {
+    private static func malformed(_ error: any Error, body: ByteBuffer) -> LinkError {
         switch error {
-        case let error as DecodingError: .malformedFrame(HyzerJSON.explain(error))
+        case let error as DecodingError:
+            // The frame is JSON (checked first): "not valid JSON" from the decoder is a number.
+            .malformedFrame(HyzerJSON.explain(error) == "not valid JSON" ? LinkFrame.unfitNumber(in: body) ?? "not valid JSON" : HyzerJSON.explain(error))
         case let error as ScoreError: .malformedFrame(error.description)
         default: .malformedFrame("\(error)")
         }

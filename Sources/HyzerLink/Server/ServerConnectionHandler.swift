@@ -70,7 +70,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
             refuse(context: context, Refusal(reason: .invalidHello, message: "The first frame must be a valid hello: \(error)."))
         } else {
             throttledLog(.warning, "closing connection: \(error)")
-            close(context: context)
+            closeAfterAnswers(context: context)
         }
     }
 
@@ -135,7 +135,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
             catchUp(context: context, watchSequence: heartbeat.sequence)
         case (.paired, _):
             throttledLog(.warning, "closing connection: unexpected \(inbound.typeName) message from a paired watch")
-            close(context: context)
+            closeAfterAnswers(context: context)
         case (.closing, _):
             break
         }
@@ -268,6 +268,17 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     private func close(context: ChannelHandlerContext) {
         phase = .closing
         context.close(promise: nil)
+    }
+
+    /// Closes once every frame read before is answered: scores are answered on the score queue,
+    /// in order, and their answers written on the event loop in that order; the close goes the
+    /// same way behind them. Nothing read from now on is handled.
+    private func closeAfterAnswers(context: ChannelHandlerContext) {
+        phase = .closing
+        let channel = context.channel
+        server.scoreQueue.async {
+            channel.eventLoop.execute { channel.close(promise: nil) }
+        }
     }
 
     private func throttledLog(_ level: Logger.Level, _ message: String, metadata: Logger.Metadata? = nil) {
