@@ -16,8 +16,13 @@ public struct LoggingOptions: ParsableArguments {
     /// Sends every logger to standard error at `logLevel` (else `defaultLevel`), first thing in
     /// `run()`. Only the first call in a process counts (swift-log allows one bootstrap).
     public func bootstrap(defaultLevel: Logger.Level = .warning) {
-        guard Self.bootstrapped.withLock({ done in defer { done = true }; return !done }) else { return }
-        let level = logLevel ?? defaultLevel
+        Self.bootstrap(level: logLevel, defaultLevel: defaultLevel)
+    }
+
+    /// The same for a level read without the parser (hyzer-watch's quick reader).
+    public static func bootstrap(level: Logger.Level?, defaultLevel: Logger.Level = .warning) {
+        guard bootstrapped.withLock({ done in defer { done = true }; return !done }) else { return }
+        let level = level ?? defaultLevel
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level

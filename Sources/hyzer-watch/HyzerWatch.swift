@@ -8,10 +8,22 @@ import HyzerStorage
 import Logging
 import WatchCore
 
-/// The entry point: the parser's own `main`, after saying so when a negative number was read as an option.
+/// The entry point: the quick reader's arguments, else the parser's own `main`, after saying so
+/// when a negative number was read as an option.
 @main
 enum HyzerWatchMain {
     static func main() {
+        SDLTTF.preload()
+        // A plain command line starts without the parser's reflection (see `WatchArguments.quick`);
+        // errors end the process as the parser's own `main` ends it.
+        if let arguments = WatchArguments.quick(CommandLine.arguments.dropFirst()) {
+            do {
+                try HyzerWatch.launch(arguments)
+                return
+            } catch {
+                HyzerWatch.exit(withError: error)
+            }
+        }
         HyzerWatch.explainNegativeNumbers()
         HyzerWatch.main()
     }
@@ -100,34 +112,47 @@ struct HyzerWatch: ParsableCommand {
     /// For hyzer-bench: print "first-frame" on stdout the moment the first frame is drawn.
     @Flag(name: .customLong("report-first-frame"), help: .hidden) var reportFirstFrame = false
 
-    func run() throws {
-        logging.bootstrap()
+    func run() throws { try Self.launch(arguments) }
+
+    /// The arguments as this parser read them.
+    var arguments: WatchArguments {
+        WatchArguments(home: home, connect: connect, tokenFile: tokenFile, hubFingerprint: hubFingerprint, insecure: insecure, size: size,
+                       headless: headless, script: script, screenshotDir: screenshotDir, expectTimeout: expectTimeout,
+                       reduceMotion: reduceMotion, textSize: textSize, chrome: chrome, scale: scale, device: device, wearer: wearer,
+                       logLevel: logging.logLevel, reportFirstFrame: reportFirstFrame)
+    }
+}
+
+extension HyzerWatch {
+    /// Everything after reading the arguments, by either reader.
+    static func launch(_ a: WatchArguments) throws {
+        LoggingOptions.bootstrap(level: a.logLevel)
         let started = ContinuousClock.now
-        let paths = HyzerPaths.resolve(explicitHome: home, environment: ProcessInfo.processInfo.environment, userHome: NSHomeDirectory())
+        let paths = HyzerPaths.resolve(explicitHome: a.home, environment: ProcessInfo.processInfo.environment, userHome: NSHomeDirectory())
         let lines: [ScenarioLine]
         do {
-            lines = try script.map { try ScenarioScript.parse(String(contentsOfFile: $0, encoding: .utf8)) } ?? []
+            lines = try a.script.map { try ScenarioScript.parse(String(contentsOfFile: $0, encoding: .utf8)) } ?? []
         } catch let error as ScenarioError {
-            FileHandle.standardError.write(Data("hyzer-watch: \(script ?? ""): \(error)\n".utf8))
+            FileHandle.standardError.write(Data("hyzer-watch: \(a.script ?? ""): \(error)\n".utf8))
             throw ExitCode(2)
         } catch {
-            FileHandle.standardError.write(Data("hyzer-watch: cannot read the script \(script ?? ""): \(error.localizedDescription)\n".utf8))
+            FileHandle.standardError.write(Data("hyzer-watch: cannot read the script \(a.script ?? ""): \(error.localizedDescription)\n".utf8))
             throw ExitCode(2)
         }
 
-        if headless { setenv("SDL_VIDEODRIVER", "dummy", 1) }
+        if a.headless { setenv("SDL_VIDEODRIVER", "dummy", 1) }
         // The window title is UTF-8 ("Hyzer — 45 mm"); X11 converts it through the C locale, which
         // garbles it when LANG is unset. A UTF-8 character type keeps it right whatever the locale.
         if setlocale(LC_CTYPE, "") == nil || String(cString: nl_langinfo(nl_item(CODESET))) != "UTF-8" {
             _ = setlocale(LC_CTYPE, "C.UTF-8")
         }
         let scaleFactor: Double?
-        if scale == "physical" {
+        if a.scale == "physical" {
             scaleFactor = nil
-        } else if let factor = Double(scale), factor >= 0.25, factor <= 8 {
+        } else if let factor = Double(a.scale), factor >= 0.25, factor <= 8 {
             scaleFactor = factor
         } else {
-            throw ValidationError("--scale takes a factor from 0.25 to 8 (e.g. 2) or physical; got \(scale)")
+            throw ValidationError("--scale takes a factor from 0.25 to 8 (e.g. 2) or physical; got \(a.scale)")
         }
         // The framebuffer path is ~3× cheaper per frame than SDL's OpenGL-on-CPU path under Xvfb.
         setenv("SDL_FRAMEBUFFER_ACCELERATION", "0", 0)
@@ -137,42 +162,49 @@ struct HyzerWatch: ParsableCommand {
         // manager (Xvfb) focus follows the pointer, so a pointer moved onto a row and clicked at once
         // (a person quickly, or xdotool) would lose the tap. A tap on the face always counts.
         SDL_SetHint(SDL_HINT_MOUSE_FOCUS_CLICKTHROUGH, "1")
+        // The home's lock, the session (outbox, logs) and the font paths kept from the last start
+        // are made on another thread while SDL starts (~1 ms each way, on the way to the first frame).
+        let wake = WatchHost.Wake()
+        let configuration = WatchConfiguration(
+            paths: paths, address: a.connect,
+            tokenFile: a.tokenFile.map { URL(fileURLWithPath: $0) },
+            deviceID: a.device ?? a.wearer.map { "watch-" + $0.lowercased().filter { $0.isLetter || $0.isNumber } } ?? "watch",
+            wearerName: a.wearer,
+            size: a.size, reduceMotion: a.reduceMotion, textSize: a.textSize,
+            trust: a.connect.flatMap { HubTrust.forWatch(address: $0, fingerprint: a.hubFingerprint, insecure: a.insecure, pinStore: paths.hubPin) })
+        let prepared = Meanwhile { () throws -> (HeldFileLock, WatchSession, [FontSpec.Family: String]?) in
+            // One watch per home: a second would share the first one's outbox and logs.
+            try FileManager.default.createDirectory(at: paths.watchDirectory, withIntermediateDirectories: true)
+            let homeLock = paths.watchDirectory.appendingPathComponent("watch.lock")
+            guard let held = try HeldFileLock.acquire(homeLock) else {
+                let pid = HeldFileLock.holder(homeLock).map { " (pid \($0))" } ?? ""
+                throw HostError("Another hyzer-watch\(pid) is using \(paths.watchDirectory.path); give this watch its own --home, and pair it with --connect and --token-file.")
+            }
+            let session = try WatchSession(configuration: configuration, changed: { wake.signal() })
+            // The first frame shows the standings on disk.
+            session.loadSnapshot()
+            return (held, session, FontBook.savedPaths(in: WatchHost.fontCache(paths)))
+        }
         guard SDL_Init(UInt32(SDL_INIT_VIDEO)) == 0 else {
             throw HostError("Cannot start SDL video (\(String(cString: SDL_GetError()))). With no display, run with --headless or under xvfb-run.")
         }
         defer { SDL_Quit() }
-        guard TTF_Init() == 0 else { throw HostError.sdl("TTF_Init") }
-        defer { TTF_Quit() }
-
-        // One watch per home: a second would share the first one's outbox and logs.
-        try FileManager.default.createDirectory(at: paths.watchDirectory, withIntermediateDirectories: true)
-        let homeLock = paths.watchDirectory.appendingPathComponent("watch.lock")
-        guard let held = try HeldFileLock.acquire(homeLock) else {
-            let pid = HeldFileLock.holder(homeLock).map { " (pid \($0))" } ?? ""
-            throw HostError("Another hyzer-watch\(pid) is using \(paths.watchDirectory.path); give this watch its own --home, and pair it with --connect and --token-file.")
-        }
-        defer { withExtendedLifetime(held) {} }
-
-        let wake = WatchHost.Wake(eventType: headless ? nil : SDL_RegisterEvents(1))
+        let ttf = try SDLTTF.shared.get()
+        guard ttf.initialize() == 0 else { throw HostError.sdl("TTF_Init") }
+        defer { ttf.quit() }
+        if !a.headless { wake.useSDLEvents(SDL_RegisterEvents(1)) }
         TerminationSignal.trapNow { _ in wake.requestStop() }
-        let session = try WatchSession(
-            configuration: WatchConfiguration(
-                paths: paths, address: connect,
-                tokenFile: tokenFile.map { URL(fileURLWithPath: $0) },
-                deviceID: device ?? wearer.map { "watch-" + $0.lowercased().filter { $0.isLetter || $0.isNumber } } ?? "watch",
-                wearerName: wearer,
-                size: size, reduceMotion: reduceMotion, textSize: textSize,
-                trust: connect.flatMap { HubTrust.forWatch(address: $0, fingerprint: hubFingerprint, insecure: insecure, pinStore: paths.hubPin) }),
-            changed: { wake.signal() })
+
+        let (held, session, savedFontPaths) = try prepared.result()
+        defer { withExtendedLifetime(held) {} }
         let host = try WatchHost(
-            session: session, wake: wake, headless: headless, title: "Hyzer — \(size.rawValue) mm",
-            screenshotDirectory: URL(fileURLWithPath: screenshotDir ?? FileManager.default.currentDirectoryPath),
-            chrome: chrome ?? !headless, scale: scaleFactor ?? physicalScale())
-        // The first frame shows the standings on disk; the file watch and the link's first attempt
-        // start once it is drawn, so the frame does not wait for them (hyzer-bench: watch start).
-        session.loadSnapshot()
+            session: session, wake: wake, ttf: ttf, savedFontPaths: savedFontPaths, headless: a.headless, title: "Hyzer — \(a.size.rawValue) mm",
+            screenshotDirectory: URL(fileURLWithPath: a.screenshotDir ?? FileManager.default.currentDirectoryPath),
+            chrome: a.chrome ?? !a.headless, scale: scaleFactor ?? physicalScale())
+        // The file watch and the link's first attempt start once the first frame is drawn, so the
+        // frame does not wait for them (hyzer-bench: watch start).
         host.renderIfNeeded(force: true)
-        if reportFirstFrame {
+        if a.reportFirstFrame {
             // With the moment it was drawn (CLOCK_MONOTONIC, ns): a bench reading this line late
             // (its reader waiting for a core) still measures the start, not its own wait.
             var now = timespec()
@@ -183,11 +215,11 @@ struct HyzerWatch: ParsableCommand {
         Logger(label: "hyzer.watch").info("first frame \(started.duration(to: .now)) after start")
 
         var failure: ScenarioError?
-        if script != nil {
+        if a.script != nil {
             let runner = ScenarioRunner(session: session, host: host, screenshotDirectory: host.screenshotDirectory) { line in
                 Logger(label: "hyzer.watch.script").info("\(line)")
             }
-            runner.expectationTimeout = expectTimeout
+            runner.expectationTimeout = a.expectTimeout
             do { try runner.run(lines) } catch { failure = error }
         } else {
             host.run()
@@ -226,4 +258,51 @@ extension WatchSize: ExpressibleByArgument {
     public init?(argument: String) { self.init(rawValue: Int(argument) ?? 0) }
     public var defaultValueDescription: String { "\(rawValue)" }
     public static var allValueStrings: [String] { allCases.map { "\($0.rawValue)" } }
+}
+
+/// Work started on a thread of its own now, its result taken later (`result()` waits for it).
+/// A plain thread: the first use of a Dispatch queue starts its pool (~0.3 ms on the main
+/// thread, before the work even begins).
+final class Meanwhile<Value>: OwnThread, @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private let work: @Sendable () throws -> Value
+    /// Written once by the worker before `done` is signalled, read only after waiting for it.
+    private var outcome: Result<Value, any Error>?
+
+    init(_ work: @escaping @Sendable () throws -> Value) {
+        self.work = work
+        super.init()
+        start()
+    }
+
+    override func run() {
+        outcome = Result(catching: work)
+        done.signal()
+    }
+
+    func result() throws -> Value {
+        done.wait()
+        done.signal()  // for a second caller
+        return try outcome!.get()
+    }
+}
+
+/// Something that runs once on a new thread (`run`, after `start`); where no thread can be
+/// had, on the caller's.
+class OwnThread {
+    func run() {}
+
+    func start() {
+        let context = Unmanaged.passRetained(self).toOpaque()
+        var thread = pthread_t()
+        let started = pthread_create(&thread, nil, { context in
+            Unmanaged<OwnThread>.fromOpaque(context!).takeRetainedValue().run()
+            return nil
+        }, context)
+        if started == 0 {
+            pthread_detach(thread)
+        } else {
+            Unmanaged<OwnThread>.fromOpaque(context).takeRetainedValue().run()
+        }
+    }
 }

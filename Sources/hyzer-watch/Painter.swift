@@ -19,6 +19,7 @@ struct HostError: Error, CustomStringConvertible {
 /// confined to the thread that made it (the one that draws), and every access checks that.
 final class FontBook: @unchecked Sendable {
     private let owner = pthread_self()
+    let ttf: SDLTTF
     private var paths: [FontSpec.Family: String] = [:]
     private var fonts: [FontKey: OpaquePointer] = [:]
     /// Each font file, mapped into memory once: SDL_ttf opens every size from it. Opened from
@@ -52,14 +53,18 @@ final class FontBook: @unchecked Sendable {
     /// configuration and every installed font's cache, ~10 ms with the CJK fonts) is then off the
     /// way to the first frame. A cached path is used only while it is still that font's file;
     /// otherwise fontconfig is asked again. CJK fallbacks are asked for when a name needs them.
-    init(cache: URL?) throws {
-        if let cache, let saved = Self.cachedPaths(cache) {
+    ///
+    /// `saved` is what `savedPaths(in: cache)` read (the watch reads it on another thread while
+    /// SDL starts).
+    init(cache: URL?, saved: [FontSpec.Family: String]?, ttf: SDLTTF) throws {
+        self.ttf = ttf
+        if let saved {
             paths = saved
             return
         }
         for family in FontSpec.Family.allCases {
             let (pattern, file) = Self.patterns[family]!
-            guard let path = Self.match(pattern), URL(fileURLWithPath: path).lastPathComponent == file else {
+            guard let path = try Self.match(pattern), URL(fileURLWithPath: path).lastPathComponent == file else {
                 throw HostError("Font \(pattern) (\(file)) not found through fontconfig (fc-match '\(pattern)'). Install it: apt-get install fonts-dejavu-core")
             }
             paths[family] = path
@@ -75,7 +80,7 @@ final class FontBook: @unchecked Sendable {
     }
 
     /// The cached font paths when every one is still its family's file; nil otherwise.
-    private static func cachedPaths(_ cache: URL) -> [FontSpec.Family: String]? {
+    static func savedPaths(in cache: URL) -> [FontSpec.Family: String]? {
         guard let data = FileManager.default.contents(atPath: cache.path),
               let byName = try? JSONDecoder().decode([String: String].self, from: data) else { return nil }
         var paths: [FontSpec.Family: String] = [:]
@@ -88,28 +93,31 @@ final class FontBook: @unchecked Sendable {
     }
 
     /// The file fontconfig picks for `pattern` (what `fc-match -f '%{file}' PATTERN` prints).
-    private static func match(_ pattern: String) -> String? {
-        matchFile(pattern, containing: nil)?.path
+    private static func match(_ pattern: String) throws(HostError) -> String? {
+        try matchFile(pattern, containing: nil)?.path
     }
 
     /// The font file fontconfig picks for `pattern`, among those that have `scalar` if given.
-    private static func matchFile(_ pattern: String, containing scalar: UInt32?) -> FontFile? {
-        guard FcInit() != 0, let parsed = FcNameParse(pattern) else { return nil }
-        defer { FcPatternDestroy(parsed) }
-        if let scalar, let charset = FcCharSetCreate() {
-            FcCharSetAddChar(charset, scalar)
-            FcPatternAddCharSet(parsed, FC_CHARSET, charset)
-            FcCharSetDestroy(charset)
+    private static func matchFile(_ pattern: String, containing scalar: UInt32?) throws(HostError) -> FontFile? {
+        let fc = try Fontconfig.shared.get()
+        guard fc.initialize() != 0, let parsed = pattern.withCString({ fc.nameParse(UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self)) }) else {
+            return nil
         }
-        FcConfigSubstitute(nil, parsed, FcMatchPattern)
-        FcDefaultSubstitute(parsed)
+        defer { fc.patternDestroy(parsed) }
+        if let scalar, let charset = fc.charSetCreate() {
+            _ = fc.charSetAddChar(charset, scalar)
+            _ = fc.patternAddCharSet(parsed, FC_CHARSET, charset)
+            fc.charSetDestroy(charset)
+        }
+        _ = fc.configSubstitute(nil, parsed, FcMatchPattern)
+        fc.defaultSubstitute(parsed)
         var result = FcResultNoMatch
-        guard let matched = FcFontMatch(nil, parsed, &result) else { return nil }
-        defer { FcPatternDestroy(matched) }
+        guard let matched = fc.fontMatch(nil, parsed, &result) else { return nil }
+        defer { fc.patternDestroy(matched) }
         var file: UnsafeMutablePointer<FcChar8>?
-        guard FcPatternGetString(matched, FC_FILE, 0, &file) == FcResultMatch, let file else { return nil }
+        guard fc.patternGetString(matched, FC_FILE, 0, &file) == FcResultMatch, let file else { return nil }
         var index: Int32 = 0
-        if FcPatternGetInteger(matched, FC_INDEX, 0, &index) != FcResultMatch { index = 0 }
+        if fc.patternGetInteger(matched, FC_INDEX, 0, &index) != FcResultMatch { index = 0 }
         return FontFile(path: String(cString: file), index: Int(index))
     }
 
@@ -123,8 +131,8 @@ final class FontBook: @unchecked Sendable {
         // From the mapping when there is one (its source is freed with the font, freesrc 1; the
         // mapping outlives every font), else from the file.
         let source = map(file.path).flatMap { SDL_RWFromConstMem($0.baseAddress, Int32($0.count)) }
-        guard let font = source.map({ TTF_OpenFontIndexRW($0, 1, Int32(key.size), key.file.index) })
-                ?? TTF_OpenFontIndex(file.path, Int32(key.size), key.file.index) else { throw HostError.sdl("TTF_OpenFont \(file.path)") }
+        guard let font = source.map({ ttf.openFontIndexRW($0, 1, Int32(key.size), key.file.index) })
+                ?? ttf.openFontIndex(file.path, Int32(key.size), key.file.index) else { throw HostError.sdl("TTF_OpenFont \(file.path)") }
         fonts[key] = font
         return font
     }
@@ -147,29 +155,30 @@ final class FontBook: @unchecked Sendable {
     func font(_ spec: FontSpec, for text: String = "") throws -> OpaquePointer {
         assertOnOwnerThread()
         let primary = try open(FontFile(path: paths[spec.family]!, index: 0), size: spec.size)
-        guard let missing = text.unicodeScalars.first(where: { $0.value > 0x7F && TTF_GlyphIsProvided32(primary, $0.value) == 0 }) else {
+        guard let missing = text.unicodeScalars.first(where: { $0.value > 0x7F && ttf.glyphIsProvided32(primary, $0.value) == 0 }) else {
             return primary
         }
         let key = FallbackKey(family: spec.family, scalar: missing.value)
         if fallbacks[key] == nil {
             let pattern = spec.family == .sans ? "sans-serif" : "sans-serif:bold"
-            let found = Self.matchFile(pattern, containing: missing.value)
+            // Without fontconfig the text is drawn in the family's own font.
+            let found = try? Self.matchFile(pattern, containing: missing.value)
             fallbacks[key] = found?.path == paths[spec.family] ? .some(nil) : .some(found)
         }
         guard let file = fallbacks[key] ?? nil, let fallback = try? open(file, size: spec.size),
-              TTF_GlyphIsProvided32(fallback, missing.value) != 0 else { return primary }
+              ttf.glyphIsProvided32(fallback, missing.value) != 0 else { return primary }
         return fallback
     }
 
     func width(_ text: String, _ spec: FontSpec) -> Double {
         guard !text.isEmpty, let font = try? font(spec, for: text) else { return 0 }
         var w: Int32 = 0, h: Int32 = 0
-        TTF_SizeUTF8(font, text, &w, &h)
+        _ = ttf.sizeUTF8(font, text, &w, &h)
         return Double(w)
     }
 
     deinit {
-        for font in fonts.values { TTF_CloseFont(font) }
+        for font in fonts.values { ttf.closeFont(font) }
         for bytes in mapped.values { munmap(UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count) }
     }
 }
@@ -254,7 +263,7 @@ final class Painter {
         if let cached = textures[key] {
             entry = cached
         } else {
-            guard let rendered = TTF_RenderUTF8_Blended(try fonts.font(font, for: text), text, SDL_Color(r: color.r, g: color.g, b: color.b, a: 255)) else {
+            guard let rendered = fonts.ttf.renderUTF8Blended(try fonts.font(font, for: text), text, SDL_Color(r: color.r, g: color.g, b: color.b, a: 255)) else {
                 throw HostError.sdl("TTF_RenderUTF8_Blended")
             }
             defer { SDL_FreeSurface(rendered) }

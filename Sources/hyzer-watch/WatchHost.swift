@@ -1,5 +1,6 @@
 import CSDL2
 import Foundation
+import HyzerKit
 import HyzerStorage
 import Logging
 import Synchronization
@@ -50,12 +51,17 @@ final class WatchHost: ScenarioHost {
     /// How a session's change (or a signal) wakes the host: an SDL user event with a window, a
     /// semaphore without. Immutable once made; the stop request is an atomic flag.
     final class Wake: Sendable {
-        /// The registered SDL user event type; nil when headless.
-        private let eventType: UInt32?
+        /// The registered SDL user event type once there is a window (`useSDLEvents`); 0 until
+        /// then, and when headless.
+        private let eventType = Atomic<UInt32>(0)
         let semaphore = DispatchSemaphore(value: 0)
         private let stop = Atomic<Bool>(false)
 
-        init(eventType: UInt32?) { self.eventType = eventType }
+        /// Made before SDL starts (the session that signals it is made meanwhile); a window's
+        /// loop is then woken with SDL events of `type`, from `useSDLEvents(_:)` on.
+        init() {}
+
+        func useSDLEvents(_ type: UInt32) { eventType.store(type, ordering: .releasing) }
 
         /// Set once SIGINT or SIGTERM arrived; the host loop then ends.
         var stopRequested: Bool { stop.load(ordering: .acquiring) }
@@ -66,7 +72,8 @@ final class WatchHost: ScenarioHost {
         }
 
         func signal() {
-            if let eventType {
+            let eventType = eventType.load(ordering: .acquiring)
+            if eventType != 0 {
                 var event = SDL_Event()
                 event.type = eventType
                 SDL_PushEvent(&event)
@@ -76,15 +83,15 @@ final class WatchHost: ScenarioHost {
         }
     }
 
-    init(session: WatchSession, wake: Wake, headless: Bool, title: String, screenshotDirectory: URL,
-         chrome showsChrome: Bool, scale: Double) throws {
+    init(session: WatchSession, wake: Wake, ttf: SDLTTF, savedFontPaths: [FontSpec.Family: String]?, headless: Bool, title: String,
+         screenshotDirectory: URL, chrome showsChrome: Bool, scale: Double) throws {
         self.session = session
         self.wake = wake
         self.screenshotDirectory = screenshotDirectory
         self.showsChrome = showsChrome
         self.scale = scale
         chrome = DeviceChrome(size: session.configuration.size)
-        fonts = try FontBook(cache: session.configuration.paths.watchDirectory.appendingPathComponent("fonts.json"))
+        fonts = try FontBook(cache: Self.fontCache(session.configuration.paths), saved: savedFontPaths, ttf: ttf)
         painter = try Painter(width: chrome.size.width, height: chrome.size.height, scale: scale, fonts: fonts)
         if headless {
             window = nil
@@ -101,6 +108,9 @@ final class WatchHost: ScenarioHost {
         }
         session.setStatusClock(showsChrome)
     }
+
+    /// Where the font paths fontconfig gave are kept (`FontBook`).
+    static func fontCache(_ paths: HyzerPaths) -> URL { paths.watchDirectory.appendingPathComponent("fonts.json") }
 
     var measurer: TextMeasurer { painter.measurer }
 
