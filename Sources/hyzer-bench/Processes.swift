@@ -167,7 +167,9 @@ enum CReference {
         return result.stdout
     }
 
-    static func firstFrame(in directory: URL, iterations: Int, withText fonts: [String]? = nil) throws -> Samples? {
+    /// The C program compiled in `directory` (with text when `fonts` are given), or nil when
+    /// there is no C compiler or SDL's headers: the command that starts it.
+    static func compileFirstFrame(in directory: URL, withText fonts: [String]? = nil) throws -> [String]? {
         let name = fonts == nil ? "first-frame" : "first-frame-text"
         let source = directory.appendingPathComponent("\(name).c")
         let binary = directory.appendingPathComponent(name)
@@ -177,15 +179,15 @@ enum CReference {
             try await Subprocess.run(.path("/usr/bin/env"), arguments: Arguments(arguments), output: .discarded, error: .discarded)
                 .terminationStatus.isSuccess
         }
-        guard compiled == true else { return nil }
-        var samples = Samples()
-        for _ in 0..<iterations {
-            let start = monotonicNanoseconds()
-            let child = try RunningProcess.start(binary.path, fonts ?? [])
-            guard let drawn = child.firstFrameTime(timeout: .seconds(10)) else { return nil }
-            samples.add(Double(drawn - start) / 1e9)
-            child.terminate()
-        }
-        return samples
+        return compiled == true ? [binary.path] + (fonts ?? []) : nil
+    }
+
+    /// Seconds from spawning `command` to the first frame it reports.
+    static func firstFrame(_ command: [String]) throws -> Double? {
+        let start = monotonicNanoseconds()
+        let child = try RunningProcess.start(command[0], Array(command.dropFirst()))
+        defer { child.terminate() }
+        guard let drawn = child.firstFrameTime(timeout: .seconds(20)) else { return nil }
+        return Double(drawn - start) / 1e9
     }
 }

@@ -5,6 +5,8 @@ struct Samples {
     var values: [Double] = []
 
     mutating func add(_ seconds: Double) { values.append(seconds) }
+
+    var isEmpty: Bool { values.isEmpty }
     mutating func add(_ duration: Duration) { values.append(duration.seconds) }
 
     func percentile(_ p: Double) -> Double {
