@@ -170,7 +170,7 @@ let package = Package(
         .testTarget(name: "HyzerBenchTests", dependencies: ["HyzerTestSupport", "hyzer-bench", "hyzer-hub", "hyzer-watch"]),
         // Links SDL_ttf and fontconfig, which hyzer-watch opens with dlopen, to hold its function
         // types to their headers (TextLibrariesTests).
-        .testTarget(name: "WatchCoreTests", dependencies: ["WatchCore", "HyzerTestSupport", "hyzer-hub", "hyzer-watch", "CSDL2"],
+        .testTarget(name: "WatchCoreTests", dependencies: ["WatchCore", "HyzerTestSupport", "hyzer-hub", "hyzer-watch"],
                     linkerSettings: [.linkedLibrary("SDL2_ttf"), .linkedLibrary("fontconfig")]),
         // A faceless watch for the link's end-to-end tests: the watch-side link code in its own
         // process, so a test can SIGKILL it with a non-empty outbox.
