@@ -320,6 +320,19 @@ extension LinkHardeningTests {
         #expect(try await home.events().count == ids.count)
     }
 
+    @Test("A watch that sends its scores and shuts its side down still gets every answer, then the hub closes")
+    func halfClose() async throws {
+        let (home, server, socket, snapshot) = try await pairedRawWatch(players: 4)
+        defer { server.stop() }
+        let ids = (0..<20).map { _ in UUID().uuidString }
+        socket.send(ids.enumerated().flatMap { index, id in rawScoreFrame(scoreBody(snapshot, player: index % 4, hole: index / 4 + 1, id: id)) })
+        socket.shutdownWrite()
+        let (answers, closed) = try await socket.frames(timeout: .seconds(10)) { _ in false }
+        #expect(closed)
+        #expect(answers.compactMap { if case .ack(let a) = $0 { a.eventID } else { nil } } == ids)
+        #expect(try await home.events().count == ids.count)
+    }
+
     @Test("Player ids match byte for byte: the same name in another Unicode form is another player")
     func playerIDsExact() async throws {
         let home = try TemporaryHome()

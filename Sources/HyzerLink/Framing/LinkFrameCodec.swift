@@ -143,17 +143,41 @@ public enum LinkFrame {
         }
     }
 
+    /// The link's integer fields, wherever they are (array positions left out of the path).
+    static let integerFields: Set<String> = [
+        "body.protocolVersion", "body.heartbeatIntervalMillis", "body.sequence", "body.schemaVersion", "body.hole", "body.strokes",
+        "body.round.currentHole", "body.round.holeCount", "body.round.holes.number", "body.round.holes.par",
+        "body.round.standings.position", "body.round.standings.totalStrokes", "body.round.standings.holesPlayed",
+        "body.round.standings.scoreRelativeToPar", "body.round.standings.currentHoleStrokes",
+    ]
+
+    /// A known integer field whose number, as written, is not a whole one (a Double reads
+    /// `1.00000000000000000001` as 1 and `1e-400` as 0, and the decoder then takes them).
+    static func roundedInteger(in body: ByteBuffer) -> String? {
+        body.withUnsafeReadableBytes { bytes in
+            for (path, text) in JSONSyntax.numbers(in: bytes) where !JSONSyntax.isWholeNumber(text) {
+                let field = path.replacing(/\[[0-9]+\]/, with: "")
+                if integerFields.contains(field) { return "\(path) must be a whole number; got \(text)" }
+            }
+            return nil
+        }
+    }
+
     /// The message a frame body holds; anything else is a malformed frame, with the reason.
     public static func message(in body: ByteBuffer) throws -> LinkMessage {
         if let snapshot = body.withUnsafeReadableBytes(CanonicalFrames.standings) { return .standings(snapshot) }
         try requireJSON(body)
         do {
-            return try HyzerJSON.decoder().decode(LinkMessage.self, from: Data(body.readableBytesView))
+            let message = try HyzerJSON.decoder().decode(LinkMessage.self, from: Data(body.readableBytesView))
+            if let rounded = roundedInteger(in: body) { throw LinkError.malformedFrame(rounded) }
+            return message
         } catch let error as DecodingError {
             let explained = HyzerJSON.explain(error)
             throw LinkError.malformedFrame(explained == "not valid JSON" ? unfitNumber(in: body) ?? explained : explained)
         } catch let error as ScoreError {
             throw LinkError.malformedFrame(error.description)
+        } catch let error as LinkError {
+            throw error
         } catch {
             throw LinkError.malformedFrame("\(error)")
         }

@@ -78,7 +78,10 @@ public struct HubFrameDecoder: ByteToMessageDecoder, Sendable {
         let data = Data(body.readableBytesView)
         do {
             let message = try HyzerJSON.decoder().decode(LinkMessage.self, from: data)
-            guard case .score(let event) = message else { return .message(message) }
+            guard case .score(let event) = message else {
+                if let rounded = LinkFrame.roundedInteger(in: body) { throw LinkError.malformedFrame(rounded) }
+                return .message(message)
+            }
             let peek = try? HyzerJSON.decoder().decode(Peek.self, from: data)
             let idAsSent = peek?.id ?? event.id.uuidString
             // A Double reads 3.000000000000000000001 as 3: a score's numbers are read as written.
@@ -134,6 +137,7 @@ public struct HubFrameDecoder: ByteToMessageDecoder, Sendable {
             // The frame is JSON (checked first): "not valid JSON" from the decoder is a number.
             .malformedFrame(HyzerJSON.explain(error) == "not valid JSON" ? LinkFrame.unfitNumber(in: body) ?? "not valid JSON" : HyzerJSON.explain(error))
         case let error as ScoreError: .malformedFrame(error.description)
+        case let error as LinkError: error
         default: .malformedFrame("\(error)")
         }
     }

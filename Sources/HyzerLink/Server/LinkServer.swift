@@ -123,6 +123,9 @@ public final class LinkServer: Sendable {
             // Small per-connection buffers: a watch that stops reading holds at most this much.
             .childChannelOption(.writeBufferWaterMark, value: .init(low: 16 * 1024, high: 64 * 1024))
             .childChannelOption(.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 1024, maximum: 64 * 1024))
+            // A peer that writes its scores and then shuts its side down still reads the answers:
+            // the connection closes once they are written (ServerConnectionHandler).
+            .childChannelOption(.allowRemoteHalfClosure, value: true)
             .childChannelInitializer { [self] channel in
                 channel.eventLoop.makeCompletedFuture {
                     try self.configure(channel)

@@ -46,6 +46,14 @@ final class ServerConnectionHandler: ChannelInboundHandler {
         context.fireChannelActive()
     }
 
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        // The peer shut its side down: nothing more comes, but what it sent is still answered.
+        if let event = event as? ChannelEvent, event == .inputClosed {
+            if case .paired = phase { closeAfterAnswers(context: context) } else if case .awaitingHello = phase { close(context: context) }
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
     func channelInactive(context: ChannelHandlerContext) {
         helloTimeout?.cancel()
         heartbeats?.cancel()
@@ -65,6 +73,11 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // Once closing, later errors are the decoder refusing what follows the first one.
+        if case .closing = phase { return }
+        // The decoder reports data after its first error wrapped in that error: say the first.
+        var error = error
+        if case ByteToMessageDecoderError.dataReceivedInErrorState(let first, _)? = error as? ByteToMessageDecoderError { error = first }
         if case .awaitingHello = phase {
             // Bytes that are not a hello: say so before closing, as for any refusal.
             refuse(context: context, Refusal(reason: .invalidHello, message: "The first frame must be a valid hello: \(error)."))
