@@ -42,6 +42,11 @@ struct HyzerHub: AsyncParsableCommand {
     var home: String?
     @OptionGroup var logging: LoggingOptions
 
+    /// `--home ""` would quietly mean the default home.
+    func validate() throws {
+        if home?.isEmpty == true { throw ValidationError("--home needs a value; got an empty one.") }
+    }
+
     var paths: HyzerPaths {
         HyzerPaths.resolve(explicitHome: home, environment: ProcessInfo.processInfo.environment, userHome: NSHomeDirectory())
     }

@@ -94,7 +94,7 @@ struct HyzerWatch: ParsableCommand {
     @Option(help: ArgumentHelp("A scenario script to run.", valueName: "FILE"), completion: .file()) var script: String?
     @Option(name: .customLong("screenshot-dir"), help: ArgumentHelp("Where screenshots go (default: the current directory).", valueName: "DIR"))
     var screenshotDir: String?
-    @Option(name: .customLong("expect-timeout"), help: ArgumentHelp("Seconds a script expectation may take to come true.", valueName: "S"))
+    @Option(name: .customLong("expect-timeout"), help: ArgumentHelp("Seconds a script expectation may take to come true (0 to 3600).", valueName: "S"))
     var expectTimeout = 3.0
     @Flag(name: .customLong("reduce-motion"), help: "Reshuffles change places at once and crossfade instead of sliding.") var reduceMotion = false
     @Option(name: .customLong("text-size"),
@@ -127,16 +127,17 @@ extension HyzerWatch {
     /// Everything after reading the arguments, by either reader.
     static func launch(_ a: WatchArguments) throws {
         LoggingOptions.bootstrap(level: a.logLevel)
+        try validate(a)
         let started = ContinuousClock.now
         let paths = HyzerPaths.resolve(explicitHome: a.home, environment: ProcessInfo.processInfo.environment, userHome: NSHomeDirectory())
         let lines: [ScenarioLine]
         do {
-            lines = try a.script.map { try ScenarioScript.parse(String(contentsOfFile: $0, encoding: .utf8)) } ?? []
+            lines = try a.script.map { try ScenarioScript.parse(readText(at: $0)) } ?? []
         } catch let error as ScenarioError {
             FileHandle.standardError.write(Data("hyzer-watch: \(a.script ?? ""): \(error)\n".utf8))
             throw ExitCode(2)
         } catch {
-            FileHandle.standardError.write(Data("hyzer-watch: cannot read the script \(a.script ?? ""): \(error.localizedDescription)\n".utf8))
+            FileHandle.standardError.write(Data("hyzer-watch: cannot read the script \(a.script ?? ""): \(HostError.reason(error))\n".utf8))
             throw ExitCode(2)
         }
 
@@ -174,7 +175,11 @@ extension HyzerWatch {
             trust: a.connect.flatMap { HubTrust.forWatch(address: $0, fingerprint: a.hubFingerprint, insecure: a.insecure, pinStore: paths.hubPin) })
         let prepared = Meanwhile { () throws -> (HeldFileLock, WatchSession, [FontSpec.Family: String]?) in
             // One watch per home: a second would share the first one's outbox and logs.
-            try FileManager.default.createDirectory(at: paths.watchDirectory, withIntermediateDirectories: true)
+            do {
+                try makeDirectories(paths.watchDirectory.path)
+            } catch {
+                throw HostError("Cannot use \(paths.home.path) as the watch's home: \(HostError.reason(error))")
+            }
             let homeLock = paths.watchDirectory.appendingPathComponent("watch.lock")
             guard let held = try HeldFileLock.acquire(homeLock) else {
                 let pid = HeldFileLock.holder(homeLock).map { " (pid \($0))" } ?? ""
@@ -235,6 +240,62 @@ extension HyzerWatch {
             throw ExitCode(1)
         }
     }
+}
+
+extension HyzerWatch {
+    /// What the parser lets through but no watch could use: an empty path or id (`--home ""`
+    /// would quietly mean the default home), a device id the hub would refuse at every attempt,
+    /// an expectation timeout that is no length of time.
+    static func validate(_ a: WatchArguments) throws {
+        let texts: [(String, String?)] = [("--home", a.home), ("--token-file", a.tokenFile), ("--hub-fingerprint", a.hubFingerprint),
+                                          ("--script", a.script), ("--screenshot-dir", a.screenshotDir), ("--device", a.device), ("--wearer", a.wearer)]
+        for (name, value) in texts where value?.isEmpty == true {
+            throw ValidationError("\(name) needs a value; got an empty one.")
+        }
+        if let device = a.device, device.utf8.count > LinkProtocol.maxDeviceIDLength
+            || device.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            throw ValidationError("--device takes 1 to \(LinkProtocol.maxDeviceIDLength) bytes with no control characters; got \(device.utf8.count) bytes.")
+        }
+        guard a.expectTimeout.isFinite, (0...3600).contains(a.expectTimeout) else {
+            throw ValidationError("--expect-timeout takes seconds from 0 to 3600; got \(a.expectTimeout).")
+        }
+    }
+}
+
+/// `mkdir -p`, saying why not as the system puts it ("Permission denied", "Not a directory").
+private func makeDirectories(_ path: String) throws {
+    if mkdir(path, 0o755) == 0 { return }
+    let failure = errno
+    var info = stat()
+    if failure == EEXIST {
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { throw HostError("\(path) exists and is not a directory") }
+        return
+    }
+    let parent = (path as NSString).deletingLastPathComponent
+    guard failure == ENOENT, !parent.isEmpty, parent != path else { throw HostError("\(path): \(String(cString: strerror(failure)))") }
+    try makeDirectories(parent)
+    guard mkdir(path, 0o755) == 0 || errno == EEXIST else { throw HostError("\(path): \(String(cString: strerror(errno)))") }
+}
+
+/// A text file's contents, or an error that says why not as the system puts it ("No such file
+/// or directory", "Is a directory", "Permission denied"), or that it is not UTF-8.
+private func readText(at path: String) throws -> String {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { throw HostError(String(cString: strerror(errno))) }
+    defer { close(fd) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65_536)
+    while true {
+        let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard count >= 0 else {
+            if errno == EINTR { continue }
+            throw HostError(String(cString: strerror(errno)))
+        }
+        if count == 0 { break }
+        bytes += chunk[..<count]
+    }
+    guard let text = String(validating: bytes, as: UTF8.self) else { throw HostError("not UTF-8 text") }
+    return text
 }
 
 /// The scale at which the face shows at the watch's own size on this display (its DPI over the

@@ -9,6 +9,18 @@ struct HostError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 
     static func sdl(_ what: String) -> HostError { HostError("\(what): \(String(cString: SDL_GetError()))") }
+
+    /// A file error as a person reads it: the system's reason ("Permission denied", "Is a
+    /// directory", "No such file or directory") rather than Foundation's error domain and code.
+    static func reason(_ error: any Error) -> String {
+        if let error = error as? HostError { return error.description }
+        let error = error as NSError
+        if let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        if error.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(error.code))) }
+        return error.localizedDescription
+    }
 }
 
 /// The face's fonts, found through fontconfig (fonts-dejavu-core), opened and cached on first use.

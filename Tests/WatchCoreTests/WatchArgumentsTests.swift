@@ -50,4 +50,21 @@ struct WatchArgumentsTests {
         }
         #expect(accepted > 200 && refused > 200, "too few of one kind to compare (replay): \(accepted) read, \(refused) left to the parser")
     }
+
+    @Test("What the parser lets through but no watch could use is refused with the reason, exit 64, whichever reader read it", arguments: [
+        (["--home", ""], "Error: --home needs a value; got an empty one."),
+        (["--device", ""], "Error: --device needs a value; got an empty one."),
+        (["--device", String(repeating: "w", count: 65)], "Error: --device takes 1 to 64 bytes with no control characters; got 65 bytes."),
+        (["--expect-timeout", "1e16"], "Error: --expect-timeout takes seconds from 0 to 3600; got 1e+16."),
+        (["--expect-timeout", "nan"], "Error: --expect-timeout takes seconds from 0 to 3600; got nan."),
+    ])
+    func unusable(arguments: [String], message: String) async throws {
+        let home = try TemporaryHome()
+        let script = home.url.appendingPathComponent("quit.txt")
+        try "quit\n".write(to: script, atomically: true, encoding: .utf8)
+        let result = try await CLIProcess.run("hyzer-watch", (arguments.first == "--home" ? [] : ["--home", home.path])
+                                                  + arguments + ["--headless", "--script", script.path])
+        #expect(result.status == 64)
+        #expect(result.stderr.hasPrefix(message), "\(result.stderr)")
+    }
 }
