@@ -388,7 +388,7 @@ public final class Hub: Sendable {
         guard name.contains(where: { $0.isLetter || $0.isNumber }) else {
             throw HubError.invalidPlayerName(name, "a name needs at least one letter or digit")
         }
-        guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+        guard !name.containsControlCharacter else {
             throw HubError.invalidPlayerName(name, "a name may not hold control characters (tabs, line breaks and the like)")
         }
         let room = ScoreEvent.maxPlayerIDLength - Player.guestPrefix.utf8.count

@@ -253,7 +253,7 @@ extension HyzerWatch {
             throw ValidationError("\(name) needs a value; got an empty one.")
         }
         if let device = a.device, device.utf8.count > LinkProtocol.maxDeviceIDLength
-            || device.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            || device.containsControlCharacter {
             throw ValidationError("--device takes 1 to \(LinkProtocol.maxDeviceIDLength) bytes with no control characters; got \(device.utf8.count) bytes.")
         }
         guard a.expectTimeout.isFinite, (0...3600).contains(a.expectTimeout) else {

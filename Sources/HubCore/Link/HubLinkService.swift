@@ -50,22 +50,22 @@ public final class HubLinkService: LinkServerDelegate {
     }
 
     public func verdictIfStored(_ score: ScoreEvent) -> ScoreVerdict? {
-        do {
-            return try hub.storedResult(of: score).map { _ in .stored(alreadyStored: true) }
-        } catch let error as HubError {
-            guard let reason = Self.rejectionReason(for: error) else { return nil }
-            return .rejected(reason, message: Self.messageForWatch(error))
-        } catch {
-            // Not knowing is not a reason to ack: the link's own refusal stands.
-            logger.error("could not look for a resend in the log: \(error)")
+        storedVerdict { try hub.storedResult(of: score).map { _ in .stored(alreadyStored: true) } }
+    }
+
+    public func verdictIfStored(id: UUID) -> ScoreVerdict? {
+        storedVerdict {
+            try hub.checkIDUnused(id)
             return nil
         }
     }
 
-    public func verdictIfStored(id: UUID) -> ScoreVerdict? {
+    /// What the log says of an id the link asks about: `lookup`'s verdict, the rejection its
+    /// error names, or nil when the log could not be read (not knowing is not a reason to ack:
+    /// the link's own answer stands).
+    private func storedVerdict(_ lookup: () throws -> ScoreVerdict?) -> ScoreVerdict? {
         do {
-            try hub.checkIDUnused(id)
-            return nil
+            return try lookup()
         } catch let error as HubError {
             guard let reason = Self.rejectionReason(for: error) else { return nil }
             return .rejected(reason, message: Self.messageForWatch(error))

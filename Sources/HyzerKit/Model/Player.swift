@@ -35,6 +35,13 @@ public struct Player: Sendable, Hashable, Codable, Identifiable {
 }
 
 extension String {
+    /// Whether any character is a control character (Unicode's Cc: U+0000–U+001F, U+007F–U+009F),
+    /// which no id or name on the link may hold. Printable ASCII is checked byte by byte; only
+    /// other text asks Unicode's categories.
+    public var containsControlCharacter: Bool {
+        !utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F } && unicodeScalars.contains { $0.properties.generalCategory == .control }
+    }
+
     /// Byte for byte. Ids (players, devices) are opaque strings matched exactly (PROTOCOL.md):
     /// Swift's `==` takes canonically equivalent text as equal ("Zoe\u{308}" and "Zo\u{EB}").
     public func hasSameBytes(as other: String) -> Bool {

@@ -53,9 +53,7 @@ public struct ScoreEvent: Sendable, Hashable, Codable, Identifiable {
         guard hole >= 1 else { throw .holeOutOfRange(hole: hole, holeCount: nil) }
         for (field, value, bound) in [("playerID", playerID, Self.maxPlayerIDLength), ("reportedByPlayerID", reportedByPlayerID, Self.maxPlayerIDLength),
                                       ("deviceID", deviceID, Self.maxDeviceIDLength)] {
-            // Printable ASCII is checked byte by byte; only other text asks Unicode's categories.
-            guard !value.isEmpty, value.utf8.count <= bound,
-                  value.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) || !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            guard !value.isEmpty, value.utf8.count <= bound, !value.containsControlCharacter else {
                 throw .invalidField(field, maxLength: bound)
             }
         }

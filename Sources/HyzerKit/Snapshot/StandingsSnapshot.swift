@@ -108,6 +108,6 @@ extension StandingsSnapshot {
     }
 
     private static func isName(_ text: String) -> Bool {
-        !text.isEmpty && !text.unicodeScalars.contains { $0.properties.generalCategory == .control }
+        !text.isEmpty && !text.containsControlCharacter
     }
 }

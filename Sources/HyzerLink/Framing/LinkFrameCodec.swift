@@ -127,22 +127,6 @@ public enum LinkFrame {
         }
     }
 
-    /// A number in the body that no field of the link holds (every number on the link is a
-    /// whole one that fits in 64 bits): "body.sequence must be a whole number; got 1.5". For a
-    /// body that is JSON but that Foundation's decoder called "not valid JSON", which is all it
-    /// says of such a number. The first in the text, or nil.
-    static func unfitNumber(in body: ByteBuffer) -> String? {
-        body.withUnsafeReadableBytes { bytes in
-            for (path, text) in JSONSyntax.numbers(in: bytes) {
-                guard JSONSyntax.isWholeNumber(text) else { return "\(path) must be a whole number; got \(text)" }
-                if Int(text) == nil, !(Double(text).map { abs($0) < 9.2e18 } ?? false) {
-                    return "\(path) is too large to read; got \(text)"
-                }
-            }
-            return nil
-        }
-    }
-
     /// The link's integer fields, wherever they are (array positions left out of the path).
     static let integerFields: Set<String> = [
         "body.protocolVersion", "body.heartbeatIntervalMillis", "body.sequence", "body.schemaVersion", "body.hole", "body.strokes",
@@ -151,15 +135,26 @@ public enum LinkFrame {
         "body.round.standings.scoreRelativeToPar", "body.round.standings.currentHoleStrokes",
     ]
 
-    /// A known integer field whose number, as written, is not a whole one (a Double reads
-    /// `1.00000000000000000001` as 1 and `1e-400` as 0, and the decoder then takes them).
-    static func roundedInteger(in body: ByteBuffer) -> String? {
+    /// The first number in the body, among `fields` (paths with array positions left out; every
+    /// number when nil), that is not a whole one as written (a Double reads
+    /// `1.00000000000000000001` as 1 and `1e-400` as 0), or that no 64-bit integer holds.
+    static func unreadableInteger(in body: ByteBuffer, among fields: Set<String>? = nil) -> (path: String, text: String, whole: Bool)? {
         body.withUnsafeReadableBytes { bytes in
-            for (path, text) in JSONSyntax.numbers(in: bytes) where !JSONSyntax.isWholeNumber(text) {
-                let field = path.replacing(/\[[0-9]+\]/, with: "")
-                if integerFields.contains(field) { return "\(path) must be a whole number; got \(text)" }
+            for (path, text) in JSONSyntax.numbers(in: bytes) {
+                if let fields, !fields.contains(path.replacing(/\[[0-9]+\]/, with: "")) { continue }
+                guard JSONSyntax.isWholeNumber(text) else { return (path, text, false) }
+                if Int(text) == nil, !(Double(text).map { abs($0) < 9.2e18 } ?? false) { return (path, text, true) }
             }
             return nil
+        }
+    }
+
+    /// `unreadableInteger` as a malformed frame's reason: "body.sequence must be a whole number;
+    /// got 1.5". Every number on the link is a whole one that fits in 64 bits; Foundation's
+    /// decoder calls any other "not valid JSON", and rounds some to one.
+    static func numberProblem(in body: ByteBuffer, among fields: Set<String>? = nil) -> String? {
+        unreadableInteger(in: body, among: fields).map { number in
+            number.whole ? "\(number.path) is too large to read; got \(number.text)" : "\(number.path) must be a whole number; got \(number.text)"
         }
     }
 
@@ -169,11 +164,11 @@ public enum LinkFrame {
         try requireJSON(body)
         do {
             let message = try HyzerJSON.decoder().decode(LinkMessage.self, from: Data(body.readableBytesView))
-            if let rounded = roundedInteger(in: body) { throw LinkError.malformedFrame(rounded) }
+            if let rounded = numberProblem(in: body, among: integerFields) { throw LinkError.malformedFrame(rounded) }
             return message
         } catch let error as DecodingError {
             let explained = HyzerJSON.explain(error)
-            throw LinkError.malformedFrame(explained == "not valid JSON" ? unfitNumber(in: body) ?? explained : explained)
+            throw LinkError.malformedFrame(explained == "not valid JSON" ? numberProblem(in: body) ?? explained : explained)
         } catch let error as ScoreError {
             throw LinkError.malformedFrame(error.description)
         } catch let error as LinkError {

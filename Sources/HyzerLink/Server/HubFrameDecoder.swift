@@ -76,58 +76,53 @@ public struct HubFrameDecoder: ByteToMessageDecoder, Sendable {
         // decoder, which would read some of it as a number it cannot hold, or not at all.
         try LinkFrame.requireJSON(body)
         let data = Data(body.readableBytesView)
+        let peek = try? HyzerJSON.decoder().decode(Peek.self, from: data)
+        let isScore = peek?.type == LinkMessage.MessageType.score.rawValue
+        // A score's numbers are read as written, before the decoder: a Double reads
+        // 3.000000000000000000001 as 3 and 1e-400 as 0.
+        if isScore, let unfit = Self.notWhole(in: body) {
+            return .unacceptableScore(idAsSent: peek?.id ?? "", reason: .invalidScore, message: "The score is not valid: \(unfit).")
+        }
+        let message: LinkMessage
         do {
-            let message = try HyzerJSON.decoder().decode(LinkMessage.self, from: data)
-            guard case .score(let event) = message else {
-                if let rounded = LinkFrame.roundedInteger(in: body) { throw LinkError.malformedFrame(rounded) }
-                return .message(message)
-            }
-            let peek = try? HyzerJSON.decoder().decode(Peek.self, from: data)
-            let idAsSent = peek?.id ?? event.id.uuidString
-            // A Double reads 3.000000000000000000001 as 3: a score's numbers are read as written.
-            if let unfit = Self.notWhole(in: body, fields: ["hole", "strokes"]) {
-                return .unacceptableScore(idAsSent: idAsSent, reason: .invalidScore, message: "The score is not valid: \(unfit).")
-            }
-            return .score(event, idAsSent: idAsSent)
+            message = try HyzerJSON.decoder().decode(LinkMessage.self, from: data)
         } catch {
-            guard let peek = try? HyzerJSON.decoder().decode(Peek.self, from: data), peek.type == LinkMessage.MessageType.score.rawValue else {
-                throw Self.malformed(error, body: body)
+            guard isScore else { throw Self.malformed(error, body: body) }
+            return Self.unacceptable(error, idAsSent: peek?.id ?? "", body: body)
+        }
+        guard case .score(let event) = message else {
+            if let rounded = LinkFrame.numberProblem(in: body, among: LinkFrame.integerFields) { throw LinkError.malformedFrame(rounded) }
+            return .message(message)
+        }
+        return .score(event, idAsSent: peek?.id ?? event.id.uuidString)
+    }
+
+    /// A well-framed score the decoder refused, as the answer that says why.
+    private static func unacceptable(_ error: any Error, idAsSent id: String, body: ByteBuffer) -> LinkInbound {
+        switch error {
+        case ScoreError.strokesOutOfRange: return .unacceptableScore(idAsSent: id, reason: .strokesOutOfRange, message: "\(error)")
+        case ScoreError.holeOutOfRange: return .unacceptableScore(idAsSent: id, reason: .holeOutOfRange, message: "\(error)")
+        case let error as ScoreError: return .unacceptableScore(idAsSent: id, reason: .invalidScore, message: error.description)
+        case let error as DecodingError:
+            let explained = HyzerJSON.explain(error)
+            // The frame is JSON (checked first), so what Foundation calls "not valid JSON" is a
+            // number it cannot hold: say which.
+            if explained == "not valid JSON" {
+                let number = LinkFrame.numberProblem(in: body) ?? "a number in it cannot be read (hole and strokes are small whole numbers)"
+                return .unacceptableScore(idAsSent: id, reason: .invalidScore, message: "The score is not valid: \(number).")
             }
-            let id = peek.id ?? ""
-            // Read as written first: 1e-400 is no stroke count, though a Double reads it as 0.
-            if let unfit = Self.notWhole(in: body, fields: ["hole", "strokes"]) {
-                return .unacceptableScore(idAsSent: id, reason: .invalidScore, message: "The score is not valid: \(unfit).")
-            }
-            switch error {
-            case ScoreError.strokesOutOfRange: return .unacceptableScore(idAsSent: id, reason: .strokesOutOfRange, message: "\(error)")
-            case ScoreError.holeOutOfRange: return .unacceptableScore(idAsSent: id, reason: .holeOutOfRange, message: "\(error)")
-            case let error as ScoreError: return .unacceptableScore(idAsSent: id, reason: .invalidScore, message: error.description)
-            case let error as DecodingError:
-                let explained = HyzerJSON.explain(error)
-                // The frame is JSON (checked above), so what Foundation calls "not valid JSON" is
-                // a number it cannot hold: say which.
-                if explained == "not valid JSON" {
-                    let number = LinkFrame.unfitNumber(in: body) ?? "a number in it cannot be read (hole and strokes are small whole numbers)"
-                    return .unacceptableScore(idAsSent: id, reason: .invalidScore, message: "The score is not valid: \(number).")
-                }
-                return .unacceptableScore(idAsSent: id, reason: .invalidScore, message: "The score is not valid: \(explained).")
-            default: return .unacceptableScore(idAsSent: id, reason: .invalidScore, message: "The score is not valid: \(error).")
-            }
+            return .unacceptableScore(idAsSent: id, reason: .invalidScore, message: "The score is not valid: \(explained).")
+        default: return .unacceptableScore(idAsSent: id, reason: .invalidScore, message: "The score is not valid: \(error).")
         }
     }
 
-    /// "strokes must be a whole number from 1 to 10; got 3.5": the first of a score's `fields`
-    /// whose number, as written, is not a whole one (or no Int holds it).
-    static func notWhole(in body: ByteBuffer, fields: [String]) -> String? {
-        let allowed = ["hole": "a whole number from 1", "strokes": "a whole number from 1 to 10"]
-        return body.withUnsafeReadableBytes { bytes in
-            for (path, text) in JSONSyntax.numbers(in: bytes) {
-                guard path.hasPrefix("body."), case let field = String(path.dropFirst(5)), fields.contains(field) else { continue }
-                if !JSONSyntax.isWholeNumber(text) || (Int(text) == nil && !(Double(text).map { abs($0) < 9.2e18 } ?? false)) {
-                    return "\(field) must be \(allowed[field] ?? "a whole number"); got \(text)"
-                }
-            }
-            return nil
+    /// "strokes must be a whole number from 1 to 10; got 3.5": a score's hole or strokes whose
+    /// number, as written, is not a whole one (or no Int holds it).
+    static func notWhole(in body: ByteBuffer) -> String? {
+        let allowed = ["body.hole": ("hole", "a whole number from 1"), "body.strokes": ("strokes", "a whole number from 1 to 10")]
+        return LinkFrame.unreadableInteger(in: body, among: Set(allowed.keys)).map { number in
+            let (field, bound) = allowed[number.path]!
+            return "\(field) must be \(bound); got \(number.text)"
         }
     }
 
@@ -135,7 +130,7 @@ public struct HubFrameDecoder: ByteToMessageDecoder, Sendable {
         switch error {
         case let error as DecodingError:
             // The frame is JSON (checked first): "not valid JSON" from the decoder is a number.
-            .malformedFrame(HyzerJSON.explain(error) == "not valid JSON" ? LinkFrame.unfitNumber(in: body) ?? "not valid JSON" : HyzerJSON.explain(error))
+            .malformedFrame(HyzerJSON.explain(error) == "not valid JSON" ? LinkFrame.numberProblem(in: body) ?? "not valid JSON" : HyzerJSON.explain(error))
         case let error as ScoreError: .malformedFrame(error.description)
         case let error as LinkError: error
         default: .malformedFrame("\(error)")

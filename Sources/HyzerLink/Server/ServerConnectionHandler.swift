@@ -232,7 +232,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
 
     static func isValidDeviceID(_ id: String) -> Bool {
         !id.isEmpty && id.utf8.count <= LinkProtocol.maxDeviceIDLength
-            && !id.unicodeScalars.contains { $0.properties.generalCategory == .control }
+            && !id.containsControlCharacter
     }
 
     private func leaveUnpaired() {
