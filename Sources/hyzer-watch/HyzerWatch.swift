@@ -13,7 +13,6 @@ import WatchCore
 @main
 enum HyzerWatchMain {
     static func main() {
-        SDLTTF.preload()
         // A plain command line starts without the parser's reflection (see `WatchArguments.quick`);
         // errors end the process as the parser's own `main` ends it.
         if let arguments = WatchArguments.quick(CommandLine.arguments.dropFirst()) {

@@ -6,9 +6,11 @@ import Foundation
 /// Linked, their shared objects (SDL_ttf, FreeType, HarfBuzz, GLib, PCRE2, Graphite, Brotli,
 /// libpng, zlib; fontconfig and expat) were all mapped and relocated before `main`, one after
 /// another: ~1.5–2 ms of a ~20 ms start to the first frame (a C program linking SDL alone
-/// starts in ~7.3 ms, with the two ~9). Opened here, SDL_ttf loads on a thread of its own from
-/// the first moment of `main` while the arguments are read and SDL starts, and fontconfig only
-/// when a font must be looked for (the first start of a home, a name needing a CJK font).
+/// starts in ~7.3 ms, with the two ~9). Opened here, SDL_ttf loads once SDL has started, and
+/// fontconfig only when a font must be looked for (the first start of a home, a name needing a
+/// CJK font). SDL_ttf loaded on a thread of its own from the first moment of `main` at first, but
+/// a new thread on this 2-vCPU VM waits ~1.4 ms for a core, and the start was ~0.8 ms quicker
+/// without it (spawn → first frame, 100 interleaved starts each).
 ///
 /// The function types repeat the C declarations of SDL_ttf.h and fontconfig.h, which are still
 /// imported for their types and constants (`TextLibrariesTests` holds each to its header).
@@ -33,8 +35,7 @@ struct SDLTTF: @unchecked Sendable {
     let closeFont: CloseFont
     let renderUTF8Blended: RenderUTF8Blended
 
-    /// SDL_ttf's functions, or why they cannot be had. The first to ask loads it (once; a second
-    /// asker waits for the first): `HyzerWatchMain` asks on a background thread at once.
+    /// SDL_ttf's functions, or why they cannot be had. The first to ask loads it (once).
     static let shared: Result<SDLTTF, HostError> = Result {
         let opened = try SharedLibrary(Self.library, install: "libsdl2-ttf-2.0-0", purpose: "draw text")
         return SDLTTF(
@@ -43,11 +44,6 @@ struct SDLTTF: @unchecked Sendable {
             glyphIsProvided32: try opened.function("TTF_GlyphIsProvided32"), sizeUTF8: try opened.function("TTF_SizeUTF8"),
             closeFont: try opened.function("TTF_CloseFont"), renderUTF8Blended: try opened.function("TTF_RenderUTF8_Blended"))
     }.mapError { $0 as? HostError ?? HostError("\($0)") }
-
-    /// Starts loading SDL_ttf on a thread of its own, so that it is (nearly) ready when first used.
-    static func preload() {
-        _ = Meanwhile { _ = shared }
-    }
 }
 
 /// The fontconfig calls `FontBook` makes to find a font file.
