@@ -37,9 +37,9 @@ public final class HeldFileLock: Sendable {
             if code == EWOULDBLOCK { return nil }
             throw .failed("lock", url.path, code)
         }
-        let pid = Data("\(getpid())\n".utf8)
+        var pid = "\(getpid())\n"
         _ = ftruncate(fd, 0)
-        _ = pid.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
+        _ = pid.withUTF8 { pwrite(fd, $0.baseAddress, $0.count, 0) }
         return HeldFileLock(fd: fd)
     }
 

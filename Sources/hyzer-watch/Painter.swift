@@ -83,25 +83,51 @@ final class FontBook: @unchecked Sendable {
         }
         guard let cache else { return }
         do {
-            let byName = Dictionary(uniqueKeysWithValues: paths.map { ($0.key.rawValue, $0.value) })
-            try JSONEncoder().encode(byName).write(to: cache, options: .atomic)
+            try Self.save(paths, in: cache)
+            // The earlier cache (JSON), which this watch no longer reads.
+            unlink(cache.deletingLastPathComponent().appendingPathComponent("fonts.json").path)
         } catch {
             // Only the next start's speed depends on it.
             Logger(label: "hyzer.watch.host").notice("could not keep the font paths in \(cache.path): \(error)")
         }
     }
 
-    /// The cached font paths when every one is still its family's file; nil otherwise.
+    /// Writes `paths` to `cache`, one family a line: its name, a tab, the file's path. (Read with
+    /// plain system calls at start: `JSONDecoder`'s first use cost that thread ~0.5 ms, most of
+    /// it in conformance lookups that each scan the binary's ~7,000 conformance records.)
+    static func save(_ paths: [FontSpec.Family: String], in cache: URL) throws {
+        let lines = FontSpec.Family.allCases.compactMap { family in paths[family].map { "\(family.rawValue)\t\($0)\n" } }
+        guard lines.count == FontSpec.Family.allCases.count, !lines.contains(where: { $0.dropLast().contains("\n") || $0.split(separator: "\t").count != 2 }) else {
+            throw HostError("a font path holds a tab or a line break")
+        }
+        try Data(lines.joined().utf8).write(to: cache, options: .atomic)
+    }
+
+    /// The cached font paths when every one is still its family's file; nil otherwise (no cache, a
+    /// damaged one, a font moved or removed).
     static func savedPaths(in cache: URL) -> [FontSpec.Family: String]? {
-        guard let data = FileManager.default.contents(atPath: cache.path),
-              let byName = try? JSONDecoder().decode([String: String].self, from: data) else { return nil }
+        let fd = Glibc.open(cache.path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: 16_384)
+        var count = 0
+        while count < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + count, $0.count - count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n >= 0 else { return nil }
+            if n == 0 { break }
+            count += n
+        }
+        guard count < bytes.count, let text = String(validating: bytes[..<count], as: UTF8.self) else { return nil }
         var paths: [FontSpec.Family: String] = [:]
-        for family in FontSpec.Family.allCases {
-            guard let path = byName[family.rawValue], URL(fileURLWithPath: path).lastPathComponent == patterns[family]!.file,
-                  FileManager.default.isReadableFile(atPath: path) else { return nil }
+        for line in text.split(separator: "\n") {
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+            guard fields.count == 2, let family = FontSpec.Family(rawValue: String(fields[0])), paths[family] == nil else { return nil }
+            let path = String(fields[1])
+            guard path.hasPrefix("/"), path.hasSuffix("/" + patterns[family]!.file), access(path, R_OK) == 0 else { return nil }
             paths[family] = path
         }
-        return paths
+        return paths.count == FontSpec.Family.allCases.count ? paths : nil
     }
 
     /// The file fontconfig picks for `pattern` (what `fc-match -f '%{file}' PATTERN` prints).

@@ -110,7 +110,7 @@ final class WatchHost: ScenarioHost {
     }
 
     /// Where the font paths fontconfig gave are kept (`FontBook`).
-    static func fontCache(_ paths: HyzerPaths) -> URL { paths.watchDirectory.appendingPathComponent("fonts.json") }
+    static func fontCache(_ paths: HyzerPaths) -> URL { paths.watchDirectory.appendingPathComponent("font-paths") }
 
     var measurer: TextMeasurer { painter.measurer }
 
