@@ -100,15 +100,31 @@ final class FontBook: @unchecked Sendable {
         guard lines.count == FontSpec.Family.allCases.count, !lines.contains(where: { $0.dropLast().contains("\n") || $0.split(separator: "\t").count != 2 }) else {
             throw HostError("a font path holds a tab or a line break")
         }
-        try Data(lines.joined().utf8).write(to: cache, options: .atomic)
+        // Written beside it under one fixed name and renamed over it: a start killed mid-write
+        // leaves at most that one file, which the next write replaces. Not synced: a cache lost
+        // to a power cut is only asked for again.
+        let temporary = cache.deletingLastPathComponent().appendingPathComponent(".font-paths.tmp").path
+        let fd = Glibc.open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw HostError("\(temporary): \(String(cString: strerror(errno)))") }
+        var text = lines.joined()
+        let written = text.withUTF8 { write(fd, $0.baseAddress, $0.count) == $0.count }
+        close(fd)
+        guard written, rename(temporary, cache.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw HostError(reason)
+        }
     }
 
     /// The cached font paths when every one is still its family's file; nil otherwise (no cache, a
     /// damaged one, a font moved or removed).
     static func savedPaths(in cache: URL) -> [FontSpec.Family: String]? {
-        let fd = Glibc.open(cache.path, O_RDONLY | O_CLOEXEC)
+        // Non-blocking, and a regular file only: a FIFO (or a device) there must not hold the start.
+        let fd = Glibc.open(cache.path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
         var bytes = [UInt8](repeating: 0, count: 16_384)
         var count = 0
         while count < bytes.count {

@@ -53,6 +53,31 @@ struct FontPathsTests {
         #expect(try saved(String(repeating: "x", count: 20_000)) == nil, "larger than any cache")
     }
 
+    @Test("A FIFO, a directory or a device where the cache should be is not read (nor waited on)")
+    func notARegularFile() throws {
+        let home = try TemporaryHome()
+        let fifo = home.url.appendingPathComponent("fifo")
+        #expect(mkfifo(fifo.path, 0o644) == 0)
+        #expect(FontBook.savedPaths(in: fifo) == nil)
+        #expect(FontBook.savedPaths(in: home.url) == nil)
+        #expect(FontBook.savedPaths(in: URL(fileURLWithPath: "/dev/zero")) == nil)
+    }
+
+    @Test("Saving replaces the cache whole and leaves no other file beside it")
+    func replaces() throws {
+        let home = try TemporaryHome()
+        let paths = try fonts(in: home)
+        let folder = home.url.appendingPathComponent("watch")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let cache = folder.appendingPathComponent("font-paths")
+        try Data(String(repeating: "stale line\n", count: 100).utf8).write(to: cache)
+        // What a start killed mid-write left: replaced by the next write, not added to.
+        try Data("half".utf8).write(to: folder.appendingPathComponent(".font-paths.tmp"))
+        try FontBook.save(paths, in: cache)
+        #expect(FontBook.savedPaths(in: cache) == paths)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["font-paths"])
+    }
+
     @Test("A path with a tab or a line break is not saved")
     func unsavable() throws {
         let home = try TemporaryHome()
