@@ -150,9 +150,10 @@ let package = Package(
             // -lstdc++ and -lgcc_s then take the static libstdc++ and unwinder (as -static-libstdc++
             // and -static-libgcc would, which the link file's explicit -lstdc++ defeats), so the
             // watch does not load and relocate libstdc++.so and libgcc_s.so at every start:
-            // spawn → first frame 16.5 → 14.5 ms (100 interleaved starts each). Nothing the watch
-            // loads later uses libstdc++. Both archives come with the Swift toolchain's own
-            // Debian requirements (libstdc++-12-dev, libgcc-12-dev).
+            // spawn → first frame 16.5 → 14.5 ms (100 interleaved starts each). SDL_image, opened at
+            // the first screenshot, brings the shared libstdc++ with its image libraries; the two
+            // copies do not meet, as the watch exports no symbols. Both archives come with the
+            // Swift toolchain's own Debian requirements (libstdc++-12-dev, libgcc-12-dev).
             linkerSettings: [.unsafeFlags(["-Xlinker", "--no-export-dynamic", "-L", Context.packageDirectory + "/Linker/static-cxx"], .when(platforms: [.linux], configuration: .release))]
         ),
         // Every budget of DESIGN.md measured next to the physical limit, in one run (release build).
