@@ -175,9 +175,9 @@ extension HyzerWatch {
         let prepared = Meanwhile { () throws -> (HeldFileLock, WatchSession, [FontSpec.Family: String]?) in
             // One watch per home: a second would share the first one's outbox and logs.
             do {
-                try makeDirectories(paths.watchDirectory.path)
+                try DurableFile.makeDirectory(paths.watchDirectory)
             } catch {
-                throw HostError("Cannot use \(paths.home.path) as the watch's home: \(HostError.reason(error))")
+                throw HostError("Cannot use \(paths.home.path) as the watch's home: \(error)")
             }
             let homeLock = paths.watchDirectory.appendingPathComponent("watch.lock")
             guard let held = try HeldFileLock.acquire(homeLock) else {
@@ -265,27 +265,19 @@ extension HyzerWatch {
     }
 }
 
-/// `mkdir -p`, saying why not as the system puts it ("Permission denied", "Not a directory").
-private func makeDirectories(_ path: String) throws {
-    if mkdir(path, 0o755) == 0 { return }
-    let failure = errno
-    var info = stat()
-    if failure == EEXIST {
-        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { throw HostError("\(path) exists and is not a directory") }
-        return
-    }
-    let parent = (path as NSString).deletingLastPathComponent
-    guard failure == ENOENT, !parent.isEmpty, parent != path else { throw HostError("\(path): \(String(cString: strerror(failure)))") }
-    try makeDirectories(parent)
-    guard mkdir(path, 0o755) == 0 || errno == EEXIST else { throw HostError("\(path): \(String(cString: strerror(errno)))") }
-}
-
 /// A text file's contents, or an error that says why not as the system puts it ("No such file
 /// or directory", "Is a directory", "Permission denied"), or that it is not UTF-8.
 private func readText(at path: String) throws -> String {
     let fd = open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { throw HostError(String(cString: strerror(errno))) }
     defer { close(fd) }
+    guard let text = String(validating: try readAll(fd) ?? [], as: UTF8.self) else { throw HostError("not UTF-8 text") }
+    return text
+}
+
+/// What is left to read from `fd`, or nil once it holds more than `limit` bytes; a read error
+/// says why as the system puts it.
+func readAll(_ fd: Int32, limit: Int = .max) throws(HostError) -> [UInt8]? {
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 65_536)
     while true {
@@ -294,11 +286,10 @@ private func readText(at path: String) throws -> String {
             if errno == EINTR { continue }
             throw HostError(String(cString: strerror(errno)))
         }
-        if count == 0 { break }
+        if count == 0 { return bytes }
         bytes += chunk[..<count]
+        if bytes.count > limit { return nil }
     }
-    guard let text = String(validating: bytes, as: UTF8.self) else { throw HostError("not UTF-8 text") }
-    return text
 }
 
 /// The scale at which the face shows at the watch's own size on this display (its DPI over the

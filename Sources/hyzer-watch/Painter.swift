@@ -125,16 +125,8 @@ final class FontBook: @unchecked Sendable {
         defer { close(fd) }
         var status = stat()
         guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
-        var bytes = [UInt8](repeating: 0, count: 16_384)
-        var count = 0
-        while count < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + count, $0.count - count) }
-            if n < 0 && errno == EINTR { continue }
-            guard n >= 0 else { return nil }
-            if n == 0 { break }
-            count += n
-        }
-        guard count < bytes.count, let text = String(validating: bytes[..<count], as: UTF8.self) else { return nil }
+        // A cache is ~200 bytes; anything past 16 KB is not one.
+        guard let bytes = (try? readAll(fd, limit: 16_383)) ?? nil, let text = String(validating: bytes, as: UTF8.self) else { return nil }
         var paths: [FontSpec.Family: String] = [:]
         for line in text.split(separator: "\n") {
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
