@@ -56,7 +56,9 @@ struct ServeCommand: AsyncParsableCommand {
         if insecure, case .unix = listen ?? .unix(path: "") {
             throw ValidationError("--insecure applies only to --listen tcp:HOST:PORT; the Unix socket is private to this user already.")
         }
-        guard heartbeat >= 50 else { throw ValidationError("--heartbeat must be at least 50 milliseconds; got \(heartbeat).") }
+        guard heartbeat >= LinkProtocol.minimumHeartbeatMillis else {
+            throw ValidationError("--heartbeat must be at least \(LinkProtocol.minimumHeartbeatMillis) milliseconds; got \(heartbeat).")
+        }
         if let cloud {
             do { _ = try CloudAddress(parsing: cloud) } catch { throw ValidationError("--cloud: \(error.description)") }
         }

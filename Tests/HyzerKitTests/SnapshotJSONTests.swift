@@ -58,4 +58,29 @@ struct SnapshotJSONTests {
             if written != expected { break }
         }
     }
+
+    static func randomEvent(_ random: inout some RandomNumberGenerator) -> ScoreEvent? {
+        func id() -> String { Bool.random(using: &random) ? UUID().uuidString : "guest:" + randomText(&random) }
+        return try? ScoreEvent(
+            id: Bool.random(using: &random) ? UUID() : nil, roundID: UUID(), playerID: id(), hole: Int.random(in: 1...Int.max, using: &random),
+            strokes: Int.random(in: 1...10, using: &random), supersedesEventID: Bool.random(using: &random) ? UUID() : nil,
+            reportedByPlayerID: id(), deviceID: randomText(&random), source: ScoreSource.allCases.randomElement(using: &random)!,
+            createdAt: Date(timeIntervalSince1970: Double(Int.random(in: 0...4_102_444_800_000, using: &random)) / 1000))
+    }
+
+    @Test("A score event: byte for byte what the encoder writes (the outbox record, the link's score), for 1,000 random events")
+    func eventSameAsEncoder() throws {
+        var random = SystemRandomNumberGenerator()
+        let encoder = HyzerJSON.encoder()
+        var compared = 0
+        while compared < 1_000 {
+            guard let event = Self.randomEvent(&random) else { continue }
+            compared += 1
+            let expected = try encoder.encode(event)
+            let written = Data(event.compactJSON())
+            #expect(written == expected, "\(String(decoding: written, as: UTF8.self))\n---\n\(String(decoding: expected, as: UTF8.self))")
+            if written != expected { break }
+            #expect(try HyzerJSON.decoder().decode(ScoreEvent.self, from: written).compactJSON() == Array(written))
+        }
+    }
 }

@@ -57,6 +57,19 @@ struct LinkFrameCodecTests {
         }
     }
 
+    @Test("A score, written directly, is the frame the JSON encoder makes of the message, byte for byte")
+    func scoreFrameAsEncoded() throws {
+        let awkward = try ScoreEvent(roundID: UUID(), playerID: "guest:Zoë \"Q\" a/b \\", hole: 18, strokes: 10,
+                                     supersedesEventID: Self.event.id, reportedByPlayerID: "p", deviceID: "李-🥏", source: .voice,
+                                     createdAt: Self.epoch.addingTimeInterval(0.123))
+        for event in [Self.event, awkward] {
+            let body = try HyzerJSON.encoder().encode(LinkMessage.score(event))
+            #expect(try LinkFrame.encode(.score(event)) == Self.frame(Array(body)))
+            var buffer = ByteBuffer(bytes: try LinkFrame.encode(.score(event)))
+            #expect(try LinkFrame.decode(from: &buffer, maxFrameBytes: 4096) == .score(event))
+        }
+    }
+
     @Test("The hub's encoder encodes a push once for all its watches, and never sends one watch's frame for other standings")
     func pushFramesShared() throws {
         let cache = PushFrameCache()
@@ -124,6 +137,10 @@ struct LinkFrameCodecTests {
          LinkError.malformedFrame("body.sequence is too large to read; got 1e400")),
         ([UInt8](#"{"type":"heartbeat","body":{"sentAt":"2026-11-21T10:00:00.000Z","sequence":2.0000000000000000000001}}"#.utf8),
          LinkError.malformedFrame("body.sequence must be a whole number; got 2.0000000000000000000001")),
+        ([UInt8](#"{"type":"heartbeat","body":{"sentAt":"2026-11-21T10:00:00.000Z","sequence":-1}}"#.utf8),
+         LinkError.malformedFrame("body.sequence must be 0 or more; got -1")),
+        ([UInt8](#"{"type":"welcome","body":{"protocolVersion":1,"hubID":"h","heartbeatIntervalMillis":10}}"#.utf8),
+         LinkError.malformedFrame("body.heartbeatIntervalMillis must be 50 or more; got 10")),
         ([UInt8](#"{"type":"hello","body":{"deviceID":"w","protocolVersion":1e-400,"token":"t"}}"#.utf8),
          LinkError.malformedFrame("body.protocolVersion must be a whole number; got 1e-400")),
         ([UInt8](#"{"type":"bogus","body":{}}"#.utf8), LinkError.malformedFrame("unreadable value at type")),

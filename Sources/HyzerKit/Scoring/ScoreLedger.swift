@@ -14,8 +14,14 @@ public struct ScoreLedger: Sendable {
     public private(set) var eventCount = 0
     /// How many players have a score on each hole (the keys per hole).
     public private(set) var playersPerHole: [Int: Int] = [:]
+    /// The players the log names, in the order they first appear, and for each of `keys` the
+    /// index of its player here: standings tally the keys by player without hashing a player id
+    /// a key (a score's standings are built on its way to the wrist).
+    public private(set) var playerIDs: [PlayerID] = []
+    public private(set) var playerOfKey: [Int] = []
     private var histories: [[ScoreEvent]] = []
     private var slot: [ScoreKey: Int] = [:]
+    private var playerSlot: [PlayerID: Int] = [:]
 
     /// An empty ledger.
     public init() {}
@@ -31,10 +37,8 @@ public struct ScoreLedger: Sendable {
             if let index = slot[key] {
                 histories[index].append(event)
             } else {
-                slot[key] = keys.count
-                keys.append(key)
+                addKey(key)
                 histories.append([event])
-                playersPerHole[event.hole, default: 0] += 1
             }
         }
         current = histories.map { history in
@@ -51,17 +55,29 @@ public struct ScoreLedger: Sendable {
         let key = ScoreKey(playerID: event.playerID, hole: event.hole)
         eventCount += 1
         guard let index = slot[key] else {
-            slot[key] = keys.count
-            keys.append(key)
+            addKey(key)
             histories.append([event])
             current.append(event)
-            playersPerHole[event.hole, default: 0] += 1
             return
         }
         histories[index].append(event)
         let history = histories[index]
         current[index] = ScoreResolution.leaves(ofHistory: history).first
         openDiscrepancies[key] = ConflictDetector.openDiscrepancy(inHistory: history)
+    }
+
+    /// A {player, hole} not seen before (its history is appended by the caller).
+    private mutating func addKey(_ key: ScoreKey) {
+        slot[key] = keys.count
+        keys.append(key)
+        playersPerHole[key.hole, default: 0] += 1
+        if let player = playerSlot[key.playerID] {
+            playerOfKey.append(player)
+        } else {
+            playerSlot[key.playerID] = playerIDs.count
+            playerOfKey.append(playerIDs.count)
+            playerIDs.append(key.playerID)
+        }
     }
 
     /// Every {player, hole} with its current score.

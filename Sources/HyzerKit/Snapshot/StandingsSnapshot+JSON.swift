@@ -43,12 +43,12 @@ extension RoundSnapshot {
                     out.key("par"); out.integer(hole.par)
                 }
             }
-            out.key("id"); out.string(id.uuidString)
+            out.key("id"); out.uuid(id)
             out.key("standings")
             out.array(standings, indent: 3) { out, standing in
                 out.object(indent: 3) { out in
                     out.key("currentHoleDeviceID", first: true); out.optionalString(standing.currentHoleDeviceID)
-                    out.key("currentHoleEventID"); out.optionalString(standing.currentHoleEventID?.uuidString)
+                    out.key("currentHoleEventID"); out.optionalUUID(standing.currentHoleEventID)
                     out.key("currentHoleStrokes"); out.optionalInteger(standing.currentHoleStrokes)
                     out.key("discrepancy"); out.bool(standing.discrepancy)
                     out.key("holesPlayed"); out.integer(standing.holesPlayed)
@@ -66,8 +66,8 @@ extension RoundSnapshot {
 }
 
 /// A JSON document being written in Foundation's layout: pretty-printed, or compact (no
-/// whitespace at all).
-private struct JSONBytes {
+/// whitespace at all). Used for what is on the Save chain: standings and score events.
+struct JSONBytes {
     var bytes: [UInt8] = []
     let pretty: Bool
     /// The indent of the object being written (its keys are one level deeper).
@@ -132,6 +132,18 @@ private struct JSONBytes {
 
     mutating func bool(_ value: Bool) {
         if value { raw("true") } else { raw("false") }
+    }
+
+    /// A UUID as `uuidString` writes it, without making a `String` (Foundation formats one
+    /// through `snprintf`, ~6,000 instructions).
+    mutating func uuid(_ value: UUID) {
+        bytes.append(UInt8(ascii: "\""))
+        value.withCanonicalUTF8 { bytes.append(contentsOf: $0) }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    mutating func optionalUUID(_ value: UUID?) {
+        if let value { uuid(value) } else { raw("null") }
     }
 
     mutating func optionalString(_ value: String?) {

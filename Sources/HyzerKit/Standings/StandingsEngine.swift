@@ -20,19 +20,23 @@ public enum StandingsEngine {
         var parByHole = [Int?](repeating: nil, count: maxHole + 1)
         for hole in holes { parByHole[hole.number] = hole.par }
 
-        struct Tally { var strokes = 0, par = 0, holes = 0, discrepancy = false, currentHole: ScoreEvent? }
+        /// `currentHole`: the index in the ledger's keys of the player's score on the current hole.
+        struct Tally { var strokes = 0, par = 0, holes = 0, discrepancy = false, currentHole: Int? }
         var slot: [PlayerID: Int] = [:]
         slot.reserveCapacity(players.count)
         for (index, player) in players.enumerated() where slot[player.id] == nil { slot[player.id] = index }
         var tallies = [Tally](repeating: Tally(), count: players.count)
 
         func par(_ hole: Int) -> Int? { hole >= 1 && hole <= maxHole ? parByHole[hole] : nil }
-        for (key, event) in zip(ledger.keys, ledger.current) {
-            guard let event, let index = slot[key.playerID], let par = par(key.hole) else { continue }
-            tallies[index].strokes += event.strokes
+        // Each player of the log looked up once, then every key by index.
+        let playerOfLedgerPlayer = ledger.playerIDs.map { slot[$0] }
+        for (keyIndex, key) in ledger.keys.enumerated() {
+            guard let index = playerOfLedgerPlayer[ledger.playerOfKey[keyIndex]], let par = par(key.hole),
+                  let strokes = ledger.current[keyIndex]?.strokes else { continue }
+            tallies[index].strokes += strokes
             tallies[index].par += par
             tallies[index].holes += 1
-            if key.hole == currentHole { tallies[index].currentHole = event }
+            if key.hole == currentHole { tallies[index].currentHole = keyIndex }
         }
         for key in ledger.openDiscrepancies.keys {
             if let index = slot[key.playerID], par(key.hole) != nil { tallies[index].discrepancy = true }
@@ -58,6 +62,7 @@ public enum StandingsEngine {
         var previousScore: Int?
         for (rank, index) in order.enumerated() {
             let tally = tallies[index]
+            let current = tally.currentHole.flatMap { ledger.current[$0] }
             let relative = tally.strokes - tally.par
             var shown: Int?
             if tally.holes > 0 {
@@ -73,10 +78,10 @@ public enum StandingsEngine {
                 totalStrokes: tally.strokes,
                 holesPlayed: tally.holes,
                 scoreRelativeToPar: relative,
-                currentHoleStrokes: tally.currentHole?.strokes,
+                currentHoleStrokes: current?.strokes,
                 discrepancy: tally.discrepancy,
-                currentHoleEventID: tally.currentHole?.id,
-                currentHoleDeviceID: tally.currentHole?.deviceID
+                currentHoleEventID: current?.id,
+                currentHoleDeviceID: current?.deviceID
             ))
         }
         return result

@@ -180,19 +180,26 @@ public final class DurableOutbox: Sendable {
 
     // MARK: The journal's records
 
+    /// The event's JSON as the link sends it (`ScoreEvent.compactJSON`, what `HyzerJSON.encoder()`
+    /// writes): written directly, as the record is made on the Save chain.
     static func record(queued event: ScoreEvent) throws -> Data {
-        line("Q", try HyzerJSON.encoder().encode(event))
+        line(UInt8(ascii: "Q"), event.compactJSON())
     }
 
     static func record(acked id: UUID) -> Data {
-        line("A", Data(id.uuidString.utf8))
+        line(UInt8(ascii: "A"), Array(id.canonicalString.utf8))
     }
 
-    private static func line(_ kind: Character, _ payload: Data) -> Data {
-        var data = Data("\(kind) \(String(format: "%08x", CRC32.checksum(payload))) ".utf8)
-        data.append(payload)
-        data.append(0x0A)
-        return data
+    private static func line(_ kind: UInt8, _ payload: [UInt8]) -> Data {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(payload.count + 12)
+        bytes.append(kind)
+        bytes.append(UInt8(ascii: " "))
+        bytes.append(contentsOf: CRC32.hex(payload.withUnsafeBytes(CRC32.checksum)))
+        bytes.append(UInt8(ascii: " "))
+        bytes.append(contentsOf: payload)
+        bytes.append(0x0A)
+        return Data(bytes)
     }
 
     struct Unreadable {

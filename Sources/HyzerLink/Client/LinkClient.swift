@@ -239,7 +239,8 @@ public final class LinkClient: Sendable {
             loop.value.handshakeTimer?.cancel()
             loop.value.paired = true
             loop.value.attempt = 0
-            startHeartbeats(every: .milliseconds(Int64(max(50, welcome.heartbeatIntervalMillis))))
+            // At most a day: a larger one would overflow the timer's nanoseconds (the schema sets no maximum).
+            startHeartbeats(every: .milliseconds(Int64(min(welcome.heartbeatIntervalMillis, 86_400_000))))
             setReachable(true)
             sendNext()
         case .refused(let refusal):

@@ -10,6 +10,9 @@ public enum LinkProtocol {
     public static let maxFrameBytes = 4 * 1024 * 1024
     /// How often the hub sends heartbeats unless told otherwise; its welcome tells the watch.
     public static let defaultHeartbeatInterval: TimeAmount = .seconds(1)
+    /// The shortest heartbeat interval a hub may ask for (`serve --heartbeat`, the welcome's
+    /// `heartbeatIntervalMillis`).
+    public static let minimumHeartbeatMillis = 50
     /// Heartbeats that may go unanswered before either end calls the other unreachable.
     public static let missedHeartbeatsBeforeUnreachable: Int64 = 3
     /// The watch's reconnect delays grow from `backoffBase`, doubling, up to `backoffCap` (with jitter).
