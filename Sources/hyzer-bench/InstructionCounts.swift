@@ -1,6 +1,8 @@
 import Foundation
 import HubCore
 import HyzerKit
+import HyzerLink
+import NIOCore
 import HyzerTestSupport
 import WatchCore
 
@@ -16,6 +18,7 @@ enum Kernel: String, CaseIterable {
     case ledgerAppend = "ledger-append"
     case ingestBatch = "ingest-batch"
     case appendOne = "append-one"
+    case pushReceive = "push-receive"
 
     /// The figure whose work one iteration is.
     var figure: String {
@@ -26,6 +29,7 @@ enum Kernel: String, CaseIterable {
         case .ledgerAppend: "one event appended to a 20,000-event round's ledger in memory (the hub's per-score update)"
         case .ingestBatch: "one event of a batch the hub ingests in one transaction (checks, classification, the SQLite insert)"
         case .appendOne: "a watch's score as serve stores it (4 players; past 72 scores, corrections): its own transaction, committed, and the standings built for the push"
+        case .pushReceive: "a standings push on the watch (4 players, two trading places each time): the frame read, the reducer, the haptic logged"
         }
     }
 
@@ -38,6 +42,7 @@ enum Kernel: String, CaseIterable {
         case .ledgerAppend: (1_000, 6_000)
         case .ingestBatch: (1_800, 9_000)
         case .appendOne: (100, 500)
+        case .pushReceive: (100, 600)
         }
     }
 
@@ -93,6 +98,36 @@ enum Kernel: String, CaseIterable {
                 let (_, snapshot) = try hub.appendForPush(event)
                 precondition(snapshot != nil)
             }
+        case .pushReceive:
+            // The frames made before the loop, the same in both runs: each a newer sequence, the
+            // first two players trading places (a reshuffle: the notification haptic is logged).
+            let session = try WatchSession(configuration: WatchConfiguration(paths: HyzerPaths(home: directory), deviceID: "bench"))
+            let base = Figures.sampleSnapshot(players: 4)
+            let frames = try (0..<Kernel.pushReceive.iterations.1).map { index -> ByteBuffer in
+                let round = base.round!
+                var standings = round.standings
+                if index % 2 == 1 {
+                    standings.swapAt(0, 1)
+                    for slot in 0..<2 {
+                        let standing = standings[slot]
+                        standings[slot] = Standing(playerID: standing.playerID, name: standing.name, position: slot + 1, tied: false,
+                                                   totalStrokes: standing.totalStrokes, holesPlayed: standing.holesPlayed,
+                                                   scoreRelativeToPar: slot + 1, currentHoleStrokes: nil, discrepancy: false)
+                    }
+                }
+                let snapshot = StandingsSnapshot(hubID: base.hubID, sequence: index + 2, lastUpdatedAt: Date(), round: RoundSnapshot(
+                    id: round.id, courseName: round.courseName, status: round.status, currentHole: round.currentHole,
+                    holeCount: round.holeCount, holes: round.holes, standings: standings))
+                return ByteBuffer(bytes: try LinkFrame.encode(.standings(snapshot)))
+            }
+            for index in 0..<iterations {
+                var buffer = frames[index]
+                guard case .standings(let snapshot)? = try LinkFrame.decode(from: &buffer, maxFrameBytes: LinkProtocol.maxFrameBytes) else {
+                    preconditionFailure("not a standings frame")
+                }
+                session.send(.pushed(snapshot))
+            }
+            precondition(session.current.snapshot?.sequence == iterations + 1)
         }
     }
 

@@ -139,4 +139,18 @@ struct CanonicalFramesTests {
         }
         #expect(accepted > 100)
     }
+
+    @Test("A string's text is plain (no backslash, no control character) exactly when every byte is, at every length and position")
+    func plainText() {
+        var random = SystemRandomNumberGenerator()
+        let awkward: [UInt8] = [0x00, 0x1F, 0x20, 0x5C, 0x5B, 0x5D, 0x7F, 0x80, 0xA0, 0xDC, 0xFF, UInt8(ascii: "a")]
+        for length in 0...40 {
+            for _ in 0..<200 {
+                var text = (0..<length).map { _ in UInt8.random(in: 0x20...0xFF, using: &random) }.map { $0 == 0x5C ? 0x5D : $0 }
+                if length > 0, Bool.random(using: &random) { text[Int.random(in: 0..<length, using: &random)] = awkward.randomElement(using: &random)! }
+                let expected = text.allSatisfy { $0 != 0x5C && $0 >= 0x20 }
+                #expect(text.withUnsafeBytes(CompactJSONReader.isPlain) == expected, "\(text)")
+            }
+        }
+    }
 }

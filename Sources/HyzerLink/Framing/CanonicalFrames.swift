@@ -162,24 +162,46 @@ struct CompactJSONReader {
     }
 
     /// A string's UTF-8 bytes between its quotes, unescaped text only.
-    private mutating func stringBytes() -> UnsafeRawBufferPointer? {
-        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
+    mutating func stringBytes() -> UnsafeRawBufferPointer? {
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), let base = bytes.baseAddress else { return nil }
         let start = index + 1
-        var end = start
-        while end < bytes.count {
-            let byte = bytes[end]
-            if byte == UInt8(ascii: "\"") {
-                index = end + 1
-                return UnsafeRawBufferPointer(rebasing: bytes[start..<end])
-            }
-            if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
-            end += 1
+        // The closing quote found by memchr, then the text before it checked in one plain loop.
+        guard let quote = memchr(base + start, Int32(UInt8(ascii: "\"")), bytes.count - start) else { return nil }
+        let end = UnsafeRawPointer(quote) - base
+        let text = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+        guard Self.isPlain(text) else { return nil }
+        index = end + 1
+        return text
+    }
+
+    /// Read by `String(decoding:)`, whose UTF-8 check is the standard library's fast one; text it
+    /// had to repair (invalid UTF-8) reads back differently and gives nil, for the decoder to
+    /// refuse. (`String(validating:as:)` ran unspecialized, a metadata lookup per character.)
+    /// No backslash and no control character (below 0x20) in `text`: eight bytes at a time (a
+    /// byte is zero in `w ^ 0x5C…` where it is a backslash; `(w - 0x20…) & ~w & 0x80…` sets a
+    /// byte's high bit where it is below 0x20), then the bytes left over one by one.
+    static func isPlain(_ text: UnsafeRawBufferPointer) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        var at = 0
+        while at + 8 <= text.count {
+            let word = text.loadUnaligned(fromByteOffset: at, as: UInt64.self)
+            let backslashes = word ^ (ones &* 0x5C)
+            if ((backslashes &- ones) & ~backslashes | (word &- ones &* 0x20) & ~word) & highs != 0 { return false }
+            at += 8
         }
-        return nil
+        while at < text.count {
+            if text[at] == UInt8(ascii: "\\") || text[at] < 0x20 { return false }
+            at += 1
+        }
+        return true
     }
 
     mutating func string() -> String? {
-        stringBytes().flatMap { String(validating: $0, as: UTF8.self) }
+        guard let raw = stringBytes() else { return nil }
+        guard let start = raw.baseAddress, !raw.isEmpty else { return "" }
+        var text = String(decoding: raw, as: UTF8.self)
+        let unrepaired = text.utf8.count == raw.count && text.withUTF8 { memcmp($0.baseAddress!, start, raw.count) == 0 }
+        return unrepaired ? text : nil
     }
 
     /// A UUID written as 8-4-4-4-12 hex digits, in either case (Foundation's `UUID(uuidString:)`
@@ -224,12 +246,24 @@ struct CompactJSONReader {
         return value
     }
 
+    /// An object's key as written (no escapes), matched against the keys a reader knows by its
+    /// bytes: `switch key { case "name": … }` with no `String` made for it (a key longer than 15
+    /// bytes would be allocated) and no string comparison (Unicode-aware, case by case).
+    struct Key {
+        let bytes: UnsafeRawBufferPointer
+
+        static func ~= (pattern: StaticString, key: Key) -> Bool {
+            pattern.utf8CodeUnitCount == key.bytes.count
+                && (key.bytes.isEmpty || memcmp(pattern.utf8Start, key.bytes.baseAddress!, key.bytes.count) == 0)
+        }
+    }
+
     /// `{"key":value,…}`: `member` reads each value after its key and says whether it could.
-    mutating func object(_ member: (inout CompactJSONReader, String) -> Bool) -> Bool {
+    mutating func object(_ member: (inout CompactJSONReader, Key) -> Bool) -> Bool {
         guard literal("{") else { return false }
         if literal("}") { return true }
         repeat {
-            guard let key = string(), literal(":"), member(&self, key) else { return false }
+            guard let key = stringBytes(), literal(":"), member(&self, Key(bytes: key)) else { return false }
         } while literal(",")
         return literal("}")
     }

@@ -23,7 +23,12 @@ public final class JSONLinesLog: Sendable {
     }
 
     public func append<T: Encodable>(_ record: T) throws {
-        var line = try HyzerJSON.encoder().encode(record)
+        try append(line: Array(try HyzerJSON.encoder().encode(record)))
+    }
+
+    /// One record already written as JSON (without its newline).
+    public func append(line json: [UInt8]) throws {
+        var line = json
         line.append(0x0A)
         try handle.withLockedValue { try $0?.write(contentsOf: line) }
     }

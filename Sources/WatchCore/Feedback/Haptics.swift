@@ -42,3 +42,30 @@ public struct AnnouncementRecord: Sendable, Hashable, Codable {
         self.text = text
     }
 }
+
+extension HapticRecord {
+    /// The record's line as `HyzerJSON.encoder()` writes it, byte for byte, written directly: a
+    /// push that reshuffles the standings logs a haptic on its way to the face.
+    public func compactJSON() -> [UInt8] {
+        var out = JSONBytes(capacity: 112)
+        out.object(indent: 0) { out in
+            out.key("at", first: true); out.string(HyzerJSON.formatTimestamp(at))
+            out.key("kind"); out.string(kind.rawValue)
+            out.key("latencyMicros"); out.integer(latencyMicros)
+            out.key("value"); out.optionalInteger(value)
+        }
+        return out.bytes
+    }
+}
+
+extension AnnouncementRecord {
+    /// The record's line as `HyzerJSON.encoder()` writes it, byte for byte, written directly.
+    public func compactJSON() -> [UInt8] {
+        var out = JSONBytes(capacity: 48 + text.utf8.count)
+        out.object(indent: 0) { out in
+            out.key("at", first: true); out.string(HyzerJSON.formatTimestamp(at))
+            out.key("text"); out.string(text)
+        }
+        return out.bytes
+    }
+}

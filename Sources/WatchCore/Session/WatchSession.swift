@@ -252,11 +252,11 @@ public final class WatchSession: Sendable {
                 let elapsed = inputTime.duration(to: .now).components
                 let latency = Int(elapsed.seconds) * 1_000_000 + Int(elapsed.attoseconds / 1_000_000_000_000)
                 hapticCounts.withLockedValue { $0[kind, default: 0] += 1 }
-                do { try hapticLog.append(HapticRecord(at: env.now, kind: kind, value: value, latencyMicros: latency)) } catch {
+                do { try hapticLog.append(line: HapticRecord(at: env.now, kind: kind, value: value, latencyMicros: latency).compactJSON()) } catch {
                     logger.error("could not write the haptic log: \(error)")
                 }
             case .announce(let text):
-                do { try announcementLog.append(AnnouncementRecord(at: env.now, text: text)) } catch {
+                do { try announcementLog.append(line: AnnouncementRecord(at: env.now, text: text).compactJSON()) } catch {
                     logger.error("could not write the announcement log: \(error)")
                 }
             }
