@@ -277,8 +277,22 @@ public final class Hub: Sendable {
                 hubID: try hubID(in: store),
                 sequence: sequence,
                 lastUpdatedAt: clock(),
-                round: try store.roundInPlay().map { RoundSnapshot(round: $0, ledger: try ledger(of: $0, at: sequence, in: store)) }
+                round: try store.roundInPlay().map { round in
+                    keepRoundInPlayRead(round, at: sequence)
+                    return RoundSnapshot(round: round, ledger: try ledger(of: round, at: sequence, in: store))
+                }
             )
+        }
+    }
+
+    /// A round in play read whole at the committed change `sequence`, cached unless the cache is
+    /// as new: `serve` reads a round another process started to push it, and the watch's first
+    /// score of that round then finds it (and its ledger) without reading the round again.
+    private func keepRoundInPlayRead(_ round: Round, at sequence: Int) {
+        guard let course = try? Course(name: round.courseName, holes: round.holes) else { return }
+        roundInPlayCache.withLockedValue { cache in
+            if let cache, cache.sequence >= sequence { return }
+            cache = RoundInPlayCache(round: round, course: course, sequence: sequence)
         }
     }
 
