@@ -18,6 +18,8 @@ public struct HubDatabase: Sendable {
     /// Whether commits touch the commit signal. `serve`, the one process that watches it, does
     /// not signal its own commits: nobody would read them, and the touch would sit before its ack.
     private var signalsCommits = true
+    /// The commit signal's path, made once (as `URL`s, ~30 k instructions a commit).
+    private let commitSignalPath: String?
 
     /// Runs `body` in a read transaction: it sees one committed state.
     func read<T>(_ body: (HubStore) throws -> T) throws -> T {
@@ -28,7 +30,7 @@ public struct HubDatabase: Sendable {
     /// Once it has committed, the commit signal file is touched (see `commitSignal(for:)`).
     func write<T>(_ body: (HubStore) throws -> T) throws -> T {
         let result = try Self.explainingDiskErrors(at: url) { try writer.write { db in try body(HubStore(db: db)) } }
-        if signalsCommits, let url { Self.signalCommit(beside: url) }
+        if signalsCommits, let commitSignalPath { Self.signalCommit(at: commitSignalPath) }
         return result
     }
 
@@ -52,8 +54,7 @@ public struct HubDatabase: Sendable {
     /// its place is not waited on) and never follows a link (a link there has its own time set).
     /// One system call a commit: the file is only opened (to create it) when it is missing; the
     /// time is set after that open too, in case another process created it first.
-    private static func signalCommit(beside database: URL) {
-        let path = commitSignal(for: database).path
+    private static func signalCommit(at path: String) {
         if utimensat(AT_FDCWD, path, nil, AT_SYMLINK_NOFOLLOW) == 0 || errno != ENOENT { return }
         let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return }
@@ -174,6 +175,7 @@ public struct HubDatabase: Sendable {
     private init(writer: any DatabaseWriter, url: URL?, migrating: Bool = true) throws {
         self.writer = writer
         self.url = url
+        commitSignalPath = url.map { Self.commitSignal(for: $0).path }
         if migrating { try Self.migrator.migrate(writer) }
     }
 
