@@ -155,6 +155,16 @@ struct LinkFrameCodecTests {
         }
     }
 
+    @Test("The hub refuses a heartbeat whose sequence is below 0 as a malformed frame, as the watch does, and takes 0")
+    func hubHeartbeatBound() throws {
+        let negative = #"{"type":"heartbeat","body":{"sentAt":"2026-11-21T10:00:00.000Z","sequence":-1}}"#
+        #expect(throws: LinkError.malformedFrame("body.sequence must be 0 or more; got -1")) {
+            try HubFrameDecoder.inbound(in: ByteBuffer(string: negative))
+        }
+        let zero = #"{"type":"heartbeat","body":{"sentAt":"2026-11-21T10:00:00.000Z","sequence":0}}"#
+        #expect(try HubFrameDecoder.inbound(in: ByteBuffer(string: zero)) == .message(.heartbeat(Heartbeat(sentAt: HyzerJSON.parseTimestamp("2026-11-21T10:00:00.000Z")!, sequence: 0))))
+    }
+
     @Test("A zero-length frame is refused")
     func emptyFrame() {
         let channel = Self.decoder()

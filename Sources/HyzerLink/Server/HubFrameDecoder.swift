@@ -92,6 +92,7 @@ public struct HubFrameDecoder: ByteToMessageDecoder, Sendable {
         }
         guard case .score(let event) = message else {
             if let rounded = LinkFrame.numberProblem(in: body, among: LinkFrame.integerFields) { throw LinkError.malformedFrame(rounded) }
+            if let problem = LinkFrame.boundProblem(in: message) { throw LinkError.malformedFrame(problem) }
             return .message(message)
         }
         return .score(event, idAsSent: peek?.id ?? event.id.uuidString)
