@@ -174,9 +174,6 @@ struct CompactJSONReader {
         return text
     }
 
-    /// Read by `String(decoding:)`, whose UTF-8 check is the standard library's fast one; text it
-    /// had to repair (invalid UTF-8) reads back differently and gives nil, for the decoder to
-    /// refuse. (`String(validating:as:)` ran unspecialized, a metadata lookup per character.)
     /// No backslash and no control character (below 0x20) in `text`: eight bytes at a time (a
     /// byte is zero in `w ^ 0x5C…` where it is a backslash; `(w - 0x20…) & ~w & 0x80…` sets a
     /// byte's high bit where it is below 0x20), then the bytes left over one by one.
@@ -196,6 +193,9 @@ struct CompactJSONReader {
         return true
     }
 
+    /// Read by `String(decoding:)`, whose UTF-8 check is the standard library's fast one; text it
+    /// had to repair (invalid UTF-8) reads back differently and gives nil, for the decoder to
+    /// refuse. (`String(validating:as:)` ran unspecialized, a metadata lookup per character.)
     mutating func string() -> String? {
         guard let raw = stringBytes() else { return nil }
         guard let start = raw.baseAddress, !raw.isEmpty else { return "" }
