@@ -7,6 +7,7 @@ import Logging
 @main
 enum HyzerBenchMain {
     static func main() {
+        HyzerBench.refuseSingleDashWords()
         HyzerBench.explainNegativeNumbers()
         HyzerBench.main()
     }

@@ -4,10 +4,12 @@ import HubCore
 import HyzerCLI
 import HyzerKit
 
-/// The entry point: the parser's own `main`, after saying so when a negative number was read as an option.
+/// The entry point: the parser's own `main`, after refusing a long option written with one dash
+/// (`-home`) and saying so when a negative number was read as an option.
 @main
 enum HyzerHubMain {
     static func main() async {
+        HyzerHub.refuseSingleDashWords()
         HyzerHub.explainNegativeNumbers()
         await HyzerHub.main()
     }

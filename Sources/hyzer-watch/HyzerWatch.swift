@@ -8,8 +8,9 @@ import HyzerStorage
 import Logging
 import WatchCore
 
-/// The entry point: the quick reader's arguments, else the parser's own `main`, after saying so
-/// when a negative number was read as an option.
+/// The entry point: the quick reader's arguments, else the parser's own `main`, after refusing a
+/// long option written with one dash (`-home`) and saying so when a negative number was read as an
+/// option.
 @main
 enum HyzerWatchMain {
     static func main() {
@@ -23,6 +24,7 @@ enum HyzerWatchMain {
                 HyzerWatch.exit(withError: error)
             }
         }
+        HyzerWatch.refuseSingleDashWords()
         HyzerWatch.explainNegativeNumbers()
         HyzerWatch.main()
     }

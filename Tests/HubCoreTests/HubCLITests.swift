@@ -157,6 +157,18 @@ struct HubCLITests {
         #expect(try await home.hub("events", "--json").stdout == before)
     }
 
+    @Test("A long option written with one dash is refused with the two-dash spelling, exit 64, before anything runs (the parser read -home as -h: the help, status 0)")
+    func singleDashWord() async throws {
+        let home = try TemporaryHome()
+        let result = try await CLIProcess.run("hyzer-hub", ["-home", home.path, "round", "start", "--course", "Willow Creek", "--player", "Jake"])
+        #expect(result.status == 64)
+        #expect(result.stderr == "hyzer-hub: -home is not an option. Long options take two dashes (--home); the only one-letter option is -h (help). See 'hyzer-hub --help'.\n")
+        #expect(result.stdout == "")
+        // After `--`, a word is an argument, not an option: the parser, not this check, answers it.
+        let afterDashes = try await CLIProcess.run("hyzer-hub", ["--home", home.path, "score", "--", "-Jake", "3"])
+        #expect(!afterDashes.stderr.contains("is not an option"), "\(afterDashes.stderr)")
+    }
+
     @Test("After the round is finished, scoring, correcting and moving the hole say it is finished, not that none was started")
     func finishedRoundSaysSo() async throws {
         let home = try TemporaryHome()

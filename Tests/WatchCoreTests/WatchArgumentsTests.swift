@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import HyzerTestSupport
 import Testing
@@ -66,5 +67,19 @@ struct WatchArgumentsTests {
                                                   + arguments + ["--headless", "--script", script.path])
         #expect(result.status == 64)
         #expect(result.stderr.hasPrefix(message), "\(result.stderr)")
+    }
+
+    @Test("A long option written with one dash is refused, naming it and the two-dash spelling, exit 64; the parser would have read -home as -h and printed the help with status 0", arguments: [
+        ["-home", "HOME", "--headless"], ["--home", "HOME", "-headless"], ["--home", "HOME", "--headless", "-device=w"],
+    ])
+    func singleDashWord(arguments: [String]) async throws {
+        let home = try TemporaryHome()
+        let result = try await CLIProcess.run("hyzer-watch", arguments.map { $0 == "HOME" ? home.path : $0 })
+        let word = arguments.first { $0.hasPrefix("-") && !$0.hasPrefix("--") }!
+        let long = "--" + word.dropFirst().split(separator: "=").first!
+        #expect(result.status == 64)
+        #expect(result.stderr == "hyzer-watch: \(word) is not an option. Long options take two dashes (\(long)); the only one-letter option is -h (help). See 'hyzer-watch --help'.\n")
+        #expect(result.stdout == "")
+        #expect(!FileManager.default.fileExists(atPath: home.url.appendingPathComponent("watch").path), "nothing ran")
     }
 }
