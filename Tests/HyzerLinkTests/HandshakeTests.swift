@@ -201,6 +201,9 @@ extension LinkHardeningTests {
             ("hole 0", #"hole: 0"#, .holeOutOfRange, "Hole 0 is not a hole number; holes are numbered from 1."),
             ("hole 19", #"hole: 19"#, .holeOutOfRange, "Hole 19 is not on this course; holes are 1...18."),
             ("id not a UUID", #"id: not-a-uuid"#, .invalidScore, "The score is not valid: unreadable value at body.id."),
+            // Foundation's UUID reads each pair of digits with sscanf: this one was stored as 11111101-….
+            ("id with a space in it", #"id:  1111111-2222-4333-8444-555555555555"#, .invalidScore, "The score is not valid: unreadable value at body.id."),
+            ("supersedesEventID missing", #"no supersedesEventID"#, .invalidScore, "The score is not valid: missing \"supersedesEventID\" at body."),
             ("strokes as text", #"strokes: "3""#, .invalidScore, "The score is not valid: wrong type at body.strokes."),
             ("strokes 3.5", #"strokes: 3.5"#, .invalidScore, "The score is not valid: strokes must be a whole number from 1 to 10; got 3.5."),
             ("another device", #"device: phone"#, .wrongDevice, "The score names device \"phone\", but this connection paired as \"raw-watch\"; a watch scores as itself."),
@@ -212,7 +215,7 @@ extension LinkHardeningTests {
     func unacceptableScores(label: String, change: String, reason: Rejection.Reason, message: String) async throws {
         let (home, server, socket, snapshot) = try await pairedRawWatch()
         defer { server.stop() }
-        let id = change.hasPrefix("id:") ? "not-a-uuid" : UUID().uuidString
+        let id = change.hasPrefix("id:") ? String(change.dropFirst(4)) : UUID().uuidString
         let body: String = switch label {
         case "strokes 11": scoreBody(snapshot, strokes: 11, id: id)
         case "strokes 0": scoreBody(snapshot, strokes: 0, id: id)
@@ -224,6 +227,7 @@ extension LinkHardeningTests {
         case "reporter not in the round": scoreBody(snapshot, id: id, reporter: "guest:Mallory")
         case "device id of 200 bytes": scoreBody(snapshot, id: id, device: String(repeating: "x", count: 200))
         case "a resolution": scoreBody(snapshot, id: id, source: "resolution")
+        case "supersedesEventID missing": scoreBody(snapshot, id: id).replacingOccurrences(of: #""supersedesEventID":null,"#, with: "")
         default: scoreBody(snapshot, id: id)
         }
         socket.send(rawScoreFrame(body))

@@ -34,10 +34,10 @@ enum CanonicalFrames {
             }
         }
         guard read, reader.literal(",\"type\":\"score\"}"), reader.atEnd,
-              let (eventID, id) = id, let roundID, let playerID, let hole, let strokes, let reporter,
+              let (eventID, id) = id, let roundID, let playerID, let hole, let strokes, let supersedes, let reporter,
               let deviceID, let source, let createdAt else { return nil }
         guard let event = try? ScoreEvent(id: eventID, roundID: roundID, playerID: playerID, hole: hole, strokes: strokes,
-                                          supersedesEventID: supersedes ?? nil, reportedByPlayerID: reporter, deviceID: deviceID,
+                                          supersedesEventID: supersedes, reportedByPlayerID: reporter, deviceID: deviceID,
                                           source: source, createdAt: createdAt) else { return nil }
         return (event, id)
     }

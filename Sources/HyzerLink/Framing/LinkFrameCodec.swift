@@ -158,7 +158,9 @@ public enum LinkFrame {
     /// decoder calls any other "not valid JSON", and rounds some to one.
     static func numberProblem(in body: ByteBuffer, among fields: Set<String>? = nil) -> String? {
         unreadableInteger(in: body, among: fields).map { number in
-            number.whole ? "\(number.path) is too large to read; got \(number.text)" : "\(number.path) must be a whole number; got \(number.text)"
+            !number.whole ? "\(number.path) must be a whole number; got \(number.text)"
+                : number.text.hasPrefix("-") ? "\(number.path) is too small to read; got \(number.text)"
+                : "\(number.path) is too large to read; got \(number.text)"
         }
     }
 
