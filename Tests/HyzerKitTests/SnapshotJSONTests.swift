@@ -83,4 +83,32 @@ struct SnapshotJSONTests {
             #expect(try HyzerJSON.decoder().decode(ScoreEvent.self, from: written).compactJSON() == Array(written))
         }
     }
+
+    @Test("Ids are read as the schemas write them: any case, but a space, a sign or 0x in one is refused (Foundation's sscanf read \" 1111111-…\" as 11111101-…)")
+    func strictIDs() throws {
+        let event = try ScoreEvent(roundID: UUID(), playerID: "p", hole: 1, strokes: 3, supersedesEventID: UUID(), reportedByPlayerID: "p",
+                                   deviceID: "w", source: .crown, createdAt: Date(timeIntervalSince1970: 1_795_000_000))
+        let snapshot = StandingsSnapshot(hubID: "h", sequence: 1, lastUpdatedAt: event.createdAt, round: RoundSnapshot(
+            id: event.roundID, courseName: "C", status: .active, currentHole: 1, holeCount: 1, holes: [Hole(number: 1, par: 3)],
+            standings: [Standing(playerID: "p", name: "P", position: 1, tied: false, totalStrokes: 3, holesPlayed: 1, scoreRelativeToPar: 0,
+                                 currentHoleStrokes: 3, discrepancy: false, currentHoleEventID: event.id, currentHoleDeviceID: "w")]))
+        let eventText = String(decoding: event.compactJSON(), as: UTF8.self), snapshotText = String(decoding: snapshot.compactJSON(), as: UTF8.self)
+        // Lower case reads as the same ids.
+        let lower = [event.id, event.roundID, event.supersedesEventID!].reduce(eventText) { $0.replacingOccurrences(of: $1.uuidString, with: $1.uuidString.lowercased()) }
+        #expect(try HyzerJSON.decoder().decode(ScoreEvent.self, from: Data(lower.utf8)).compactJSON() == event.compactJSON())
+        #expect(try HyzerJSON.decoder().decode(StandingsSnapshot.self, from: Data(snapshotText.replacingOccurrences(of: event.roundID.uuidString, with: event.roundID.uuidString.lowercased()).utf8)) == snapshot)
+        for id in [event.id, event.roundID, event.supersedesEventID!] {
+            for loose in [" " + id.uuidString.dropFirst(), "+" + id.uuidString.dropFirst(), "0x" + id.uuidString.dropFirst(2), "{\(id.uuidString)}"] {
+                #expect(throws: DecodingError.self, "\(loose)") {
+                    try HyzerJSON.decoder().decode(ScoreEvent.self, from: Data(eventText.replacingOccurrences(of: id.uuidString, with: loose).utf8))
+                }
+            }
+        }
+        for id in [event.roundID, event.id] {
+            let loose = " " + id.uuidString.dropFirst()
+            #expect(throws: DecodingError.self, "\(loose)") {
+                try HyzerJSON.decoder().decode(StandingsSnapshot.self, from: Data(snapshotText.replacingOccurrences(of: id.uuidString, with: loose).utf8))
+            }
+        }
+    }
 }

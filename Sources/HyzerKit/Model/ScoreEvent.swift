@@ -75,26 +75,18 @@ public struct ScoreEvent: Sendable, Hashable, Codable, Identifiable {
 
     /// Decoding validates like the initializer: a frame or file cannot smuggle in 11 strokes.
     ///
-    /// Ids are read as the schema writes them, 8-4-4-4-12 hex digits in either case, and nothing
-    /// else: Foundation's `UUID` reads each pair of digits with `sscanf`, which takes a space, a
-    /// sign or `0x` (`" 1111111-…"` read as `11111101-…`), so an id sent one way would be stored
-    /// as another. `supersedesEventID` must be there, `null` for a first score (the schema
-    /// requires it).
+    /// Ids are read as the schema writes them (`strictUUID`: a space, a sign or `0x` in one is
+    /// refused, not read as another id). `supersedesEventID` must be there, `null` for a first
+    /// score (the schema requires it).
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        func uuid(_ text: String, _ key: CodingKeys) throws -> UUID {
-            guard let value = UUID(canonicalString: text) else {
-                throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "\"\(text)\" is not a UUID (8-4-4-4-12 hex digits)")
-            }
-            return value
-        }
         try self.init(
-            id: uuid(c.decode(String.self, forKey: .id), .id),
-            roundID: uuid(c.decode(String.self, forKey: .roundID), .roundID),
+            id: c.strictUUID(forKey: .id),
+            roundID: c.strictUUID(forKey: .roundID),
             playerID: c.decode(String.self, forKey: .playerID),
             hole: c.decode(Int.self, forKey: .hole),
             strokes: c.decode(Int.self, forKey: .strokes),
-            supersedesEventID: c.decode(String?.self, forKey: .supersedesEventID).map { try uuid($0, .supersedesEventID) },
+            supersedesEventID: c.decode(String?.self, forKey: .supersedesEventID).map { try KeyedDecodingContainer.strictUUID($0, forKey: CodingKeys.supersedesEventID, in: c) },
             reportedByPlayerID: c.decode(String.self, forKey: .reportedByPlayerID),
             deviceID: c.decode(String.self, forKey: .deviceID),
             source: c.decode(ScoreSource.self, forKey: .source),

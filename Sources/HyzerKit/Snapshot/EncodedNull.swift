@@ -1,3 +1,5 @@
+import Foundation
+
 /// An optional field written as `null` when absent instead of being left out, so every documented
 /// field name of a file or frame is always there (the snapshot and event formats are contracts a
 /// third-party reader relies on). With it, synthesized `Codable` needs no hand-written `encode(to:)`.
@@ -11,7 +13,18 @@ public struct EncodedNull<Value: Codable & Sendable & Hashable>: Codable, Sendab
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
-        wrappedValue = container.decodeNil() ? nil : try container.decode(Value.self)
+        if container.decodeNil() {
+            wrappedValue = nil
+        } else if Value.self == UUID.self {
+            // As the schemas write ids (see `KeyedDecodingContainer.strictUUID`).
+            let text = try container.decode(String.self)
+            guard let value = UUID(canonicalString: text) as? Value else {
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: "\"\(text)\" is not a UUID (8-4-4-4-12 hex digits)")
+            }
+            wrappedValue = value
+        } else {
+            wrappedValue = try container.decode(Value.self)
+        }
     }
 
     public func encode(to encoder: any Encoder) throws {

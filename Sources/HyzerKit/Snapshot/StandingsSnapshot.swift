@@ -39,6 +39,19 @@ public struct RoundSnapshot: Sendable, Hashable, Codable {
     public let holes: [Hole]
     public let standings: [Standing]
 
+    private enum CodingKeys: String, CodingKey {
+        case id, courseName, status, currentHole, holeCount, holes, standings
+    }
+
+    /// The round's id as the schema writes it (`strictUUID`); the rest as written.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        try self.init(id: c.strictUUID(forKey: .id), courseName: c.decode(String.self, forKey: .courseName),
+                      status: c.decode(RoundStatus.self, forKey: .status), currentHole: c.decode(Int.self, forKey: .currentHole),
+                      holeCount: c.decode(Int.self, forKey: .holeCount), holes: c.decode([Hole].self, forKey: .holes),
+                      standings: c.decode([Standing].self, forKey: .standings))
+    }
+
     public init(id: UUID, courseName: String, status: RoundStatus, currentHole: Int, holeCount: Int, holes: [Hole], standings: [Standing]) {
         self.id = id
         self.courseName = courseName
