@@ -59,7 +59,7 @@ struct DurableOutboxTests {
         let kept = try Self.event(1)
         try outbox.enqueue(kept)
         let journal = directory.appendingPathComponent(DurableOutbox.journalName)
-        let whole = try DurableOutbox.record(queued: try Self.event(2))
+        let whole = DurableOutbox.record(queued: try Self.event(2))
         try Self.append(whole.prefix(whole.count - 9), to: journal)
 
         let reopened = try DurableOutbox(directory: directory)
@@ -74,7 +74,7 @@ struct DurableOutboxTests {
         let home = try TemporaryHome()
         let (directory, journal, events, _) = try Self.threeQueued(in: home)
         var bytes = try Data(contentsOf: journal)
-        let second = try DurableOutbox.record(queued: events[0]).count + 30
+        let second = DurableOutbox.record(queued: events[0]).count + 30
         bytes[second] = bytes[second] == 0x41 ? 0x42 : 0x41
         try bytes.write(to: journal)
 
@@ -150,7 +150,7 @@ struct DurableOutboxTests {
             try HyzerJSON.encoder().encode(event).write(to: directory.appendingPathComponent(String(format: "%020d-", index + 1) + event.id.uuidString + ".json"))
         }
         var journal = Data()
-        for event in events { journal.append(try DurableOutbox.record(queued: event)) }
+        for event in events { journal.append(DurableOutbox.record(queued: event)) }
         journal.append(Data("\n".utf8))
         var crlf = DurableOutbox.record(acked: events[0].id)
         crlf.insert(0x0D, at: crlf.count - 1)

@@ -86,7 +86,7 @@ public struct ScoreEvent: Sendable, Hashable, Codable, Identifiable {
             playerID: c.decode(String.self, forKey: .playerID),
             hole: c.decode(Int.self, forKey: .hole),
             strokes: c.decode(Int.self, forKey: .strokes),
-            supersedesEventID: c.decode(String?.self, forKey: .supersedesEventID).map { try KeyedDecodingContainer.strictUUID($0, forKey: CodingKeys.supersedesEventID, in: c) },
+            supersedesEventID: c.decodeNil(forKey: .supersedesEventID) ? nil : c.strictUUID(forKey: .supersedesEventID),
             reportedByPlayerID: c.decode(String.self, forKey: .reportedByPlayerID),
             deviceID: c.decode(String.self, forKey: .deviceID),
             source: c.decode(ScoreSource.self, forKey: .source),

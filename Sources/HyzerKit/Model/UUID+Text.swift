@@ -79,19 +79,23 @@ extension UUID {
     }
 }
 
-extension KeyedDecodingContainer {
+extension SingleValueDecodingContainer {
     /// A UUID as the schemas write one, 8-4-4-4-12 hex digits in either case, and nothing else.
     /// Foundation's `UUID` reads each pair of digits with `sscanf`, which takes a space, a sign or
     /// `0x` (`" 1111111-…"` read as `11111101-…`): an id sent one way would be kept as another.
-    func strictUUID(forKey key: Key) throws -> UUID {
-        try Self.strictUUID(decode(String.self, forKey: key), forKey: key, in: self)
-    }
-
-    static func strictUUID(_ text: String, forKey key: Key, in container: Self) throws -> UUID {
+    func decodeStrictUUID() throws -> UUID {
+        let text = try decode(String.self)
         guard let value = UUID(canonicalString: text) else {
-            throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "\"\(text)\" is not a UUID (8-4-4-4-12 hex digits)")
+            throw DecodingError.dataCorruptedError(in: self, debugDescription: "\"\(text)\" is not a UUID (8-4-4-4-12 hex digits)")
         }
         return value
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// The value at `key` read by `decodeStrictUUID`.
+    func strictUUID(forKey key: Key) throws -> UUID {
+        try superDecoder(forKey: key).singleValueContainer().decodeStrictUUID()
     }
 }
 

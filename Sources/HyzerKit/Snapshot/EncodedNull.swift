@@ -16,12 +16,8 @@ public struct EncodedNull<Value: Codable & Sendable & Hashable>: Codable, Sendab
         if container.decodeNil() {
             wrappedValue = nil
         } else if Value.self == UUID.self {
-            // As the schemas write ids (see `KeyedDecodingContainer.strictUUID`).
-            let text = try container.decode(String.self)
-            guard let value = UUID(canonicalString: text) as? Value else {
-                throw DecodingError.dataCorruptedError(in: container, debugDescription: "\"\(text)\" is not a UUID (8-4-4-4-12 hex digits)")
-            }
-            wrappedValue = value
+            // As the schemas write ids (see `decodeStrictUUID`).
+            wrappedValue = try container.decodeStrictUUID() as? Value
         } else {
             wrappedValue = try container.decode(Value.self)
         }

@@ -86,7 +86,7 @@ public final class DurableOutbox: Sendable {
                 if contents.events.isEmpty {
                     if unlink(journalURL.path) != 0 && errno != ENOENT { throw DurableFileError.failed("remove", journalURL.path, errno) }
                 } else {
-                    try DurableFile.replace(journalURL, with: try contents.events.reduce(into: Data()) { $0.append(try Self.record(queued: $1)) })
+                    try DurableFile.replace(journalURL, with: contents.events.reduce(into: Data()) { $0.append(Self.record(queued: $1)) })
                 }
                 for name in contents.legacyFiles {
                     if unlink(directory.appendingPathComponent(name).path) != 0 && errno != ENOENT {
@@ -110,7 +110,7 @@ public final class DurableOutbox: Sendable {
     ///
     /// Readers of the queue never wait for the disk: only writers take the journal's lock.
     public func enqueue(_ event: ScoreEvent, whenWritten: @Sendable () -> Void = {}) throws {
-        let record = try Self.record(queued: event)
+        let record = Self.record(queued: event)
         try journal.withLock { journal in
             do {
                 try journal.append(record, sync: true) {
@@ -182,7 +182,7 @@ public final class DurableOutbox: Sendable {
 
     /// The event's JSON as the link sends it (`ScoreEvent.compactJSON`, what `HyzerJSON.encoder()`
     /// writes): written directly, as the record is made on the Save chain.
-    static func record(queued event: ScoreEvent) throws -> Data {
+    static func record(queued event: ScoreEvent) -> Data {
         line(UInt8(ascii: "Q"), event.compactJSON())
     }
 
@@ -195,7 +195,7 @@ public final class DurableOutbox: Sendable {
         bytes.reserveCapacity(payload.count + 12)
         bytes.append(kind)
         bytes.append(UInt8(ascii: " "))
-        bytes.append(contentsOf: CRC32.hex(payload.withUnsafeBytes(CRC32.checksum)))
+        bytes.append(contentsOf: CRC32.hex(CRC32.checksum(payload)))
         bytes.append(UInt8(ascii: " "))
         bytes.append(contentsOf: payload)
         bytes.append(0x0A)
@@ -266,7 +266,7 @@ public final class DurableOutbox: Sendable {
             case .unreadable(let reason):
                 // Named by its bytes: a line quarantined again (a start that could not tidy the
                 // journal) lands on its own copy instead of counting twice.
-                let name = "journal-line-\(number + 1)-\(String(format: "%08x", CRC32.checksum(line))).json"
+                let name = "journal-line-\(number + 1)-\(String(decoding: CRC32.hex(CRC32.checksum(line)), as: UTF8.self)).json"
                 contents.unreadable.append(Unreadable(name: name, bytes: Data(line), reason: reason, legacyFile: false))
             }
         }

@@ -22,11 +22,8 @@ public final class JSONLinesLog: Sendable {
         self.handle = NIOLockedValueBox(handle)
     }
 
-    public func append<T: Encodable>(_ record: T) throws {
-        try append(line: Array(try HyzerJSON.encoder().encode(record)))
-    }
-
-    /// One record already written as JSON (without its newline).
+    /// One record already written as JSON (without its newline): `HapticRecord.compactJSON`,
+    /// `AnnouncementRecord.compactJSON`.
     public func append(line json: [UInt8]) throws {
         var line = json
         line.append(0x0A)
