@@ -61,7 +61,7 @@ extension Hub {
             guard (1...round.holeCount).contains(hole) else { throw HubError.score(.holeOutOfRange(hole: hole, holeCount: round.holeCount)) }
             let event = try makeEvent(round: round, player: player, hole: hole, strokes: strokes, reporter: reporter,
                                       deviceID: deviceID, source: source, supersedes: nil)
-            let history = try history(of: ScoreKey(playerID: player.id, hole: hole), roundID: round.id, in: store)
+            let history = try history(of: ScoreKey(playerID: player.id, hole: hole), round: round, in: store, context: &context)
             if let own = ScoreResolution.ownScoreContradicted(inHistory: history, deviceID: deviceID, strokes: strokes) {
                 throw HubError.alreadyScored(player: player.name, hole: hole, strokes: own.strokes, attempted: strokes)
             }
@@ -97,7 +97,7 @@ extension Hub {
             guard (1...round.holeCount).contains(hole) else { throw HubError.score(.holeOutOfRange(hole: hole, holeCount: round.holeCount)) }
             // The strokes are wrong whatever the hole's state: say that first.
             guard Strokes.allowed.contains(strokes) else { throw HubError.score(.strokesOutOfRange(strokes)) }
-            let history = try history(of: ScoreKey(playerID: player.id, hole: hole), roundID: round.id, in: store)
+            let history = try history(of: ScoreKey(playerID: player.id, hole: hole), round: round, in: store, context: &context)
             let current = ScoreResolution.leaves(ofHistory: history).first
             if source == .resolution {
                 if ConflictDetector.openDiscrepancy(inHistory: history) == nil { try check(player, current) }
@@ -131,7 +131,7 @@ extension Hub {
             var outcome = VoiceOutcome(transcript: transcript, hole: hole, par: par, parse: parsed, dryRun: dryRun)
             let deviceID = try Self.phoneDeviceID(store, round: round), reporter = try Self.defaultReporter(store, round: round)
             for entry in parsed.entries {
-                let history = try history(of: ScoreKey(playerID: entry.player.id, hole: hole), roundID: round.id, in: store)
+                let history = try history(of: ScoreKey(playerID: entry.player.id, hole: hole), round: round, in: store, context: &context)
                 if let own = ScoreResolution.ownScoreContradicted(inHistory: history, deviceID: deviceID, strokes: entry.strokes) {
                     outcome.refused.append(.init(entry: entry, reason: HubError.alreadyScored(
                         player: entry.player.name, hole: hole, strokes: own.strokes, attempted: entry.strokes).description))
@@ -319,18 +319,17 @@ extension Hub {
         return AppendResult(event: event, outcome: .alreadyStored)
     }
 
-    /// One {player, hole} history in log order: from the round's ledger in memory when it holds
-    /// exactly what this transaction sees (no commit since, nothing written yet in this one: the
-    /// change sequence is the ledger's), else from the store. The ledger is only ever cached from
-    /// committed state, so a transaction that rolls back leaves nothing behind in it.
-    func history(of key: ScoreKey, roundID: UUID, in store: HubStore) throws -> [ScoreEvent] {
-        let sequence = try store.sequence
-        if let cached = ledgerCache.withLockedValue({ cache in
-            cache.flatMap { $0.roundID == roundID && $0.sequence == sequence ? $0.ledger.history(of: key) : nil }
-        }) {
-            return cached
+    /// One {player, hole} history in log order, as this transaction sees it: from the round's
+    /// ledger, which the transaction takes on its first read (from the cache, brought up to date,
+    /// or rebuilt) and grows with every insert, so a second history in the same transaction (a
+    /// transcript naming several players) holds the first one's event too. The log has no index
+    /// by {player, hole}: the ledger is the one place a history is read from.
+    func history(of key: ScoreKey, round: Round, in store: HubStore, context: inout AppendContext) throws -> [ScoreEvent] {
+        if context.ledger == nil {
+            // Nothing is inserted before the ledger is taken, so the sequence read is the committed one.
+            context.ledger = try takeLedger(of: round, at: try store.sequence, in: store)
         }
-        return try store.history(roundID: roundID, playerID: key.playerID, hole: key.hole)
+        return context.ledger?.ledger.history(of: key) ?? []
     }
 
     /// The round in play at the committed change `sequence`: as cached when the cache is at that

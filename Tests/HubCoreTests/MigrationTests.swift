@@ -93,7 +93,7 @@ struct MigrationTests {
         }
         let before = try queue.read { db in try Row.fetchAll(db, sql: "SELECT * FROM score_event ORDER BY seq") }
 
-        try HubDatabase.migrator.migrate(queue)
+        try HubDatabase.migrator.migrate(queue, upTo: "v5: score events with one secondary index, checked by the hub")
         try queue.read { db throws in
             #expect(try Row.fetchAll(db, sql: "SELECT * FROM score_event ORDER BY seq") == before)
             #expect(try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").isEmpty)
@@ -118,5 +118,41 @@ struct MigrationTests {
                     """, arguments: [UUID().uuidString, round, UUID().uuidString])
             }
         }
+    }
+
+    @Test("v6 swaps the {player, hole} index for (round, arrival): every row kept, a round read off the new index in arrival order, with no sort")
+    func v6IndexesByRoundAndArrival() throws {
+        let home = try TemporaryHome()
+        let path = home.url.appendingPathComponent("old.sqlite").path
+        let queue = try DatabaseQueue(path: path)
+        try HubDatabase.migrator.migrate(queue, upTo: "v5: score events with one secondary index, checked by the hub")
+        let round = UUID().uuidString
+        let ids = (0..<4).map { _ in UUID().uuidString }
+        try queue.write { db in
+            try Self.insertTinyRound(round, in: db)
+            let rows: [(Int, String, Int, Int, String?)] = [(2, "guest:Ann", 1, 3, nil), (3, "guest:Ben", 1, 4, nil), (7, "guest:Ann", 1, 2, ids[0]), (8, "guest:Ben", 2, 5, nil)]
+            for (index, row) in rows.enumerated() {
+                try db.execute(sql: """
+                    INSERT INTO score_event (seq, id, roundID, playerID, hole, strokes, supersedesEventID, reportedByPlayerID, deviceID, source, createdAt, receivedAt)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'watch', 'crown', '2026-11-24T05:00:00.000Z', '2026-11-24T05:00:01.000Z')
+                    """, arguments: [row.0, ids[index], round, row.1, row.2, row.3, row.4, row.1])
+            }
+        }
+        let before = try queue.read { db in try Row.fetchAll(db, sql: "SELECT * FROM score_event ORDER BY seq") }
+
+        try HubDatabase.migrator.migrate(queue)
+        try queue.read { db throws in
+            #expect(try Row.fetchAll(db, sql: "SELECT * FROM score_event ORDER BY seq") == before)
+            #expect(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE tbl_name = 'score_event' AND type IN ('index', 'trigger') AND name NOT LIKE 'sqlite_%' ORDER BY name")
+                    == ["score_event_no_delete", "score_event_no_update", "score_event_round"])
+            #expect(try String.fetchAll(db, sql: "SELECT name FROM pragma_index_info('score_event_round') ORDER BY seqno") == ["roundID", "seq"])
+            // A round is read off the index, with no sort of its own.
+            let details = try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN SELECT * FROM score_event WHERE roundID = ? ORDER BY seq", arguments: [round]).map { $0["detail"] as String }
+            #expect(details.contains { $0.contains("score_event_round") } && !details.contains { $0.contains("TEMP B-TREE") }, "\(details)")
+        }
+        let rows = try queue.read { db in try HubStore(db: db).eventsWithOrder(roundID: UUID(uuidString: round)!).map(\.row) }
+        #expect(rows == [2, 3, 7, 8])
+        let after = try queue.read { db in try HubStore(db: db).eventsWithOrder(roundID: UUID(uuidString: round)!, afterRow: 3).map(\.row) }
+        #expect(after == [7, 8])
     }
 }

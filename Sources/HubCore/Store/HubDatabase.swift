@@ -372,6 +372,19 @@ public struct HubDatabase: Sendable {
                 BEGIN SELECT RAISE(ABORT, 'score_event is append-only: DELETE is not allowed'); END;
                 """)
         }
+        migrator.registerMigration("v6: score events indexed by round and arrival, not by {player, hole}") { db in
+            // v5's one secondary index, `(roundID, playerID, hole, seq)`, took each event at a
+            // scattered page (a round's scores arrive hole by hole across its players): about a
+            // third of SQLite's time for a batched insert (48 against 33 ms for 18,000 rows, the
+            // sqlite3 shell). Nothing reads by {player, hole} any more: a history comes from the
+            // round's ledger in memory (`Hub.history(of:round:in:context:)`). Every reader takes a
+            // round in arrival order, which `(roundID, seq)` holds in order, and a new event goes
+            // at its end. Only an index changes: no row is touched.
+            try db.execute(sql: """
+                DROP INDEX score_event_key;
+                CREATE INDEX score_event_round ON score_event(roundID, seq);
+                """)
+        }
         return migrator
     }
 }

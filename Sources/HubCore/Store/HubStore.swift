@@ -152,9 +152,9 @@ struct HubStore {
     /// A round's events in log order with their row number (arrival here) and cloud order
     /// (nil while waiting to upload, and always on a phone alone); only rows after `afterRow`.
     func eventsWithOrder(roundID: UUID, afterRow: Int64 = 0) throws -> [(event: ScoreEvent, row: Int64, cloudSeq: Int64?)] {
-        // The whole round through `score_event_key` (it starts with the round); the rows after
-        // one as a range of the table's own key, so catching up costs the new rows only, however
-        // long the round (the unary `+` keeps SQLite from the round's index instead).
+        // The whole round through `score_event_round`; the rows after one as a range of the
+        // table's own key, so catching up costs the new rows only, however long the round (the
+        // unary `+` keeps SQLite from the round's index instead).
         let rows = afterRow > 0 ? "score_event.seq > ? AND +score_event.roundID = ?" : "score_event.roundID = ? AND score_event.seq > ?"
         let statement = try db.cachedStatement(sql: """
             SELECT score_event.*, score_event.seq AS rowSeq, cloud_event.cloudSeq AS cloudSeq FROM score_event
@@ -165,16 +165,6 @@ struct HubStore {
         return try Row.fetchAll(statement, arguments: arguments).map { row in
             (try ScoreEventRecord(row: row).event(), row["rowSeq"], row["cloudSeq"])
         }
-    }
-
-    /// One {player, hole} history in log order.
-    func history(roundID: UUID, playerID: PlayerID, hole: Int) throws -> [ScoreEvent] {
-        let statement = try isShared(roundID)
-            ? db.cachedStatement(sql: """
-                \(Self.eventsWithOrder) WHERE score_event.roundID = ? AND score_event.playerID = ? AND score_event.hole = ? \(Self.logOrder)
-                """)
-            : db.cachedStatement(sql: "SELECT * FROM score_event WHERE roundID = ? AND playerID = ? AND hole = ? ORDER BY seq")
-        return try ScoreEventRecord.fetchAll(statement, arguments: [roundID.canonicalString, playerID, hole]).map { try $0.event() }
     }
 
     func event(id: UUID) throws -> ScoreEvent? {
