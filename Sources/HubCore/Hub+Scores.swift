@@ -167,8 +167,7 @@ extension Hub {
     /// What one write transaction knows about the round in play, so a batch loads it once.
     struct AppendContext {
         var round: Round?
-        /// The round's player ids, built once a transaction appends a second event (a batch):
-        /// for one event, scanning the player list is cheaper than building the set.
+        /// The round's player ids, as cached with the round in play (made once per round read).
         var playerIDs: Set<PlayerID>?
         /// The round's ledger, taken from the cache on the first append and grown by each insert:
         /// histories and progress come from memory, never from the log.
@@ -217,7 +216,13 @@ extension Hub {
         let committedSequence = context.round == nil ? try store.sequence : nil
         var round: Round
         do {
-            round = try context.round ?? cachedRoundInPlay(store, at: committedSequence ?? store.sequence)
+            if let known = context.round {
+                round = known
+            } else {
+                let cached = try cachedRoundInPlay(store, at: committedSequence ?? store.sequence)
+                round = cached.round
+                context.playerIDs = cached.playerIDs
+            }
         } catch HubError.noActiveRound {
             if let stored = try storedAlready(event, in: store) { return stored }
             // A score for a round that was finished says so, rather than that none was ever started.
@@ -226,7 +231,6 @@ extension Hub {
             }
             throw HubError.noActiveRound
         }
-        if context.round != nil, context.playerIDs == nil { context.playerIDs = Set(round.players.map(\.id)) }
         let history: [ScoreEvent]
         do {
             do {
@@ -276,7 +280,7 @@ extension Hub {
         context.round = round
         if !context.sequenceBumped {
             // The ledger was brought to the sequence this transaction read; the bump adds one.
-            let sequence = try store.bumpSequence()
+            let sequence = try context.ledger.map { try store.bumpSequence(from: $0.sequence) } ?? store.bumpSequence()
             context.sequenceBumped = true
             context.ledger?.sequence = sequence
         }
@@ -335,30 +339,28 @@ extension Hub {
     /// The round in play at the committed change `sequence`: as cached when the cache is at that
     /// sequence (no query), else its status and selected hole read again (or all of it, for
     /// another round).
-    private func cachedRoundInPlay(_ store: HubStore, at sequence: Int) throws -> Round {
+    private func cachedRoundInPlay(_ store: HubStore, at sequence: Int) throws -> RoundInPlayCache {
         let cached = roundInPlayCache.withLockedValue { $0 }
-        if let cached, cached.sequence == sequence { return cached.round }
+        if let cached, cached.sequence == sequence { return cached }
         guard let header = try store.roundInPlayHeader() else { throw HubError.noActiveRound }
-        let round: Round
-        let course: Course
+        let fresh: RoundInPlayCache
         if let cached, cached.round.id.uuidString == header.id {
-            course = cached.course
-            round = Round(id: cached.round.id, course: course, players: cached.round.players,
-                          status: header.status, selectedHole: header.selectedHole, createdAt: cached.round.createdAt)
+            let round = Round(id: cached.round.id, course: cached.course, players: cached.round.players,
+                              status: header.status, selectedHole: header.selectedHole, createdAt: cached.round.createdAt)
+            fresh = RoundInPlayCache(round: round, course: cached.course, sequence: sequence, playerIDs: cached.playerIDs)
         } else {
             guard let loaded = try store.roundInPlay() else { throw HubError.noActiveRound }
-            round = loaded
-            course = try Course(name: loaded.courseName, holes: loaded.holes)
+            fresh = RoundInPlayCache(round: loaded, course: try Course(name: loaded.courseName, holes: loaded.holes), sequence: sequence)
         }
-        roundInPlayCache.withLockedValue { $0 = RoundInPlayCache(round: round, course: course, sequence: sequence) }
-        return round
+        roundInPlayCache.withLockedValue { $0 = fresh }
+        return fresh
     }
 
     /// After a commit: the round in play as it left it, at the sequence it bumped to.
     private func keepRoundInPlay(_ round: Round, at sequence: Int) {
         roundInPlayCache.withLockedValue { cache in
             guard let current = cache, current.round.id == round.id, current.sequence < sequence else { return }
-            cache = RoundInPlayCache(round: round, course: current.course, sequence: sequence)
+            cache = RoundInPlayCache(round: round, course: current.course, sequence: sequence, playerIDs: current.playerIDs)
         }
     }
 

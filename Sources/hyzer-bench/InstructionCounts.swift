@@ -17,6 +17,7 @@ enum Kernel: String, CaseIterable {
     case crownFrame = "crown-frame"
     case ledgerAppend = "ledger-append"
     case ingestBatch = "ingest-batch"
+    case ingestSingle = "ingest-single"
     case appendOne = "append-one"
     case pushReceive = "push-receive"
 
@@ -28,6 +29,7 @@ enum Kernel: String, CaseIterable {
         case .crownFrame: "crown detent → next frame's display list (reducer, haptic log line, layout)"
         case .ledgerAppend: "one event appended to a 20,000-event round's ledger in memory (the hub's per-score update)"
         case .ingestBatch: "one event of a batch the hub ingests in one transaction (checks, classification, the SQLite insert)"
+        case .ingestSingle: "one event the hub ingests in a transaction of its own (checks, classification, the insert, the change sequence, the commit)"
         case .appendOne: "a watch's score as serve stores it (4 players; past 72 scores, corrections): its own transaction, committed, and the standings built for the push"
         case .pushReceive: "a standings push on the watch (4 players, two trading places each time): the frame read, the reducer, the haptic logged"
         }
@@ -41,6 +43,7 @@ enum Kernel: String, CaseIterable {
         case .crownFrame: (100, 600)
         case .ledgerAppend: (1_000, 6_000)
         case .ingestBatch: (1_800, 9_000)
+        case .ingestSingle: (300, 1_500)
         case .appendOne: (100, 500)
         case .pushReceive: (100, 600)
         }
@@ -81,6 +84,11 @@ enum Kernel: String, CaseIterable {
             let events = Figures.ingestEvents(round, count: Kernel.ingestBatch.iterations.1)
             let results = try hub.append(batch: Array(events.prefix(iterations)))
             precondition(results.count == iterations)
+        case .ingestSingle:
+            // As the one-event-per-commit figure: each a first score, in a round of 167 players.
+            let (hub, round) = try Figures.ingestHub(BenchContext(directory: directory, binDirectory: directory, quick: false), name: "kernel", players: 167)
+            let events = Figures.ingestEvents(round, count: Kernel.ingestSingle.iterations.1)
+            for event in events.prefix(iterations) { try hub.append(event, exportingSnapshot: false) }
         case .appendOne:
             // Four players, as the Save chain: the round's 72 scores, then corrections of them in
             // turn, each superseding the score that counts (one round for both runs, so no round

@@ -43,6 +43,19 @@ struct HubStore {
         return Int(sequence)
     }
 
+    /// The same when this transaction has read the sequence (`current`) and holds the write
+    /// lock: a plain UPDATE, 32 k → 8.5 k instructions (a RETURNING statement keeps its rows in a
+    /// temporary table SQLite makes and drops each time). Throws when the stored sequence is not
+    /// `current`, rather than number two changes alike.
+    func bumpSequence(from current: Int) throws -> Int {
+        let sql = "UPDATE hub_meta SET value = ?1 + 1 WHERE key = 'sequence' AND CAST(value AS INTEGER) = ?1"
+        var bound = RawBinding(try db.cachedStatement(sql: sql))
+        bound.integer(current)
+        _ = try bound.step(sql: sql)
+        guard bound.changes == 1 else { throw HubError.storage("The change sequence in hub_meta is not \(current), as this transaction read it.") }
+        return current + 1
+    }
+
     // MARK: Courses
 
     func courses() throws -> [Course] {
