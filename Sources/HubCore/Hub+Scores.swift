@@ -255,6 +255,9 @@ extension Hub {
                 }
             }
         } catch {
+            // Once SQLite has rolled the transaction back (a failed read on a full disk, say),
+            // nothing more is asked of the store: the error stands for the whole transaction.
+            guard store.isInsideTransaction else { throw error }
             if let stored = try storedAlready(event, in: store) { return stored }
             throw error
         }

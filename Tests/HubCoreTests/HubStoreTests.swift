@@ -138,6 +138,30 @@ struct HubStoreTests {
         #expect(SnapshotExporter.header(ofPrettyJSON: StandingsSnapshot(hubID: "a\"b", sequence: 1, lastUpdatedAt: Self.start, round: nil).prettyJSON()) == nil)
     }
 
+    @Test("Once SQLite has rolled a transaction back under the hub (a full disk, an I/O error), its later writes are refused and so is its commit: nothing of it is stored")
+    func nothingWrittenAfterAnAbort() throws {
+        let (hub, round) = try Self.hubWithRound()
+        let first = try Self.event(round, "Jake", hole: 1, strokes: 3)
+        let second = try Self.event(round, "Mike", hole: 1, strokes: 4)
+        let sequence = try hub.snapshot().sequence
+        #expect(throws: DatabaseError.self, "a write after the rollback") {
+            try hub.database.write { store in
+                try store.insert(first, receivedAt: Self.start)
+                try store.db.execute(sql: "ROLLBACK")  // what SQLite does itself on SQLITE_FULL or SQLITE_IOERR
+                try store.insert(second, receivedAt: Self.start)
+            }
+        }
+        #expect(throws: DatabaseError.self, "a transaction that ends after the rollback") {
+            try hub.database.write { store in
+                try store.insert(first, receivedAt: Self.start)
+                try store.db.execute(sql: "ROLLBACK")
+            }
+        }
+        #expect(try hub.eventLog().events.isEmpty)
+        #expect(try hub.snapshot().sequence == sequence)
+        #expect(try hub.append(second).outcome == .stored(.newScore), "the hub writes again at once")
+    }
+
     @Test("UPDATE on the score event table fails with SQLite's error")
     func updateRefused() throws {
         let home = try TemporaryHome()

@@ -44,6 +44,8 @@ public struct HubDatabase: Sendable {
         try db.cachedStatement(sql: "BEGIN IMMEDIATE TRANSACTION").execute()
         do {
             let result = try body()
+            // Rolled back under `body` (see `HubStore.requireOpenTransaction`): said as such.
+            guard db.isInsideTransaction else { throw DatabaseError(resultCode: .SQLITE_ABORT, message: "Transaction was aborted") }
             try db.cachedStatement(sql: "COMMIT TRANSACTION").execute()
             return result
         } catch {

@@ -36,6 +36,7 @@ struct HubStore {
     /// (SQLite makes a RETURNING statement's changes at its first step, the one read here.)
     @discardableResult
     func bumpSequence() throws -> Int {
+        try requireOpenTransaction()
         let sql = "UPDATE hub_meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'sequence' RETURNING CAST(value AS INTEGER)"
         guard let sequence = try RawBinding(db.cachedStatement(sql: sql)).stepForInteger(sql: sql) else {
             throw HubError.storage("The change sequence is missing from hub_meta.")
@@ -48,12 +49,25 @@ struct HubStore {
     /// temporary table SQLite makes and drops each time). Throws when the stored sequence is not
     /// `current`, rather than number two changes alike.
     func bumpSequence(from current: Int) throws -> Int {
+        try requireOpenTransaction()
         let sql = "UPDATE hub_meta SET value = ?1 + 1 WHERE key = 'sequence' AND CAST(value AS INTEGER) = ?1"
         var bound = RawBinding(try db.cachedStatement(sql: sql))
         bound.integer(current)
         _ = try bound.step(sql: sql)
         guard bound.changes == 1 else { throw HubError.storage("The change sequence in hub_meta is not \(current), as this transaction read it.") }
         return current + 1
+    }
+
+    /// Whether a transaction is open on this store's connection (false once SQLite has rolled it back).
+    var isInsideTransaction: Bool { db.isInsideTransaction }
+
+    /// Throws SQLite's "transaction was aborted" when the write transaction this store runs in
+    /// has been rolled back under it (SQLite does so itself on a full disk, an I/O error, out of
+    /// memory): the writes bound with SQLite's own calls ask first, so none runs on its own and
+    /// commits a part of what was meant to commit whole. (GRDB asks so before its own
+    /// statements only inside its `inTransaction`.)
+    func requireOpenTransaction() throws {
+        guard isInsideTransaction else { throw DatabaseError(resultCode: .SQLITE_ABORT, message: "Transaction was aborted") }
     }
 
     // MARK: Courses
@@ -215,6 +229,7 @@ struct HubStore {
         // Every event the hub stores comes through here: bound with SQLite's own calls on GRDB's
         // cached statement, not through `StatementArguments` (eleven boxed values an event, about
         // a tenth of a batched event's instructions). The columns are `ScoreEventRecord.Columns`' order.
+        try requireOpenTransaction()
         var bound = RawBinding(try prepared?.statement ?? db.cachedStatement(sql: ScoreEventRecord.insertSQL))
         bound.text(event.id)
         bound.text(event.roundID)
