@@ -61,8 +61,8 @@ extension Hub {
             guard (1...round.holeCount).contains(hole) else { throw HubError.score(.holeOutOfRange(hole: hole, holeCount: round.holeCount)) }
             let event = try makeEvent(round: round, player: player, hole: hole, strokes: strokes, reporter: reporter,
                                       deviceID: deviceID, source: source, supersedes: nil)
-            let history = try history(of: ScoreKey(playerID: player.id, hole: hole), round: round, in: store, context: &context)
-            if let own = ScoreResolution.ownScoreContradicted(inHistory: history, deviceID: deviceID, strokes: strokes) {
+            let history = try keyHistory(of: ScoreKey(playerID: player.id, hole: hole), round: round, in: store, context: &context)
+            if let own = ScoreResolution.ownScoreContradicted(current: history?.leaves.first, deviceID: deviceID, strokes: strokes) {
                 throw HubError.alreadyScored(player: player.name, hole: hole, strokes: own.strokes, attempted: strokes)
             }
             return try self.append(event, in: store, context: &context)
@@ -97,10 +97,11 @@ extension Hub {
             guard (1...round.holeCount).contains(hole) else { throw HubError.score(.holeOutOfRange(hole: hole, holeCount: round.holeCount)) }
             // The strokes are wrong whatever the hole's state: say that first.
             guard Strokes.allowed.contains(strokes) else { throw HubError.score(.strokesOutOfRange(strokes)) }
-            let history = try history(of: ScoreKey(playerID: player.id, hole: hole), round: round, in: store, context: &context)
-            let current = ScoreResolution.leaves(ofHistory: history).first
+            let history = try keyHistory(of: ScoreKey(playerID: player.id, hole: hole), round: round, in: store, context: &context)
+            let leaves = history?.leaves ?? []
+            let current = leaves.first
             if source == .resolution {
-                if ConflictDetector.openDiscrepancy(inHistory: history) == nil { try check(player, current) }
+                if history?.openDiscrepancy == nil { try check(player, current) }
             } else {
                 try check(player, current)
             }
@@ -109,7 +110,7 @@ extension Hub {
             // device's score counts now (scored first): a correction from the device that scored
             // is a correction everywhere, and never a dispute with the other device's score.
             // Only a phone with no score of its own for the hole supersedes the one that counts.
-            let own = source == .resolution ? nil : ScoreResolution.leaves(ofHistory: history).last { $0.deviceID == deviceID }
+            let own = source == .resolution ? nil : leaves.last { $0.deviceID == deviceID }
             let event = try makeEvent(round: round, player: player, hole: hole, strokes: strokes,
                                       reporter: Self.defaultReporter(store, round: round), deviceID: deviceID,
                                       source: source, supersedes: own?.id ?? current?.id)
@@ -131,8 +132,8 @@ extension Hub {
             var outcome = VoiceOutcome(transcript: transcript, hole: hole, par: par, parse: parsed, dryRun: dryRun)
             let deviceID = try Self.phoneDeviceID(store, round: round), reporter = try Self.defaultReporter(store, round: round)
             for entry in parsed.entries {
-                let history = try history(of: ScoreKey(playerID: entry.player.id, hole: hole), round: round, in: store, context: &context)
-                if let own = ScoreResolution.ownScoreContradicted(inHistory: history, deviceID: deviceID, strokes: entry.strokes) {
+                let history = try keyHistory(of: ScoreKey(playerID: entry.player.id, hole: hole), round: round, in: store, context: &context)
+                if let own = ScoreResolution.ownScoreContradicted(current: history?.leaves.first, deviceID: deviceID, strokes: entry.strokes) {
                     outcome.refused.append(.init(entry: entry, reason: HubError.alreadyScored(
                         player: entry.player.name, hole: hole, strokes: own.strokes, attempted: entry.strokes).description))
                     continue
@@ -231,7 +232,7 @@ extension Hub {
             }
             throw HubError.noActiveRound
         }
-        let history: [ScoreEvent]
+        let history: [ScoreEvent], leaves: [ScoreEvent]
         do {
             do {
                 if let playerIDs = context.playerIDs { try round.validate(event, isPlayer: { id in playerIDs.firstIndex(of: id).map { playerIDs[$0].hasSameBytes(as: id) } ?? false }) } else { try round.validate(event) }
@@ -240,7 +241,9 @@ extension Hub {
             }
             if event.source == .resolution { try Self.requireResolver(store, roundID: event.roundID) }
             if context.ledger == nil { context.ledger = try takeLedger(of: round, at: try committedSequence ?? store.sequence, in: store) }
-            history = context.ledger?.ledger.history(of: ScoreKey(playerID: event.playerID, hole: event.hole)) ?? []
+            let keyHistory = context.ledger?.ledger.keyHistory(of: ScoreKey(playerID: event.playerID, hole: event.hole))
+            history = keyHistory?.events ?? []
+            leaves = keyHistory?.leaves ?? []
             if let held = history.first(where: { $0.id == event.id }) { return try Self.resent(event, held: held) }
             if let target = event.supersedesEventID {
                 guard history.contains(where: { $0.id == target }) else {
@@ -250,7 +253,7 @@ extension Hub {
                 // A chain never forks: a correction of a score that was already replaced would be
                 // acked and then never count. Name the score that counts now instead.
                 if history.contains(where: { $0.supersedesEventID == target }),
-                   let current = ScoreResolution.leaves(ofHistory: history).first {
+                   let current = leaves.first {
                     throw HubError.score(.supersedesReplacedScore(target, current: current.id))
                 }
             }
@@ -261,7 +264,7 @@ extension Hub {
             if let stored = try storedAlready(event, in: store) { return stored }
             throw error
         }
-        let classification = ConflictDetector.classify(event, history: history)
+        let classification = ConflictDetector.classify(event, history: history, leaves: leaves)
         let receivedAt = context.receivedAt ?? HyzerJSON.formatTimestamp(clock())
         context.receivedAt = receivedAt
         if context.insert == nil { context.insert = try store.eventInsert() }
@@ -326,17 +329,18 @@ extension Hub {
         return AppendResult(event: event, outcome: .alreadyStored)
     }
 
-    /// One {player, hole} history in log order, as this transaction sees it: from the round's
-    /// ledger, which the transaction takes on its first read (from the cache, brought up to date,
-    /// or rebuilt) and grows with every insert, so a second history in the same transaction (a
-    /// transcript naming several players) holds the first one's event too. The log has no index
-    /// by {player, hole}: the ledger is the one place a history is read from.
-    func history(of key: ScoreKey, round: Round, in store: HubStore, context: inout AppendContext) throws -> [ScoreEvent] {
+    /// One {player, hole}'s history, its leaves and open discrepancy, as this transaction sees
+    /// them (nil when it has no event): from the round's ledger, which the transaction takes on
+    /// its first read (from the cache, brought up to date, or rebuilt) and grows with every
+    /// insert, so a second history in the same transaction (a transcript naming several players)
+    /// holds the first one's event too. The log has no index by {player, hole}: the ledger is
+    /// the one place a history is read from.
+    func keyHistory(of key: ScoreKey, round: Round, in store: HubStore, context: inout AppendContext) throws -> KeyHistory? {
         if context.ledger == nil {
             // Nothing is inserted before the ledger is taken, so the sequence read is the committed one.
             context.ledger = try takeLedger(of: round, at: try store.sequence, in: store)
         }
-        return context.ledger?.ledger.history(of: key) ?? []
+        return context.ledger?.ledger.keyHistory(of: key)
     }
 
     /// The round in play at the committed change `sequence`: as cached when the cache is at that

@@ -15,9 +15,10 @@ struct IncrementalLedgerTests {
     /// A log as devices produce it: first scores, the same score again, different scores, a
     /// device correcting itself or another device's score, resolutions; strokes kept in a small
     /// range so that ties and equal reports happen often.
-    static func randomLog(using random: inout SeededRandom, round: UUID) throws -> [ScoreEvent] {
+    static func randomLog(using random: inout SeededRandom, round: UUID, players: [Player] = players, holes: [Hole] = holes,
+                          events: ClosedRange<Int> = 1...60) throws -> [ScoreEvent] {
         var log: [ScoreEvent] = []
-        for _ in 0..<Int.random(in: 1...60, using: &random) {
+        for _ in 0..<Int.random(in: events, using: &random) {
             let player = players.randomElement(using: &random)!
             let hole = holes.randomElement(using: &random)!.number
             let history = log.filter { $0.playerID == player.id && $0.hole == hole }
@@ -81,5 +82,33 @@ struct IncrementalLedgerTests {
         }
         #expect(checked > 8_000 && withDiscrepancy > 400 && withTies > 400,
                 "checked \(checked) prefixes, \(withDiscrepancy) with a discrepancy, \(withTies) with ties: \(replay)")
+    }
+
+    @Test("Each {player, hole}'s leaves and open discrepancy, kept event by event, equal the reference pass over its whole history, for short histories (searched) and long ones (hashed)")
+    func keyHistoryEqualsReference() throws {
+        var random = try SeededRandom.fromEnvironment(for: "keyHistoryEqualsReference")
+        let replay = random.replay(filter: "keyHistoryEqualsReference")
+        var checked = 0, long = 0, open = 0
+        for _ in 0..<600 {
+            // One player on two holes: histories of up to ~40 events, past the point where ids are hashed.
+            let log = try Self.randomLog(using: &random, round: UUID(), players: [Self.players[0]], holes: Array(Self.holes.prefix(2)), events: 1...80)
+            var ledger = ScoreLedger()
+            for (index, event) in log.enumerated() {
+                ledger.append(event)
+                let key = ScoreKey(playerID: event.playerID, hole: event.hole)
+                let history = log[...index].filter { $0.playerID == key.playerID && $0.hole == key.hole }
+                guard let kept = ledger.keyHistory(of: key), kept.events == history,
+                      kept.leaves == ScoreResolution.leaves(ofHistory: history),
+                      kept.openDiscrepancy == ConflictDetector.openDiscrepancy(inHistory: history),
+                      ledger.openDiscrepancies[key] == kept.openDiscrepancy else {
+                    Issue.record("{player, hole} differs from the reference after \(index + 1) events: \(replay)")
+                    return
+                }
+                checked += 1
+                if history.count > 8 { long += 1 }
+                if kept.openDiscrepancy != nil { open += 1 }
+            }
+        }
+        #expect(checked > 20_000 && long > 10_000 && open > 2_000, "checked \(checked), \(long) longer than 8 events, \(open) with a discrepancy: \(replay)")
     }
 }

@@ -36,11 +36,16 @@ public struct Discrepancy: Sendable, Hashable, Identifiable {
 public enum ConflictDetector {
     /// Classifies `event` against the earlier events of the same {player, hole}, in log order.
     public static func classify(_ event: ScoreEvent, history: [ScoreEvent]) -> ScoreClassification {
+        classify(event, history: history, leaves: ScoreResolution.leaves(ofHistory: history))
+    }
+
+    /// The same, given the history's leaves (a ledger keeps them: `KeyHistory`).
+    public static func classify(_ event: ScoreEvent, history: [ScoreEvent], leaves: [ScoreEvent]) -> ScoreClassification {
         if event.source == .resolution { return .resolution }
         if let target = event.supersedesEventID, let superseded = history.first(where: { $0.id == target }) {
             return superseded.deviceID == event.deviceID ? .correction : .discrepancy
         }
-        guard let current = ScoreResolution.leaves(ofHistory: history).first else { return .newScore }
+        guard let current = leaves.first else { return .newScore }
         return current.strokes == event.strokes ? .silentMerge : .discrepancy
     }
 

@@ -48,7 +48,12 @@ public enum ScoreResolution {
     /// value must then be a correction that supersedes it); nil when scoring is fine (no score yet,
     /// another device's score, or the same strokes again, which is a harmless silent merge).
     public static func ownScoreContradicted(inHistory history: [ScoreEvent], deviceID: String, strokes: Int) -> ScoreEvent? {
-        guard let current = leaves(ofHistory: history).first, current.deviceID == deviceID, current.strokes != strokes else { return nil }
+        ownScoreContradicted(current: leaves(ofHistory: history).first, deviceID: deviceID, strokes: strokes)
+    }
+
+    /// The same, given the current score (a ledger keeps it).
+    public static func ownScoreContradicted(current: ScoreEvent?, deviceID: String, strokes: Int) -> ScoreEvent? {
+        guard let current, current.deviceID == deviceID, current.strokes != strokes else { return nil }
         return current
     }
 
