@@ -18,6 +18,26 @@ struct MigrationTests {
             """, arguments: [round, round, round])
     }
 
+    /// A store migrated up to `version`, with Ann and Ben's round and four of its events (arrival
+    /// numbers with gaps, one correction): what the v5 and v6 tests migrate.
+    static func storeWithFourEvents(upTo version: String, in home: TemporaryHome) throws -> (DatabaseQueue, round: String, ids: [String]) {
+        let queue = try DatabaseQueue(path: home.url.appendingPathComponent("old.sqlite").path)
+        try HubDatabase.migrator.migrate(queue, upTo: version)
+        let round = UUID().uuidString
+        let ids = (0..<4).map { _ in UUID().uuidString }
+        try queue.write { db in
+            try Self.insertTinyRound(round, in: db)
+            let rows: [(Int, String, Int, Int, String?)] = [(2, "guest:Ann", 1, 3, nil), (3, "guest:Ben", 1, 4, nil), (7, "guest:Ann", 1, 2, ids[0]), (8, "guest:Ben", 2, 5, nil)]
+            for (index, row) in rows.enumerated() {
+                try db.execute(sql: """
+                    INSERT INTO score_event (seq, id, roundID, playerID, hole, strokes, supersedesEventID, reportedByPlayerID, deviceID, source, createdAt, receivedAt)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'watch', 'crown', '2026-11-24T05:00:00.000Z', '2026-11-24T05:00:01.000Z')
+                    """, arguments: [row.0, ids[index], round, row.1, row.2, row.3, row.4, row.1])
+            }
+        }
+        return (queue, round, ids)
+    }
+
     @Test("v4 rebuilds score_event: every event and its arrival number kept, cloud rows still point at them, new numbers keep growing, still append-only")
     func v4KeepsEveryEvent() throws {
         let home = try TemporaryHome()
@@ -74,20 +94,8 @@ struct MigrationTests {
     @Test("v5 rebuilds score_event again: every event, arrival number and cloud row kept; one secondary index; only the chain's foreign key; still append-only")
     func v5KeepsEveryEvent() throws {
         let home = try TemporaryHome()
-        let path = home.url.appendingPathComponent("old.sqlite").path
-        let queue = try DatabaseQueue(path: path)
-        try HubDatabase.migrator.migrate(queue, upTo: "v4: score events without per-insert overhead")
-        let round = UUID().uuidString
-        let ids = (0..<4).map { _ in UUID().uuidString }
+        let (queue, round, ids) = try Self.storeWithFourEvents(upTo: "v4: score events without per-insert overhead", in: home)
         try queue.write { db in
-            try Self.insertTinyRound(round, in: db)
-            let rows: [(Int, String, Int, Int, String?)] = [(2, "guest:Ann", 1, 3, nil), (3, "guest:Ben", 1, 4, nil), (7, "guest:Ann", 1, 2, ids[0]), (8, "guest:Ben", 2, 5, nil)]
-            for (index, row) in rows.enumerated() {
-                try db.execute(sql: """
-                    INSERT INTO score_event (seq, id, roundID, playerID, hole, strokes, supersedesEventID, reportedByPlayerID, deviceID, source, createdAt, receivedAt)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'watch', 'crown', '2026-11-24T05:00:00.000Z', '2026-11-24T05:00:01.000Z')
-                    """, arguments: [row.0, ids[index], round, row.1, row.2, row.3, row.4, row.1])
-            }
             try db.execute(sql: "INSERT INTO cloud_round (roundID, organizerHubID, anyPlayerResolves) VALUES (?, 'hub-a', 0)", arguments: [round])
             try db.execute(sql: "INSERT INTO cloud_event (eventID, roundID, cloudSeq) VALUES (?, ?, 1)", arguments: [ids[1], round])
         }
@@ -123,21 +131,7 @@ struct MigrationTests {
     @Test("v6 swaps the {player, hole} index for (round, arrival): every row kept, a round read off the new index in arrival order, with no sort")
     func v6IndexesByRoundAndArrival() throws {
         let home = try TemporaryHome()
-        let path = home.url.appendingPathComponent("old.sqlite").path
-        let queue = try DatabaseQueue(path: path)
-        try HubDatabase.migrator.migrate(queue, upTo: "v5: score events with one secondary index, checked by the hub")
-        let round = UUID().uuidString
-        let ids = (0..<4).map { _ in UUID().uuidString }
-        try queue.write { db in
-            try Self.insertTinyRound(round, in: db)
-            let rows: [(Int, String, Int, Int, String?)] = [(2, "guest:Ann", 1, 3, nil), (3, "guest:Ben", 1, 4, nil), (7, "guest:Ann", 1, 2, ids[0]), (8, "guest:Ben", 2, 5, nil)]
-            for (index, row) in rows.enumerated() {
-                try db.execute(sql: """
-                    INSERT INTO score_event (seq, id, roundID, playerID, hole, strokes, supersedesEventID, reportedByPlayerID, deviceID, source, createdAt, receivedAt)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'watch', 'crown', '2026-11-24T05:00:00.000Z', '2026-11-24T05:00:01.000Z')
-                    """, arguments: [row.0, ids[index], round, row.1, row.2, row.3, row.4, row.1])
-            }
-        }
+        let (queue, round, _) = try Self.storeWithFourEvents(upTo: "v5: score events with one secondary index, checked by the hub", in: home)
         let before = try queue.read { db in try Row.fetchAll(db, sql: "SELECT * FROM score_event ORDER BY seq") }
 
         try HubDatabase.migrator.migrate(queue)
