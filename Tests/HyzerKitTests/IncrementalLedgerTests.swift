@@ -99,6 +99,7 @@ struct IncrementalLedgerTests {
                 let history = log[...index].filter { $0.playerID == key.playerID && $0.hole == key.hole }
                 guard let kept = ledger.keyHistory(of: key), kept.events == history,
                       kept.leaves == ScoreResolution.leaves(ofHistory: history),
+                      ledger.currentScores[key] == ScoreResolution.leaves(ofHistory: history).first,
                       kept.openDiscrepancy == ConflictDetector.openDiscrepancy(inHistory: history),
                       ledger.openDiscrepancies[key] == kept.openDiscrepancy else {
                     Issue.record("{player, hole} differs from the reference after \(index + 1) events: \(replay)")
@@ -110,5 +111,37 @@ struct IncrementalLedgerTests {
             }
         }
         #expect(checked > 20_000 && long > 10_000 && open > 2_000, "checked \(checked), \(long) longer than 8 events, \(open) with a discrepancy: \(replay)")
+    }
+
+    @Test("The same for logs no hub would store: ids used twice, events naming themselves or an event that comes later, corrections of replaced scores and of scores before a resolution")
+    func keyHistoryEqualsReferenceOnMalformedLogs() throws {
+        var random = try SeededRandom.fromEnvironment(for: "keyHistoryEqualsReferenceOnMalformedLogs")
+        let replay = random.replay(filter: "keyHistoryEqualsReferenceOnMalformedLogs")
+        let key = ScoreKey(playerID: Self.players[0].id, hole: 1)
+        var checked = 0, open = 0
+        for _ in 0..<1_500 {
+            // Ids from a pool of twelve, so they repeat; links to any of them, or none.
+            let pool = (0..<12).map { _ in UUID() }
+            var history: [ScoreEvent] = []
+            var ledger = ScoreLedger()
+            for _ in 0..<Int.random(in: 1...30, using: &random) {
+                let event = try ScoreEvent(id: pool.randomElement(using: &random)!, roundID: UUID(), playerID: key.playerID, hole: key.hole,
+                                           strokes: Int.random(in: 2...4, using: &random),
+                                           supersedesEventID: Bool.random(using: &random) ? pool.randomElement(using: &random) : nil,
+                                           reportedByPlayerID: key.playerID, deviceID: Self.devices.prefix(2).randomElement(using: &random)!,
+                                           source: Int.random(in: 0..<8, using: &random) == 0 ? .resolution : .crown, createdAt: Date(timeIntervalSince1970: 0))
+                history.append(event)
+                ledger.append(event)
+                guard let kept = ledger.keyHistory(of: key), kept.leaves == ScoreResolution.leaves(ofHistory: history),
+                      ledger.currentScores[key] == ScoreResolution.leaves(ofHistory: history).first,
+                      kept.openDiscrepancy == ConflictDetector.openDiscrepancy(inHistory: history) else {
+                    Issue.record("differs from the reference after \(history.count) events: \(replay)")
+                    return
+                }
+                checked += 1
+                if kept.openDiscrepancy != nil { open += 1 }
+            }
+        }
+        #expect(checked > 15_000 && open > 1_000, "checked \(checked), \(open) with a discrepancy: \(replay)")
     }
 }

@@ -129,8 +129,11 @@ public struct KeyHistory: Sendable {
     /// The reference passes' state after the events so far.
     private struct Pass: Sendable {
         var leaves: [ScoreEvent]
-        /// The claims in dispute, as `ConflictDetector.openDiscrepancy` names them; empty when none.
+        /// The claims in dispute, as `ConflictDetector.openDiscrepancy` names them; empty when
+        /// none. Their ids are kept as the reference keeps them (a claim replaced by its device's
+        /// correction leaves the set under its own id even when another event shares it).
         var involved: [ScoreEvent] = []
+        var involvedIDs: Set<UUID> = []
         /// Where the current leaf is looked for: the last resolution, moved past superseded events.
         var firstLeaf: Int
         /// Kept once the history is longer than `searchedUpTo`: each event's index by id, and the
@@ -164,18 +167,21 @@ public struct KeyHistory: Sendable {
             var disputed: ScoreEvent?
             if event.source == .resolution {
                 involved = []
+                involvedIDs = []
             } else if let target = event.supersedesEventID, let targetIndex = self.index(of: target, in: events) {
                 if events[targetIndex].deviceID != event.deviceID {
                     disputed = events[targetIndex]
-                } else if let at = involved.firstIndex(where: { $0.id == target }) {
+                } else if involvedIDs.contains(target), let at = involved.firstIndex(where: { $0.id == target }) {
                     // A device correcting its own claim in dispute: its new value is its claim now.
                     involved[at] = event
+                    involvedIDs.remove(target)
+                    involvedIDs.insert(event.id)
                 }
             } else if let currentLeaf, currentLeaf.strokes != event.strokes {
                 disputed = currentLeaf
             }
             if let disputed {
-                for member in [disputed, event] where !involved.contains(where: { $0.id == member.id }) { involved.append(member) }
+                for member in [disputed, event] where involvedIDs.insert(member.id).inserted { involved.append(member) }
             }
             if event.source == .resolution { firstLeaf = index }
 
@@ -193,7 +199,7 @@ public struct KeyHistory: Sendable {
 
             // The leaves: what this event supersedes leaves them; the event joins them.
             if event.source == .resolution { leaves = [] }
-            if let target = event.supersedesEventID, let at = leaves.firstIndex(where: { $0.id == target }) { leaves.remove(at: at) }
+            if let target = event.supersedesEventID { leaves.removeAll { $0.id == target } }
             let eventSuperseded = index + 1 > Self.searchedUpTo
                 ? superseded.contains(event.id)
                 : event.supersedesEventID == event.id || events.contains { $0.supersedesEventID == event.id }
