@@ -162,6 +162,19 @@ struct HubStoreTests {
         #expect(try hub.append(second).outcome == .stored(.newScore), "the hub writes again at once")
     }
 
+    @Test("The events listing tells events of the same minute apart by their ids, and names the one a correction supersedes")
+    func eventsListingIDs() throws {
+        let (hub, round) = try Self.hubWithRound()
+        let first = try hub.score(player: "Jake", strokes: 3, hole: 1).event
+        let correction = try hub.correct(player: "Jake", strokes: 4, hole: 1).event
+        let rows = HubText.events(try hub.eventLog().events, round: round).split(separator: "\n").dropFirst().map { $0.split(separator: " ").map(String.init) }
+        #expect(rows.count == 2)
+        let (firstID, correctionID) = (rows[0][rows[0].count - 1], rows[1][rows[1].count - 2])
+        #expect(firstID != correctionID, "two events scored a moment apart show two ids")
+        #expect(rows[1].last == firstID, "the correction's SUPERSEDES column is the first event's id")
+        #expect(first.id.uuidString.hasSuffix(firstID) && correction.id.uuidString.hasSuffix(correctionID))
+    }
+
     @Test("UPDATE on the score event table fails with SQLite's error")
     func updateRefused() throws {
         let home = try TemporaryHome()

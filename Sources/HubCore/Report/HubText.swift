@@ -161,7 +161,9 @@ public enum HubText {
     /// `text` ending in exactly one full stop.
     static func sentence(_ text: String) -> String { text.hasSuffix(".") ? text : text + "." }
 
-    static func short(_ id: UUID) -> String { String(id.uuidString.prefix(8)) }
+    /// An id's last eight hex digits: the hub's ids are time-ordered (version 7), so their first
+    /// eight are the same for every event of the same minute; the end is random in any UUID.
+    static func short(_ id: UUID) -> String { String(id.uuidString.suffix(8)) }
 
     static func list(_ items: [String], conjunction: String = "and") -> String {
         switch items.count {
