@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HubCloud
 import HyzerCLI
 import Logging
 
@@ -49,7 +50,12 @@ struct HyzerBench: ParsableCommand {
         if only != nil && soak { throw ValidationError("--only picks figures; --soak runs the soak instead of them: give one or the other") }
         if let only, !selects(only) {
             throw ValidationError("--only \"\(only)\" names no figure this run measures; give part of one of: \(Self.groups.joined(separator: ", ")); "
-                                  + "cloud (with --cloud URL); the instruction counts \(Kernel.allCases.map(\.rawValue).joined(separator: ", ")) (not with --quick or --no-instructions)")
+                                  + "cloud (with --cloud URL); the instruction counts \(Kernel.allCases.map(\.rawValue).joined(separator: ", ")) "
+                                  + "(not with --no-instructions, nor with --quick unless --instructions)")
+        }
+        // The URL is read before anything is measured, so a mistyped one costs no waiting.
+        if let cloud {
+            do { _ = try CloudAddress(parsing: cloud) } catch { throw ValidationError("--cloud: \(error)") }
         }
         if let kernel, Kernel(rawValue: kernel) == nil {
             throw ValidationError("--kernel takes one of \(Kernel.allCases.map(\.rawValue).joined(separator: ", ")); got \(kernel)")
@@ -165,7 +171,7 @@ struct HyzerBench: ParsableCommand {
                 Figure(name: "limit: PostgreSQL rows/s in one unnest insert (no triggers)", unit: "events/s", p50: bulk, p99: nil,
                        iterations: context.n(10_000, quick: 1_000), limitName: nil, limit: nil, ratio: nil, seedsBudget: "—", target: "—", meetsTarget: true, note: nil),
             ]
-        } else if !json && !soak {
+        } else if cloud == nil && !json && !soak {
             progress("cloud figures skipped: give --cloud URL (a PostgreSQL user that may create databases)")
         }
 
