@@ -56,42 +56,14 @@ public enum ConflictDetector {
 
     /// Replays one {player, hole} history and returns the discrepancy still open at its end, if any.
     ///
-    /// One pass: each event is classified against what came before it (as `classify` would), with
-    /// the current leaf kept up to date instead of recomputed, so a long history costs O(n).
+    /// One pass (`KeyHistory`, which a ledger keeps event by event): each event is classified
+    /// against what came before it (as `classify` would), with the current leaf kept up to date
+    /// instead of recomputed, so a long history costs O(n).
     public static func openDiscrepancy(inHistory history: [ScoreEvent]) -> Discrepancy? {
-        var involved: [ScoreEvent] = []
-        var involvedIDs = Set<UUID>()
-        var indexByID: [UUID: Int] = [:]
-        var superseded = Set<UUID>()
-        var firstLeaf = 0  // leaves start at the last resolution; this only moves forward
-        for (index, event) in history.enumerated() {
-            while firstLeaf < index && superseded.contains(history[firstLeaf].id) { firstLeaf += 1 }
-            let currentLeaf = firstLeaf < index ? history[firstLeaf] : nil
-            var disputed: ScoreEvent?
-            if event.source == .resolution {
-                involved = []
-                involvedIDs = []
-            } else if let target = event.supersedesEventID, let targetIndex = indexByID[target] {
-                if history[targetIndex].deviceID != event.deviceID {
-                    disputed = history[targetIndex]
-                } else if involvedIDs.contains(target), let at = involved.firstIndex(where: { $0.id == target }) {
-                    // A device correcting its own claim in dispute: its new value is its claim now.
-                    involved[at] = event
-                    involvedIDs.remove(target)
-                    involvedIDs.insert(event.id)
-                }
-            } else if let currentLeaf, currentLeaf.strokes != event.strokes {
-                disputed = currentLeaf
-            }
-            if let disputed {
-                for member in [disputed, event] where involvedIDs.insert(member.id).inserted { involved.append(member) }
-            }
-            indexByID[event.id] = index
-            if let target = event.supersedesEventID { superseded.insert(target) }
-            if event.source == .resolution { firstLeaf = index }
-        }
-        guard let first = involved.first else { return nil }
-        return Discrepancy(playerID: first.playerID, hole: first.hole, events: involved)
+        guard let first = history.first else { return nil }
+        var kept = KeyHistory(first)
+        for event in history.dropFirst() { kept.append(event) }
+        return kept.openDiscrepancy
     }
 
     /// Every open discrepancy in a round's log, by player then hole as they first appear.

@@ -92,10 +92,10 @@ public struct ScoreLedger: Sendable {
 }
 
 /// One {player, hole}'s history, with its leaves and its open discrepancy brought up to date one
-/// event at a time: the same single pass as `ScoreResolution.leaves(ofHistory:)` and
-/// `ConflictDetector.openDiscrepancy(inHistory:)` (the reference, which a test holds this to),
-/// carried on from the event before instead of replayed from the first, so a score's 300th
-/// correction costs what its first did. A short history (most are one to three events) is
+/// event at a time: the discrepancy pass (`ConflictDetector.openDiscrepancy(inHistory:)` runs it
+/// over a whole history; a test holds it to classifying event by event) and the leaves (held by a
+/// test to `ScoreResolution.leaves(ofHistory:)`), carried on from the event before instead of
+/// replayed from the first, so a score's 300th correction costs what its first did. A short history (most are one to three events) is
 /// searched; a longer one keeps its ids hashed.
 public struct KeyHistory: Sendable {
     /// The events, in log order.
