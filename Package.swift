@@ -40,6 +40,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // Property-based tests of the scoring rule (seeded cases, shrunk counterexamples).
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         // Pure domain: Foundation only, no I/O.
@@ -171,7 +173,8 @@ let package = Package(
             ]
         ),
         // The voice corpus is read from the source tree by path, not bundled.
-        .testTarget(name: "HyzerKitTests", dependencies: ["HyzerKit", "HyzerTestSupport"], exclude: ["Voice/voice-corpus.txt"]),
+        .testTarget(name: "HyzerKitTests", dependencies: ["HyzerKit", "HyzerTestSupport", .product(name: "PropertyBased", package: "swift-property-based")],
+                    exclude: ["Voice/voice-corpus.txt"]),
         // Helpers shared by the test targets: running the built executables on temporary homes.
         .target(
             name: "HyzerTestSupport",

@@ -44,80 +44,89 @@ extension Hub {
         return results
     }
 
-    /// A score entered on the phone. A second, different score for a hole this device already
-    /// scored is refused in favour of `correct`; the same score again is a harmless silent merge.
+    /// A score entered on the phone, as a report of what this device saw (`ScoreWrite.plan`): the
+    /// strokes this phone already says record nothing; other strokes for a hole this phone
+    /// already scored are refused in favour of `correct` (a device never disagrees with itself).
     @discardableResult
     public func score(
         player name: String, strokes: Int, hole: Int? = nil, source: ScoreSource = .tap,
         deviceID: String? = nil, reportedBy: String? = nil
     ) throws -> AppendResult {
-        let result = try appending { store, context -> AppendResult in
-            let round = try Self.requireRoundInPlay(store)
-            let player = try Self.player(named: name, in: round)
-            let reporter = try reportedBy.map { try Self.player(named: $0, in: round) } ?? Self.defaultReporter(store, round: round)
-            let deviceID = try deviceID ?? Self.phoneDeviceID(store, round: round)
-            let hole = try hole ?? Self.currentHole(store, round: round)
-            // Said against this course (as correct and resolve say it), before the event's own check.
-            guard (1...round.holeCount).contains(hole) else { throw HubError.score(.holeOutOfRange(hole: hole, holeCount: round.holeCount)) }
-            let event = try makeEvent(round: round, player: player, hole: hole, strokes: strokes, reporter: reporter,
-                                      deviceID: deviceID, source: source, supersedes: nil)
-            let history = try keyHistory(of: ScoreKey(playerID: player.id, hole: hole), round: round, in: store, context: &context)
-            if let own = ScoreResolution.ownScoreContradicted(current: history?.leaves.first, deviceID: deviceID, strokes: strokes) {
-                throw HubError.alreadyScored(player: player.name, hole: hole, strokes: own.strokes, attempted: strokes)
-            }
-            return try self.append(event, in: store, context: &context)
-        }
-        try exportSnapshot()
-        return result
+        try enter(player: name, strokes: strokes, hole: hole, intent: .report, source: source, deviceID: deviceID, reportedBy: reportedBy)
     }
 
-    /// Supersedes the current score of a hole with a new one from the phone.
+    /// Changes what this phone says of a hole (`ScoreWrite.plan`): its own score there is replaced;
+    /// with none, the score that counts is disputed. Strokes that this phone already says, or
+    /// that already count, record nothing.
     @discardableResult
     public func correct(player name: String, strokes: Int, hole: Int) throws -> AppendResult {
-        try supersedeCurrent(player: name, strokes: strokes, hole: hole, source: .tap) { player, current in
-            guard current != nil else { throw HubError.noScoreToCorrect(player: player.name, hole: hole) }
-        }
+        try enter(player: name, strokes: strokes, hole: hole, intent: .correction, source: .tap)
     }
 
     /// Settles an open discrepancy with an appended resolution event.
     @discardableResult
     public func resolve(player name: String, strokes: Int, hole: Int) throws -> AppendResult {
-        try supersedeCurrent(player: name, strokes: strokes, hole: hole, source: .resolution) { player, _ in
-            throw HubError.noDiscrepancy(player: player.name, hole: hole)
-        }
-    }
-
-    private func supersedeCurrent(
-        player name: String, strokes: Int, hole: Int, source: ScoreSource,
-        check: (Player, ScoreEvent?) throws -> Void
-    ) throws -> AppendResult {
         let result = try appending { store, context -> AppendResult in
-            let round = try Self.requireRoundInPlay(store)
-            let player = try Self.player(named: name, in: round)
-            guard (1...round.holeCount).contains(hole) else { throw HubError.score(.holeOutOfRange(hole: hole, holeCount: round.holeCount)) }
-            // The strokes are wrong whatever the hole's state: say that first.
+            let (round, player) = try Self.target(name, hole: hole, in: store)
             guard Strokes.allowed.contains(strokes) else { throw HubError.score(.strokesOutOfRange(strokes)) }
-            let history = try keyHistory(of: ScoreKey(playerID: player.id, hole: hole), round: round, in: store, context: &context)
-            let leaves = history?.leaves ?? []
-            let current = leaves.first
-            if source == .resolution {
-                if history?.openDiscrepancy == nil { try check(player, current) }
-            } else {
-                try check(player, current)
-            }
-            let deviceID = try Self.phoneDeviceID(store, round: round)
-            // A correction replaces this phone's own score when it has one, even when another
-            // device's score counts now (scored first): a correction from the device that scored
-            // is a correction everywhere, and never a dispute with the other device's score.
-            // Only a phone with no score of its own for the hole supersedes the one that counts.
-            let own = source == .resolution ? nil : leaves.last { $0.deviceID == deviceID }
-            let event = try makeEvent(round: round, player: player, hole: hole, strokes: strokes,
-                                      reporter: Self.defaultReporter(store, round: round), deviceID: deviceID,
-                                      source: source, supersedes: own?.id ?? current?.id)
+            let state = try keyHistory(of: ScoreKey(playerID: player.id, hole: hole), round: round, in: store, context: &context)?.state
+            guard let counted = state?.counted, state?.isDisputed == true else { throw HubError.noDiscrepancy(player: player.name, hole: hole) }
+            let event = try makeEvent(round: round, player: player, hole: hole, strokes: strokes, reporter: Self.defaultReporter(store, round: round),
+                                      deviceID: try Self.phoneDeviceID(store, round: round), source: .resolution, supersedes: counted.id)
             return try self.append(event, in: store, context: &context)
         }
         try exportSnapshot()
         return result
+    }
+
+    /// One score from this phone (or a device it plays with `--device`), by the one rule every
+    /// input path follows.
+    private func enter(
+        player name: String, strokes: Int, hole: Int?, intent: ScoreWrite.Intent, source: ScoreSource,
+        deviceID: String? = nil, reportedBy: String? = nil
+    ) throws -> AppendResult {
+        let result = try appending { store, context -> AppendResult in
+            let round = try Self.requireRoundInPlay(store)
+            let hole = try hole ?? Self.currentHole(store, round: round)
+            let (_, player) = try Self.target(name, hole: hole, in: store, round: round)
+            guard Strokes.allowed.contains(strokes) else { throw HubError.score(.strokesOutOfRange(strokes)) }
+            let reporter = try reportedBy.map { try Self.player(named: $0, in: round) } ?? Self.defaultReporter(store, round: round)
+            let deviceID = try deviceID ?? Self.phoneDeviceID(store, round: round)
+            let history = try keyHistory(of: ScoreKey(playerID: player.id, hole: hole), round: round, in: store, context: &context)
+            if intent == .correction, history?.state.counted == nil { throw HubError.noScoreToCorrect(player: player.name, hole: hole) }
+            return try self.enter(strokes: strokes, intent: intent, player: player, hole: hole, round: round, reporter: reporter,
+                                  deviceID: deviceID, source: source, history: history, in: store, context: &context)
+        }
+        if result.outcome != .unchanged { try exportSnapshot() }
+        return result
+    }
+
+    /// Records (or not) what `ScoreWrite.plan` says of one score, inside a write transaction.
+    private func enter(
+        strokes: Int, intent: ScoreWrite.Intent, player: Player, hole: Int, round: Round, reporter: Player,
+        deviceID: String, source: ScoreSource, history: KeyHistory?, in store: HubStore, context: inout AppendContext
+    ) throws -> AppendResult {
+        switch ScoreWrite.plan(strokes: strokes, intent: intent, deviceID: deviceID, state: history?.state) {
+        case .unchanged(let claim):
+            guard let held = history?.events.first(where: { $0.id == claim.eventID }) else {
+                throw HubError.storage("The score \(claim.eventID.canonicalString) that already says \(strokes) is not in its history.")
+            }
+            return AppendResult(event: held, outcome: .unchanged, state: history?.state)
+        case .contradictsOwn(let own):
+            throw HubError.alreadyScored(player: player.name, hole: hole, strokes: own.strokes, attempted: strokes)
+        case .record(let supersedes):
+            let event = try makeEvent(round: round, player: player, hole: hole, strokes: strokes, reporter: reporter,
+                                      deviceID: deviceID, source: source, supersedes: supersedes)
+            return try append(event, in: store, context: &context)
+        }
+    }
+
+    /// The round in play and the named player, with the hole checked against its course.
+    private static func target(_ name: String, hole: Int, in store: HubStore, round known: Round? = nil) throws -> (Round, Player) {
+        let round = try known ?? requireRoundInPlay(store)
+        let player = try player(named: name, in: round)
+        guard (1...round.holeCount).contains(hole) else { throw HubError.score(.holeOutOfRange(hole: hole, holeCount: round.holeCount)) }
+        return (round, player)
     }
 
     /// Records what a spoken transcript makes clear; reports the rest. With `dryRun`, records
@@ -133,7 +142,8 @@ extension Hub {
             let deviceID = try Self.phoneDeviceID(store, round: round), reporter = try Self.defaultReporter(store, round: round)
             for entry in parsed.entries {
                 let history = try keyHistory(of: ScoreKey(playerID: entry.player.id, hole: hole), round: round, in: store, context: &context)
-                if let own = ScoreResolution.ownScoreContradicted(current: history?.leaves.first, deviceID: deviceID, strokes: entry.strokes) {
+                let plan = ScoreWrite.plan(strokes: entry.strokes, intent: .report, deviceID: deviceID, state: history?.state)
+                if case .contradictsOwn(let own) = plan {
                     outcome.refused.append(.init(entry: entry, reason: HubError.alreadyScored(
                         player: entry.player.name, hole: hole, strokes: own.strokes, attempted: entry.strokes).description))
                     continue
@@ -142,13 +152,13 @@ extension Hub {
                     outcome.wouldRecord.append(entry)
                     continue
                 }
-                let event = try makeEvent(round: round, player: entry.player, hole: hole, strokes: entry.strokes,
-                                          reporter: reporter, deviceID: deviceID, source: .voice, supersedes: nil)
-                outcome.recorded.append(try self.append(event, in: store, context: &context))
+                outcome.recorded.append(try enter(strokes: entry.strokes, intent: .report, player: entry.player, hole: hole, round: round,
+                                                  reporter: reporter, deviceID: deviceID, source: .voice, history: history,
+                                                  in: store, context: &context))
             }
             return outcome
         }
-        if !outcome.recorded.isEmpty { try exportSnapshot() }
+        if outcome.recorded.contains(where: { $0.outcome != .unchanged }) { try exportSnapshot() }
         return outcome
     }
 
@@ -232,7 +242,7 @@ extension Hub {
             }
             throw HubError.noActiveRound
         }
-        let history: [ScoreEvent], leaves: [ScoreEvent]
+        let history: [ScoreEvent], before: ScoreState?
         do {
             do {
                 if let playerIDs = context.playerIDs { try round.validate(event, isPlayer: { id in playerIDs.firstIndex(of: id).map { playerIDs[$0].hasSameBytes(as: id) } ?? false }) } else { try round.validate(event) }
@@ -243,17 +253,19 @@ extension Hub {
             if context.ledger == nil { context.ledger = try takeLedger(of: round, at: try committedSequence ?? store.sequence, in: store) }
             let keyHistory = context.ledger?.ledger.keyHistory(of: ScoreKey(playerID: event.playerID, hole: event.hole))
             history = keyHistory?.events ?? []
-            leaves = keyHistory?.leaves ?? []
+            before = keyHistory?.state
             if let held = history.first(where: { $0.id == event.id }) { return try Self.resent(event, held: held) }
             if let target = event.supersedesEventID {
                 guard history.contains(where: { $0.id == target }) else {
                     let elsewhere = try store.event(id: target).map { $0.roundID == event.roundID } ?? false
                     throw HubError.score(elsewhere ? .supersedesDifferentScore(target) : .unknownSupersededEvent(target))
                 }
-                // A chain never forks: a correction of a score that was already replaced would be
-                // acked and then never count. Name the score that counts now instead.
-                if history.contains(where: { $0.supersedesEventID == target }),
-                   let current = leaves.first {
+                // A device's chain never forks: a second replacement of a score that its own device
+                // (or a resolution) already replaced would be acked and then hold a stale claim.
+                // Name the score that counts now instead.
+                if let replaced = history.first(where: { $0.id == target }),
+                   ScoreRule.retires(event, replaced), history.contains(where: { ScoreRule.retires($0, replaced) }),
+                   let current = before?.counted {
                     throw HubError.score(.supersedesReplacedScore(target, current: current.id))
                 }
             }
@@ -264,7 +276,6 @@ extension Hub {
             if let stored = try storedAlready(event, in: store) { return stored }
             throw error
         }
-        let classification = ConflictDetector.classify(event, history: history, leaves: leaves)
         let receivedAt = context.receivedAt ?? HyzerJSON.formatTimestamp(clock())
         context.receivedAt = receivedAt
         if context.insert == nil { context.insert = try store.eventInsert() }
@@ -275,10 +286,14 @@ extension Hub {
         }
         context.insertedAny = true
         // A new row is last in log order: no cloud has ordered it yet.
+        let keysBefore = context.ledger?.ledger.keys.count
         context.ledger?.ledger.append(event)
+        let after = context.ledger?.ledger.keyHistory(of: ScoreKey(playerID: event.playerID, hole: event.hole))?.state
+            ?? ScoreRule.state(ofHistory: history + [event])
+        let classification = ConflictDetector.classify(event, before: before, after: after, history: history)
         context.ledger?.lastRow = row
         context.ledger?.holdsUnordered = true
-        if classification == .newScore, let ledger = context.ledger?.ledger {
+        if let ledger = context.ledger?.ledger, ledger.keys.count != keysBefore {
             let before = (round.status, round.selectedHole)
             round.updateProgress(scoredKeyCount: ledger.keys.count, playersScored: { ledger.playersPerHole[$0] ?? 0 })
             if before != (round.status, round.selectedHole) { try store.updateProgress(of: round) }
@@ -291,7 +306,7 @@ extension Hub {
             context.ledger?.sequence = sequence
         }
         logger.debug("stored event", metadata: ["id": "\(event.id)", "classification": "\(classification.rawValue)"])
-        return AppendResult(event: event, outcome: .stored(classification))
+        return AppendResult(event: event, outcome: .stored(classification), state: after)
     }
 
     /// Whether the log already holds `event` (a resend): `.alreadyStored` for the same score,

@@ -8,10 +8,21 @@ public struct AppendResult: Equatable, Sendable {
         case stored(ScoreClassification)
         /// The log already held this event id: nothing written (a resend after a lost ack).
         case alreadyStored
+        /// Nothing to record: the device already says these strokes, or they already count
+        /// (`ScoreWrite.unchanged`). `event` is the score that says them.
+        case unchanged
     }
 
     public let event: ScoreEvent
     public let outcome: Outcome
+    /// The {player, hole} as the write left it (what counts, what is disputed); nil for a resend.
+    public let state: ScoreState?
+
+    public init(event: ScoreEvent, outcome: Outcome, state: ScoreState? = nil) {
+        self.event = event
+        self.outcome = outcome
+        self.state = state
+    }
 }
 
 /// What `voice` did with a transcript.

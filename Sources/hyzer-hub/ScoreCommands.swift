@@ -106,7 +106,9 @@ let jsonHelp: ArgumentHelp = "Print the stored event and its outcome (newScore, 
 /// Prints a just-recorded score for a person, or as JSON.
 func report(_ result: AppendResult, hub: Hub, json: Bool) throws {
     let round = try reportRound(hub)
-    if json { try printJSON(RecordedReport(result, round: round)) } else { print(HubText.recorded(result, round: round)) }
+    if json { try printJSON(RecordedReport(result, round: round)) } else {
+        print(HubText.recorded(result, round: round, settledBy: try hub.settledElsewhere(round.id)))
+    }
 }
 
 /// The round whose players a just-recorded score names.

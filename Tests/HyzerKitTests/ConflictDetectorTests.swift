@@ -67,19 +67,21 @@ struct ConflictDetectorTests {
         #expect(open.map(\.events) == [[phone, watch]])
         let standings = StandingsEngine.standings(events: [phone, watch], holes: holes, players: [.jake])
         #expect(standings[0].discrepancy)
-        #expect(standings[0].totalStrokes == 4)
+        // Another device disputes the phone's score but cannot withdraw it: the first in play counts.
+        #expect(standings[0].totalStrokes == 3)
     }
 
-    @Test("A device correcting its own disputed score changes its claim in the discrepancy, which stays open until resolved")
+    @Test("A device correcting its own disputed score changes its claim; agreeing with the other device settles the discrepancy")
     func correctionInsideDispute() {
         let phone = ScoreEvent.fixture(player: .jake, hole: 2, strokes: 3, deviceID: "phone")
         let watch = ScoreEvent.fixture(player: .jake, hole: 2, strokes: 4, supersedes: phone, deviceID: "watch")
-        let again = ScoreEvent.fixture(player: .jake, hole: 2, strokes: 3, supersedes: watch, deviceID: "watch")
-        #expect(ConflictDetector.classify(again, against: [phone, watch]) == .correction)
-        let open = ConflictDetector.openDiscrepancies(in: [phone, watch, again])
-        #expect(open.map(\.events) == [[phone, again]], "the watch says 3 now, not 4")
-        #expect(open.map(\.candidateStrokes) == [[3]])
-        #expect(StandingsEngine.standings(events: [phone, watch, again], holes: holes, players: [.jake])[0].totalStrokes == 3)
+        let other = ScoreEvent.fixture(player: .jake, hole: 2, strokes: 5, supersedes: watch, deviceID: "watch")
+        #expect(ConflictDetector.classify(other, against: [phone, watch]) == .discrepancy)
+        #expect(ConflictDetector.openDiscrepancies(in: [phone, watch, other]).map(\.events) == [[phone, other]], "the watch says 5 now, not 4")
+        let again = ScoreEvent.fixture(player: .jake, hole: 2, strokes: 3, supersedes: other, deviceID: "watch")
+        #expect(ConflictDetector.classify(again, against: [phone, watch, other]) == .correction)
+        #expect(ConflictDetector.openDiscrepancies(in: [phone, watch, other, again]) == [], "both say 3: nothing left to settle")
+        #expect(StandingsEngine.standings(events: [phone, watch, other, again], holes: holes, players: [.jake])[0].totalStrokes == 3)
     }
 
     @Test("A resolution event settles the discrepancy and its strokes become the score")
@@ -91,7 +93,7 @@ struct ConflictDetectorTests {
         let log = [jakeSays, sarahSays, resolution]
         #expect(ConflictDetector.classify(resolution, against: [jakeSays, sarahSays]) == .resolution)
         #expect(ConflictDetector.openDiscrepancies(in: log) == [])
-        #expect(ScoreResolution.leaves(for: Player.mike.id, hole: 1, in: log) == [resolution])
+        #expect(ScoreRule.inPlay(ofHistory: log) == [resolution])
         let standings = StandingsEngine.standings(events: log, holes: holes, players: [.mike])
         #expect(standings[0].totalStrokes == 4)
         #expect(standings[0].discrepancy == false)

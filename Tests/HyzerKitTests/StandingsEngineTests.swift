@@ -98,7 +98,7 @@ struct StandingsEngineTests {
         #expect(standings[0].holesPlayed == 1)
         #expect(standings[0].scoreRelativeToPar == -1)
         #expect(standings[0].discrepancy == false)
-        #expect(ScoreResolution.currentScore(for: Player.jake.id, hole: 1, in: [first, second, third]) == third)
+        #expect(ScoreRule.currentScore(for: Player.jake.id, hole: 1, in: [first, second, third]) == third)
     }
 
     @Test("Shuffled createdAt values, a correction older than what it corrects, give identical standings")

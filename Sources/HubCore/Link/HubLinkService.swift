@@ -34,7 +34,7 @@ public final class HubLinkService: LinkServerDelegate {
                 logger.info("score from the watch", metadata: [
                     "device": "\(deviceID)", "event": "\(event.id)", "classification": "\(classification.rawValue)",
                 ])
-            case .alreadyStored: respond(.stored(alreadyStored: true))
+            case .alreadyStored, .unchanged: respond(.stored(alreadyStored: true))  // an append never answers unchanged
             }
         } catch let error as HubError {
             guard let reason = Self.rejectionReason(for: error) else {

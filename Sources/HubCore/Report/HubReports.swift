@@ -3,19 +3,27 @@ import HyzerKit
 
 /// What `score`, `correct` and `resolve --json` print: the event as stored and what it was.
 public struct RecordedReport: Encodable, Equatable, Sendable {
-    /// `newScore`, `silentMerge`, `discrepancy`, `correction`, `resolution`, or `alreadyStored`
-    /// when the hub already held this event id.
+    /// `newScore`, `silentMerge`, `discrepancy`, `correction`, `resolution`; `alreadyStored` when
+    /// the hub already held this event id; `unchanged` when nothing was recorded because the
+    /// strokes were already said (`event` is the score that says them).
     public let outcome: String
     public let name: String
     public let event: ScoreEvent
+    /// The strokes the standings count for this {player, hole} after the command.
+    @EncodedNull public var counts: Int?
+    /// Open when the scores in play for this {player, hole} disagree: each of them, the counted first.
+    @EncodedNull public var discrepancy: [ScoreEvent]?
 
     public init(_ result: AppendResult, round: Round) {
         switch result.outcome {
         case .stored(let classification): outcome = classification.rawValue
         case .alreadyStored: outcome = "alreadyStored"
+        case .unchanged: outcome = "unchanged"
         }
         name = round.player(result.event.playerID)?.name ?? result.event.playerID
         event = result.event
+        counts = result.state?.counted?.strokes
+        discrepancy = result.state.flatMap(Discrepancy.init)?.events
     }
 }
 

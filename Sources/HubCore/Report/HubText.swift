@@ -59,22 +59,38 @@ public enum HubText {
         return lines.joined(separator: "\n")
     }
 
-    public static func recorded(_ result: AppendResult, round: Round) -> String {
+    /// What a score command did, and what it left: the strokes that count, and who disagrees.
+    /// `settledBy`: who settles a discrepancy when it is not this phone.
+    public static func recorded(_ result: AppendResult, round: Round, settledBy: String? = nil) -> String {
         let event = result.event
         let name = round.player(event.playerID)?.name ?? event.playerID
-        let par = round.holes.first { $0.number == event.hole }?.par
-        let verb = event.source == .resolution ? "Resolved" : event.supersedesEventID == nil ? "Recorded" : "Corrected"
-        var text = "\(verb) \(name): \(event.strokes) on hole \(event.hole)"
-        if let par { text += " (par \(par), \(ScoreFormat.relativeToPar(event.strokes - par)))" }
-        text += "."
+        let strokes = "\(event.strokes) on hole \(event.hole)" + (round.holes.first { $0.number == event.hole }.map {
+            " (par \($0.par), \(ScoreFormat.relativeToPar(event.strokes - $0.par)))"
+        } ?? "")
+        var text: String
         switch result.outcome {
-        case .alreadyStored: text += " It was already stored; nothing changed."
-        case .stored(.silentMerge): text += " Same as the score already recorded: merged, nothing changes."
-        case .stored(.discrepancy):
-            text += " It disagrees with another device's score: a discrepancy is open (hyzer-hub discrepancies)."
-        case .stored: break
+        case .unchanged:
+            text = "Nothing recorded: \(name) already has \(strokes), as \(claim(event, round: round, saying: false))."
+        case .alreadyStored:
+            text = "Recorded \(name): \(strokes). It was already stored; nothing changed."
+        case .stored(.resolution):
+            text = "Resolved \(name): \(strokes)."
+        case .stored(let classification):
+            text = event.supersedesEventID == nil ? "Recorded \(name): \(strokes)." : "Corrected \(name) to \(strokes)."
+            if classification == .silentMerge { text += " Same as the score that counts: merged, nothing changes." }
+        }
+        if let state = result.state, let discrepancy = Discrepancy(state) {
+            let others = discrepancy.events.filter { $0.strokes != event.strokes }.map { claim($0, round: round) }
+            text += " Disputed: \(list(others)); \(discrepancy.counted.strokes) counts until "
+                + (settledBy.map { "\($0) settles it." } ?? "it is settled: hyzer-hub resolve \"\(name)\" STROKES --hole \(event.hole)")
         }
         return text
+    }
+
+    /// "Sarah says 3 (watch-sarah)", or with `saying: false` "reported by Sarah (watch-sarah)".
+    static func claim(_ event: ScoreEvent, round: Round, saying: Bool = true, note: String = "") -> String {
+        let who = round.player(event.reportedByPlayerID)?.name ?? event.reportedByPlayerID
+        return (saying ? "\(who) says \(event.strokes)" : "reported by \(who)") + " (\(event.deviceID)\(note))"
     }
 
     public static func voice(_ outcome: VoiceOutcome, round: Round) -> String {
@@ -145,8 +161,9 @@ public enum HubText {
         let names = Dictionary(round.players.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
         return discrepancies.map { discrepancy in
             let name = names[discrepancy.playerID] ?? discrepancy.playerID
-            let claims = discrepancy.events.map { event in
-                "\(names[event.reportedByPlayerID] ?? event.reportedByPlayerID) says \(event.strokes) (\(event.deviceID))"
+            // Every score in play: the first counts until the discrepancy is settled.
+            let claims = discrepancy.events.enumerated().map { index, event in
+                claim(event, round: round, note: index == 0 ? ", counts for now" : "")
             }
             guard settleable else { return "\(name), hole \(discrepancy.hole): \(claims.joined(separator: ", "))." }
             return "\(name), hole \(discrepancy.hole): \(claims.joined(separator: ", ")). "

@@ -67,7 +67,7 @@ public struct Round: Sendable, Hashable, Codable, Identifiable {
 
     /// Moves between active and awaitingFinalization as the scores make every hole complete or not.
     public mutating func updateProgress(events: [ScoreEvent]) {
-        let scored = ScoreResolution.scoredKeys(in: events.filter { $0.roundID == id })
+        let scored = ScoreRule.scoredKeys(in: events.filter { $0.roundID == id })
         var perHole: [Int: Int] = [:]
         for key in scored { perHole[key.hole, default: 0] += 1 }
         updateProgress(scoredKeyCount: scored.count, playersScored: { perHole[$0] ?? 0 })
@@ -110,7 +110,7 @@ public struct Round: Sendable, Hashable, Codable, Identifiable {
     /// The hole the phone moved to, else the first hole not yet scored by all players
     /// (the last hole once every hole is scored).
     public func currentHole(events: [ScoreEvent]) -> Int {
-        currentHole(scoredKeys: ScoreResolution.scoredKeys(in: events.filter { $0.roundID == id }))
+        currentHole(scoredKeys: ScoreRule.scoredKeys(in: events.filter { $0.roundID == id }))
     }
 
     /// The same, from the {player, hole} pairs that have a score.
@@ -148,7 +148,7 @@ public struct Round: Sendable, Hashable, Codable, Identifiable {
     }
 
     public func missingScores(events: [ScoreEvent]) -> Int {
-        let scored = ScoreResolution.scoredKeys(in: events.filter { $0.roundID == id })
+        let scored = ScoreRule.scoredKeys(in: events.filter { $0.roundID == id })
         var missing = 0
         for player in players {
             for hole in holes where !scored.contains(ScoreKey(playerID: player.id, hole: hole.number)) {

@@ -17,7 +17,7 @@ public enum Strokes {
 /// One score as it was reported: immutable and append-only.
 ///
 /// A correction is a new event whose `supersedesEventID` names the event it replaces; the current
-/// score of {player, hole} is the leaf of that chain (see `ScoreResolution`), never the latest timestamp.
+/// score of {player, hole} is the leaf of that chain (see `ScoreRule`), never the latest timestamp.
 public struct ScoreEvent: Sendable, Hashable, Codable, Identifiable {
     /// Every string an event carries is stored forever, so each has a bound: player ids are a
     /// UUID or `guest:<name>`, device ids a short name.

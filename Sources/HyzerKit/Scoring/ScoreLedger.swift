@@ -45,13 +45,14 @@ public struct ScoreLedger: Sendable {
         eventCount += 1
         guard let index = slot[key] else {
             addKey(key)
-            histories.append(KeyHistory(event))
-            current.append(event.supersedesEventID == event.id ? nil : event)
+            let history = KeyHistory(event)
+            histories.append(history)
+            current.append(history.inPlay.first)
             return
         }
         let wasOpen = histories[index].isOpen
         histories[index].append(event)
-        current[index] = histories[index].leaves.first
+        current[index] = histories[index].inPlay.first
         if wasOpen || histories[index].isOpen { openDiscrepancies[key] = histories[index].openDiscrepancy }
     }
 
@@ -81,8 +82,7 @@ public struct ScoreLedger: Sendable {
         slot[key].map { histories[$0].events } ?? []
     }
 
-    /// One {player, hole}'s history with its leaves and open discrepancy; nil when the log has
-    /// no event for it.
+    /// One {player, hole}'s history with its scores in play; nil when the log has no event for it.
     public func keyHistory(of key: ScoreKey) -> KeyHistory? {
         slot[key].map { histories[$0] }
     }
@@ -91,119 +91,37 @@ public struct ScoreLedger: Sendable {
     public var discrepancies: [Discrepancy] { keys.compactMap { openDiscrepancies[$0] } }
 }
 
-/// One {player, hole}'s history, with its leaves and its open discrepancy brought up to date one
-/// event at a time: the discrepancy pass (`ConflictDetector.openDiscrepancy(inHistory:)` runs it
-/// over a whole history; a test holds it to classifying event by event) and the leaves (held by a
-/// test to `ScoreResolution.leaves(ofHistory:)`), carried on from the event before instead of
-/// replayed from the first, so a score's 300th correction costs what its first did. A short history (most are one to three events) is
-/// searched; a longer one keeps its ids hashed.
+/// One {player, hole}'s history with its scores in play, brought up to date one event at a time:
+/// equal to `ScoreRule.inPlay(ofHistory: events)` after every event (a property test holds them
+/// equal), at the cost of the scores in play rather than of the whole history.
 public struct KeyHistory: Sendable {
     /// The events, in log order.
     public private(set) var events: [ScoreEvent] = []
-    /// What a history of two events or more keeps besides its events; none for one event (most
-    /// of a round's), so a ledger of thousands makes and frees one array per {player, hole}.
-    /// At most one element: an empty array is a shared pointer, where the fields would be five.
-    private var more: [Pass] = []
+    /// The scores in play, in log order: the first counts.
+    public private(set) var inPlay: [ScoreEvent] = []
+    /// The ids some event names. Only such an id can arrive already retired (a log whose link
+    /// arrived before its target, which the hub never stores but a test may hold).
+    private var named: Set<UUID> = []
 
-    init(_ event: ScoreEvent) { events = [event] }
+    init(_ event: ScoreEvent) { append(event) }
 
-    /// The events that count: since the last resolution, not superseded, in log order. The
-    /// first is the current score.
-    public var leaves: [ScoreEvent] {
-        more.first?.leaves ?? (events[0].supersedesEventID == events[0].id ? [] : events)
-    }
+    public var state: ScoreState { ScoreState(inPlay: inPlay) }
 
     /// The disagreement still open, if any.
-    public var openDiscrepancy: Discrepancy? {
-        more.first?.involved.first.map { Discrepancy(playerID: $0.playerID, hole: $0.hole, events: more[0].involved) }
-    }
+    public var openDiscrepancy: Discrepancy? { Discrepancy(state) }
 
-    var isOpen: Bool { !(more.first?.involved.isEmpty ?? true) }
+    var isOpen: Bool { state.isDisputed }
 
     mutating func append(_ event: ScoreEvent) {
-        if more.isEmpty { more = [Pass(first: events[0])] }
-        more[0].step(event, after: events)
+        if event.source == .resolution {
+            inPlay = []  // settles everything before it
+        } else if event.supersedesEventID != nil {
+            inPlay.removeAll { ScoreRule.retires(event, $0) }
+        }
+        let retired = ScoreRule.retires(event, event)
+            || (named.contains(event.id) && events.contains { ScoreRule.retires($0, event) })
         events.append(event)
-    }
-
-    /// The reference passes' state after the events so far.
-    private struct Pass: Sendable {
-        var leaves: [ScoreEvent]
-        /// The claims in dispute, as `ConflictDetector.openDiscrepancy` names them; empty when
-        /// none. Their ids are kept as the reference keeps them (a claim replaced by its device's
-        /// correction leaves the set under its own id even when another event shares it).
-        var involved: [ScoreEvent] = []
-        var involvedIDs: Set<UUID> = []
-        /// Where the current leaf is looked for: the last resolution, moved past superseded events.
-        var firstLeaf: Int
-        /// Kept once the history is longer than `searchedUpTo`: each event's index by id, and the
-        /// ids some event supersedes.
-        var indexByID: [UUID: Int] = [:]
-        var superseded: Set<UUID> = []
-        static let searchedUpTo = 8
-
-        /// The state after a first event: it is its own leaf (unless it names itself), and no
-        /// claim is in dispute yet.
-        init(first: ScoreEvent) {
-            leaves = first.supersedesEventID == first.id ? [] : [first]
-            firstLeaf = 0
-        }
-
-        /// The index of the event with `id` among `events` (the last, as the reference's dictionary keeps it).
-        private func index(of id: UUID, in events: [ScoreEvent]) -> Int? {
-            events.count > Self.searchedUpTo ? indexByID[id] : events.lastIndex { $0.id == id }
-        }
-
-        private func isSuperseded(_ id: UUID, in events: [ScoreEvent]) -> Bool {
-            events.count > Self.searchedUpTo ? superseded.contains(id) : events.contains { $0.supersedesEventID == id }
-        }
-
-        /// `event` after `events` (the history before it).
-        mutating func step(_ event: ScoreEvent, after events: [ScoreEvent]) {
-            // The discrepancy pass's step for this event, against the events before it.
-            let index = events.count
-            while firstLeaf < index && isSuperseded(events[firstLeaf].id, in: events) { firstLeaf += 1 }
-            let currentLeaf = firstLeaf < index ? events[firstLeaf] : nil
-            var disputed: ScoreEvent?
-            if event.source == .resolution {
-                involved = []
-                involvedIDs = []
-            } else if let target = event.supersedesEventID, let targetIndex = self.index(of: target, in: events) {
-                if events[targetIndex].deviceID != event.deviceID {
-                    disputed = events[targetIndex]
-                } else if involvedIDs.contains(target), let at = involved.firstIndex(where: { $0.id == target }) {
-                    // A device correcting its own claim in dispute: its new value is its claim now.
-                    involved[at] = event
-                    involvedIDs.remove(target)
-                    involvedIDs.insert(event.id)
-                }
-            } else if let currentLeaf, currentLeaf.strokes != event.strokes {
-                disputed = currentLeaf
-            }
-            if let disputed {
-                for member in [disputed, event] where involvedIDs.insert(member.id).inserted { involved.append(member) }
-            }
-            if event.source == .resolution { firstLeaf = index }
-
-            // The hashed ids, once the history (with this event) is past `searchedUpTo`.
-            if index + 1 == Self.searchedUpTo + 1 {
-                for (at, held) in events.enumerated() {
-                    indexByID[held.id] = at
-                    if let target = held.supersedesEventID { superseded.insert(target) }
-                }
-            }
-            if index + 1 > Self.searchedUpTo {
-                indexByID[event.id] = index
-                if let target = event.supersedesEventID { superseded.insert(target) }
-            }
-
-            // The leaves: what this event supersedes leaves them; the event joins them.
-            if event.source == .resolution { leaves = [] }
-            if let target = event.supersedesEventID { leaves.removeAll { $0.id == target } }
-            let eventSuperseded = index + 1 > Self.searchedUpTo
-                ? superseded.contains(event.id)
-                : event.supersedesEventID == event.id || events.contains { $0.supersedesEventID == event.id }
-            if !eventSuperseded { leaves.append(event) }
-        }
+        if let target = event.supersedesEventID { named.insert(target) }
+        if !retired { inPlay.append(event) }
     }
 }
