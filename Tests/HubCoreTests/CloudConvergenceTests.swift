@@ -153,6 +153,8 @@ struct CloudConvergenceTests {
             }
             #expect(Set(group.cloud.events.map(\.event.id)).count == group.cloud.events.count, "each event once in the cloud: \(replay)")
             let log = group.cloud.events.map(\.event)
+            // And that state is the rule's (ScoreRule) over the cloud's order.
+            #expect(try latecomer.discrepancies().discrepancies == ConflictDetector.openDiscrepancies(in: log), "trial \(trial): \(replay)")
             discrepanciesSeen += ConflictDetector.openDiscrepancies(in: log).count
             resolutionsSeen += log.filter { $0.source == .resolution }.count
             correctionsSeen += log.filter { $0.supersedesEventID != nil && $0.source != .resolution }.count

@@ -31,7 +31,7 @@ struct HubCLITests {
         #expect(voice.stdout == "Recorded Mike: 4 on hole 1 (par 3, +1).\nRecorded Holyn Handley: 3 on hole 1 (par 3, E).\n")
         // Everyone has hole 1, so the current hole moved to 2.
         #expect(try await home.hub("score", "Mike", "3").stdout == "Recorded Mike: 3 on hole 2 (par 3, E).\n")
-        #expect(try await home.hub("correct", "Mike", "3", "--hole", "1").stdout == "Corrected Mike: 3 on hole 1 (par 3, E).\n")
+        #expect(try await home.hub("correct", "Mike", "3", "--hole", "1").stdout == "Corrected Mike to 3 on hole 1 (par 3, E).\n")
 
         let expected = ["1 Jake -1 thru 1 = 2", "T2 Holyn Handley E thru 1 = 3", "T2 Mike E thru 2 = 6"]
         let printed = try await home.hub("standings", "--json")
@@ -80,7 +80,7 @@ struct HubCLITests {
             "Finished the round on Willow Creek, with a discrepancy left open: Jake, hole 1 (3 counts).\n"))
         let listed = try await home.hub("discrepancies")
         #expect(listed.status == 0)
-        #expect(listed.stdout == "The round on Willow Creek is finished. Left open when it finished:\nJake, hole 1: Jake says 3 (phone), Jake says 4 (watch-2).\n")
+        #expect(listed.stdout == "The round on Willow Creek is finished. Left open when it finished:\nJake, hole 1: Jake says 3 (phone, counted), Jake says 4 (watch-2).\n")
         let json = try await home.hub("discrepancies", "--json")
         #expect(json.status == 0 && json.stdout.contains("\"hole\" : 1"))
     }

@@ -344,8 +344,8 @@ struct HubStoreTests {
             + " (hyzer-hub discrepancies shows what each device says), or finish anyway with: hyzer-hub round finish --force"
             + " (the score the standings show now then counts).")
         for hole in 1...9 { try hub.score(player: "Mike", strokes: 4, hole: hole) }
-        // Mike's hole 2 disputed the other way: the watch corrects the phone's score, so the
-        // watch's value is what the standings show.
+        // Mike's hole 2 disputed by a link: the watch names the phone's score, which it cannot
+        // withdraw (only the phone or a resolution can), so the phone's 4, first in the log, counts.
         let phones = try hub.eventLog().events.first { $0.hole == 2 && $0.playerID == round.players[1].id }!
         #expect(try hub.append(try Self.event(round, "Mike", hole: 2, strokes: 2, supersedes: phones.id)).outcome == .stored(.discrepancy))
         #expect(throws: HubError.openDiscrepancies([.init(player: "Jake", hole: 4), .init(player: "Mike", hole: 2)], missingScores: 0)) {
@@ -357,8 +357,8 @@ struct HubStoreTests {
         let finished = try hub.finishRound(force: true)
         #expect(finished.round.status == .completed)
         #expect(HubText.roundFinished(finished.round, openDiscrepancies: finished.openDiscrepancies, counted: finished.counted)
-            == "Finished the round on Willow Creek, with 2 discrepancies left open: Jake, hole 4 (3 counts); Mike, hole 2 (2 counts).")
-        #expect(standings.first { $0.name == "Mike" }?.totalStrokes == 34, "the counted 2 is the standings' own")
+            == "Finished the round on Willow Creek, with 2 discrepancies left open: Jake, hole 4 (3 counts); Mike, hole 2 (4 counts).")
+        #expect(standings.first { $0.name == "Mike" }?.totalStrokes == 36, "the counted 4 is the standings' own")
         #expect(standings.first { $0.name == "Jake" }?.totalStrokes == 27)
     }
 

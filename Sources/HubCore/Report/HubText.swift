@@ -163,7 +163,7 @@ public enum HubText {
             let name = names[discrepancy.playerID] ?? discrepancy.playerID
             // Every score in play: the first counts until the discrepancy is settled.
             let claims = discrepancy.events.enumerated().map { index, event in
-                claim(event, round: round, note: index == 0 ? ", counts for now" : "")
+                claim(event, round: round, note: index > 0 ? "" : settleable ? ", counts for now" : ", counted")
             }
             guard settleable else { return "\(name), hole \(discrepancy.hole): \(claims.joined(separator: ", "))." }
             return "\(name), hole \(discrepancy.hole): \(claims.joined(separator: ", ")). "

@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+@testable import HubCore
+import HyzerKit
+import HyzerTestSupport
+
+/// The defects of issue 33, each as a user met it: what a command says agrees with what the
+/// standings count, on one phone as through the cloud's order (docs/SYNC.md, "Which score counts").
+@Suite("Scoring rule on the phone")
+struct ScoringRuleTests {
+    static let start = Date(timeIntervalSince1970: 1_795_000_000)
+
+    static func hub(_ players: [String]) throws -> (Hub, Round) {
+        let hub = try Hub.inMemory(clock: { start })
+        return (hub, try hub.startRound(course: "Maple Hill", players: players))
+    }
+
+    static func event(_ round: Round, _ player: String, strokes: Int, device: String, reportedBy: String? = nil,
+                      supersedes: ScoreEvent? = nil, source: ScoreSource = .crown) throws -> ScoreEvent {
+        let id = { (name: String) in round.players.first { $0.name == name }!.id }
+        return try ScoreEvent(roundID: round.id, playerID: id(player), hole: 1, strokes: strokes, supersedesEventID: supersedes?.id,
+                              reportedByPlayerID: id(reportedBy ?? player), deviceID: device, source: source, createdAt: start)
+    }
+
+    /// What the standings count for {player, hole 1}, and the strokes its open discrepancy lists.
+    static func shown(_ hub: Hub, _ player: String) throws -> (strokes: Int?, disputed: [Int]) {
+        let standing = try #require(try hub.snapshot().round?.standings.first { $0.name == player })
+        let open = try hub.discrepancies().discrepancies.first { $0.playerID == standing.playerID && $0.hole == 1 }
+        return (standing.holesPlayed == 0 ? nil : standing.totalStrokes, open?.candidateStrokes ?? [])
+    }
+
+    @Test("The issue's transcript: the phone corrects a score Sarah's watch merged with; the commands and the standings agree, and the organizer resolves")
+    func transcript() async throws {
+        let home = try TemporaryHome()
+        #expect(try await home.hub("round", "start", "--course", "Maple Hill", "--player", "Jake", "Sarah").status == 0)
+        #expect(try await home.hub("score", "Jake", "3", "--hole", "1").stdout == "Recorded Jake: 3 on hole 1 (par 3, E).\n")
+        #expect(try await home.hub("score", "Jake", "3", "--hole", "1", "--device", "watch-sarah", "--reported-by", "Sarah").stdout
+            == "Recorded Jake: 3 on hole 1 (par 3, E). Same as the score that counts: merged, nothing changes.\n")
+        #expect(try await home.hub("correct", "Jake", "4", "--hole", "1").stdout
+            == "Corrected Jake to 4 on hole 1 (par 3, +1). Disputed: Sarah says 3 (watch-sarah); 3 counts until it is settled: hyzer-hub resolve \"Jake\" STROKES --hole 1\n")
+        let standings = try await home.hub("standings").stdout
+        #expect(standings.contains("1    Jake    E      1     3  (discrepancy open)"), "\(standings)")
+        #expect(try await home.hub("discrepancies").stdout
+            == "Jake, hole 1: Sarah says 3 (watch-sarah, counts for now), Jake says 4 (phone). Settle with: hyzer-hub resolve \"Jake\" STROKES --hole 1\n")
+        let resolved = try await home.hub("resolve", "Jake", "4", "--hole", "1")
+        #expect(resolved.status == 0 && resolved.stdout == "Resolved Jake: 4 on hole 1 (par 3, +1).\n")
+        #expect(try await home.hub("standings").stdout.contains("1    Jake    +1     1     4\n"))
+        #expect(try await home.hub("discrepancies").stdout == "No open discrepancies.\n")
+    }
+
+    @Test("A device that merged later corrects its own copy: the first device's score stays in play and a discrepancy opens")
+    func laterMergerCorrects() throws {
+        let (hub, round) = try Self.hub(["Jake", "Sarah"])
+        let first = try Self.event(round, "Jake", strokes: 3, device: "phone-a")
+        let copy = try Self.event(round, "Jake", strokes: 3, device: "phone-b", reportedBy: "Sarah")
+        try hub.append(first)
+        #expect(try hub.append(copy).outcome == .stored(.silentMerge))
+        #expect(try hub.append(try Self.event(round, "Jake", strokes: 4, device: "phone-b", reportedBy: "Sarah", supersedes: copy)).outcome
+            == .stored(.discrepancy))
+        #expect(try Self.shown(hub, "Jake") == (3, [3, 4]))
+    }
+
+    @Test("A correction ordered after the organizer's resolution is a new claim: a discrepancy opens and the resolution counts")
+    func correctionAfterResolution() throws {
+        let (hub, round) = try Self.hub(["Jake", "Mike"])
+        try hub.score(player: "Jake", strokes: 3, hole: 1)
+        let watch = try Self.event(round, "Jake", strokes: 5, device: "watch-mike", reportedBy: "Mike")
+        try hub.append(watch)
+        try hub.resolve(player: "Jake", strokes: 4, hole: 1)
+        #expect(try Self.shown(hub, "Jake") == (4, []))
+        // The watch was away: its correction of its own 5 reaches the log after the resolution.
+        #expect(try hub.append(try Self.event(round, "Jake", strokes: 6, device: "watch-mike", reportedBy: "Mike", supersedes: watch)).outcome
+            == .stored(.discrepancy))
+        #expect(try Self.shown(hub, "Jake") == (4, [4, 6]))
+    }
+
+    @Test("An open discrepancy lists the score that counts: 3 (phone), 3 (Sarah's watch), 5 (Mike's watch), the phone corrects to 4")
+    func discrepancyListsTheCountedScore() throws {
+        let (hub, round) = try Self.hub(["Jake", "Sarah", "Mike"])
+        try hub.score(player: "Jake", strokes: 3, hole: 1)
+        try hub.append(try Self.event(round, "Jake", strokes: 3, device: "watch-sarah", reportedBy: "Sarah"))
+        try hub.append(try Self.event(round, "Jake", strokes: 5, device: "watch-mike", reportedBy: "Mike"))
+        let result = try hub.correct(player: "Jake", strokes: 4, hole: 1)
+        #expect(try Self.shown(hub, "Jake") == (3, [3, 5, 4]))
+        let open = try #require(try hub.discrepancies().discrepancies.first)
+        #expect(open.events.map(\.deviceID) == ["watch-sarah", "watch-mike", "phone"])
+        #expect(HubText.recorded(result, round: round).hasSuffix("Disputed: Sarah says 3 (watch-sarah) and Mike says 5 (watch-mike); 3 counts until it is settled: hyzer-hub resolve \"Jake\" STROKES --hole 1"))
+    }
+
+    @Test("Correcting to the strokes that already count records nothing, says so, and does not block finishing")
+    func correctionToWhatCounts() async throws {
+        let home = try TemporaryHome()
+        #expect(try await home.hub("round", "start", "--course", "Maple Hill", "--player", "Jake").status == 0)
+        #expect(try await home.hub("score", "Jake", "4", "--hole", "1", "--device", "watch-jake").status == 0)
+        let same = try await home.hub("correct", "Jake", "4", "--hole", "1")
+        #expect(same.status == 0 && same.stdout == "Nothing recorded: Jake already has 4 on hole 1 (par 3, +1), as reported by Jake (watch-jake).\n")
+        let json = try await home.hub("correct", "Jake", "4", "--hole", "1", "--json")
+        #expect(json.stdout.contains("\"outcome\" : \"unchanged\"") && json.stdout.contains("\"counts\" : 4"))
+        #expect(try await home.hub("score", "Jake", "4", "--hole", "1", "--device", "watch-jake").stdout.hasPrefix("Nothing recorded"))
+        #expect(try await home.hub("discrepancies").stdout == "No open discrepancies.\n")
+        #expect(try await home.hub("events", "--json").stdout.components(separatedBy: "\"strokes\"").count == 2, "one event in the log")
+        for hole in 2...18 { #expect(try await home.hub("score", "Jake", "3", "--hole", "\(hole)").status == 0) }
+        #expect(try await home.hub("round", "finish").status == 0)
+    }
+}
