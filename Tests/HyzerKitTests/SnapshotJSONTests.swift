@@ -23,7 +23,13 @@ struct SnapshotJSONTests {
                      currentHoleStrokes: Bool.random(using: &random) ? Int.random(in: 1...10, using: &random) : nil,
                      discrepancy: Bool.random(using: &random),
                      currentHoleEventID: Bool.random(using: &random) ? UUID() : nil,
-                     currentHoleDeviceID: Bool.random(using: &random) ? randomText(&random) : nil)
+                     currentHoleDeviceID: Bool.random(using: &random) ? randomText(&random) : nil,
+                     disputes: (0..<Int.random(in: 0...2, using: &random)).map { _ in
+                         HoleDispute(hole: Int.random(in: 1...27, using: &random), claims: (0..<Int.random(in: 2...3, using: &random)).map { _ in
+                             ScoreClaim(eventID: UUID(), strokes: Int.random(in: 1...10, using: &random), deviceID: randomText(&random),
+                                        reportedByPlayerID: randomText(&random))
+                         })
+                     })
         }
         let round = Bool.random(using: &random) && Int.random(in: 0...9, using: &random) > 0 ? RoundSnapshot(
             id: UUID(), courseName: randomText(&random), status: RoundStatus.allCases.randomElement(using: &random)!,

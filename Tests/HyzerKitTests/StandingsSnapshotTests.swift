@@ -78,7 +78,7 @@ struct StandingsSnapshotTests {
         // Fields added since the documented example (0.9): the current hole's event and device, null here.
         var originalRound = original["round"] as! [String: Any]
         originalRound["standings"] = (originalRound["standings"] as! [[String: Any]]).map {
-            $0.merging(["currentHoleEventID": NSNull(), "currentHoleDeviceID": NSNull()]) { old, _ in old }
+            $0.merging(["currentHoleEventID": NSNull(), "currentHoleDeviceID": NSNull(), "disputes": [Any]()]) { old, _ in old }
         }
         original["round"] = originalRound
         #expect(NSDictionary(dictionary: encoded).isEqual(to: original))
@@ -88,7 +88,7 @@ struct StandingsSnapshotTests {
         #expect(Set(round.keys) == ["id", "courseName", "status", "currentHole", "holeCount", "holes", "standings"])
         let standing = (round["standings"] as! [[String: Any]])[1]
         #expect(Set(standing.keys) == ["playerID", "name", "position", "tied", "totalStrokes", "holesPlayed",
-                                       "scoreRelativeToPar", "currentHoleStrokes", "discrepancy", "currentHoleEventID", "currentHoleDeviceID"])
+                                       "scoreRelativeToPar", "currentHoleStrokes", "discrepancy", "currentHoleEventID", "currentHoleDeviceID", "disputes"])
         #expect(standing["currentHoleEventID"] is NSNull)
         #expect(standing["position"] is NSNull)
         #expect(try HyzerJSON.decoder().decode(StandingsSnapshot.self, from: data) == snapshot)

@@ -291,7 +291,7 @@ extension WatchMachineTests {
         #expect(event.strokes == 5)
     }
 
-    @Test("Re-scoring opens at the current score and saves a correction that supersedes it")
+    @Test("Re-scoring opens at the current score; Save with nothing turned records nothing, a turned value supersedes it")
     func rescoreSupersedes() throws {
         let id = UUID(uuidString: "00000000-0000-0000-0000-0000000000C1")!
         var standings = Fixture.snapshot().round!.standings
@@ -302,10 +302,16 @@ extension WatchMachineTests {
         guard case .crown(let entry) = state.screen else { Issue.record("no crown screen"); return }
         #expect(entry.value == 2)
         #expect(entry.scoredBy == "phone")
+        let unchanged = WatchMachine.reduce(&state, .save, Fixture.env())
+        #expect(!unchanged.contains { if case .enqueue = $0 { true } else { false } }, "nothing to save")
+        #expect(unchanged.contains(.announce("No change. Jake stays two on hole 2. Nothing saved.")))
+        #expect(state.pendingScores.isEmpty && state.screen == .leaderboard)
+        _ = Fixture.tapRow(0, &state)
+        _ = WatchMachine.reduce(&state, .crown(detents: 1), Fixture.env())
         let effects = WatchMachine.reduce(&state, .save, Fixture.env())
         let event = try #require(effects.compactMap { if case .enqueue(let e) = $0 { e } else { nil } }.first)
         #expect(event.supersedesEventID == id)
-        #expect(event.strokes == 2)
+        #expect(event.strokes == 3)
     }
 
     @Test("A long name in the Saved banner is shortened and the score stays")
@@ -319,5 +325,31 @@ extension WatchMachineTests {
         let banner = texts.first { $0.hasPrefix("Saved ") }
         #expect(banner?.hasSuffix("… 4") == true, "\(texts)")
         #expect(WatchLayout.fitBanner("Saved Mike 3", font: FontSpec(.sans, 26), width: 300, measurer: .estimate) == "Saved Mike 3")
+    }
+
+    @Test("A disputed row opens its disputed hole, not the current one, showing and saying every score in play; saving a value already claimed records nothing")
+    func disputedRowOpensItsHole() throws {
+        let sarahs = UUID(uuidString: "00000000-0000-0000-0000-0000000000D1")!, mine = UUID(uuidString: "00000000-0000-0000-0000-0000000000D2")!
+        var standings = Fixture.snapshot().round!.standings
+        standings[0] = Standing(playerID: standings[0].playerID, name: "Jake", position: 1, tied: false, totalStrokes: 4, holesPlayed: 2,
+                                scoreRelativeToPar: -2, currentHoleStrokes: nil, discrepancy: true, disputes: [HoleDispute(hole: 1, claims: [
+                                    ScoreClaim(eventID: sarahs, strokes: 3, deviceID: "watch-sarah", reportedByPlayerID: standings[2].playerID),
+                                    ScoreClaim(eventID: mine, strokes: 4, deviceID: "watch-1", reportedByPlayerID: standings[0].playerID),
+                                ])])
+        var state = Fixture.state(Fixture.snapshot(currentHole: 5, standings: standings))
+        let effects = Fixture.tapRow(0, &state)
+        guard case .crown(let entry) = state.screen else { Issue.record("no crown screen"); return }
+        #expect(entry.hole == 1 && entry.value == 4, "the disputed hole, at this watch's own claim")
+        #expect(effects.contains(.announce("Score for Jake. Hole 1 is disputed. Sarah says 3, which counts for now. This watch says 4. "
+            + "The organizer settles it on the phone. Current value 4. Use Digital Crown to adjust. Double tap to save.")))
+        let list = WatchLayout.displayList(state, now: Fixture.epoch, size: .mm45, measurer: .estimate)
+        #expect(list.texts.contains("Disputed · 3 Sarah · 4 you"), "\(list.texts)")
+        let saved = WatchMachine.reduce(&state, .save, Fixture.env())
+        #expect(!saved.contains { if case .enqueue = $0 { true } else { false } }, "this watch already says 4")
+        _ = Fixture.tapRow(0, &state)
+        _ = WatchMachine.reduce(&state, .crown(detents: -1), Fixture.env())
+        let conceded = WatchMachine.reduce(&state, .save, Fixture.env())
+        let event = try #require(conceded.compactMap { if case .enqueue(let e) = $0 { e } else { nil } }.first)
+        #expect(event.hole == 1 && event.strokes == 3 && event.supersedesEventID == mine, "the watch corrects its own claim")
     }
 }

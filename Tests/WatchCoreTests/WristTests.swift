@@ -47,10 +47,10 @@ struct WristTests {
             expect-text "Hole 1 Scored 3 by phone"
             crown +2
             save
-            expect-text "Ben ! +2"
+            expect-text "Ben ! E"
             screenshot discrepancy.png
             tap Ben
-            expect-text "Hole 1 Disputed · 5 by this watch"
+            expect-text "Hole 1 Disputed · 3 phone · 5 you"
             screenshot disputed-open.png
             back
             """)
@@ -66,7 +66,7 @@ struct WristTests {
         #expect(announcements.contains { $0.hasPrefix("Discrepancy. Ben, hole 1: this watch says 5, another device disagrees.") })
         #expect(!announcements.contains { $0.contains("Discrepancy for Ben") }, "said once, by the ack, not again by the standings")
         #expect(announcements.contains { $0.hasPrefix("Score for Ann. Already scored 4 by this watch.") })
-        #expect(announcements.contains { $0.hasPrefix("Score for Ben. Already scored 5 by this watch. Disputed: another device scored this hole differently") })
+        #expect(announcements.contains { $0.hasPrefix("Score for Ben. Hole 1 is disputed. The phone says 3, which counts for now. This watch says 5. The organizer settles it on the phone.") })
         let haptics = try Self.jsonLines(home.url.appendingPathComponent("watch/haptics.jsonl"))
         #expect(haptics.contains { $0["kind"] as? String == "notification" && $0["value"] as? Int == 5 })
     }

@@ -51,6 +51,21 @@ extension RoundSnapshot {
                     out.key("currentHoleEventID"); out.optionalUUID(standing.currentHoleEventID)
                     out.key("currentHoleStrokes"); out.optionalInteger(standing.currentHoleStrokes)
                     out.key("discrepancy"); out.bool(standing.discrepancy)
+                    out.key("disputes")
+                    out.array(standing.disputes, indent: 5) { out, dispute in
+                        out.object(indent: 5) { out in
+                            out.key("claims", first: true)
+                            out.array(dispute.claims, indent: 7) { out, claim in
+                                out.object(indent: 7) { out in
+                                    out.key("deviceID", first: true); out.string(claim.deviceID)
+                                    out.key("eventID"); out.uuid(claim.eventID)
+                                    out.key("reportedByPlayerID"); out.string(claim.reportedByPlayerID)
+                                    out.key("strokes"); out.integer(claim.strokes)
+                                }
+                            }
+                            out.key("hole"); out.integer(dispute.hole)
+                        }
+                    }
                     out.key("holesPlayed"); out.integer(standing.holesPlayed)
                     out.key("name"); out.string(standing.name)
                     out.key("playerID"); out.string(standing.playerID)

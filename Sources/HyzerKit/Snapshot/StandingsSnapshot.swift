@@ -116,6 +116,12 @@ extension StandingsSnapshot {
             if let strokes = standing.currentHoleStrokes, !Strokes.allowed.contains(strokes) {
                 return "\(at).currentHoleStrokes is \(strokes); strokes are \(Strokes.allowed.lowerBound) to \(Strokes.allowed.upperBound)"
             }
+            for (number, dispute) in standing.disputes.enumerated() {
+                guard dispute.hole >= 1 else { return "\(at).disputes[\(number)].hole is \(dispute.hole); holes are numbered from 1" }
+                if let claim = dispute.claims.first(where: { !Strokes.allowed.contains($0.strokes) }) {
+                    return "\(at).disputes[\(number)] claims \(claim.strokes) strokes; strokes are \(Strokes.allowed.lowerBound) to \(Strokes.allowed.upperBound)"
+                }
+            }
         }
         return nil
     }

@@ -21,7 +21,7 @@ public enum StandingsEngine {
         for hole in holes { parByHole[hole.number] = hole.par }
 
         /// `currentHole`: the index in the ledger's keys of the player's score on the current hole.
-        struct Tally { var strokes = 0, par = 0, holes = 0, discrepancy = false, currentHole: Int? }
+        struct Tally { var strokes = 0, par = 0, holes = 0, discrepancy = false, currentHole: Int?, disputes: [HoleDispute] = [] }
         var slot: [PlayerID: Int] = [:]
         slot.reserveCapacity(players.count)
         for (index, player) in players.enumerated() where slot[player.id] == nil { slot[player.id] = index }
@@ -38,8 +38,10 @@ public enum StandingsEngine {
             tallies[index].holes += 1
             if key.hole == currentHole { tallies[index].currentHole = keyIndex }
         }
-        for key in ledger.openDiscrepancies.keys {
-            if let index = slot[key.playerID], par(key.hole) != nil { tallies[index].discrepancy = true }
+        for (key, open) in ledger.openDiscrepancies {
+            guard let index = slot[key.playerID], par(key.hole) != nil else { continue }
+            tallies[index].discrepancy = true
+            tallies[index].disputes.append(HoleDispute(hole: key.hole, claims: open.events.map(ScoreClaim.init)))
         }
 
         // Sort indices on precomputed keys: played first, then relative score, then name.
@@ -81,7 +83,8 @@ public enum StandingsEngine {
                 currentHoleStrokes: current?.strokes,
                 discrepancy: tally.discrepancy,
                 currentHoleEventID: current?.id,
-                currentHoleDeviceID: current?.deviceID
+                currentHoleDeviceID: current?.deviceID,
+                disputes: tally.disputes.sorted { $0.hole < $1.hole }
             ))
         }
         return result

@@ -96,9 +96,10 @@ enum CanonicalFrames {
 
     private static func standing(_ reader: inout CompactJSONReader) -> Standing? {
         var deviceID: String??, eventID: UUID??, strokes: Int??, discrepancy: Bool?, holesPlayed: Int?, name: String?
-        var playerID: String?, position: Int??, relative: Int?, tied: Bool?, total: Int?
+        var playerID: String?, position: Int??, relative: Int?, tied: Bool?, total: Int?, disputes: [HoleDispute]?
         let read = reader.object { reader, key in
             switch key {
+            case "disputes": return once(&disputes, reader.array(dispute))
             case "currentHoleDeviceID": return once(&deviceID, reader.null() ? .some(nil) : reader.string().map { .some($0) })
             case "currentHoleEventID": return once(&eventID, reader.null() ? .some(nil) : reader.uuid().map { .some($0) })
             case "currentHoleStrokes": return once(&strokes, reader.null() ? .some(nil) : reader.integer().map { .some($0) })
@@ -116,7 +117,35 @@ enum CanonicalFrames {
         guard read, let discrepancy, let holesPlayed, let name, let playerID, let relative, let tied, let total else { return nil }
         return Standing(playerID: playerID, name: name, position: position ?? nil, tied: tied, totalStrokes: total, holesPlayed: holesPlayed,
                         scoreRelativeToPar: relative, currentHoleStrokes: strokes ?? nil, discrepancy: discrepancy,
-                        currentHoleEventID: eventID ?? nil, currentHoleDeviceID: deviceID ?? nil)
+                        currentHoleEventID: eventID ?? nil, currentHoleDeviceID: deviceID ?? nil, disputes: disputes ?? [])
+    }
+
+    private static func dispute(_ reader: inout CompactJSONReader) -> HoleDispute? {
+        var claims: [ScoreClaim]?, hole: Int?
+        let read = reader.object { reader, key in
+            switch key {
+            case "claims": return once(&claims, reader.array(claim))
+            case "hole": return once(&hole, reader.integer())
+            default: return false
+            }
+        }
+        guard read, let claims, let hole else { return nil }
+        return HoleDispute(hole: hole, claims: claims)
+    }
+
+    private static func claim(_ reader: inout CompactJSONReader) -> ScoreClaim? {
+        var deviceID: String?, eventID: UUID?, reporter: String?, strokes: Int?
+        let read = reader.object { reader, key in
+            switch key {
+            case "deviceID": return once(&deviceID, reader.string())
+            case "eventID": return once(&eventID, reader.uuid())
+            case "reportedByPlayerID": return once(&reporter, reader.string())
+            case "strokes": return once(&strokes, reader.integer())
+            default: return false
+            }
+        }
+        guard read, let deviceID, let eventID, let reporter, let strokes else { return nil }
+        return ScoreClaim(eventID: eventID, strokes: strokes, deviceID: deviceID, reportedByPlayerID: reporter)
     }
 
     /// Sets a field read for the first time; false for a repeated key or a value not read.

@@ -137,6 +137,7 @@ public enum LinkFrame {
         "body.round.currentHole", "body.round.holeCount", "body.round.holes.number", "body.round.holes.par",
         "body.round.standings.position", "body.round.standings.totalStrokes", "body.round.standings.holesPlayed",
         "body.round.standings.scoreRelativeToPar", "body.round.standings.currentHoleStrokes",
+        "body.round.standings.disputes.hole", "body.round.standings.disputes.claims.strokes",
     ]
 
     /// The first number in the body, among `fields` (paths with array positions left out; every

@@ -133,6 +133,19 @@ public enum WatchLayout {
     }
 
     /// Who won the finished round: "Jake won, -2", "Jake & Mike tied, -1"; nil if nobody scored.
+    /// A disputed hole's scores in play as shown: "Disputed · 3 Sarah · 4 you", the counted first.
+    static func shownClaims(_ claims: [(strokes: Int, who: String)]) -> String {
+        "Disputed · " + claims.map { "\($0.strokes) \($0.who == "this watch" ? "you" : $0.who)" }.joined(separator: " · ")
+    }
+
+    /// The same as VoiceOver says it: "Sarah says 3, which counts for now. This watch says 4."
+    static func spokenClaims(_ claims: [(strokes: Int, who: String)]) -> String {
+        claims.enumerated().map { index, claim in
+            let who = claim.who == "this watch" ? "This watch" : claim.who == "phone" ? "The phone" : claim.who
+            return "\(who) says \(claim.strokes)\(index == 0 ? ", which counts for now" : "")."
+        }.joined(separator: " ")
+    }
+
     static func winnerLine(_ round: RoundSnapshot) -> String? {
         let leaders = round.standings.filter { $0.position == 1 }
         guard let first = leaders.first else { return nil }
@@ -383,12 +396,14 @@ private struct Face {
         if let strokes = entry.scoredStrokes {
             // A disputed hole says so first, in the status hue the leaderboard's mark uses.
             let by = entry.scoredBy.map { " by \($0)" } ?? ""
-            let scored = entry.disputed ? "Disputed · \(strokes)\(by)" : "Scored \(strokes)\(by)"
+            let scored = !entry.claims.isEmpty ? WatchLayout.shownClaims(entry.claims)
+                : entry.disputed ? "Disputed · \(strokes)\(by)" : "Scored \(strokes)\(by)"
             let font = FontSpec(.sans, (m.caption * 0.85).rounded())
             let frame = Rect(x: m.margin, y: headingFrame.y + headingFrame.height - 6, width: m.width - m.margin * 2, height: font.size * 1.3)
             list.commands.append(.text(measurer.truncate(scored, font: font, toFit: frame.width), frame: frame, font: font,
                                        color: entry.disputed ? WatchColor.status : WatchColor.accent, alignment: .center))
-            let label = entry.disputed ? "Disputed. Scored \(strokes)\(by). The organizer settles it on the phone." : scored
+            let label = !entry.claims.isEmpty ? "Disputed. \(WatchLayout.spokenClaims(entry.claims)) The organizer settles it on the phone."
+                : entry.disputed ? "Disputed. Scored \(strokes)\(by). The organizer settles it on the phone." : scored
             list.addElement(AccessibilityElement(.text, label: label, frame: frame))
         }
         let nameFont = FontSpec(.sansBold, m.title)

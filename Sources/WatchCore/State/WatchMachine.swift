@@ -160,7 +160,9 @@ public enum WatchMachine {
             guard let round = state.round, round.status.acceptsScores,
                   let row = WatchLayout.row(at: point, state: state, size: env.size) else { return [] }
             let standing = round.standings[row]
-            let hole = round.currentHole
+            // A disputed row opens its disputed hole, with every score in play; else the current hole.
+            let dispute = standing.disputes.first
+            let hole = dispute?.hole ?? round.currentHole
             let par = round.par(ofHole: hole) ?? 3
             var entry = CrownEntry(playerID: standing.playerID, playerName: standing.name, hole: hole, par: par, value: par)
             // Re-scoring opens at the score the hole has and corrects it: this watch's own unsent
@@ -168,12 +170,27 @@ public enum WatchMachine {
             if let existing = existingScore(state, playerID: standing.playerID, hole: hole) {
                 (entry.value, entry.supersedes, entry.scoredBy, entry.scoredStrokes) = (existing.strokes, existing.id, existing.by, existing.strokes)
             }
-            entry.disputed = standing.discrepancy && state.disputedKeys.contains(ScoreKey(playerID: standing.playerID, hole: hole))
+            (entry.own, entry.counted) = claims(state, playerID: standing.playerID, hole: hole)
+            if let own = entry.own { (entry.value, entry.supersedes) = (own.strokes, own.eventID) }
+            if let dispute {
+                entry.disputed = true
+                entry.claims = dispute.claims.map { claim in
+                    // A watch's scores are its wearer's; a phone with no owner set is just "phone".
+                    let who = claim.deviceID == state.deviceID ? "this watch" : claim.deviceID == "phone" ? "phone"
+                        : round.standings.first { $0.playerID == claim.reportedByPlayerID }?.name ?? claim.deviceID
+                    return (claim.strokes, who)
+                }
+                (entry.scoredStrokes, entry.scoredBy) = (dispute.claims[0].strokes, entry.claims[0].who)
+            } else {
+                entry.disputed = standing.discrepancy && state.disputedKeys.contains(ScoreKey(playerID: standing.playerID, hole: hole))
+            }
             state.crown.reset()
             state.screen = .crown(entry)
             let already = entry.scoredStrokes.map { " Already scored \($0)\(entry.scoredBy.map { " by \($0)" } ?? "")." } ?? ""
-            let disputed = entry.disputed ? " Disputed: another device scored this hole differently; the organizer settles it on the phone." : ""
-            return [.announce("Score for \(standing.name).\(already)\(disputed) Current value \(entry.value). Use Digital Crown to adjust. Double tap to save.")]
+            let disputed = entry.claims.isEmpty
+                ? (entry.disputed ? " Disputed: another device scored this hole differently; the organizer settles it on the phone." : "")
+                : " Hole \(hole) is disputed. " + WatchLayout.spokenClaims(entry.claims) + " The organizer settles it on the phone."
+            return [.announce("Score for \(standing.name).\(entry.claims.isEmpty ? already : "")\(disputed) Current value \(entry.value). Use Digital Crown to adjust. Double tap to save.")]
         case .final:
             return []
         case .crown:
@@ -253,7 +270,7 @@ public enum WatchMachine {
     /// Saves the overlay's ready rows through the outbox, like crown scores; says what was not saved.
     private static func commitVoice(_ state: inout WatchState, _ env: WatchEnvironment) -> [WatchEffect] {
         guard case .voice(var overlay) = state.screen, let round = state.round else { return [] }
-        var effects: [WatchEffect] = [], saved: [String] = []
+        var effects: [WatchEffect] = [], saved: [String] = [], unchanged: [String] = []
         // Never two scores for one player from one overlay: a player on two ready rows is held back.
         let readyPlayers = overlay.rows.filter(\.isReady).compactMap { $0.player?.id }
         let twice = Set(readyPlayers.filter { id in readyPlayers.filter { $0 == id }.count > 1 })
@@ -262,11 +279,16 @@ public enum WatchMachine {
         }
         for row in overlay.rows where row.isReady {
             guard let player = row.player, let value = row.value else { continue }
-            let existing = existingScore(state, playerID: player.id, hole: overlay.hole)
+            let (own, counted) = claims(state, playerID: player.id, hole: overlay.hole)
+            // The strokes this watch already says, or that already count, record nothing.
+            guard case .record(let supersedes) = ScoreWrite.plan(strokes: value, intent: .correction, own: own, counted: counted) else {
+                unchanged.append("\(player.name) \(value)")
+                continue
+            }
             do {
                 let event = try ScoreEvent(
                     id: env.makeID(), roundID: round.id, playerID: player.id, hole: overlay.hole, strokes: value,
-                    supersedesEventID: existing?.id, reportedByPlayerID: state.wearerID ?? player.id,
+                    supersedesEventID: supersedes, reportedByPlayerID: state.wearerID ?? player.id,
                     deviceID: state.deviceID, source: .voice, createdAt: env.now)
                 state.pendingScores.append(event)
                 effects.append(.enqueue(event))
@@ -278,14 +300,33 @@ public enum WatchMachine {
         state.pendingTransfers = state.pendingScores.count
         state.screen = .leaderboard
         let skipped = overlay.rows.filter { !$0.isReady }.map { $0.player?.name ?? ($0.heard.isEmpty ? $0.said : $0.heard) }
+        let same = unchanged.isEmpty ? "" : " No change: \(unchanged.joined(separator: ", "))."
         guard !saved.isEmpty else {
+            if !unchanged.isEmpty {
+                state.banner = Banner(text: "No change", style: .success, until: env.now.addingTimeInterval(savedBannerDuration))
+                return effects + [.announce("Nothing saved.\(same)")]
+            }
             state.banner = Banner(text: "Nothing saved", style: .failure, until: env.now.addingTimeInterval(failureBannerDuration))
             return effects + pulse(&state, .failure, value: nil, env) + [.announce("Nothing saved.")]
         }
         state.banner = Banner(text: "Saved \(saved.joined(separator: ", "))", style: .success, until: env.now.addingTimeInterval(savedBannerDuration))
         let notSaved = skipped.isEmpty ? "" : " Not saved: \(skipped.joined(separator: ", "))."
         return effects + pulse(&state, .success, value: nil, env)
-            + [.announce("Saved. \(saved.joined(separator: ", ")) on hole \(overlay.hole).\(notSaved)")]
+            + [.announce("Saved. \(saved.joined(separator: ", ")) on hole \(overlay.hole).\(same)\(notSaved)")]
+    }
+
+    /// This watch's score in play for {player, hole} (its own unsent one first, else the one the
+    /// standings name as this watch's), and the score that counts (the disputed hole's first
+    /// claim, or the current hole's score): what `ScoreWrite.plan` decides a Save from.
+    static func claims(_ state: WatchState, playerID: PlayerID, hole: Int) -> (own: ScoreClaim?, counted: ScoreClaim?) {
+        let standing = state.round?.standings.first { $0.playerID == playerID }
+        var inPlay = standing?.disputes.first { $0.hole == hole }?.claims ?? []
+        if inPlay.isEmpty, let standing, state.round?.currentHole == hole, let id = standing.currentHoleEventID,
+           let strokes = standing.currentHoleStrokes, let device = standing.currentHoleDeviceID {
+            inPlay = [ScoreClaim(eventID: id, strokes: strokes, deviceID: device, reportedByPlayerID: "")]
+        }
+        let pending = state.pendingScores.last { $0.playerID == playerID && $0.hole == hole }.map(ScoreClaim.init)
+        return (pending ?? inPlay.last { $0.deviceID == state.deviceID }, inPlay.first ?? pending)
     }
 
     /// The score {player, hole} has now: this watch's own unsent one first (it reaches the hub
@@ -320,11 +361,19 @@ public enum WatchMachine {
     private static func save(_ state: inout WatchState, _ env: WatchEnvironment) -> [WatchEffect] {
         if case .voice(let overlay) = state.screen { return overlay.failed ? [] : commitVoice(&state, env) }
         guard case .crown(let entry) = state.screen, let round = state.round else { return [] }
+        // Save with nothing changed records nothing (a device never corrects a score to itself).
+        guard case .record(let supersedes) = ScoreWrite.plan(strokes: entry.value, intent: .correction, own: entry.own, counted: entry.counted) else {
+            state.crown.reset()
+            state.screen = .leaderboard
+            state.banner = Banner(text: "No change: \(entry.playerName) \(entry.value)", style: .success,
+                                  until: env.now.addingTimeInterval(savedBannerDuration))
+            return [.announce("No change. \(entry.playerName) stays \(ScoreFormat.spokenNumber(entry.value)) on hole \(entry.hole). Nothing saved.")]
+        }
         let event: ScoreEvent
         do {
             event = try ScoreEvent(
                 id: env.makeID(), roundID: round.id, playerID: entry.playerID, hole: entry.hole, strokes: entry.value,
-                supersedesEventID: entry.supersedes, reportedByPlayerID: state.wearerID ?? entry.playerID,
+                supersedesEventID: supersedes, reportedByPlayerID: state.wearerID ?? entry.playerID,
                 deviceID: state.deviceID, source: .crown, createdAt: env.now)
         } catch {
             return reduce(&state, .saveFailed(error.description), env)
@@ -333,10 +382,10 @@ public enum WatchMachine {
         state.screen = .leaderboard
         state.pendingTransfers += 1
         state.pendingScores.append(event)
-        let verb = entry.supersedes == nil ? "Saved" : "Corrected"
+        let verb = supersedes == nil ? "Saved" : "Corrected"
         state.banner = Banner(text: "\(verb) \(entry.playerName) \(entry.value)", style: .success,
                               until: env.now.addingTimeInterval(savedBannerDuration))
-        let recorded = entry.supersedes == nil ? "Score recorded" : "Score corrected"
+        let recorded = supersedes == nil ? "Score recorded" : "Score corrected"
         return [.enqueue(event)] + pulse(&state, .success, value: entry.value, env)
             + [.announce("\(recorded), \(entry.playerName), \(ScoreFormat.spokenNumber(entry.value)), \(ScoreFormat.spokenHoleRelative(entry.relativeToPar)). Hole \(entry.hole).")]
     }
@@ -410,6 +459,7 @@ public enum WatchMachine {
         if case .crown(var entry) = state.screen, let existing = existingScore(state, playerID: entry.playerID, hole: entry.hole),
            existing.id != entry.supersedes {
             (entry.supersedes, entry.scoredBy, entry.scoredStrokes) = (existing.id, existing.by, existing.strokes)
+            (entry.own, entry.counted) = claims(state, playerID: entry.playerID, hole: entry.hole)
             state.screen = .crown(entry)
             effects += pulse(&state, .notification, value: nil, env)
             let consequence = existing.by == "this watch" ? "Save corrects it." : "A different score from this watch disputes it; the organizer settles it on the phone."

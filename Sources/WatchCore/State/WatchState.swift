@@ -14,9 +14,27 @@ public struct CrownEntry: Sendable, Hashable {
     /// Who reported that score ("this watch", "phone", another watch's id), for the screen.
     public var scoredBy: String? = nil
     public var scoredStrokes: Int? = nil
-    /// Another device scored this hole differently and the discrepancy is still open (known from
-    /// the hub's answer to this watch's score; the standings only flag the player).
+    /// Another device scored this hole differently and the discrepancy is still open (from the
+    /// standings' disputes, or the hub's answer to this watch's score).
     public var disputed = false
+    /// This watch's score in play for the hole, and the one that counts: what Save decides from
+    /// (`ScoreWrite.plan`: the strokes either already says record nothing).
+    public var own: ScoreClaim? = nil
+    public var counted: ScoreClaim? = nil
+    /// While disputed: every score in play, shown ("3 Sarah · 4 Jake") and spoken, the counted first.
+    public var claims: [(strokes: Int, who: String)] = []
+
+    public static func == (a: CrownEntry, b: CrownEntry) -> Bool {
+        a.playerID == b.playerID && a.hole == b.hole && a.value == b.value && a.supersedes == b.supersedes && a.disputed == b.disputed
+            && a.own == b.own && a.counted == b.counted && a.claims.map(\.strokes) == b.claims.map(\.strokes)
+            && a.claims.map(\.who) == b.claims.map(\.who) && a.scoredBy == b.scoredBy && a.scoredStrokes == b.scoredStrokes && a.par == b.par
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(playerID)
+        hasher.combine(hole)
+        hasher.combine(value)
+    }
 
     public var relativeToPar: Int { value - par }
 }
