@@ -214,12 +214,12 @@ extension Hub {
         return "phone-" + String(try store.hubID.prefix(8)).lowercased()
     }
 
-    /// Who reports a score entered on this phone: the phone's owner (`cloud set --player`) when
-    /// they play the round, else the round's first player.
+    /// Who reports a score entered on this phone: the phone's owner (`cloud set --player`, else
+    /// `round start --owner`) when they play the round, else the round's first player (the
+    /// organizer, who usually starts the round on their own phone).
     static func defaultReporter(_ store: HubStore, round: Round) throws -> Player {
-        if let owner = try store.cloudConfiguration()?.player,
-           let player = round.players.first(where: { $0.name.lowercased() == owner.lowercased() }) {
-            return player
+        for owner in [try store.cloudConfiguration()?.player, try store.owner()].compactMap({ $0 }) {
+            if let player = round.players.first(where: { $0.name.lowercased() == owner.lowercased() }) { return player }
         }
         return round.players[0]
     }

@@ -90,7 +90,10 @@ extension Hub {
             let hole = try hole ?? Self.currentHole(store, round: round)
             let (_, player) = try Self.target(name, hole: hole, in: store, round: round)
             guard Strokes.allowed.contains(strokes) else { throw HubError.score(.strokesOutOfRange(strokes)) }
-            let reporter = try reportedBy.map { try Self.player(named: $0, in: round) } ?? Self.defaultReporter(store, round: round)
+            // Another device's score (`--device watch-sarah`) is its wearer's unless said otherwise,
+            // as a watch started with --wearer names itself.
+            let wearer = deviceID.flatMap { device in round.players.first { Player.watchDeviceID(wearer: $0.name) == device } }
+            let reporter = try reportedBy.map { try Self.player(named: $0, in: round) } ?? wearer ?? Self.defaultReporter(store, round: round)
             let deviceID = try deviceID ?? Self.phoneDeviceID(store, round: round)
             let history = try keyHistory(of: ScoreKey(playerID: player.id, hole: hole), round: round, in: store, context: &context)
             if intent == .correction, history?.state.counted == nil { throw HubError.noScoreToCorrect(player: player.name, hole: hole) }

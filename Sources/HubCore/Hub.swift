@@ -1,4 +1,5 @@
 import Foundation
+import HyzerStorage
 import HyzerAssets
 import HyzerKit
 import Logging
@@ -83,9 +84,23 @@ public final class Hub: Sendable {
     /// Opens (creating on first use) the hub under `paths.home`, seeding the shipped courses.
     /// `forServe`: the hub `hyzer-hub serve` runs, which watches for the commit signal others
     /// touch (`HubDatabase.commitSignal(for:)`) and so does not touch it itself.
-    public static func open(paths: HyzerPaths, forServe: Bool = false, clock: @escaping @Sendable () -> Date = Date.init) throws -> Hub {
-        for directory in [paths.hubDirectory, paths.sharedDirectory] {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    /// - creating: false for a command that only reads: a home with no hub yet is an error
+    ///   (`HubError.noHub`), never made empty (a mistyped `--home` must not look like a new phone).
+    public static func open(paths: HyzerPaths, forServe: Bool = false, creating: Bool = true,
+                            clock: @escaping @Sendable () -> Date = Date.init) throws -> Hub {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: paths.home.path, isDirectory: &isFolder), !isFolder.boolValue {
+            throw HubError.badHome(path: paths.home.path, problem: "it is a file, not a folder")
+        }
+        guard creating || FileManager.default.fileExists(atPath: paths.database.path) else {
+            throw HubError.noHub(path: paths.home.path)
+        }
+        do {
+            // hub/ holds the pairing token and the link's socket: only its owner may look in.
+            try DurableFile.makeDirectory(paths.hubDirectory, mode: 0o700)
+            try DurableFile.makeDirectory(paths.sharedDirectory)
+        } catch {
+            throw HubError.badHome(path: paths.home.path, problem: error.description)
         }
         let database = try HubDatabase.open(at: paths.database)
         let hub = Hub(database: forServe ? database.notSignallingCommits() : database, paths: paths, clock: clock)
@@ -169,7 +184,10 @@ public final class Hub: Sendable {
     /// With a cloud set, the round is shared with this phone as its organizer; `anyPlayerResolves`
     /// lets every player's phone resolve its discrepancies (a shared round's option).
     @discardableResult
-    public func startRound(course courseName: String, players: [String], guests: [String] = [], anyPlayerResolves: Bool = false) throws -> Round {
+    /// - owner: whose phone this is (a player of the round): this phone's scores are reported by
+    ///   them, in this round and later ones (`defaultReporter`).
+    public func startRound(course courseName: String, players: [String], guests: [String] = [], anyPlayerResolves: Bool = false,
+                           owner: String? = nil) throws -> Round {
         let round = try database.write { store -> Round in
             let cloud = try store.cloudConfiguration()
             if anyPlayerResolves, cloud == nil { throw HubError.cloudNotConfigured(option: "--any-player-resolves") }
@@ -188,6 +206,10 @@ public final class Hub: Sendable {
             } catch let error as RoundError {
                 if case .duplicatePlayer(let name) = error { throw HubError.duplicatePlayerName(name) }
                 throw HubError.round(error)
+            }
+            if let owner {
+                let player = try Self.player(named: owner, in: round)
+                try store.setOwner(player.name)
             }
             try store.insert(round, courseID: courseID)
             if let cloud {

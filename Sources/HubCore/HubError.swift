@@ -28,6 +28,10 @@ public enum HubError: Error, Equatable, Sendable, CustomStringConvertible {
     case damagedStore(path: String, problem: String)
     case diskUnavailable(path: String, full: Bool)
     case readOnlyHome(path: String, detail: String?)
+    /// The home given (or the default one) holds no hub, and the command only reads.
+    case noHub(path: String)
+    /// The home cannot be used: a file, a folder that cannot be made.
+    case badHome(path: String, problem: String)
     case notOrganizer(organizer: String?)
     case cloudNotConfigured(option: String)
     case sharedRoundFinished(course: String)
@@ -45,6 +49,11 @@ public enum HubError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
+        case .noHub(let path):
+            "No hub at \(path): nothing has been recorded there (no hub/hyzer.sqlite). Check --home or $HYZER_HOME; "
+                + "a new hub starts with: hyzer-hub --home \(path) round start --course NAME --player NAME..."
+        case .badHome(let path, let problem):
+            "Cannot use \(path) as the hub's home: \(HubText.sentence(problem)) Give a folder with --home (or $HYZER_HOME)."
         case .noActiveRound:
             "No round is active. Start one with: hyzer-hub round start --course NAME --player NAME..."
         case .roundFinished(let course):

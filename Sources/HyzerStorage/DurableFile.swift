@@ -48,13 +48,18 @@ public enum DurableFile {
     }
 
     /// Makes `directory` and any missing parents (`mkdir -p`), naming the folder that could not
-    /// be made and why (Foundation's error for this is an NSCocoaErrorDomain dump).
-    public static func makeDirectory(_ directory: URL) throws(DurableFileError) {
+    /// be made and why (Foundation's error for this is an NSCocoaErrorDomain dump). `mode` is the
+    /// new folder's own (0700 for one that holds a secret); parents are made 0755.
+    public static func makeDirectory(_ directory: URL, mode: mode_t = 0o755) throws(DurableFileError) {
         var path = ""
-        for component in directory.standardizedFileURL.path.split(separator: "/") {
+        let components = directory.standardizedFileURL.path.split(separator: "/")
+        for (index, component) in components.enumerated() {
             path += "/" + component
-            if mkdir(path, 0o755) != 0 && errno != EEXIST { throw .failed("create the folder", path, errno) }
+            if mkdir(path, index == components.count - 1 ? mode : 0o755) != 0 && errno != EEXIST { throw .failed("create the folder", path, errno) }
         }
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw .failed("create the folder", path, errno) }
+        guard info.st_mode & S_IFMT == S_IFDIR else { throw .failed("create the folder", path, ENOTDIR) }
     }
 
     /// Whether a file can be written at `url` (its folder made first), checked now by creating it

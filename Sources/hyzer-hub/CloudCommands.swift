@@ -83,7 +83,7 @@ struct CloudCommand: AsyncParsableCommand {
         @Flag(help: "Print the status as JSON.") var json = false
 
         func run() async throws {
-            let hub = try cloud.root.openHub()
+            let hub = try cloud.root.openHub(creating: false)
             let summary = try hub.cloudSummary()
             guard let configuration = summary.configuration else {
                 let serving = ServeCommand.isServing(cloud.root.paths)

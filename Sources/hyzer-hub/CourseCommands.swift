@@ -17,7 +17,9 @@ struct CourseCommand: ParsableCommand {
         @Flag(help: "Print the courses as a JSON array in the course file format.") var json = false
 
         func run() throws {
-            let courses = try course.root.openHub().courses()
+            // With no hub at the home yet, the courses one would start with (nothing is created).
+            let courses = FileManager.default.fileExists(atPath: course.root.paths.database.path)
+                ? try course.root.openHub(creating: false).courses() : try Hub.shippedCourses()
             if json { try printJSON(courses) } else { print(HubText.courses(courses)) }
         }
     }

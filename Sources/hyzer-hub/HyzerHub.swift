@@ -54,9 +54,11 @@ struct HyzerHub: AsyncParsableCommand {
     }
 
     /// Starts logging and opens the hub: what every subcommand but `serve` does first.
-    func openHub() throws -> Hub {
+    /// The hub under the home. A command that only reads passes `creating: false`: it never
+    /// makes a home, so a mistyped --home says there is no hub there instead of showing an empty one.
+    func openHub(creating: Bool = true) throws -> Hub {
         logging.bootstrap()
-        return try Hub.open(paths: paths)
+        return try Hub.open(paths: paths, creating: creating)
     }
 }
 

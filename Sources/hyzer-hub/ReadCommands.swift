@@ -10,7 +10,7 @@ struct StandingsCommand: ParsableCommand {
     @Flag(help: "Print the StandingsSnapshot, exactly the schema of shared/standings.json.") var json = false
 
     func run() throws {
-        let hub = try root.openHub()
+        let hub = try root.openHub(creating: false)
         // Dated as standings.json dates it: when the standings last changed, not now.
         let snapshot = try hub.publishedSnapshot()
         if json { return try printJSON(snapshot) }
@@ -33,7 +33,7 @@ struct EventsCommand: ParsableCommand {
     @Flag(help: "Print an array of ScoreEvent objects.") var json = false
 
     func run() throws {
-        let log = try root.openHub().eventLog()
+        let log = try root.openHub(creating: false).eventLog()
         if json { try printJSON(log.events) } else { print(HubText.events(log.events, round: log.round)) }
     }
 }
@@ -47,7 +47,7 @@ struct DiscrepanciesCommand: ParsableCommand {
     @Flag(help: "Print them as JSON.") var json = false
 
     func run() throws {
-        let hub = try root.openHub()
+        let hub = try root.openHub(creating: false)
         // Reading is not recording: a finished round's discrepancies left open are still shown.
         let open = try hub.discrepanciesOfCurrentOrLastRound()
         if open.finished, !json {
@@ -77,7 +77,8 @@ struct TokenCommand: ParsableCommand {
     @Flag(help: "Print {\"token\": …, \"fingerprint\": …}.") var json = false
 
     func run() throws {
-        root.logging.bootstrap()
+        // The token is made with the hub on first use, in its private hub/ folder.
+        _ = try root.openHub()
         let paths = root.paths
         let token = try PairingToken.loadOrCreate(at: paths.pairingToken)
         if json {

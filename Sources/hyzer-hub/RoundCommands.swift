@@ -30,6 +30,8 @@ struct RoundCommand: ParsableCommand {
         @Flag(name: .customLong("any-player-resolves"),
               help: "In a round shared through a cloud: let every phone in the round resolve discrepancies, not only this one (the organizer's).")
         var anyPlayerResolves = false
+        @Option(help: ArgumentHelp("Whose phone this is: one of the players. Scores entered here are reported by them (in discrepancies: \"Sarah says 3 (phone)\"), in this round and later ones; default: the cloud's --player, else the first player.", valueName: "NAME"))
+        var owner: String?
         @Flag(help: "Print the round as `round show --json` does.") var json = false
 
         func validate() throws {
@@ -40,7 +42,7 @@ struct RoundCommand: ParsableCommand {
 
         func run() throws {
             let hub = try round.root.openHub()
-            let started = try hub.startRound(course: course, players: players, guests: guests, anyPlayerResolves: anyPlayerResolves)
+            let started = try hub.startRound(course: course, players: players, guests: guests, anyPlayerResolves: anyPlayerResolves, owner: owner)
             if json { try printJSON(try hub.snapshot().round) } else {
                 print(HubText.roundStarted(started))
                 if let configuration = try hub.cloudConfiguration() {
@@ -57,7 +59,7 @@ struct RoundCommand: ParsableCommand {
         @Flag(help: "Print the round object of the standings snapshot (null when no round is active).") var json = false
 
         func run() throws {
-            let snapshot = try round.root.openHub().snapshot()
+            let snapshot = try round.root.openHub(creating: false).snapshot()
             if json { try printJSON(snapshot.round) } else { print(HubText.standings(snapshot)) }
         }
     }

@@ -170,7 +170,7 @@ extension HyzerWatch {
         let configuration = WatchConfiguration(
             paths: paths, address: a.connect,
             tokenFile: a.tokenFile.map { URL(fileURLWithPath: $0) },
-            deviceID: a.device ?? a.wearer.map { "watch-" + $0.lowercased().filter { $0.isLetter || $0.isNumber } } ?? "watch",
+            deviceID: a.device ?? a.wearer.map(Player.watchDeviceID(wearer:)) ?? "watch",
             wearerName: a.wearer,
             size: a.size, reduceMotion: a.reduceMotion, textSize: a.textSize,
             trust: a.connect.flatMap { HubTrust.forWatch(address: $0, fingerprint: a.hubFingerprint, insecure: a.insecure, pinStore: paths.hubPin) })

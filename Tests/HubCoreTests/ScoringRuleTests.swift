@@ -102,4 +102,57 @@ struct ScoringRuleTests {
         for hole in 2...18 { #expect(try await home.hub("score", "Jake", "3", "--hole", "\(hole)").status == 0) }
         #expect(try await home.hub("round", "finish").status == 0)
     }
+
+    @Test("The phone's scores are reported by its owner (round start --owner), a watch's by its wearer: two people never read as one")
+    func reportedByTheOwner() async throws {
+        let home = try TemporaryHome()
+        let unknown = try await home.hub("round", "start", "--course", "Maple Hill", "--player", "Jake", "Sarah", "--owner", "Bob")
+        #expect(unknown.status == 1 && unknown.stderr.contains("Bob"), "\(unknown.stderr)")
+        #expect(try await home.hub("round", "start", "--course", "Maple Hill", "--player", "Jake", "Sarah", "--owner", "sarah").status == 0)
+        #expect(try await home.hub("score", "Jake", "3").status == 0)
+        #expect(try await home.hub("score", "Jake", "4", "--device", "watch-jake").status == 0)
+        #expect(try await home.hub("discrepancies").stdout
+            == "Jake, hole 1: Sarah says 3 (phone, counts for now), Jake says 4 (watch-jake). Settle with: hyzer-hub resolve \"Jake\" STROKES --hole 1\n")
+    }
+}
+
+/// Homes that cannot hold a hub, or hold none: said with what and where; read commands make nothing.
+@Suite("Bad homes on the phone")
+struct BadHomeTests {
+    @Test("A home that is a file is named as such, never an NSCocoaErrorDomain dump")
+    func homeIsAFile() async throws {
+        let home = try TemporaryHome()
+        let file = home.url.appendingPathComponent("not-a-folder")
+        try Data("x".utf8).write(to: file)
+        for arguments in [["standings"], ["round", "start", "--course", "Maple Hill", "--player", "Jake"], ["token"]] {
+            let result = try await CLIProcess.run("hyzer-hub", ["--home", file.path] + arguments)
+            #expect(result.status == 1, "\(arguments)")
+            #expect(result.stderr.contains("Cannot use \(file.path) as the hub's home: it is a file, not a folder."), "\(arguments): \(result.stderr)")
+            #expect(!result.stderr.contains("NSCocoaErrorDomain"))
+        }
+    }
+
+    @Test("Read commands on a home with no hub say so, exit 1, and create nothing; course list shows the shipped courses")
+    func readCommandsNeverCreate() async throws {
+        let home = try TemporaryHome()
+        let typo = home.url.appendingPathComponent("typo")
+        for arguments in [["standings"], ["standings", "--json"], ["events"], ["discrepancies"], ["round", "show"], ["cloud", "status"]] {
+            let result = try await CLIProcess.run("hyzer-hub", ["--home", typo.path] + arguments)
+            #expect(result.status == 1, "\(arguments)")
+            #expect(result.stderr.contains("No hub at \(typo.path)"), "\(arguments): \(result.stderr)")
+        }
+        let courses = try await CLIProcess.run("hyzer-hub", ["--home", typo.path, "course", "list"])
+        #expect(courses.status == 0 && courses.stdout.contains("Maple Hill"))
+        #expect(!FileManager.default.fileExists(atPath: typo.path), "nothing made at the mistyped home")
+    }
+
+    @Test("The token on a new home is made in a hub/ folder only its owner can open")
+    func tokenFolderIsPrivate() async throws {
+        let home = try TemporaryHome()
+        let fresh = home.url.appendingPathComponent("new")
+        #expect(try await CLIProcess.run("hyzer-hub", ["--home", fresh.path, "token"]).status == 0)
+        let folder = try FileManager.default.attributesOfItem(atPath: fresh.appendingPathComponent("hub").path)[.posixPermissions] as? Int
+        let token = try FileManager.default.attributesOfItem(atPath: fresh.appendingPathComponent("hub/token").path)[.posixPermissions] as? Int
+        #expect(folder == 0o700 && token == 0o600)
+    }
 }

@@ -140,6 +140,25 @@ struct WatchHeadlessTests {
         #expect(try Self.pngSize(home.url.appendingPathComponent("stale.png"))?.0 == 396)
     }
 
+    @Test("A watch that cannot pair says why, at the default log level and on the face: no hub at a mistyped home, no token, a corrupt standings file")
+    func saysWhyItWaits() async throws {
+        let home = try TemporaryHome()
+        let typo = home.url.appendingPathComponent("typo")
+        let script = try Self.script(home, "expect-text \"No hub at this home\"\nquit\n")
+        let noHub = try await CLIProcess.run("hyzer-watch", ["--home", typo.path, "--headless", "--script", script])
+        #expect(noHub.status == 0, "\(noHub.stderr)")
+        #expect(noHub.stderr.contains("warning") && noHub.stderr.contains("not paired: no hub at \(typo.path)"), "\(noHub.stderr)")
+
+        try FileManager.default.createDirectory(at: home.url.appendingPathComponent("hub"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: home.url.appendingPathComponent("shared"), withIntermediateDirectories: true)
+        try Data("{\"schemaVersion\": 1, \"hub".utf8).write(to: home.url.appendingPathComponent("shared/standings.json"))
+        let noToken = try await CLIProcess.run("hyzer-watch", ["--home", home.path, "--headless", "--script",
+                                                               try Self.script(home, "expect-text \"No pairing token yet\"\nquit\n")])
+        #expect(noToken.status == 0, "\(noToken.stderr)")
+        #expect(noToken.stderr.contains("warning") && noToken.stderr.contains("no pairing token at"), "\(noToken.stderr)")
+        #expect(noToken.stderr.contains("standings.json is partial or corrupt"), "\(noToken.stderr)")
+    }
+
     @Test("A failed expectation exits 1 naming the line and what was seen instead")
     func failedExpectation() async throws {
         let home = try TemporaryHome()

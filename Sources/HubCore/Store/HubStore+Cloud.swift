@@ -23,6 +23,11 @@ extension HubStore {
     /// The owner's player id, once a shared round on this phone named them: discovery then
     /// follows that player, not just anyone with the name.
     static let cloudPlayerIDKey = "cloudPlayerID"
+    /// Whose phone this is, by name (`round start --owner`), when no cloud names its player.
+    static let ownerKey = "owner"
+
+    func owner() throws -> String? { try meta(Self.ownerKey).flatMap { $0.isEmpty ? nil : $0 } }
+    func setOwner(_ name: String) throws { try setMeta(Self.ownerKey, name) }
 
     func ownerPlayerID() throws -> PlayerID? {
         try meta(Self.cloudPlayerIDKey).flatMap { $0.isEmpty ? nil : $0 }

@@ -56,3 +56,11 @@ extension String {
         return (compared ?? nil) ?? utf8.elementsEqual(other.utf8)
     }
 }
+
+extension Player {
+    /// The device id of a watch whose wearer is `name` (`hyzer-watch --wearer`): "watch-" and the
+    /// name's letters and digits, lower-cased ("Holyn Handley" → "watch-holynhandley").
+    public static func watchDeviceID(wearer name: String) -> String {
+        "watch-" + name.lowercased().filter { $0.isLetter || $0.isNumber }
+    }
+}

@@ -8,7 +8,7 @@ import HyzerStorage
 public enum PairingToken {
     public static func loadOrCreate(at url: URL) throws -> String {
         if let existing = read(url) { return existing }
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try DurableFile.makeDirectory(url.deletingLastPathComponent(), mode: 0o700)
         var generator = SystemRandomNumberGenerator()
         let token = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
         // Written whole under a private name, then linked into place: a concurrent first start

@@ -440,7 +440,9 @@ private struct Face {
         screenLabel = "No active round"
         let waiting = state.snapshot == nil
         let title = waiting ? "No standings yet" : "No active round"
-        let detail = waiting ? "Waiting for the phone" : state.finishedRound.map { "Last: \($0.courseName)" } ?? "Start one on the phone"
+        // Waiting says for what: a hub to pair with, a readable standings file, or the phone.
+        let detail = waiting ? state.pairingProblem ?? (state.snapshotProblem?.contains("corrupt") == true ? "Standings file unreadable" : "Waiting for the phone")
+            : state.finishedRound.map { "Last: \($0.courseName)" } ?? "Start one on the phone"
         let titleFont = FontSpec(.sansBold, m.rowText)
         let titleFrame = Rect(x: m.margin, y: m.height / 2 - m.rowText * 1.5, width: m.width - m.margin * 2, height: m.rowText * 1.5)
         list.commands.append(.text(measurer.truncate(title, font: titleFont, toFit: m.width - m.margin * 2), frame: titleFrame,

@@ -171,7 +171,19 @@ public final class WatchSession: Sendable {
         do {
             token = try PairingToken.read(at: configuration.tokenFile)
         } catch {
-            logger.info("not paired yet: \(error); trying again in 1 s")
+            // Said as a warning once (and again if the reason changes): a watch waiting forever on
+            // a mistyped --home must say so at the default log level.
+            let noHub = configuration.tokenFile == configuration.paths.pairingToken
+                && !FileManager.default.fileExists(atPath: configuration.paths.hubDirectory.path)
+            let reason = noHub ? "no hub at \(configuration.paths.home.path) (no hub/ folder there): check --home or $HYZER_HOME, or pair with --connect and --token-file"
+                : "\(error)"
+            let shown = noHub ? "No hub at this home" : "No pairing token yet"
+            if current.pairingProblem != shown {
+                logger.warning("not paired: \(reason); trying again every second")
+            } else {
+                logger.info("not paired yet: \(reason); trying again in 1 s")
+            }
+            send(.notPaired(shown))
             // No token, no hub: that is a failed attempt, so the face may say "No phone".
             if !current.linkKnown { send(.reachability(false)) }
             DispatchQueue.global().asyncAfter(deadline: .now() + 1) { [weak self] in self?.connectWhenPaired() }
@@ -214,7 +226,8 @@ public final class WatchSession: Sendable {
         switch SnapshotFile.read(configuration.paths.standingsSnapshot) {
         case .success(let snapshot): send(.snapshot(snapshot))
         case .failure(let error):
-            logger.notice("\(error)")
+            // A file not there yet is normal before the phone's first export; a corrupt one is not.
+            if case .missing = error { logger.notice("\(error)") } else { logger.warning("\(error)") }
             send(.snapshotUnreadable(error.description))
         }
     }

@@ -29,6 +29,9 @@ public enum WatchInput: Sendable, Hashable {
     /// Standings pushed by the phone just now: news, so fresh now whatever their age.
     case pushed(StandingsSnapshot)
     case snapshotUnreadable(String)
+    /// The link cannot start: no pairing token (no hub at this home yet, or a mistyped --home).
+    /// The face says so while it waits.
+    case notPaired(String)
     /// The hub is alive and its newest snapshot has this sequence.
     case heartbeat(sequence: Int?)
     case reachability(Bool)

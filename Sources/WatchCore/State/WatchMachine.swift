@@ -63,12 +63,16 @@ public enum WatchMachine {
         case .snapshotUnreadable(let reason):
             state.snapshotProblem = reason
             return []
+        case .notPaired(let reason):
+            state.pairingProblem = reason
+            return []
         case .heartbeat(let sequence):
             if let sequence, sequence == state.snapshot?.sequence { state.freshAt = env.now }
             state.awaitingPairedStandings = false
             return staleness(&state, env)
         case .reachability(let reachable):
             let was = (known: state.linkKnown, reachable: state.reachable)
+            if reachable { state.pairingProblem = nil }
             state.reachable = reachable
             state.linkKnown = true
             // Just paired: the hub's standings follow at once; staleness waits for them.

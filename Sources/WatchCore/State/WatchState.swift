@@ -163,6 +163,8 @@ public struct WatchState: Sendable, Hashable {
     public var voiceDraft: String?
     /// Why the last read of `standings.json` failed, if it did.
     public var snapshotProblem: String?
+    /// Why the link cannot start yet (face text, short), until it pairs.
+    public var pairingProblem: String?
     public let deviceID: String
     /// Whose watch this is: the reporter of its scores (nil: each score is reported as its player's own).
     public var wearerID: PlayerID?
