@@ -35,7 +35,11 @@ extension Figures {
         var index = 0
         return try measure(context.n(200, quick: 10), warmup: 5, pause: 0.02) {
             watch.expectNextChange()
-            try hub.correct(player: names[index % names.count], strokes: 2 + (index + 1) % 4, hole: (index / names.count) % 18 + 1)
+            // Each key's value moves on by one at every visit, so every correction changes what counts
+            // (one to the strokes that already count records nothing, and pushes nothing).
+            let keys = names.count * 18
+            try hub.correct(player: names[index % names.count], strokes: 2 + (index % names.count + 1 + index / keys) % 4,
+                            hole: (index / names.count) % 18 + 1)
             index += 1
             try watch.wait(timeout: 5, "no push after a correction on the phone")
         }
@@ -75,7 +79,8 @@ extension Figures {
         var index = 0
         return try measure(context.n(100, quick: 5), warmup: 3, pause: 0.05) {
             observers.forEach { $0.expectNextChange() }
-            try hub.correct(player: names[index % names.count], strokes: 2 + index % 4, hole: 1)
+            // 3, then 2 and 4 in turn: every correction changes what counts.
+            try hub.correct(player: names[index % names.count], strokes: 2 + 2 * (index / names.count % 2), hole: 1)
             index += 1
             for observer in observers { try observer.wait(timeout: 10, "a paired watch saw no push after a score") }
         }

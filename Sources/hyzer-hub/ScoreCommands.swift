@@ -9,7 +9,8 @@ struct ScoreCommand: ParsableCommand {
         abstract: "Record a tap score (strokes 1...10) for a player.",
         discussion: """
             The default hole is the current hole. To change a score this device already recorded, use \
-            `correct`. --device and --reported-by play another scorer's device, e.g. to rehearse a discrepancy.
+            `correct`; the same strokes again record nothing. --device and --reported-by play another scorer's \
+            device, e.g. to rehearse a discrepancy (--device watch-NAME is reported by that wearer).
             """
     )
     @ParentCommand var root: HyzerHub
@@ -33,7 +34,7 @@ struct CorrectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "correct",
         abstract: "Replace a score (appends a correction, never erases).",
-        discussion: "The correction is a new event that supersedes this phone's own score for the hole (or, if it has none, the score that counts now, which disputes another device's score); the log keeps both."
+        discussion: "The correction is a new event that supersedes this phone's own score for the hole (or, if it has none, the score that counts now, which disputes another device's score); the log keeps both. Strokes this phone already says, or that already count, record nothing. The message says what counts afterwards and who still disagrees (docs/SYNC.md, \"Which score counts\")."
     )
     @ParentCommand var root: HyzerHub
     @Argument(help: "The player's name.") var player: String
@@ -101,7 +102,7 @@ struct VoiceCommand: ParsableCommand {
     }
 }
 
-let jsonHelp: ArgumentHelp = "Print the stored event and its outcome (newScore, silentMerge, discrepancy, correction, resolution, alreadyStored) as JSON."
+let jsonHelp: ArgumentHelp = "Print the event and its outcome (newScore, silentMerge, discrepancy, correction, resolution, alreadyStored, or unchanged: nothing recorded), with the strokes that count and any discrepancy, as JSON."
 
 /// Prints a just-recorded score for a person, or as JSON.
 func report(_ result: AppendResult, hub: Hub, json: Bool) throws {

@@ -88,6 +88,8 @@ struct HubCLITests {
     @Test("With no active round, standings.json has round null and standings say so, with the last round's final standings")
     func noRound() async throws {
         let home = try TemporaryHome()
+        #expect(try await home.hub("standings").status == 1, "no hub here yet: nothing is created")
+        #expect(try await home.hub("token").status == 0)
         #expect(try await home.hub("standings").stdout == "No active round.\n")
         #expect(try await home.hub("round", "start", "--course", "Willow Creek", "--player", "Jake", "Amy").status == 0)
         #expect(try await home.hub("score", "Jake", "2").status == 0)

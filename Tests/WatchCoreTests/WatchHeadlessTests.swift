@@ -171,7 +171,7 @@ struct WatchHeadlessTests {
         let result = try await Self.watch(home, script: script, ["--expect-timeout", "0.2"])
         #expect(result.status == 1)
         #expect(result.stderr.hasSuffix("""
-            line 3: expect-text "Jake": expectation not met; visible text: "No standings yet", "Waiting for the phone", "No phone"
+            line 3: expect-text "Jake": expectation not met; visible text: "No standings yet", "No hub at this home", "No phone"
 
             """))
     }
@@ -184,7 +184,7 @@ struct WatchHeadlessTests {
         try Data("x".utf8).write(to: blocker)
         let record = try await Self.watch(home, script: try Self.script(home, "expect-screen no-round\nrecord start \(blocker.path)/r.png\nrecord stop\n"))
         #expect(record.status == 1)
-        #expect(record.stderr.contains("line 2: record start \(blocker.path)/r.png: Could not write \(blocker.path)/r.png: Not a directory."))
+        #expect(record.stderr.contains("line 2: record start \(blocker.path)/r.png: Could not create the folder \(blocker.path): Not a directory."))
         let shot = try await Self.watch(home, script: try Self.script(home, "screenshot a.png\n"), ["--screenshot-dir", blocker.appendingPathComponent("shots").path])
         #expect(shot.status == 1)
         #expect(shot.stderr.contains("line 1: screenshot a.png: Could not create the folder \(blocker.path)/shots: Not a directory."))
