@@ -58,9 +58,10 @@ extension Hub {
     /// Changes what this phone says of a hole (`ScoreWrite.plan`): its own score there is replaced;
     /// with none, the score that counts is disputed. Strokes that this phone already says, or
     /// that already count, record nothing.
+    /// `deviceID` and `reportedBy` play another device's correction, as for `score`.
     @discardableResult
-    public func correct(player name: String, strokes: Int, hole: Int) throws -> AppendResult {
-        try enter(player: name, strokes: strokes, hole: hole, intent: .correction, source: .tap)
+    public func correct(player name: String, strokes: Int, hole: Int, deviceID: String? = nil, reportedBy: String? = nil) throws -> AppendResult {
+        try enter(player: name, strokes: strokes, hole: hole, intent: .correction, source: .tap, deviceID: deviceID, reportedBy: reportedBy)
     }
 
     /// Settles an open discrepancy with an appended resolution event.
@@ -91,14 +92,21 @@ extension Hub {
             let (_, player) = try Self.target(name, hole: hole, in: store, round: round)
             guard Strokes.allowed.contains(strokes) else { throw HubError.score(.strokesOutOfRange(strokes)) }
             // Another device's score (`--device watch-sarah`) is its wearer's unless said otherwise,
-            // as a watch started with --wearer names itself.
+            // as a watch started with --wearer names itself; a device with no wearer reports as the
+            // player it scores, as a watch without --wearer does. Never as this phone's owner.
             let wearer = deviceID.flatMap { device in round.players.first { Player.watchDeviceID(wearer: $0.name) == device } }
-            let reporter = try reportedBy.map { try Self.player(named: $0, in: round) } ?? wearer ?? Self.defaultReporter(store, round: round)
+            let reporter = try reportedBy.map { try Self.player(named: $0, in: round) } ?? wearer
+                ?? (deviceID == nil ? Self.defaultReporter(store, round: round) : player)
+            let played = deviceID
             let deviceID = try deviceID ?? Self.phoneDeviceID(store, round: round)
             let history = try keyHistory(of: ScoreKey(playerID: player.id, hole: hole), round: round, in: store, context: &context)
             if intent == .correction, history?.state.counted == nil { throw HubError.noScoreToCorrect(player: player.name, hole: hole) }
-            return try self.enter(strokes: strokes, intent: intent, player: player, hole: hole, round: round, reporter: reporter,
-                                  deviceID: deviceID, source: source, history: history, in: store, context: &context)
+            do {
+                return try self.enter(strokes: strokes, intent: intent, player: player, hole: hole, round: round, reporter: reporter,
+                                      deviceID: deviceID, source: source, history: history, in: store, context: &context)
+            } catch HubError.alreadyScored(let player, let hole, let strokes, let attempted, _) where played != nil {
+                throw HubError.alreadyScored(player: player, hole: hole, strokes: strokes, attempted: attempted, device: played)
+            }
         }
         if result.outcome != .unchanged { try exportSnapshot() }
         return result

@@ -15,7 +15,8 @@ public enum HubError: Error, Equatable, Sendable, CustomStringConvertible {
     case ambiguousPlayer(String, candidates: [String])
     case invalidPlayerName(String, String)
     case duplicatePlayerName(String)
-    case alreadyScored(player: String, hole: Int, strokes: Int, attempted: Int)
+    /// `device`: another device's score (`score --device`), which the hint's `correct` names too.
+    case alreadyScored(player: String, hole: Int, strokes: Int, attempted: Int, device: String? = nil)
     case noScoreToCorrect(player: String, hole: Int)
     case noDiscrepancy(player: String, hole: Int)
     /// `round finish` while scores are disputed: who and which hole, in the order they are listed.
@@ -76,8 +77,9 @@ public enum HubError: Error, Equatable, Sendable, CustomStringConvertible {
             "\(String(reflecting: name)) is not a usable player name; \(reason)."
         case .duplicatePlayerName(let name):
             "\(name) is named twice; each player can be in a round once."
-        case .alreadyScored(let player, let hole, let strokes, let attempted):
-            "\(player) already has \(strokes) on hole \(hole). To change it: hyzer-hub correct \"\(player)\" \(attempted) --hole \(hole)"
+        case .alreadyScored(let player, let hole, let strokes, let attempted, let device):
+            "\(player) already has \(strokes) on hole \(hole)\(device.map { " from \($0)" } ?? ""). To change it: hyzer-hub correct \"\(player)\" \(attempted) --hole \(hole)"
+                + (device.map { " --device \($0)" } ?? "")
         case .noScoreToCorrect(let player, let hole):
             "\(player) has no score on hole \(hole) to correct. Record one with: hyzer-hub score \"\(player)\" STROKES --hole \(hole)"
         case .noDiscrepancy(let player, let hole):

@@ -40,11 +40,14 @@ struct CorrectCommand: ParsableCommand {
     @Argument(help: "The player's name.") var player: String
     @Argument(help: "The corrected strokes, 1...10.") var strokes: Int
     @Option(help: "The hole to correct.") var hole: Int
+    @Option(help: "The device correcting its own score (default: this phone), as for score --device.") var device: String?
+    @Option(name: .customLong("reported-by"), help: ArgumentHelp("The player whose device corrects it.", valueName: "NAME"))
+    var reportedBy: String?
     @Flag(help: jsonHelp) var json = false
 
     func run() throws {
         let hub = try root.openHub()
-        let result = try hub.correct(player: player, strokes: strokes, hole: hole)
+        let result = try hub.correct(player: player, strokes: strokes, hole: hole, deviceID: device, reportedBy: reportedBy)
         try report(result, hub: hub, json: json)
     }
 }

@@ -114,6 +114,24 @@ struct ScoringRuleTests {
         #expect(try await home.hub("discrepancies").stdout
             == "Jake, hole 1: Sarah says 3 (phone, counts for now), Jake says 4 (watch-jake). Settle with: hyzer-hub resolve \"Jake\" STROKES --hole 1\n")
     }
+
+    @Test("Another device's correction is played with correct --device; a device's scores are never reported as the phone owner's")
+    func otherDevicesFromTheCommandLine() async throws {
+        let home = try TemporaryHome()
+        #expect(try await home.hub("round", "start", "--course", "Maple Hill", "--player", "Jake", "Mike").status == 0)
+        #expect(try await home.hub("score", "Jake", "3").status == 0)
+        #expect(try await home.hub("score", "Jake", "5", "--device", "watch-mike").status == 0)
+        let again = try await home.hub("score", "Jake", "3", "--device", "watch-mike")
+        #expect(again.status == 1 && again.stderr.contains("Jake already has 5 on hole 1 from watch-mike. To change it: hyzer-hub correct \"Jake\" 3 --hole 1 --device watch-mike"),
+                "\(again.stderr)")
+        let conceded = try await home.hub("correct", "Jake", "3", "--hole", "1", "--device", "watch-mike")
+        #expect(conceded.stdout == "Corrected Jake to 3 on hole 1 (par 3, E).\n", "Mike concedes: nothing left to settle")
+        #expect(try await home.hub("discrepancies").stdout == "No open discrepancies.\n")
+        // A device with no wearer in the round reports as the player it scores, never as the phone's owner.
+        #expect(try await home.hub("score", "Mike", "4", "--device", "watch-2").status == 0)
+        #expect(try await home.hub("score", "Mike", "5", "--hole", "1", "--device", "watch-3").status == 0)
+        #expect(try await home.hub("discrepancies").stdout.hasPrefix("Mike, hole 1: Mike says 4 (watch-2, counts for now), Mike says 5 (watch-3)."))
+    }
 }
 
 /// Homes that cannot hold a hub, or hold none: said with what and where; read commands make nothing.

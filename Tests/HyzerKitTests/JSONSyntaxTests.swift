@@ -83,6 +83,10 @@ struct JSONSyntaxTests {
                 }
             }
             guard JSONSyntax.problem(in: bytes) == nil else { continue }
+            // A number no Double holds (1.5e370) is JSON; Foundation refuses it, and the link then
+            // names the field it is in (LinkFrameCodec.numberProblem) rather than "not JSON".
+            let numbers = bytes.withUnsafeBytes { JSONSyntax.numbers(in: $0) }
+            guard numbers.allSatisfy({ Double($0.text)?.isFinite == true }) else { continue }
             passed += 1
             #expect((try? JSONSerialization.jsonObject(with: Data(bytes), options: .fragmentsAllowed)) != nil,
                     "passed the check but not Foundation (replay): \(String(decoding: bytes, as: UTF8.self))")

@@ -304,7 +304,7 @@ extension WatchMachineTests {
         #expect(entry.scoredBy == "phone")
         let unchanged = WatchMachine.reduce(&state, .save, Fixture.env())
         #expect(!unchanged.contains { if case .enqueue = $0 { true } else { false } }, "nothing to save")
-        #expect(unchanged.contains(.announce("No change. Jake stays two on hole 2. Nothing saved.")))
+        #expect(unchanged.contains(.announce("No change. Jake already has two on hole 2. Nothing saved.")))
         #expect(state.pendingScores.isEmpty && state.screen == .leaderboard)
         _ = Fixture.tapRow(0, &state)
         _ = WatchMachine.reduce(&state, .crown(detents: 1), Fixture.env())
@@ -351,5 +351,24 @@ extension WatchMachineTests {
         let conceded = WatchMachine.reduce(&state, .save, Fixture.env())
         let event = try #require(conceded.compactMap { if case .enqueue(let e) = $0 { e } else { nil } }.first)
         #expect(event.hole == 1 && event.strokes == 3 && event.supersedesEventID == mine, "the watch corrects its own claim")
+    }
+
+    @Test("A disputed hole this watch has no score on opens at the score that counts, and Save unturned records nothing")
+    func disputedHoleWithoutOwnClaim() throws {
+        let phones = UUID(uuidString: "00000000-0000-0000-0000-0000000000D3")!
+        var standings = Fixture.snapshot().round!.standings
+        standings[0] = Standing(playerID: standings[0].playerID, name: "Jake", position: 1, tied: false, totalStrokes: 4, holesPlayed: 2,
+                                scoreRelativeToPar: -2, currentHoleStrokes: nil, discrepancy: true, disputes: [HoleDispute(hole: 3, claims: [
+                                    ScoreClaim(eventID: phones, strokes: 5, deviceID: "phone", reportedByPlayerID: standings[0].playerID),
+                                    ScoreClaim(eventID: UUID(), strokes: 6, deviceID: "watch-sarah", reportedByPlayerID: standings[2].playerID),
+                                ])])
+        var state = Fixture.state(Fixture.snapshot(currentHole: 5, standings: standings))
+        _ = Fixture.tapRow(0, &state)
+        guard case .crown(let entry) = state.screen else { Issue.record("no crown screen"); return }
+        #expect(entry.hole == 3 && entry.value == 5 && entry.supersedes == phones, "at the counted 5, not the par")
+        #expect(WatchLayout.displayList(state, now: Fixture.epoch, size: .mm45, measurer: .estimate).texts.contains("Correct"))
+        let saved = WatchMachine.reduce(&state, .save, Fixture.env())
+        #expect(!saved.contains { if case .enqueue = $0 { true } else { false } })
+        #expect(saved.contains(.announce("No change. Jake already has five on hole 3. Nothing saved.")))
     }
 }

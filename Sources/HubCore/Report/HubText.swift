@@ -53,7 +53,7 @@ public enum HubText {
         for standing in round.standings {
             let thru = standing.holesPlayed == 0 ? "-" : "\(standing.holesPlayed)"
             let score = standing.holesPlayed == 0 ? "-" : ScoreFormat.relativeToPar(standing.scoreRelativeToPar)
-            let flag = standing.discrepancy ? "  (discrepancy open)" : ""
+            let flag = !standing.discrepancy ? "" : round.status == .completed ? "  (discrepancy left open)" : "  (discrepancy open)"
             lines.append("\(pad(ScoreFormat.position(of: standing), 3))  \(pad(standing.name, width))  \(pad(score, 5))  \(pad(thru, 4))  \(standing.totalStrokes)\(flag)")
         }
         return lines.joined(separator: "\n")
@@ -88,9 +88,11 @@ public enum HubText {
     }
 
     /// "Sarah says 3 (watch-sarah)", or with `saying: false` "reported by Sarah (watch-sarah)".
+    /// A resolution is a ruling, not a player's claim: "Jake ruled 4 (phone)".
     static func claim(_ event: ScoreEvent, round: Round, saying: Bool = true, note: String = "") -> String {
         let who = round.player(event.reportedByPlayerID)?.name ?? event.reportedByPlayerID
-        return (saying ? "\(who) says \(event.strokes)" : "reported by \(who)") + " (\(event.deviceID)\(note))"
+        let says = event.source == .resolution ? "\(who) ruled \(event.strokes)" : "\(who) says \(event.strokes)"
+        return (saying ? says : event.source == .resolution ? "ruled by \(who)" : "reported by \(who)") + " (\(event.deviceID)\(note))"
     }
 
     public static func voice(_ outcome: VoiceOutcome, round: Round) -> String {

@@ -133,9 +133,13 @@ public enum WatchLayout {
     }
 
     /// Who won the finished round: "Jake won, -2", "Jake & Mike tied, -1"; nil if nobody scored.
-    /// A disputed hole's scores in play as shown: "Disputed · 3 Sarah · 4 you", the counted first.
-    static func shownClaims(_ claims: [(strokes: Int, who: String)]) -> String {
-        "Disputed · " + claims.map { "\($0.strokes) \($0.who == "this watch" ? "you" : $0.who)" }.joined(separator: " · ")
+    /// A disputed hole's scores in play as shown: "Disputed · 3 Sarah · 4 you", the counted first;
+    /// without the word when that is what makes it fit (the status hue still says it).
+    static func shownClaims(_ claims: [(strokes: Int, who: String)], fitting width: Double? = nil, font: FontSpec? = nil,
+                            measurer: TextMeasurer? = nil) -> String {
+        let scores = claims.map { "\($0.strokes) \($0.who == "this watch" ? "you" : $0.who)" }.joined(separator: " · ")
+        guard let width, let font, let measurer, measurer.width("Disputed · " + scores, font) > width else { return "Disputed · " + scores }
+        return scores
     }
 
     /// The same as VoiceOver says it: "Sarah says 3, which counts for now. This watch says 4."
@@ -396,10 +400,10 @@ private struct Face {
         if let strokes = entry.scoredStrokes {
             // A disputed hole says so first, in the status hue the leaderboard's mark uses.
             let by = entry.scoredBy.map { " by \($0)" } ?? ""
-            let scored = !entry.claims.isEmpty ? WatchLayout.shownClaims(entry.claims)
-                : entry.disputed ? "Disputed · \(strokes)\(by)" : "Scored \(strokes)\(by)"
             let font = FontSpec(.sans, (m.caption * 0.85).rounded())
             let frame = Rect(x: m.margin, y: headingFrame.y + headingFrame.height - 6, width: m.width - m.margin * 2, height: font.size * 1.3)
+            let scored = !entry.claims.isEmpty ? WatchLayout.shownClaims(entry.claims, fitting: frame.width, font: font, measurer: measurer)
+                : entry.disputed ? "Disputed · \(strokes)\(by)" : "Scored \(strokes)\(by)"
             list.commands.append(.text(measurer.truncate(scored, font: font, toFit: frame.width), frame: frame, font: font,
                                        color: entry.disputed ? WatchColor.status : WatchColor.accent, alignment: .center))
             let label = !entry.claims.isEmpty ? "Disputed. \(WatchLayout.spokenClaims(entry.claims)) The organizer settles it on the phone."

@@ -175,7 +175,9 @@ public enum WatchMachine {
                 (entry.value, entry.supersedes, entry.scoredBy, entry.scoredStrokes) = (existing.strokes, existing.id, existing.by, existing.strokes)
             }
             (entry.own, entry.counted) = claims(state, playerID: standing.playerID, hole: hole)
-            if let own = entry.own { (entry.value, entry.supersedes) = (own.strokes, own.eventID) }
+            // Opens at this watch's own score, else at the one that counts (a disputed hole that is
+            // not the current one is known only from the standings' disputes).
+            if let start = entry.own ?? entry.counted { (entry.value, entry.supersedes) = (start.strokes, start.eventID) }
             if let dispute {
                 entry.disputed = true
                 entry.claims = dispute.claims.map { claim in
@@ -371,7 +373,9 @@ public enum WatchMachine {
             state.screen = .leaderboard
             state.banner = Banner(text: "No change: \(entry.playerName) \(entry.value)", style: .success,
                                   until: env.now.addingTimeInterval(savedBannerDuration))
-            return [.announce("No change. \(entry.playerName) stays \(ScoreFormat.spokenNumber(entry.value)) on hole \(entry.hole). Nothing saved.")]
+            let already = entry.own?.strokes == entry.value ? "This watch already says \(ScoreFormat.spokenNumber(entry.value)) for \(entry.playerName)"
+                : "\(entry.playerName) already has \(ScoreFormat.spokenNumber(entry.value))"
+            return [.announce("No change. \(already) on hole \(entry.hole). Nothing saved.")]
         }
         let event: ScoreEvent
         do {
