@@ -76,7 +76,7 @@ struct HandshakeTests {
 
     @Test("Oversized, truncated and garbage frames close only that connection, with a logged reason; a paired watch carries on",
           arguments: [
-            ("oversized", [UInt8]([0x7F, 0, 0, 0, 0x7B]), "closing connection: frame of 2130706432 bytes exceeds the 4194304-byte limit"),
+            ("oversized", [UInt8]([0x7F, 0, 0, 0, 0x7B]), "closing connection: frame of 2130706432 bytes exceeds the 16384-byte limit"),
             ("garbage", [UInt8]([0, 0, 0, 5]) + Array("hello".utf8), "closing connection: malformed frame: not valid JSON"),
             ("truncated", [UInt8]([0, 0, 0, 50]) + Array("{\"type\":".utf8), "closing connection: connection closed inside a frame: 12 of 54 bytes received"),
           ])

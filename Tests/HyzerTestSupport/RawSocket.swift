@@ -44,6 +44,16 @@ public final class RawSocket {
 
     /// Everything received until the peer closes or `timeout` passes; `closed` says which.
     /// Reads without blocking and suspends between reads, so no thread of the pool is held.
+    /// Waits (blocking the thread, for tests that run peers on threads of their own) until bytes
+    /// arrive or the peer closes, up to `timeoutMillis`; returns what came.
+    public func receiveBlocking(timeoutMillis: Int32) -> [UInt8] {
+        var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&poller, 1, timeoutMillis) > 0 else { return [] }
+        var buffer = [UInt8](repeating: 0, count: 4_096)
+        let count = recv(fd, &buffer, buffer.count, 0)
+        return count > 0 ? Array(buffer[0..<count]) : []
+    }
+
     public func receiveAll(timeout: Duration) async -> (bytes: [UInt8], closed: Bool) {
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)

@@ -20,6 +20,13 @@ public enum LinkProtocol {
     public static let backoffCap: TimeAmount = .seconds(2)
     /// Before hello, a frame may be no larger than this: a hello is well under 1 KiB.
     public static let maxHelloFrameBytes = 4 * 1024
+    /// After pairing, the largest frame the hub takes from a watch: a score or a heartbeat, with
+    /// every string at its bound and every character written as a `\u` escape, is under 5 KiB.
+    /// (The watch takes up to `maxFrameBytes` from the hub: standings of hundreds of players.)
+    public static let maxWatchFrameBytes = 16 * 1024
+    /// Scores of one watch the hub holds unanswered at once; past it, the hub stops reading that
+    /// watch until answers go out, so one watch's flood cannot queue ahead of another's score.
+    public static let maxScoresInFlightPerWatch = 16
     /// Connections not yet paired that the hub keeps at once; more are refused as `busy`.
     public static let maxUnpairedConnections = 64
     /// Bounds on the strings a watch sends (they are stored forever in the append-only log).

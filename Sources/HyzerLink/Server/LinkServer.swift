@@ -91,10 +91,16 @@ public final class LinkServer: Sendable {
     struct State {
         var listener: (any Channel)?
         var paired: [ObjectIdentifier: PairedWatch] = [:]
-        var unpaired = 0
+        /// Connections waiting to pair, oldest first.
+        var unpaired: [(id: ObjectIdentifier, channel: any Channel)] = []
         var lastSnapshot: StandingsSnapshot?
-        /// Wrong tokens lately (any peer): each refusal waits longer, so guessing is slow.
-        var recentWrongTokens: [NIODeadline] = []
+        /// Wrong tokens lately, per peer (an IP address; "local" for the Unix socket): each of a
+        /// peer's refusals waits longer, so guessing is slow, and only for the peer that guesses.
+        var recentWrongTokens: [String: [NIODeadline]] = [:]
+        /// Connections whose wrong-token refusal is waiting out its delay (they hold no slot).
+        var refusalsWaiting = 0
+        /// Scores read from watches and not yet answered.
+        var scoresWaiting = 0
     }
 
     struct PairedWatch {
@@ -213,17 +219,28 @@ public final class LinkServer: Sendable {
         try sync.addHandler(ServerConnectionHandler(server: self, frameLimit: limit))
     }
 
-    /// A new connection counts as unpaired until it pairs or leaves; false when there are too many.
-    func admitUnpaired() -> Bool {
-        state.withLockedValue { state in
-            guard state.unpaired < LinkProtocol.maxUnpairedConnections else { return false }
-            state.unpaired += 1
-            return true
+    /// A new connection counts as unpaired until it pairs or leaves. When every place is taken,
+    /// the one that has waited longest is let go (refused as busy) to make room: a real watch says
+    /// hello within milliseconds of connecting, so peers that stall or come back again and again
+    /// cannot keep it out by holding the places.
+    func admitUnpaired(_ channel: any Channel) {
+        let evicted = state.withLockedValue { state -> (any Channel)? in
+            state.unpaired.append((ObjectIdentifier(channel), channel))
+            guard state.unpaired.count > LinkProtocol.maxUnpairedConnections else { return nil }
+            return state.unpaired.removeFirst().channel
         }
+        guard let evicted else { return }
+        evicted.writeAndFlush(LinkMessage.refused(Refusal(reason: .busy, message: Self.busyMessage))).whenComplete { _ in
+            evicted.close(promise: nil)
+        }
+        evicted.eventLoop.scheduleTask(in: ServerConnectionHandler.refusalGrace) { evicted.close(promise: nil) }
     }
 
-    func leftUnpaired() {
-        state.withLockedValue { $0.unpaired -= 1 }
+    static let busyMessage = "Too many connections are waiting to pair; try again shortly."
+
+    func leftUnpaired(_ channel: any Channel) {
+        let id = ObjectIdentifier(channel)
+        state.withLockedValue { $0.unpaired.removeAll { $0.id == id } }
     }
 
     func register(_ watch: PairedWatch) {
@@ -234,16 +251,36 @@ public final class LinkServer: Sendable {
         state.withLockedValue { _ = $0.paired.removeValue(forKey: ObjectIdentifier(channel)) }
     }
 
-    /// How long to wait before refusing a wrong token: nothing for the first few in a minute, then
-    /// growing with each one (capped at 2 s), so a guesser gets a handful of tries a second at most.
-    func delayForWrongToken() -> TimeAmount {
+    func scoreQueued() { state.withLockedValue { $0.scoresWaiting += 1 } }
+    func scoreAnswered() { state.withLockedValue { $0.scoresWaiting -= 1 } }
+    /// Scores read from watches and not yet answered.
+    var scoresWaiting: Int { state.withLockedValue { $0.scoresWaiting } }
+
+    /// How many watches are paired now, and how many connections wait to pair.
+    var connections: (paired: Int, unpaired: Int) { state.withLockedValue { ($0.paired.count, $0.unpaired.count) } }
+
+    /// How long to wait before refusing `peer`'s wrong token: nothing for its first few in a
+    /// minute, then growing with each one (capped at 2 s), so a guesser gets a handful of tries a
+    /// second at most. nil: too many refusals are waiting already; close without an answer.
+    func delayForWrongToken(from peer: String) -> TimeAmount? {
         state.withLockedValue { state in
             let now = NIODeadline.now()
-            state.recentWrongTokens.removeAll { now - $0 > .seconds(60) }
-            state.recentWrongTokens.append(now)
-            let excess = max(0, state.recentWrongTokens.count - 5)
-            return .milliseconds(Int64(min(2_000, excess * 100)))
+            if state.recentWrongTokens.count > 4_096 {
+                state.recentWrongTokens = state.recentWrongTokens.filter { $0.value.contains { now - $0 <= .seconds(60) } }
+            }
+            var recent = state.recentWrongTokens[peer, default: []].filter { now - $0 <= .seconds(60) }
+            recent.append(now)
+            state.recentWrongTokens[peer] = recent
+            let delay = TimeAmount.milliseconds(Int64(min(2_000, max(0, recent.count - 5) * 100)))
+            guard delay > .zero else { return .zero }
+            guard state.refusalsWaiting < LinkProtocol.maxUnpairedConnections * 4 else { return nil }
+            state.refusalsWaiting += 1
+            return delay
         }
+    }
+
+    func refusalDelivered() {
+        state.withLockedValue { $0.refusalsWaiting -= 1 }
     }
 
     /// Compares tokens in time independent of where they differ.

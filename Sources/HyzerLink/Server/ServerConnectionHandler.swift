@@ -18,6 +18,13 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     private var helloTimeout: Scheduled<Void>?
     private var heartbeats: RepeatedTask?
     private var lastHeard = NIODeadline.now()
+    /// Scores read from this watch and not yet answered (`LinkProtocol.maxScoresInFlightPerWatch`),
+    /// those read past that number and held back, and whether reading has stopped for them.
+    private var scoresInFlight = 0
+    private var held: [(deviceID: String, inbound: LinkInbound)] = []
+    private var readingStopped = false
+    /// A close that waits for the held scores to be answered first.
+    private var closeWhenDrained = false
     /// The newest standings not yet written because the watch is not reading: a slow watch gets
     /// the latest, never a backlog.
     private var pendingSnapshot: StandingsSnapshot?
@@ -33,10 +40,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
 
     func channelActive(context: ChannelHandlerContext) {
         logger[metadataKey: "peer"] = "\(context.remoteAddress.map { "\($0)" } ?? "unix")"
-        guard server.admitUnpaired() else {
-            refuse(context: context, Refusal(reason: .busy, message: "Too many connections are waiting to pair; try again shortly."))
-            return context.fireChannelActive()
-        }
+        server.admitUnpaired(context.channel)
         countedUnpaired = true
         let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
         helloTimeout = context.eventLoop.scheduleTask(in: server.configuration.helloTimeout) {
@@ -57,7 +61,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     func channelInactive(context: ChannelHandlerContext) {
         helloTimeout?.cancel()
         heartbeats?.cancel()
-        leaveUnpaired()
+        leaveUnpaired(context: context)
         server.unregister(context.channel)
         if case .paired(let deviceID) = phase { throttledLog(.info, "watch disconnected", metadata: ["device": "\(deviceID)"]) }
         phase = .closing
@@ -97,7 +101,33 @@ final class ServerConnectionHandler: ChannelInboundHandler {
             handshake(context: context, hello)
         case (.awaitingHello, _):
             refuse(context: context, Refusal(reason: .helloExpected, message: "The first frame must be a hello; got \(inbound.typeName)."))
-        case (.paired(let deviceID), .score(let event, let idAsSent)):
+        case (.paired(let deviceID), .score), (.paired(let deviceID), .unacceptableScore):
+            // At most `maxScoresInFlightPerWatch` of this watch's scores wait in the hub's queue;
+            // the rest are held here, and the socket is not read, until answers go out.
+            if scoresInFlight >= LinkProtocol.maxScoresInFlightPerWatch || !held.isEmpty {
+                held.append((deviceID, inbound))
+                if !readingStopped {
+                    readingStopped = true
+                    context.channel.setOption(ChannelOptions.autoRead, value: false).whenComplete { _ in }
+                }
+            } else {
+                dispatch(inbound, deviceID: deviceID, context: context)
+            }
+        case (.paired, .message(.heartbeat(let heartbeat))):
+            catchUp(context: context, watchSequence: heartbeat.sequence)
+        case (.paired, _):
+            throttledLog(.warning, "closing connection: unexpected \(inbound.typeName) message from a paired watch")
+            closeAfterAnswers(context: context)
+        case (.closing, _):
+            break
+        }
+    }
+
+    /// Sends one score (or a score frame that cannot be accepted) to the score queue, to be
+    /// answered in arrival order.
+    private func dispatch(_ inbound: LinkInbound, deviceID: String, context: ChannelHandlerContext) {
+        switch inbound {
+        case .score(let event, let idAsSent):
             // What the link refuses by itself; still answered on the score queue, in arrival
             // order, and only once the store has said the score is not a resend (a resend is
             // acked whatever it says, as PROTOCOL.md's hub side has it).
@@ -111,6 +141,10 @@ final class ServerConnectionHandler: ChannelInboundHandler {
                 }
             let channel = context.channel
             let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+            scoreRead(context: context)
+            let answered: @Sendable () -> Void = {
+                loopBound.eventLoop.execute { loopBound.value.0.scoreAnswered(context: loopBound.value.1) }
+            }
             server.scoreQueue.async { [server] in
                 let answer: @Sendable (ScoreVerdict) -> Void = { verdict in
                     switch verdict {
@@ -121,36 +155,61 @@ final class ServerConnectionHandler: ChannelInboundHandler {
                     case .retryLater:
                         break
                     }
+                    answered()
                 }
                 guard let refusal else { return server.delegate.receive(score: event, deviceID: deviceID, respond: answer) }
                 if let stored = server.delegate.verdictIfStored(event) { return answer(stored) }
                 loopBound.eventLoop.execute {
                     let (handler, context) = loopBound.value
                     handler.reject(context: context, idAsSent: idAsSent, refusal.reason, refusal.message)
+                    handler.scoreAnswered(context: context)
                 }
             }
-        case (.paired, .unacceptableScore(let idAsSent, let reason, let message)):
+        case .unacceptableScore(let idAsSent, let reason, let message):
             // Answered on the score queue too, so answers keep the frames' order, and only once
             // the store has said the id is not another score's (the id is checked first).
             let channel = context.channel
             let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+            scoreRead(context: context)
             server.scoreQueue.async { [server] in
+                var inUse = false
                 if let id = UUID(uuidString: idAsSent), case .rejected(let reason, let message)? = server.delegate.verdictIfStored(id: id) {
                     channel.writeAndFlush(LinkMessage.rejected(Rejection(eventID: idAsSent, reason: reason, message: message)), promise: nil)
-                    return
+                    inUse = true
                 }
-                loopBound.eventLoop.execute {
+                loopBound.eventLoop.execute { [inUse] in
                     let (handler, context) = loopBound.value
-                    handler.reject(context: context, idAsSent: idAsSent, reason, message)
+                    if !inUse { handler.reject(context: context, idAsSent: idAsSent, reason, message) }
+                    handler.scoreAnswered(context: context)
                 }
             }
-        case (.paired, .message(.heartbeat(let heartbeat))):
-            catchUp(context: context, watchSequence: heartbeat.sequence)
-        case (.paired, _):
-            throttledLog(.warning, "closing connection: unexpected \(inbound.typeName) message from a paired watch")
-            closeAfterAnswers(context: context)
-        case (.closing, _):
+        default:
             break
+        }
+    }
+
+    private func scoreRead(context: ChannelHandlerContext) {
+        server.scoreQueued()
+        scoresInFlight += 1
+    }
+
+    /// One of this watch's scores was answered: the next held one goes to the queue; with none
+    /// held, reading resumes (or the close that waited for them goes ahead).
+    private func scoreAnswered(context: ChannelHandlerContext) {
+        server.scoreAnswered()
+        scoresInFlight -= 1
+        while scoresInFlight < LinkProtocol.maxScoresInFlightPerWatch, !held.isEmpty {
+            let (deviceID, inbound) = held.removeFirst()
+            dispatch(inbound, deviceID: deviceID, context: context)
+        }
+        guard held.isEmpty else { return }
+        if closeWhenDrained {
+            closeWhenDrained = false
+            closeBehindAnswers(context.channel)
+        } else if readingStopped, context.channel.isActive, case .paired = phase {
+            readingStopped = false
+            context.channel.setOption(ChannelOptions.autoRead, value: true).whenComplete { _ in }
+            context.read()
         }
     }
 
@@ -184,12 +243,16 @@ final class ServerConnectionHandler: ChannelInboundHandler {
         }
         guard LinkServer.tokensMatch(hello.token, server.configuration.token) else {
             let refusal = Refusal(reason: .wrongToken, message: "Wrong pairing token; use the hub's token (hyzer-hub token, or the file hub/token in its home).")
-            let delay = server.delayForWrongToken()
+            // A guess holds no place among those waiting to pair while its answer waits.
+            leaveUnpaired(context: context)
+            let peer = context.remoteAddress?.ipAddress ?? "local"
+            guard let delay = server.delayForWrongToken(from: peer) else { return close(context: context) }
             guard delay > .zero else { return refuse(context: context, refusal) }
             phase = .closing  // nothing more is read while the refusal waits
             let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
             context.eventLoop.scheduleTask(in: delay) {
                 let (handler, context) = loopBound.value
+                handler.server.refusalDelivered()
                 handler.phase = .awaitingHello
                 handler.refuse(context: context, refusal)
             }
@@ -199,20 +262,24 @@ final class ServerConnectionHandler: ChannelInboundHandler {
         // (they would run for a connection that no longer exists).
         guard context.channel.isActive else { return }
         phase = .paired(deviceID: hello.deviceID)
-        leaveUnpaired()
-        frameLimit.value = server.configuration.maxFrameBytes
+        leaveUnpaired(context: context)
+        frameLimit.value = min(LinkProtocol.maxWatchFrameBytes, server.configuration.maxFrameBytes)
         logger[metadataKey: "device"] = "\(hello.deviceID)"
         throttledLog(.info, "watch paired")
         let interval = server.configuration.heartbeatInterval
-        context.writeAndFlush(wrapOutboundOut(.welcome(Welcome(
-            hubID: server.configuration.hubID, heartbeatIntervalMillis: Int(interval.nanoseconds / 1_000_000)))), promise: nil)
         let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        // Registered before anything is written: a peer already gone makes the welcome's write
+        // fail and the channel close at once, and channelInactive then unregisters it. Registered
+        // after, a dead channel would stay registered for good (and every push would walk it).
         server.register(LinkServer.PairedWatch(channel: context.channel, deviceID: hello.deviceID) { snapshot, pushed in
             loopBound.eventLoop.execute {
                 loopBound.value.0.push(snapshot, context: loopBound.value.1)
                 pushed()
             }
         })
+        context.writeAndFlush(wrapOutboundOut(.welcome(Welcome(
+            hubID: server.configuration.hubID, heartbeatIntervalMillis: Int(interval.nanoseconds / 1_000_000)))), promise: nil)
+        guard context.channel.isActive else { return server.unregister(context.channel) }
         if let snapshot = server.lastSnapshot ?? server.delegate.currentSnapshot() {
             context.writeAndFlush(wrapOutboundOut(.standings(snapshot)), promise: nil)
         }
@@ -235,10 +302,10 @@ final class ServerConnectionHandler: ChannelInboundHandler {
             && !id.containsControlCharacter
     }
 
-    private func leaveUnpaired() {
+    private func leaveUnpaired(context: ChannelHandlerContext) {
         if countedUnpaired {
             countedUnpaired = false
-            server.leftUnpaired()
+            server.leftUnpaired(context.channel)
         }
     }
 
@@ -288,7 +355,10 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     /// same way behind them. Nothing read from now on is handled.
     private func closeAfterAnswers(context: ChannelHandlerContext) {
         phase = .closing
-        let channel = context.channel
+        if held.isEmpty { closeBehindAnswers(context.channel) } else { closeWhenDrained = true }
+    }
+
+    private func closeBehindAnswers(_ channel: any Channel) {
         server.scoreQueue.async {
             channel.eventLoop.execute { channel.close(promise: nil) }
         }

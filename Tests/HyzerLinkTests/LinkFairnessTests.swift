@@ -1,0 +1,160 @@
+import Foundation
+import HyzerKit
+@testable import HyzerLink
+import HyzerTestSupport
+import NIOConcurrencyHelpers
+import NIOCore
+import Testing
+
+/// The link serves every watch fairly: a peer that pairs and leaves, guesses tokens, stalls, or
+/// sends what no watch sends cannot hold what another watch needs. A `LinkServer` in this
+/// process, so its bookkeeping can be looked at directly.
+@Suite("Link fairness")
+struct LinkFairnessTests {
+    static let snapshot = StandingsSnapshot(hubID: "fairness", sequence: 1, lastUpdatedAt: Date(timeIntervalSince1970: 1_795_000_000), round: RoundSnapshot(
+        id: UUID(), courseName: "Maple Hill", status: .active, currentHole: 1, holeCount: 18,
+        holes: (1...18).map { Hole(number: $0, par: 3) },
+        standings: [Standing(playerID: "p1", name: "Ann", position: nil, tied: false, totalStrokes: 0, holesPlayed: 0,
+                             scoreRelativeToPar: 0, currentHoleStrokes: nil, discrepancy: false)]))
+
+    /// Stores nothing: every score is acked, once `gate` lets it (the order is recorded).
+    final class AckingDelegate: LinkServerDelegate, @unchecked Sendable {
+        let gate: DispatchSemaphore?
+        private let lock = NSLock()
+        private var order: [String] = []
+        init(gated: Bool = false) { gate = gated ? DispatchSemaphore(value: 0) : nil }
+        var devicesInOrder: [String] { lock.withLock { order } }
+        func receive(score: ScoreEvent, deviceID: String, respond: @Sendable (ScoreVerdict) -> Void) {
+            lock.withLock { order.append(deviceID) }
+            gate?.wait()
+            respond(.stored(alreadyStored: false, classification: .newScore))
+        }
+        func currentSnapshot() -> StandingsSnapshot? { LinkFairnessTests.snapshot }
+    }
+
+    static func server(_ home: TemporaryHome, delegate: AckingDelegate = AckingDelegate()) async throws -> LinkServer {
+        let server = LinkServer(configuration: LinkServerConfiguration(
+            address: .unix(path: home.url.appendingPathComponent("link.sock").path), token: "right-token", hubID: "fairness"),
+            delegate: delegate)
+        try await server.start()
+        return server
+    }
+
+    static func score(device: String) -> [UInt8] {
+        rawScoreFrame(scoreBody(snapshot, device: device, reporter: "p1"))
+    }
+
+    @Test("Watches that say hello and leave at once leave nothing registered behind them")
+    func hitAndRunLeavesNothing() async throws {
+        let home = try TemporaryHome()
+        let server = try await Self.server(home)
+        let path = home.url.appendingPathComponent("link.sock").path
+        let hello = try LinkFrame.encode(.hello(Hello(deviceID: "flaky", token: "right-token")))
+        for _ in 0..<3_000 {
+            let socket = try RawSocket(unixPath: path)
+            socket.send(hello)
+        }
+        let settled = await eventually(timeout: .seconds(20)) { server.connections == (0, 0) }
+        #expect(settled, "still registered: \(server.connections)")
+        let watch = try RawSocket(unixPath: path)
+        _ = try await watch.frames(timeout: .seconds(5)) { _ in false }
+        await server.shutdown()
+    }
+
+    @Test("64 peers that never say hello cannot keep a real watch from pairing: it pairs on its first try, every time")
+    func stallersCannotHoldThePlaces() async throws {
+        let home = try TemporaryHome()
+        let server = try await Self.server(home)
+        let path = home.url.appendingPathComponent("link.sock").path
+        var stalling: [RawSocket] = []
+        for _ in 0..<LinkProtocol.maxUnpairedConnections { stalling.append(try RawSocket(unixPath: path)) }
+        #expect(await eventually { server.connections.unpaired == LinkProtocol.maxUnpairedConnections })
+        for attempt in 1...5 {
+            let watch = try RawSocket(unixPath: path)
+            #expect(try await watch.pair(token: "right-token").round != nil, "attempt \(attempt)")
+            // The stallers come back at once, as an attacker's would.
+            stalling.append(try RawSocket(unixPath: path))
+        }
+        #expect(server.connections.unpaired <= LinkProtocol.maxUnpairedConnections)
+        stalling.removeAll()
+        await server.shutdown()
+    }
+
+    @Test("64 peers guessing the token as fast as they can cannot keep a real watch from pairing on its first try")
+    func guessersCannotHoldThePlaces() async throws {
+        let home = try TemporaryHome()
+        let server = try await Self.server(home)
+        let path = home.url.appendingPathComponent("link.sock").path
+        let guess = try LinkFrame.encode(.hello(Hello(deviceID: "guesser", token: "wrong")))
+        let running = NIOLockedValueBox(true)
+        let guesses = NIOLockedValueBox(0)
+        let guessers = (0..<64).map { _ in
+            Thread {
+                while running.withLockedValue({ $0 }) {
+                    guard let socket = try? RawSocket(unixPath: path) else { continue }
+                    socket.send(guess)
+                    _ = socket.receiveBlocking(timeoutMillis: 3_000)
+                    guesses.withLockedValue { $0 += 1 }
+                }
+            }
+        }
+        guessers.forEach { $0.start() }
+        #expect(await eventually { guesses.withLockedValue { $0 } >= 200 }, "the guessers are running")
+        for attempt in 1...5 {
+            let watch = try RawSocket(unixPath: path)
+            #expect(try await watch.pair(token: "right-token").round != nil, "attempt \(attempt)")
+        }
+        running.withLockedValue { $0 = false }
+        #expect(await eventually { server.connections.unpaired == 0 })
+        await server.shutdown()
+    }
+
+    @Test("After pairing a watch may send only what a watch sends: a 64 KiB frame closes that connection; a score at every bound fits")
+    func pairedFrameLimit() async throws {
+        let home = try TemporaryHome()
+        let server = try await Self.server(home)
+        let path = home.url.appendingPathComponent("link.sock").path
+        let hostile = try RawSocket(unixPath: path)
+        _ = try await hostile.pair(token: "right-token", deviceID: "hostile")
+        hostile.send([0x00, 0x01, 0x00, 0x00])  // 64 KiB announced
+        let (_, closed) = try await hostile.frames(timeout: .seconds(5)) { _ in false }
+        #expect(closed)
+        // The largest score a watch can send: every string at its bound, every character escaped.
+        let escaped = { (text: String) in text.unicodeScalars.map { String(format: "\\u%04x", $0.value) }.joined() }
+        let device = String(repeating: "d", count: LinkProtocol.maxDeviceIDLength)
+        let body = #"{"createdAt":"2026-11-22T10:00:00.000Z","deviceID":"\#(escaped(device))","hole":1,"id":"\#(escaped(UUID().uuidString))","#
+            + #""playerID":"\#(escaped(String(repeating: "p", count: ScoreEvent.maxPlayerIDLength)))","#
+            + #""reportedByPlayerID":"\#(escaped(String(repeating: "r", count: ScoreEvent.maxPlayerIDLength)))","#
+            + #""roundID":"\#(escaped(Self.snapshot.round!.id.uuidString))","source":"crown","strokes":3,"supersedesEventID":null}"#
+        let frame = rawScoreFrame(body)
+        #expect(frame.count < LinkProtocol.maxWatchFrameBytes / 3, "\(frame.count) bytes")
+        let watch = try RawSocket(unixPath: path)
+        _ = try await watch.pair(token: "right-token", deviceID: device)
+        watch.send(frame)
+        let (answers, _) = try await watch.frames { $0.contains { if case .ack = $0 { true } else { false } } }
+        #expect(answers.contains { if case .ack = $0 { true } else { false } }, "\(answers)")
+        await server.shutdown()
+    }
+
+    @Test("A watch flooding scores holds at most 16 in the hub's queue: another watch's score is answered after at most those")
+    func floodWaitsItsTurn() async throws {
+        let home = try TemporaryHome()
+        let delegate = AckingDelegate(gated: true)
+        let server = try await Self.server(home, delegate: delegate)
+        let path = home.url.appendingPathComponent("link.sock").path
+        let flooder = try RawSocket(unixPath: path)
+        _ = try await flooder.pair(token: "right-token", deviceID: "flooder")
+        let other = try RawSocket(unixPath: path)
+        _ = try await other.pair(token: "right-token", deviceID: "other")
+        flooder.send((0..<200).flatMap { _ in Self.score(device: "flooder") })
+        #expect(await eventually { delegate.devicesInOrder.count == 1 }, "the first score is in the (held) store")
+        other.send(Self.score(device: "other"))
+        // Held at the gate: the flooder's window of scores is queued, then the other watch's.
+        #expect(await eventually(timeout: .seconds(10)) { server.scoresWaiting == LinkProtocol.maxScoresInFlightPerWatch + 1 })
+        for _ in 0..<201 { delegate.gate?.signal() }
+        #expect(await eventually { delegate.devicesInOrder.count == 201 })
+        let position = delegate.devicesInOrder.firstIndex(of: "other")
+        #expect(position.map { $0 <= LinkProtocol.maxScoresInFlightPerWatch } == true, "the other watch's score came \(position.map { "\($0 + 1)th" } ?? "never")")
+        await server.shutdown()
+    }
+}
