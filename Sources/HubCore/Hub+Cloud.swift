@@ -179,6 +179,10 @@ extension Hub {
             }
             if let inPlay = try store.roundInPlay() { throw HubError.roundAlreadyInPlay(course: inPlay.courseName) }
             guard shared.status.acceptsScores else { throw HubError.sharedRoundFinished(course: shared.courseName) }
+            // Names from the cloud pass the checks a name typed here passes.
+            for player in shared.players {
+                if let problem = NameText.problem(player.name) { throw HubError.invalidPlayerName(player.name, problem) }
+            }
             let courseID: Int64
             if let (id, course) = try store.course(named: shared.courseName) {
                 guard course.holes == shared.holes else { throw HubError.sharedCourseDiffers(shared.courseName) }

@@ -153,6 +153,10 @@ public final class Hub: Sendable {
 
     private static func insert(_ course: Course, into store: HubStore) throws {
         if try store.course(named: course.name) != nil { throw HubError.duplicateCourse(course.name) }
+        let skeleton = NameText.skeleton(course.name)
+        if let alike = try store.courses().first(where: { NameText.skeleton($0.name) == skeleton }) {
+            throw HubError.lookAlikeName(course.name, existing: alike.name, what: "course")
+        }
         try store.insert(course)
     }
 
@@ -197,6 +201,7 @@ public final class Hub: Sendable {
             }
             var round = Round(course: course, createdAt: clock())
             for name in players + guests { try Self.checkPlayerName(Self.trim(name), guest: guests.contains(name)) }
+            try Self.refuseLookAlikes(players.map(Self.trim), guests: guests.map(Self.trim), store: store)
             do {
                 for name in players.map(Self.trim) {
                     try round.addPlayer(try store.registeredPlayer(named: name) ?? .registered(name: name))
@@ -429,15 +434,28 @@ public final class Hub: Sendable {
 
     static func trim(_ name: String) -> String { name.trimmingCharacters(in: .whitespacesAndNewlines) }
 
+    /// A new player whose name reads like a registered player's (or like another's in the same
+    /// round) but is not it: refused, naming the one it reads like. The same name in another
+    /// case is the same player, as before.
+    static func refuseLookAlikes(_ players: [String], guests: [String], store: HubStore) throws {
+        let registered = try store.registeredPlayerNames()
+        var seen: [String: String] = [:]
+        for name in players + guests {
+            let skeleton = NameText.skeleton(name)
+            if let other = seen[skeleton], other.lowercased() != name.lowercased() {
+                throw HubError.lookAlikeName(name, existing: other, what: "player")
+            }
+            seen[skeleton] = name
+            guard players.contains(name), try store.registeredPlayer(named: name) == nil,
+                  let alike = registered.first(where: { NameText.skeleton($0) == skeleton }) else { continue }
+            throw HubError.lookAlikeName(name, existing: alike, what: "player")
+        }
+    }
+
     /// A name every device can score and show: a letter or digit, no control characters, and a
     /// guest's id (`guest:<name>`) within a score's bound for player ids.
     static func checkPlayerName(_ name: String, guest: Bool) throws {
-        guard name.contains(where: { $0.isLetter || $0.isNumber }) else {
-            throw HubError.invalidPlayerName(name, "a name needs at least one letter or digit")
-        }
-        guard !name.containsControlCharacter else {
-            throw HubError.invalidPlayerName(name, "a name may not hold control characters (tabs, line breaks and the like)")
-        }
+        if let problem = NameText.problem(name) { throw HubError.invalidPlayerName(name, problem) }
         let room = ScoreEvent.maxPlayerIDLength - Player.guestPrefix.utf8.count
         guard !guest || name.utf8.count <= room else {
             throw HubError.invalidPlayerName(name, "a guest's name is at most \(room) bytes (\(name.utf8.count) given): its id, guest:<name>, is at most \(ScoreEvent.maxPlayerIDLength)")

@@ -9,6 +9,9 @@ public enum HubError: Error, Equatable, Sendable, CustomStringConvertible {
     case roundAlreadyInPlay(course: String)
     case unknownCourse(String, available: [String])
     case duplicateCourse(String)
+    /// A name that reads like one already there ("Maple Hill" with a no-break space, full-width
+    /// letters): `what` is "course" or "player".
+    case lookAlikeName(String, existing: String, what: String)
     case badCourseFile(path: String, reason: String)
     case unknownPlayer(String, roundPlayers: [String], suggestion: String?)
     /// A name that fits several players of the round about equally ("Paul" with two Pauls).
@@ -63,6 +66,8 @@ public enum HubError: Error, Equatable, Sendable, CustomStringConvertible {
             "A round on \(course) is already in play; only one round can be active. Finish it first with: hyzer-hub round finish"
         case .unknownCourse(let name, let available):
             "No course named \"\(name)\". Known courses: \(available.joined(separator: ", ")). Add one with: hyzer-hub course add --file FILE"
+        case .lookAlikeName(let name, let existing, let what):
+            "\"\(NameText.shown(name))\" reads like the \(what) \"\(existing)\" already here; use that name, or one that reads differently."
         case .duplicateCourse(let name):
             "A course named \"\(name)\" already exists; course names must be unique."
         case .badCourseFile(let path, let reason):
@@ -74,7 +79,7 @@ public enum HubError: Error, Equatable, Sendable, CustomStringConvertible {
         case .ambiguousPlayer(let name, let candidates):
             "\"\(name)\" could be \(HubText.list(candidates.map { "\"\($0)\"" }, conjunction: "or")); give more of the name."
         case .invalidPlayerName(let name, let reason):
-            "\(String(reflecting: name)) is not a usable player name; \(reason)."
+            "\"\(NameText.shown(name))\" is not a usable player name; \(reason)."
         case .duplicatePlayerName(let name):
             "\(name) is named twice; each player can be in a round once."
         case .alreadyScored(let player, let hole, let strokes, let attempted, let device):

@@ -174,3 +174,49 @@ struct BadHomeTests {
         #expect(folder == 0o700 && token == 0o600)
     }
 }
+
+/// Names are text, not commands (issue 34, item 12): refused at every way in, with the reason,
+/// and never printed raw; look-alikes of a name already here are refused, naming it.
+@Suite("Names are text")
+struct NameTextTests {
+    @Test("Control, direction-override, zero-width and look-alike-space characters are refused in player names, each named", arguments: [
+        ("Mi\u{1B}[2Jke", "control characters", "Mi\\u{1B}[2Jke"),
+        ("Jake\u{202E}ekaJ", "invisible formatting characters (U+202E", "Jake\\u{202E}ekaJ"),
+        ("Sa\u{200B}rah", "invisible formatting characters (U+200B", "Sa\\u{200B}rah"),
+        ("Holyn\u{00A0}Handley", "only plain spaces (U+00A0", "Holyn\\u{A0}Handley"),
+        (String(repeating: "a", count: 3_000), "at most 64 characters (3000 given)", nil),
+    ])
+    func playerNames(name: String, reason: String, shown: String?) async throws {
+        let home = try TemporaryHome()
+        let result = try await home.hub("round", "start", "--course", "Maple Hill", "--player", "Ann", name)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains(reason), "\(result.stderr)")
+        if let shown { #expect(result.stderr.contains(shown), "\(result.stderr)") }
+        #expect(!result.stderr.contains("\u{1B}") && !result.stderr.contains("\u{202E}"), "never printed raw")
+        #expect(try await home.hub("round", "start", "--course", "Maple Hill", "--player", "Ann", String(repeating: "a", count: 64)).status == 0)
+    }
+
+    @Test("Course names from a course file are checked the same way; a look-alike of a course already here is refused")
+    func courseNames() async throws {
+        let home = try TemporaryHome()
+        let file = home.url.appendingPathComponent("course.json")
+        let holes = (1...9).map { #"{"number": \#($0), "par": 3}"# }.joined(separator: ", ")
+        for (name, reason) in [("Maple\\u001b[31m Hill", "control characters"), ("Ma\\u202eple", "invisible formatting"),
+                               ("Maple\\u00a0Hill", "only plain spaces"), ("ＭＡＰＬＥ  hill", "reads like the course \"Maple Hill\"")] {
+            try Data(#"{"name": "\#(name)", "holes": [\#(holes)]}"#.utf8).write(to: file)
+            let result = try await home.hub("course", "add", "--file", file.path)
+            #expect(result.status == 1 && result.stderr.contains(reason), "\(name): \(result.stderr)")
+        }
+        #expect(!(try await home.hub("course", "list").stdout.contains("\u{1B}")))
+    }
+
+    @Test("A new player whose name reads like a registered player's is refused, naming them; another case is the same player")
+    func lookAlikePlayers() async throws {
+        let home = try TemporaryHome()
+        #expect(try await home.hub("round", "start", "--course", "Maple Hill", "--player", "Holyn Handley").status == 0)
+        #expect(try await home.hub("round", "finish", "--force").status == 0)
+        let alike = try await home.hub("round", "start", "--course", "Maple Hill", "--player", "ＨＯＬＹＮ  Handley")
+        #expect(alike.status == 1 && alike.stderr.contains("reads like the player \"Holyn Handley\""), "\(alike.stderr)")
+        #expect(try await home.hub("round", "start", "--course", "Maple Hill", "--player", "holyn handley").status == 0)
+    }
+}

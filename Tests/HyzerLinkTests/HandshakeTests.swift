@@ -38,7 +38,7 @@ struct HandshakeTests {
             ("version 9", Refusal.Reason.unsupportedVersion, "Protocol version 9 is not supported; this hub speaks 1...1."),
             ("score first", Refusal.Reason.helloExpected, "The first frame must be a hello; got score."),
             ("device id of 200 bytes", Refusal.Reason.invalidHello,
-             "deviceID must be 1 to 64 bytes with no control characters; got 200 bytes."),
+             "deviceID must be 1 to 64 bytes with no control or invisible characters (direction overrides, zero-width spaces); got 200 bytes."),
             ("token of 300 bytes", Refusal.Reason.invalidHello, "The token must be at most 256 bytes; got 300."),
           ])
     func refused(label: String, reason: Refusal.Reason, message: String) async throws {

@@ -108,6 +108,11 @@ struct HubStore {
             .fetchOne(db)?.player
     }
 
+    /// Every registered player's name.
+    func registeredPlayerNames() throws -> [String] {
+        try String.fetchAll(db, sql: "SELECT name FROM player WHERE NOT isGuest")
+    }
+
     /// Stores a new round with its players (a registered player already known is kept as is).
     func insert(_ round: Round, courseID: Int64) throws {
         try RoundRecord(round, courseID: courseID).insert(db)

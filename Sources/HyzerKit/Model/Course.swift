@@ -11,6 +11,7 @@ public struct Course: Sendable, Hashable, Codable {
     public init(name: String, holes: [Hole]) throws(CourseError) {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw .emptyName }
+        if let problem = NameText.problem(trimmed) { throw .badName(trimmed, problem) }
         guard !holes.isEmpty else { throw .noHoles(course: trimmed) }
         for (index, hole) in holes.enumerated() where hole.number != index + 1 {
             throw .holesNotNumberedInOrder(course: trimmed, position: index + 1, found: hole.number)
@@ -42,6 +43,7 @@ public struct Course: Sendable, Hashable, Codable {
 
 public enum CourseError: Error, Equatable, Sendable, CustomStringConvertible {
     case emptyName
+    case badName(String, String)
     case noHoles(course: String)
     case holesNotNumberedInOrder(course: String, position: Int, found: Int)
     case parOutOfRange(course: String, hole: Int, par: Int)
@@ -50,6 +52,8 @@ public enum CourseError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .emptyName:
             "A course needs a non-empty name."
+        case .badName(let name, let problem):
+            "The course name \"\(NameText.shown(name))\" cannot be used: \(problem)."
         case .noHoles(let course):
             "Course \"\(course)\" has no holes; a course needs at least one hole, numbered from 1."
         case .holesNotNumberedInOrder(let course, let position, let found):

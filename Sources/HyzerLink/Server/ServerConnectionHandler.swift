@@ -231,7 +231,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
         guard Self.isValidDeviceID(hello.deviceID) else {
             return refuse(context: context, Refusal(
                 reason: .invalidHello,
-                message: "deviceID must be 1 to \(LinkProtocol.maxDeviceIDLength) bytes with no control characters; got \(hello.deviceID.utf8.count) bytes."))
+                message: "deviceID must be 1 to \(LinkProtocol.maxDeviceIDLength) bytes with no control or invisible characters (direction overrides, zero-width spaces); got \(hello.deviceID.utf8.count) bytes\(NameText.hasHiddenCharacters(hello.deviceID) ? " with such a character" : "")."))
         }
         if let reserved = server.delegate.refusal(forDeviceID: hello.deviceID) {
             return refuse(context: context, Refusal(reason: .invalidHello, message: reserved))
@@ -297,9 +297,9 @@ final class ServerConnectionHandler: ChannelInboundHandler {
         }
     }
 
+    /// A device id is shown in the phone's lists: nothing in it may hide or reorder text.
     static func isValidDeviceID(_ id: String) -> Bool {
-        !id.isEmpty && id.utf8.count <= LinkProtocol.maxDeviceIDLength
-            && !id.containsControlCharacter
+        !id.isEmpty && id.utf8.count <= LinkProtocol.maxDeviceIDLength && !NameText.hasHiddenCharacters(id)
     }
 
     private func leaveUnpaired(context: ChannelHandlerContext) {

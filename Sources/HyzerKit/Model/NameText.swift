@@ -1,0 +1,61 @@
+import Foundation
+
+/// Course and player names are text people read on a phone and a watch, never commands to a
+/// terminal or a renderer: one rule for every way a name comes in (the command line, course
+/// files, the cloud), and one form names are compared in to catch look-alikes.
+public enum NameText {
+    public static let maxCharacters = 64
+
+    /// Why `name` (already trimmed) cannot be a course or player name, or nil.
+    public static func problem(_ name: String) -> String? {
+        guard name.contains(where: { $0.isLetter || $0.isNumber }) else { return "a name needs at least one letter or digit" }
+        guard name.count <= maxCharacters else { return "a name is at most \(maxCharacters) characters (\(name.count) given)" }
+        for scalar in name.unicodeScalars {
+            let code = "U+" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4)
+            switch scalar.properties.generalCategory {
+            case .control:
+                return "a name may not hold control characters (tabs, line breaks, terminal escapes; \(code))"
+            case .format:
+                return "a name may not hold invisible formatting characters (\(code): direction overrides, zero-width spaces and the like)"
+            case .lineSeparator, .paragraphSeparator:
+                return "a name may not hold line breaks (\(code))"
+            case .spaceSeparator where scalar != " ":
+                return "a name may hold only plain spaces (\(code) looks like one but is not)"
+            default:
+                // Hangul fillers draw nothing, like the format characters.
+                if [0x115F, 0x1160, 0x3164, 0xFFA0].contains(scalar.value) { return "a name may not hold invisible characters (\(code))" }
+            }
+        }
+        return nil
+    }
+
+    /// Whether `text` holds a character that draws nothing or rearranges what follows (control,
+    /// format, line and paragraph separators, spaces other than U+0020, Hangul fillers).
+    public static func hasHiddenCharacters(_ text: String) -> Bool {
+        text.unicodeScalars.contains(where: isHidden)
+    }
+
+    static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
+        let category = scalar.properties.generalCategory
+        return [.control, .format, .lineSeparator, .paragraphSeparator].contains(category)
+            || (category == .spaceSeparator && scalar != " ") || [0x115F, 0x1160, 0x3164, 0xFFA0].contains(scalar.value)
+    }
+
+    /// `name` safe to print in a message: what `problem` refuses written as `\u{…}`, so a refused
+    /// name never reaches a terminal as the escape sequence it may be.
+    public static func shown(_ name: String) -> String {
+        name.unicodeScalars.map { isHidden($0) ? "\\u{" + String($0.value, radix: 16, uppercase: true) + "}" : String($0) }.joined()
+    }
+
+    /// The form two names are compared in: compatibility forms folded (full-width letters,
+    /// ligatures), case ignored, runs of spaces as one. Two names with the same skeleton read
+    /// alike; "Maple Hill" and "ＭＡＰＬＥ  hill" are one name.
+    public static func skeleton(_ name: String) -> String {
+        name.precomposedStringWithCompatibilityMapping.lowercased()
+            .split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+    }
+}
+
+private extension String {
+    func leftPadded(to width: Int) -> String { count >= width ? self : String(repeating: "0", count: width - count) + self }
+}
