@@ -117,11 +117,13 @@ public final class CloudConnection: Sendable {
 
     /// Applies the migrations this cloud lacks; phones starting at once take turns.
     func migrate() async throws {
-        try await connection.query("CREATE TABLE IF NOT EXISTS hyzer_migration (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())", logger: logger)
-        let applied = try await appliedMigrations()
-        guard CloudSchema.migrations.contains(where: { !applied.contains($0.name) }) else { return }
+        // Up to date already (the usual case): one read. A new database has no table to read.
+        if let applied = try? await appliedMigrations(), !CloudSchema.migrations.contains(where: { !applied.contains($0.name) }) { return }
         _ = try await connection.withTransaction(logger: logger) { connection in
+            // Everything under the lock, the bookkeeping table's creation included: phones that
+            // start at once on a new database take turns instead of colliding on its type.
             try await connection.query("SELECT pg_advisory_xact_lock(7466577)", logger: logger)
+            try await connection.query("CREATE TABLE IF NOT EXISTS hyzer_migration (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())", logger: logger)
             var done = Set<String>()
             for try await name in try await connection.query("SELECT name FROM hyzer_migration", logger: logger).decode(String.self) { done.insert(name) }
             for migration in CloudSchema.migrations where !done.contains(migration.name) {
@@ -301,10 +303,10 @@ public final class CloudConnection: Sendable {
             rowsRead += 1
             // A row no phone could hold (written around the schema's checks) is passed over by
             // every phone alike, so it neither blocks the round nor splits the phones.
-            guard let source = ScoreSource(rawValue: source),
+            // An unreadable time is an unreadable row, never 1970.
+            guard let source = ScoreSource(rawValue: source), let createdAt = HyzerJSON.parseTimestamp(created),
                   let event = try? ScoreEvent(id: id, roundID: roundID, playerID: player, hole: hole, strokes: strokes, supersedesEventID: supersedes,
-                                              reportedByPlayerID: reporter, deviceID: device, source: source,
-                                              createdAt: HyzerJSON.parseTimestamp(created) ?? Date(timeIntervalSince1970: 0)) else {
+                                              reportedByPlayerID: reporter, deviceID: device, source: source, createdAt: createdAt) else {
                 logger.error("passed over an unreadable score in the cloud", metadata: ["event": "\(id)", "round_seq": "\(seq)"])
                 continue
             }

@@ -193,7 +193,7 @@ struct HubCLITests {
              "Error: \"--\" is not a usable player name; a name needs at least one letter or digit.\n"),
             // No device could score such a player: a score's player id has no control characters.
             ("control character", ["round", "start", "--course", "Maple Hill", "--guest", "Bad\u{7}Name"],
-             "Error: \"Bad\\u{07}Name\" is not a usable player name; a name may not hold control characters (tabs, line breaks and the like).\n"),
+             "Error: \"Bad\\u{7}Name\" is not a usable player name; a name may not hold control characters (tabs, line breaks, terminal escapes; U+0007).\n"),
             ("guest id over 128 bytes", ["round", "start", "--course", "Maple Hill", "--guest", String(repeating: "é", count: 62)],
              "Error: \"\(String(repeating: "é", count: 62))\" is not a usable player name; a guest's name is at most 122 bytes (124 given): its id, guest:<name>, is at most 128.\n"),
           ])

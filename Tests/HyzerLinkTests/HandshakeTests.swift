@@ -179,16 +179,20 @@ extension LinkHardeningTests {
         #expect(refusal == [.refused(Refusal(reason: .invalidHello, message: "The first frame must be a valid hello: frame of 4194304 bytes exceeds the 4096-byte limit."))])
         #expect(closed)
 
-        // 72 connections that say nothing: 64 may wait to pair, the other 8 are refused as busy
-        // (which 8 depends on the order the hub's event loops take them).
+        // 72 connections that say nothing: 64 may wait to pair; as each of the last 8 arrives, the
+        // one that has waited longest is refused as busy (which 8 depends on the order the hub's
+        // event loops take them, and a refusal can come after its socket was first looked at).
         var waiting: [RawSocket] = []
         for _ in 0..<(LinkProtocol.maxUnpairedConnections + 8) { waiting.append(try RawSocket(unixPath: home.socketPath)) }
+        var received = [[UInt8]](repeating: [], count: waiting.count)
+        let busyFrame = LinkMessage.refused(Refusal(reason: .busy, message: "Too many connections are waiting to pair; try again shortly."))
         var busy = 0
-        for socket in waiting {
-            let (messages, _) = try await socket.frames(timeout: .milliseconds(100)) { !$0.isEmpty }
-            if messages == [.refused(Refusal(reason: .busy, message: "Too many connections are waiting to pair; try again shortly."))] { busy += 1 }
+        let settled = await eventually(timeout: .seconds(4)) {
+            for (index, socket) in waiting.enumerated() { received[index] += await socket.receiveAll(timeout: .milliseconds(1)).bytes }
+            busy = received.filter { (try? HyzerLinkTests.frames(in: $0)) == [busyFrame] }.count
+            return busy == 8
         }
-        #expect(busy == 8)
+        #expect(settled, "\(busy) refused as busy")
         waiting.removeAll()
         let watch = try RawSocket(unixPath: home.socketPath)
         #expect(try await watch.pair(token: home.token).round != nil)

@@ -14,6 +14,8 @@ public final class HubLinkService: LinkServerDelegate {
     private let lastPushed = NIOLockedValueBox<StandingsSnapshot?>(nil)
     /// Exports of `standings.json` that follow a push (see `publish`).
     private let exportQueue = DispatchQueue(label: "hyzer.hub.export")
+    /// The newest snapshot an export queued on `exportQueue` will write (nil: none queued).
+    private let pendingExport = NIOLockedValueBox<StandingsSnapshot?>(nil)
     /// A `publishIfChanged` is waiting on the score queue.
     private let checkQueued = NIOLockedValueBox(false)
 
@@ -104,12 +106,8 @@ public final class HubLinkService: LinkServerDelegate {
                 defer { if snapshot.supersedes(last) { last = snapshot } }
                 return last
             }
-            let export: @Sendable () -> Void = { [hub, logger] in
-                do { try hub.exportSnapshot(snapshot) } catch { logger.error("could not write standings.json: \(error)") }
-            }
-            let exportQueue = self.exportQueue
-            let pushed = server.withLockedValue { $0 }?.broadcast(snapshot, then: { exportQueue.async(execute: export) }) ?? false
-            if !pushed { export() }
+            let pushed = server.withLockedValue { $0 }?.broadcast(snapshot, then: { [self] in exportLater(snapshot) }) ?? false
+            if !pushed { export(snapshot) }
             let before = previous?.round?.standings ?? [], after = snapshot.round?.standings ?? []
             let cleared = after.filter(\.discrepancy).count < before.filter(\.discrepancy).count
             let change = StandingsChange(previousStandings: before, newStandings: after,
@@ -117,6 +115,25 @@ public final class HubLinkService: LinkServerDelegate {
             if !change.positionChanges.isEmpty { logger.info("\(Self.describe(change))") }
         } catch {
             logger.error("could not publish standings: \(error)")
+        }
+    }
+
+    private func export(_ snapshot: StandingsSnapshot) {
+        do { try hub.exportSnapshot(snapshot) } catch { logger.error("could not write standings.json: \(error)") }
+    }
+
+    /// Exports `snapshot` on the export queue. Exports are coalesced: while one is queued, a newer
+    /// snapshot replaces the one it will write, so a burst of changes queues one export, not one
+    /// per change (each held its whole snapshot until written).
+    private func exportLater(_ snapshot: StandingsSnapshot) {
+        let queued = pendingExport.withLockedValue { pending -> Bool in
+            defer { if snapshot.supersedes(pending) { pending = snapshot } }
+            return pending != nil
+        }
+        guard !queued else { return }
+        exportQueue.async { [self] in
+            guard let newest = pendingExport.withLockedValue({ $0.take() }) else { return }
+            export(newest)
         }
     }
 

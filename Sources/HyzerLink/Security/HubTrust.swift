@@ -31,7 +31,8 @@ public enum HubTrust: Sendable, Hashable {
             return presented == Self.normalized(expected) ? .success(()) : .failure(.untrustedHub(presented: presented, expected: expected))
         case .trustOnFirstUse(let store):
             if let pinned = try? String(contentsOf: store, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines), !pinned.isEmpty {
-                return presented == pinned ? .success(()) : .failure(.untrustedHub(presented: presented, expected: pinned))
+                // The pin file may have been written by hand, in another case or with colons.
+                return presented == Self.normalized(pinned) ? .success(()) : .failure(.untrustedHub(presented: presented, expected: pinned))
             }
             do {
                 try FileManager.default.createDirectory(at: store.deletingLastPathComponent(), withIntermediateDirectories: true)
