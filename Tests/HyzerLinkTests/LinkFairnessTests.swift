@@ -160,26 +160,6 @@ struct LinkFairnessTests {
 }
 
 extension LinkFairnessTests {
-    @Test(.disabled(if: ProcessInfo.processInfo.environment["HYZER_MEMORY_PROBE"] == nil))
-    func memoryProbe() async throws {
-        let home = try TemporaryHome()
-        let server = try await Self.server(home)
-        let path = home.url.appendingPathComponent("link.sock").path
-        let hello = try LinkFrame.encode(.hello(Hello(deviceID: "flaky", token: "right-token")))
-        func rss() -> String { (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8))?.split(separator: "\n").first { $0.hasPrefix("VmRSS") }.map(String.init) ?? "" }
-        for round in 0..<6 {
-            for _ in 0..<25_000 {
-                let socket = try RawSocket(unixPath: path)
-                socket.send(hello)
-            }
-            _ = await eventually { server.connections == (0, 0) }
-            print("round \(round): \(rss()) \(server.connections)")
-        }
-        await server.shutdown()
-    }
-}
-
-extension LinkFairnessTests {
     @Test("A watch may not pair under a device id that hides or reorders text")
     func hiddenCharactersInDeviceID() async throws {
         let home = try TemporaryHome()
