@@ -185,6 +185,8 @@ struct NameTextTests {
         ("Sa\u{200B}rah", "invisible formatting characters (U+200B", "Sa\\u{200B}rah"),
         ("Holyn\u{00A0}Handley", "only plain spaces (U+00A0", "Holyn\\u{A0}Handley"),
         (String(repeating: "a", count: 3_000), "at most 64 characters (3000 given)", nil),
+        ("Jake\u{FE0F}", "invisible or private characters (U+FE0F", "Jake\\u{FE0F}"),
+        ("Ja\u{2800}ke", "invisible or private characters (U+2800", "Ja\\u{2800}ke"),
     ])
     func playerNames(name: String, reason: String, shown: String?) async throws {
         let home = try TemporaryHome()

@@ -532,6 +532,21 @@ extension LinkHardeningTests {
         #expect(try await socket.pair(token: file).round != nil)
     }
 
+    @Test("Refusals whose messages differ (every protocol version a peer tries) still do not flood the log")
+    func refusalsOfOneKindThrottled() async throws {
+        let home = try TemporaryHome()
+        try await home.startRound(players: 2)
+        let server = try await home.serve()
+        defer { server.stop() }
+        for version in 2..<32 {
+            let socket = try RawSocket(unixPath: home.socketPath)
+            socket.send(try LinkFrame.encode(.hello(Hello(protocolVersion: version, deviceID: "prober", token: "guess"))))
+            _ = try await socket.frames { !$0.isEmpty }
+        }
+        let lines = server.stderr.split(separator: "\n").filter { $0.contains("refused a watch") }
+        #expect(lines.count == 10, "\(lines.count) refusal lines")
+    }
+
     @Test("Wrong tokens are answered ever more slowly, and their refusals do not flood the log")
     func guessingThrottled() async throws {
         let home = try TemporaryHome()

@@ -169,6 +169,13 @@ extension LinkFairnessTests {
         let (messages, _) = try await socket.frames { !$0.isEmpty }
         guard case .refused(let refusal)? = messages.first else { Issue.record("\(messages)"); return }
         #expect(refusal.reason == .invalidHello && refusal.message.hasSuffix("with such a character."))
+        for id in ["   ", "watch\u{2800}", "watch\u{FE0F}", "watch\u{34F}", "watch\u{F0000}"] {
+            let other = try RawSocket(unixPath: home.url.appendingPathComponent("link.sock").path)
+            other.send(try LinkFrame.encode(.hello(Hello(deviceID: id, token: "right-token"))))
+            let (answer, _) = try await other.frames { !$0.isEmpty }
+            guard case .refused(let refused)? = answer.first else { Issue.record("\(id.unicodeScalars.map(\.value)): \(answer)"); continue }
+            #expect(refused.reason == .invalidHello, "\(id.unicodeScalars.map(\.value))")
+        }
         await server.shutdown()
     }
 }

@@ -22,23 +22,26 @@ public enum NameText {
             case .spaceSeparator where scalar != " ":
                 return "a name may hold only plain spaces (\(code) looks like one but is not)"
             default:
-                // Hangul fillers draw nothing, like the format characters.
-                if [0x115F, 0x1160, 0x3164, 0xFFA0].contains(scalar.value) { return "a name may not hold invisible characters (\(code))" }
+                if isHidden(scalar) { return "a name may not hold invisible or private characters (\(code))" }
             }
         }
         return nil
     }
 
-    /// Whether `text` holds a character that draws nothing or rearranges what follows (control,
-    /// format, line and paragraph separators, spaces other than U+0020, Hangul fillers).
+    /// Whether `text` holds a character that draws nothing or rearranges what follows (`isHidden`).
     public static func hasHiddenCharacters(_ text: String) -> Bool {
         text.unicodeScalars.contains(where: isHidden)
     }
 
+    /// Drawn as nothing, or as a blank that is not a space: Unicode's default-ignorable code
+    /// points (format characters, variation selectors, the combining grapheme joiner, Hangul
+    /// fillers), control and separator characters, spaces other than U+0020, the blank braille
+    /// pattern, and private-use or unassigned code points (no two devices draw them alike).
     static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
-        let category = scalar.properties.generalCategory
-        return [.control, .format, .lineSeparator, .paragraphSeparator].contains(category)
-            || (category == .spaceSeparator && scalar != " ") || [0x115F, 0x1160, 0x3164, 0xFFA0].contains(scalar.value)
+        let properties = scalar.properties, category = properties.generalCategory
+        return properties.isDefaultIgnorableCodePoint
+            || [.control, .format, .lineSeparator, .paragraphSeparator, .privateUse, .unassigned, .surrogate].contains(category)
+            || (category == .spaceSeparator && scalar != " ") || scalar.value == 0x2800
     }
 
     /// `name` safe to print in a message: what `problem` refuses written as `\u{…}`, so a refused

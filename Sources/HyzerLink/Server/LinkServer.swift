@@ -265,12 +265,16 @@ public final class LinkServer: Sendable {
     func delayForWrongToken(from peer: String) -> TimeAmount? {
         state.withLockedValue { state in
             let now = NIODeadline.now()
-            if state.recentWrongTokens.count > 4_096 {
+            if state.recentWrongTokens.count > Self.peersRemembered {
                 state.recentWrongTokens = state.recentWrongTokens.filter { $0.value.contains { now - $0 <= .seconds(60) } }
+                // Still too many (guesses from thousands of addresses): forget them all rather
+                // than search a long list at every guess.
+                if state.recentWrongTokens.count > Self.peersRemembered { state.recentWrongTokens = [:] }
             }
-            var recent = state.recentWrongTokens[peer, default: []].filter { now - $0 <= .seconds(60) }
+            // Only the last few count: the delay stops growing at 25 in a minute.
+            var recent = state.recentWrongTokens[peer, default: []].filter { now - $0 <= .seconds(60) }.suffix(24)
             recent.append(now)
-            state.recentWrongTokens[peer] = recent
+            state.recentWrongTokens[peer] = Array(recent)
             let delay = TimeAmount.milliseconds(Int64(min(2_000, max(0, recent.count - 5) * 100)))
             guard delay > .zero else { return .zero }
             guard state.refusalsWaiting < LinkProtocol.maxUnpairedConnections * 4 else { return nil }
@@ -278,6 +282,8 @@ public final class LinkServer: Sendable {
             return delay
         }
     }
+
+    static let peersRemembered = 4_096
 
     func refusalDelivered() {
         state.withLockedValue { $0.refusalsWaiting -= 1 }

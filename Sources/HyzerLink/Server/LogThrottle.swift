@@ -21,11 +21,15 @@ final class LogThrottle: Sendable {
         self.window = window
     }
 
-    func log(_ logger: Logger, _ level: Logger.Level, _ message: String, metadata: Logger.Metadata? = nil) {
+    /// `kind`: what makes two lines alike (a refusal's reason); by default the message's first 40
+    /// characters, which a peer varying its input (a protocol version, say) could make distinct.
+    func log(_ logger: Logger, _ level: Logger.Level, _ message: String, kind: String? = nil, metadata: Logger.Metadata? = nil) {
         guard logger.logLevel <= level else { return }
-        let key = String(message.prefix(40))
+        let key = kind ?? String(message.prefix(40))
         let (allowed, suppressed) = entries.withLockedValue { entries -> (Bool, Int) in
             let now = NIODeadline.now()
+            // Bounded whatever peers send: past 256 kinds, the ones whose window has ended go.
+            if entries.count > 256 { entries = entries.filter { now - $0.value.windowStart <= window } }
             var entry = entries[key] ?? Entry(windowStart: now)
             if now - entry.windowStart > window {
                 entry.windowStart = now

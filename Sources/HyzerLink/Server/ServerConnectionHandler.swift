@@ -299,7 +299,8 @@ final class ServerConnectionHandler: ChannelInboundHandler {
 
     /// A device id is shown in the phone's lists: nothing in it may hide or reorder text.
     static func isValidDeviceID(_ id: String) -> Bool {
-        !id.isEmpty && id.utf8.count <= LinkProtocol.maxDeviceIDLength && !NameText.hasHiddenCharacters(id)
+        id.utf8.count <= LinkProtocol.maxDeviceIDLength && !NameText.hasHiddenCharacters(id)
+            && id.unicodeScalars.contains { $0 != " " }
     }
 
     private func leaveUnpaired(context: ChannelHandlerContext) {
@@ -333,7 +334,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     private func refuse(context: ChannelHandlerContext, _ refusal: Refusal) {
         guard case .awaitingHello = phase else { return }
         phase = .closing
-        throttledLog(.warning, "refused a watch: \(refusal.message)")
+        throttledLog(.warning, "refused a watch: \(refusal.message)", kind: "refused a watch: \(refusal.reason)")
         let channel = context.channel
         context.writeAndFlush(wrapOutboundOut(.refused(refusal))).whenComplete { _ in channel.close(promise: nil) }
         // The refusal may never be written: over TLS a peer that never finishes its handshake
@@ -364,7 +365,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
         }
     }
 
-    private func throttledLog(_ level: Logger.Level, _ message: String, metadata: Logger.Metadata? = nil) {
-        server.logThrottle.log(logger, level, message, metadata: metadata)
+    private func throttledLog(_ level: Logger.Level, _ message: String, kind: String? = nil, metadata: Logger.Metadata? = nil) {
+        server.logThrottle.log(logger, level, message, kind: kind, metadata: metadata)
     }
 }
