@@ -97,25 +97,21 @@ extension Hub {
             let wearer = deviceID.flatMap { device in round.players.first { Player.watchDeviceID(wearer: $0.name) == device } }
             let reporter = try reportedBy.map { try Self.player(named: $0, in: round) } ?? wearer
                 ?? (deviceID == nil ? Self.defaultReporter(store, round: round) : player)
-            let played = deviceID
-            let deviceID = try deviceID ?? Self.phoneDeviceID(store, round: round)
             let history = try keyHistory(of: ScoreKey(playerID: player.id, hole: hole), round: round, in: store, context: &context)
             if intent == .correction, history?.state.counted == nil { throw HubError.noScoreToCorrect(player: player.name, hole: hole) }
-            do {
-                return try self.enter(strokes: strokes, intent: intent, player: player, hole: hole, round: round, reporter: reporter,
-                                      deviceID: deviceID, source: source, history: history, in: store, context: &context)
-            } catch HubError.alreadyScored(let player, let hole, let strokes, let attempted, _) where played != nil {
-                throw HubError.alreadyScored(player: player, hole: hole, strokes: strokes, attempted: attempted, device: played)
-            }
+            return try self.enter(strokes: strokes, intent: intent, player: player, hole: hole, round: round, reporter: reporter,
+                                  deviceID: deviceID ?? Self.phoneDeviceID(store, round: round), played: deviceID != nil,
+                                  source: source, history: history, in: store, context: &context)
         }
         if result.outcome != .unchanged { try exportSnapshot() }
         return result
     }
 
     /// Records (or not) what `ScoreWrite.plan` says of one score, inside a write transaction.
+    /// `played`: `deviceID` is another device the command plays (`--device`), which a refusal names.
     private func enter(
         strokes: Int, intent: ScoreWrite.Intent, player: Player, hole: Int, round: Round, reporter: Player,
-        deviceID: String, source: ScoreSource, history: KeyHistory?, in store: HubStore, context: inout AppendContext
+        deviceID: String, played: Bool = false, source: ScoreSource, history: KeyHistory?, in store: HubStore, context: inout AppendContext
     ) throws -> AppendResult {
         switch ScoreWrite.plan(strokes: strokes, intent: intent, deviceID: deviceID, state: history?.state) {
         case .unchanged(let claim):
@@ -124,7 +120,7 @@ extension Hub {
             }
             return AppendResult(event: held, outcome: .unchanged, state: history?.state)
         case .contradictsOwn(let own):
-            throw HubError.alreadyScored(player: player.name, hole: hole, strokes: own.strokes, attempted: strokes)
+            throw HubError.alreadyScored(player: player.name, hole: hole, strokes: own.strokes, attempted: strokes, device: played ? deviceID : nil)
         case .record(let supersedes):
             let event = try makeEvent(round: round, player: player, hole: hole, strokes: strokes, reporter: reporter,
                                       deviceID: deviceID, source: source, supersedes: supersedes)

@@ -187,9 +187,9 @@ public final class Hub: Sendable {
     /// Starts a round: registered players are found by name or created; guests are `guest:<name>`.
     /// With a cloud set, the round is shared with this phone as its organizer; `anyPlayerResolves`
     /// lets every player's phone resolve its discrepancies (a shared round's option).
+    /// `owner`: whose phone this is (a player of the round): this phone's scores are reported by
+    /// them, in this round and later ones (`defaultReporter`).
     @discardableResult
-    /// - owner: whose phone this is (a player of the round): this phone's scores are reported by
-    ///   them, in this round and later ones (`defaultReporter`).
     public func startRound(course courseName: String, players: [String], guests: [String] = [], anyPlayerResolves: Bool = false,
                            owner: String? = nil) throws -> Round {
         let round = try database.write { store -> Round in

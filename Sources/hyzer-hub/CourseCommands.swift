@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HubCore
+import HyzerKit
 
 struct CourseCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -18,8 +19,8 @@ struct CourseCommand: ParsableCommand {
 
         func run() throws {
             // With no hub at the home yet, the courses one would start with (nothing is created).
-            let courses = FileManager.default.fileExists(atPath: course.root.paths.database.path)
-                ? try course.root.openHub(creating: false).courses() : try Hub.shippedCourses()
+            let courses: [Course]
+            do { courses = try course.root.openHub(creating: false).courses() } catch HubError.noHub { courses = try Hub.shippedCourses() }
             if json { try printJSON(courses) } else { print(HubText.courses(courses)) }
         }
     }

@@ -229,14 +229,12 @@ public final class LinkServer: Sendable {
             guard state.unpaired.count > LinkProtocol.maxUnpairedConnections else { return nil }
             return state.unpaired.removeFirst().channel
         }
-        guard let evicted else { return }
-        evicted.writeAndFlush(LinkMessage.refused(Refusal(reason: .busy, message: Self.busyMessage))).whenComplete { _ in
-            evicted.close(promise: nil)
-        }
-        evicted.eventLoop.scheduleTask(in: ServerConnectionHandler.refusalGrace) { evicted.close(promise: nil) }
+        // Refused by its own handler, on its own loop, as any refusal is.
+        evicted?.pipeline.fireUserInboundEventTriggered(MadeRoomFor())
     }
 
-    static let busyMessage = "Too many connections are waiting to pair; try again shortly."
+    /// The event that tells an unpaired connection's handler it was let go to make room.
+    struct MadeRoomFor {}
 
     func leftUnpaired(_ channel: any Channel) {
         let id = ObjectIdentifier(channel)

@@ -51,6 +51,9 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is LinkServer.MadeRoomFor {
+            return refuse(context: context, Refusal(reason: .busy, message: "Too many connections are waiting to pair; try again shortly."))
+        }
         // The peer shut its side down: nothing more comes, but what it sent is still answered.
         if let event = event as? ChannelEvent, event == .inputClosed {
             if case .paired = phase { closeAfterAnswers(context: context) } else if case .awaitingHello = phase { close(context: context) }

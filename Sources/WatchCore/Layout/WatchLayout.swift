@@ -135,7 +135,7 @@ public enum WatchLayout {
     /// Who won the finished round: "Jake won, -2", "Jake & Mike tied, -1"; nil if nobody scored.
     /// A disputed hole's scores in play as shown: "Disputed · 3 Sarah · 4 you", the counted first;
     /// without the word when that is what makes it fit (the status hue still says it).
-    static func shownClaims(_ claims: [(strokes: Int, who: String)], fitting width: Double? = nil, font: FontSpec? = nil,
+    static func shownClaims(_ claims: [ClaimLine], fitting width: Double? = nil, font: FontSpec? = nil,
                             measurer: TextMeasurer? = nil) -> String {
         let scores = claims.map { "\($0.strokes) \($0.who == "this watch" ? "you" : $0.who)" }.joined(separator: " · ")
         guard let width, let font, let measurer, measurer.width("Disputed · " + scores, font) > width else { return "Disputed · " + scores }
@@ -143,7 +143,7 @@ public enum WatchLayout {
     }
 
     /// The same as VoiceOver says it: "Sarah says 3, which counts for now. This watch says 4."
-    static func spokenClaims(_ claims: [(strokes: Int, who: String)]) -> String {
+    static func spokenClaims(_ claims: [ClaimLine]) -> String {
         claims.enumerated().map { index, claim in
             let who = claim.who == "this watch" ? "This watch" : claim.who == "phone" ? "The phone" : claim.who
             return "\(who) says \(claim.strokes)\(index == 0 ? ", which counts for now" : "")."

@@ -173,9 +173,8 @@ public final class WatchSession: Sendable {
         } catch {
             // Said as a warning once (and again if the reason changes): a watch waiting forever on
             // a mistyped --home must say so at the default log level.
-            let noHub = configuration.tokenFile == configuration.paths.pairingToken
-                && !FileManager.default.fileExists(atPath: configuration.paths.hubDirectory.path)
             let given = configuration.tokenFile != configuration.paths.pairingToken
+            let noHub = !given && !FileManager.default.fileExists(atPath: configuration.paths.hubDirectory.path)
             let reason = noHub ? "no hub at \(configuration.paths.home.path) (no hub/ folder there): check --home or $HYZER_HOME, or pair with --connect and --token-file"
                 : given ? "no pairing token at \(configuration.tokenFile.path), the file given with --token-file: check the path (the hub's token is hub/token in its home; hyzer-hub token prints it)"
                 : "\(error)"

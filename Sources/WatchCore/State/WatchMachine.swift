@@ -169,22 +169,19 @@ public enum WatchMachine {
             let hole = dispute?.hole ?? round.currentHole
             let par = round.par(ofHole: hole) ?? 3
             var entry = CrownEntry(playerID: standing.playerID, playerName: standing.name, hole: hole, par: par, value: par)
-            // Re-scoring opens at the score the hole has and corrects it: this watch's own unsent
-            // score if there is one (it reaches the hub first), else the hub's current score.
+            // Re-scoring opens at the score the hole has and corrects it: this watch's own score
+            // if it has one, else the one that counts.
+            (entry.own, entry.counted) = claims(state, playerID: standing.playerID, hole: hole)
             if let existing = existingScore(state, playerID: standing.playerID, hole: hole) {
                 (entry.value, entry.supersedes, entry.scoredBy, entry.scoredStrokes) = (existing.strokes, existing.id, existing.by, existing.strokes)
             }
-            (entry.own, entry.counted) = claims(state, playerID: standing.playerID, hole: hole)
-            // Opens at this watch's own score, else at the one that counts (a disputed hole that is
-            // not the current one is known only from the standings' disputes).
-            if let start = entry.own ?? entry.counted { (entry.value, entry.supersedes) = (start.strokes, start.eventID) }
             if let dispute {
                 entry.disputed = true
                 entry.claims = dispute.claims.map { claim in
                     // A watch's scores are its wearer's; a phone with no owner set is just "phone".
                     let who = claim.deviceID == state.deviceID ? "this watch" : claim.deviceID == "phone" ? "phone"
                         : round.standings.first { $0.playerID == claim.reportedByPlayerID }?.name ?? claim.deviceID
-                    return (claim.strokes, who)
+                    return ClaimLine(strokes: claim.strokes, who: who)
                 }
                 (entry.scoredStrokes, entry.scoredBy) = (dispute.claims[0].strokes, entry.claims[0].who)
             } else {
@@ -335,17 +332,12 @@ public enum WatchMachine {
         return (pending ?? inPlay.last { $0.deviceID == state.deviceID }, inPlay.first ?? pending)
     }
 
-    /// The score {player, hole} has now: this watch's own unsent one first (it reaches the hub
-    /// first), else the hub's. What a new score from here corrects.
+    /// The score {player, hole} has now, and who said it: this watch's own (`claims`), else the
+    /// one that counts. What a new score from here corrects.
     static func existingScore(_ state: WatchState, playerID: PlayerID, hole: Int) -> (id: UUID, strokes: Int, by: String?)? {
-        if let own = state.pendingScores.last(where: { $0.playerID == playerID && $0.hole == hole }) {
-            return (own.id, own.strokes, "this watch")
-        }
-        guard let round = state.round, round.currentHole == hole,
-              let standing = round.standings.first(where: { $0.playerID == playerID }),
-              let strokes = standing.currentHoleStrokes, let id = standing.currentHoleEventID else { return nil }
-        let device = standing.currentHoleDeviceID
-        return (id, strokes, device == state.deviceID ? "this watch" : device)
+        let (own, counted) = claims(state, playerID: playerID, hole: hole)
+        guard let score = own ?? counted else { return nil }
+        return (score.eventID, score.strokes, score.deviceID == state.deviceID ? "this watch" : score.deviceID)
     }
 
     private static func back(_ state: inout WatchState, _ env: WatchEnvironment) -> [WatchEffect] {

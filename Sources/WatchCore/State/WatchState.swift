@@ -22,21 +22,16 @@ public struct CrownEntry: Sendable, Hashable {
     public var own: ScoreClaim? = nil
     public var counted: ScoreClaim? = nil
     /// While disputed: every score in play, shown ("3 Sarah · 4 Jake") and spoken, the counted first.
-    public var claims: [(strokes: Int, who: String)] = []
-
-    public static func == (a: CrownEntry, b: CrownEntry) -> Bool {
-        a.playerID == b.playerID && a.hole == b.hole && a.value == b.value && a.supersedes == b.supersedes && a.disputed == b.disputed
-            && a.own == b.own && a.counted == b.counted && a.claims.map(\.strokes) == b.claims.map(\.strokes)
-            && a.claims.map(\.who) == b.claims.map(\.who) && a.scoredBy == b.scoredBy && a.scoredStrokes == b.scoredStrokes && a.par == b.par
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(playerID)
-        hasher.combine(hole)
-        hasher.combine(value)
-    }
+    public var claims: [ClaimLine] = []
 
     public var relativeToPar: Int { value - par }
+}
+
+/// One score in play on a disputed hole, as the crown screen names it: "this watch", "phone", or
+/// the reporting player's name.
+public struct ClaimLine: Sendable, Hashable {
+    public let strokes: Int
+    public let who: String
 }
 
 public enum Screen: Sendable, Hashable {
