@@ -88,6 +88,14 @@ public struct CloudAddress: Sendable {
         try connectionConfiguration(connectTimeout: .seconds(10))
     }
 
+    /// This URL with another login: the same server, database and options.
+    func url(user: String, password: String) -> String {
+        guard var components = URLComponents(string: url) else { return url }
+        components.user = user
+        components.password = password
+        return components.string ?? url
+    }
+
     /// The connection settings postgres-nio takes.
     func connectionConfiguration(connectTimeout: TimeAmount) throws -> PostgresConnection.Configuration {
         var configuration: PostgresConnection.Configuration

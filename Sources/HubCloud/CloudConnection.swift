@@ -6,24 +6,27 @@ import NIOConcurrencyHelpers
 import NIOCore
 import PostgresNIO
 
-/// One connection to the cloud and every statement a phone runs against it.
-///
-/// Order: each round has a counter (`hyzer_round.last_seq`); an upload locks its round's row,
-/// numbers its events after the counter and commits, so the cloud commits a round's events in
-/// the order it numbers them. A phone that has read past number N has seen every event up to N:
-/// a cursor per round is enough to never miss one, whatever notifications were lost.
+/// One connection to the cloud and every call a phone makes to it. A phone logs in as its own
+/// role and may only call the functions of schema `hyzer` (CloudSchema): the cloud numbers each
+/// round's events itself, one after another with no gap, and commits them in that order, so a
+/// phone that has read up to number N has seen every event up to N: a cursor per round is enough
+/// to never miss one, whatever notifications were lost.
 public final class CloudConnection: Sendable {
     let connection: PostgresConnection
     let logger: Logger
     public let address: CloudAddress
+    /// Who the cloud says this phone is (`session_user`): the organizer it records for the rounds
+    /// this phone shares and the uploader of its scores.
+    public let role: String
 
-    private init(connection: PostgresConnection, address: CloudAddress, logger: Logger) {
+    private init(connection: PostgresConnection, address: CloudAddress, role: String, logger: Logger) {
         self.connection = connection
         self.address = address
+        self.role = role
         self.logger = logger
     }
 
-    /// Connects (giving up after `timeout`) and brings the schema up to date.
+    /// Connects (giving up after `timeout`) and asks the cloud who this phone is.
     public static func connect(to address: CloudAddress, timeout: Duration = .seconds(5), logger: Logger) async throws -> CloudConnection {
         let configuration: PostgresConnection.Configuration
         do {
@@ -50,14 +53,13 @@ public final class CloudConnection: Sendable {
         } catch {
             throw CloudError.describe(error, address: address)
         }
-        let cloud = CloudConnection(connection: connection, address: address, logger: logger)
         do {
-            try await cloud.migrate()
+            let role = try await identify(connection, address: address, logger: logger)
+            return CloudConnection(connection: connection, address: address, role: role, logger: logger)
         } catch {
             try? await connection.close()
             throw CloudError.describe(error, address: address)
         }
-        return cloud
     }
 
     public func close() async {
@@ -107,111 +109,98 @@ public final class CloudConnection: Sendable {
         }
     }
 
-    /// Runs `body` with every notification of a change in the cloud (its payload: a round id).
+    /// Runs `body` with every notification of a change in the cloud (its payload: `ROUND-ID:NUMBER`,
+    /// the round's highest event number; any role may send one, so it is only ever a hint).
     /// Returns when `body` does; throws when the connection is lost.
     public func listen<T>(_ body: (PostgresNotificationSequence) async throws -> T) async throws -> T {
         try await connection.listen(on: CloudSchema.channel, consume: body)
     }
 
-    // MARK: Schema
+    // MARK: Who this phone is
 
-    /// Applies the migrations this cloud lacks; phones starting at once take turns.
-    func migrate() async throws {
-        // Up to date already (the usual case): one read. A new database has no table to read.
-        if let applied = try? await appliedMigrations(), !CloudSchema.migrations.contains(where: { !applied.contains($0.name) }) { return }
-        _ = try await connection.withTransaction(logger: logger) { connection in
-            // Everything under the lock, the bookkeeping table's creation included: phones that
-            // start at once on a new database take turns instead of colliding on its type.
-            try await connection.query("SELECT pg_advisory_xact_lock(7466577)", logger: logger)
-            try await connection.query("CREATE TABLE IF NOT EXISTS hyzer_migration (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())", logger: logger)
-            var done = Set<String>()
-            for try await name in try await connection.query("SELECT name FROM hyzer_migration", logger: logger).decode(String.self) { done.insert(name) }
-            for migration in CloudSchema.migrations where !done.contains(migration.name) {
-                for statement in CloudSchema.statements(migration.sql) {
-                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
-                }
-                try await connection.query("INSERT INTO hyzer_migration (name) VALUES (\(migration.name))", logger: logger)
-                logger.info("cloud schema: applied \(migration.name)")
+    /// Asks the cloud which schema it runs and who this connection is (`session_user`): the role
+    /// the cloud records as the organizer of the rounds this phone shares and the uploader of its scores.
+    static func identify(_ connection: PostgresConnection, address: CloudAddress, logger: Logger) async throws -> String {
+        do {
+            var found: (Int, String)?
+            for try await row in try await connection.query("SELECT hyzer.api_version(), session_user::text", logger: logger).decode((Int, String).self) {
+                found = row
             }
-            return 0
+            guard let (version, role) = found else { throw CloudError.unusable("The cloud at \(address.place) did not say who this phone is.") }
+            guard version == CloudSchema.apiVersion else {
+                throw CloudError.unusable("The cloud at \(address.place) runs Hyzer cloud schema \(version); this phone speaks \(CloudSchema.apiVersion). An administrator updates it with: hyzer-hub cloud init ADMIN-URL")
+            }
+            return role
+        } catch let error as PSQLError where error.code == .server {
+            let state = error.serverInfo?[.sqlState] ?? ""
+            // 3F000: no schema `hyzer`; 42883: no such function; 42501: the role may not use it.
+            if state == "3F000" || state == "42883" {
+                throw CloudError.unusable("The database at \(address.place) holds no Hyzer cloud. An administrator makes one, and a role for each phone, with: hyzer-hub cloud init ADMIN-URL --phone NAME")
+            }
+            if state == "42501" {
+                throw CloudError.unusable("Role \(address.username) is not a Hyzer phone in the cloud at \(address.place). An administrator adds it with: hyzer-hub cloud init ADMIN-URL --phone NAME (each phone logs in as its own role).")
+            }
+            throw error
         }
-    }
-
-    private func appliedMigrations() async throws -> Set<String> {
-        var names = Set<String>()
-        for try await name in try await connection.query("SELECT name FROM hyzer_migration", logger: logger).decode(String.self) { names.insert(name) }
-        return names
     }
 
     // MARK: Rounds
 
-    /// Puts a round (with its players) in the cloud; a round already there is left as it is.
-    public func upload(_ round: CloudRound) async throws {
-        let pars = round.holes.sorted { $0.number < $1.number }.map(\.par)
-        let playerIDs = round.players.map(\.id), names = round.players.map(\.name), ordinals = Array(0..<round.players.count)
-        let createdAt = HyzerJSON.formatTimestamp(round.createdAt)
-        _ = try await connection.withTransaction(logger: logger) { connection in
-            try await connection.query("""
-                INSERT INTO hyzer_round (id, course_name, pars, organizer_hub, organizer_name, any_player_resolves, status, created_at)
-                VALUES (\(round.id), \(round.courseName), \(pars), \(round.organizerHubID), \(round.organizerName), \(round.anyPlayerResolves),
-                        \(round.status == .completed ? "completed" : "active"), \(createdAt))
-                ON CONFLICT (id) DO NOTHING
-                """, logger: logger)
-            try await connection.query("""
-                INSERT INTO hyzer_round_player (round_id, player_id, name, ordinal)
-                SELECT \(round.id), p.id, p.name, p.ordinal FROM unnest(\(playerIDs)::text[], \(names)::text[], \(ordinals)::bigint[]) AS p(id, name, ordinal)
-                ON CONFLICT DO NOTHING
-                """, logger: logger)
-            return 0
+    /// Shares a round: the cloud records this phone's role as its organizer. Sharing it again with
+    /// the same content is a no-op; a round never changes once shared (HZ101 says so).
+    public func share(_ round: CloudRound) async throws {
+        let pars = round.holes.map(\.par), ids = round.players.map(\.id), names = round.players.map(\.name)
+        let created = HyzerJSON.formatTimestamp(round.createdAt)
+        try await connection.query("""
+            SELECT hyzer.share_round(\(round.id), \(round.courseName), \(pars)::integer[], \(round.organizerName), \(round.anyPlayerResolves),
+                                     \(created), \(ids)::text[], \(names)::text[])
+            """, logger: logger)
+    }
+
+    /// Records that a round was completed. False when it was already; throws `.refused` when this
+    /// phone may not complete it (neither its organizer nor a phone that scored in it).
+    @discardableResult
+    public func complete(roundID: UUID) async throws -> Bool {
+        var changed = false
+        for try await value in try await connection.query("SELECT hyzer.complete_round(\(roundID))", logger: logger).decode(Bool.self) {
+            changed = value
         }
+        return changed
     }
 
-    /// Records that a round was completed (a completed round stays completed).
-    public func complete(roundID: UUID) async throws {
-        try await connection.query("UPDATE hyzer_round SET status = 'completed' WHERE id = \(roundID) AND status <> 'completed'", logger: logger)
-    }
-
-    /// A round as the cloud holds it, or nil.
+    /// A round as the cloud holds it, or nil. A round whose names or numbers no phone could hold is
+    /// `.unusable`: it is neither joined nor followed.
     public func round(id: UUID) async throws -> CloudRound? {
         let rows = try await connection.query("""
-            SELECT course_name, pars, organizer_hub, organizer_name, any_player_resolves, status, created_at FROM hyzer_round WHERE id = \(id)
+            SELECT course_name, pars, organizer, organizer_name, any_player_resolves, status, created_at, last_seq, player_ids, player_names
+            FROM hyzer.round_info(\(id))
             """, logger: logger)
-        var header: (String, [Int], String, String?, Bool, String, String)?
-        for try await row in rows.decode((String, [Int], String, String?, Bool, String, String).self) { header = row }
-        guard let (course, pars, organizerHub, organizerName, anyPlayerResolves, status, createdAt) = header else { return nil }
-        var players: [Player] = []
-        let playerRows = try await connection.query("SELECT player_id, name FROM hyzer_round_player WHERE round_id = \(id) ORDER BY ordinal", logger: logger)
-        for try await (playerID, name) in playerRows.decode((String, String).self) { players.append(Player(id: playerID, name: name)) }
-        return CloudRound(
-            id: id, courseName: course, holes: pars.enumerated().map { Hole(number: $0.offset + 1, par: $0.element) }, players: players,
-            organizerHubID: organizerHub, organizerName: organizerName, anyPlayerResolves: anyPlayerResolves,
-            status: status == "completed" ? .completed : .active, createdAt: HyzerJSON.parseTimestamp(createdAt) ?? Date(timeIntervalSince1970: 0))
+        for try await (course, pars, organizer, organizerName, anyPlayerResolves, status, createdAt, lastSeq, playerIDs, playerNames) in
+            rows.decode((String, [Int], String, String?, Bool, String, String, Int64, [String], [String]).self) {
+            return try CloudRound.checked(
+                id: id, courseName: course, pars: pars, playerIDs: playerIDs, playerNames: playerNames, organizer: organizer,
+                organizerName: organizerName, anyPlayerResolves: anyPlayerResolves, status: status, createdAt: createdAt, lastSeq: lastSeq)
+        }
+        return nil
     }
 
-    /// Active rounds, newest first (at most 20). With `playerID`, only those with that player;
-    /// else with `player`, those naming a player so (any case); with `createdAfter`, only newer ones.
-    public func activeRounds(naming player: String?, playerID: String? = nil, createdAfter: Date? = nil) async throws -> [CloudRound] {
-        let since = createdAfter.map(HyzerJSON.formatTimestamp) ?? ""
-        let rows: PostgresRowSequence
-        if let playerID {
-            rows = try await connection.query("""
-                SELECT DISTINCT r.id, r.created_at FROM hyzer_round r JOIN hyzer_round_player p ON p.round_id = r.id
-                WHERE r.status = 'active' AND p.player_id = \(playerID) AND r.created_at > \(since) ORDER BY r.created_at DESC LIMIT 20
-                """, logger: logger)
-        } else if let player {
-            rows = try await connection.query("""
-                SELECT DISTINCT r.id, r.created_at FROM hyzer_round r JOIN hyzer_round_player p ON p.round_id = r.id
-                WHERE r.status = 'active' AND lower(p.name) = lower(\(player)) AND r.created_at > \(since) ORDER BY r.created_at DESC LIMIT 20
-                """, logger: logger)
-        } else {
-            rows = try await connection.query("""
-                SELECT id, created_at FROM hyzer_round WHERE status = 'active' AND created_at > \(since) ORDER BY created_at DESC LIMIT 20
-                """, logger: logger)
-        }
+    /// Active rounds, newest shared first (at most 20), shared after `sharedAfter` by the cloud's
+    /// clock. With `playerID`, only those with that player; else with `player`, those naming a
+    /// player so (any case). A round no phone could hold is left out.
+    public func activeRounds(naming player: String?, playerID: String? = nil, sharedAfter: Date? = nil) async throws -> [CloudRound] {
+        let rows = try await connection.query("""
+            SELECT round_id FROM hyzer.active_rounds(\(player), \(playerID), \(sharedAfter))
+            """, logger: logger)
         var ids: [UUID] = []
-        for try await (id, _) in rows.decode((UUID, String).self) { ids.append(id) }
+        for try await id in rows.decode(UUID.self) { ids.append(id) }
         var rounds: [CloudRound] = []
-        for id in ids { if let round = try await round(id: id) { rounds.append(round) } }
+        for id in ids {
+            do {
+                if let round = try await round(id: id) { rounds.append(round) }
+            } catch let error as CloudRoundProblem {
+                logger.notice("left out a shared round no phone could hold: \(error.description)")
+            }
+        }
         return rounds
     }
 
@@ -224,95 +213,61 @@ public final class CloudConnection: Sendable {
         public var refused: [(event: ScoreEvent, reason: String)] = []
     }
 
-    /// Uploads one round's events, in the order given, as `hubID`. All of them commit in one
-    /// transaction; when the cloud refuses one, each is tried on its own so the rest still land.
-    public func upload(_ events: [ScoreEvent], roundID: UUID, hubID: String) async throws -> UploadResult {
+    /// Uploads one round's events, in the order given (at most 2,000), in one call: the cloud
+    /// numbers and commits those that keep its rules and refuses each other one with its reason.
+    public func upload(_ events: [ScoreEvent], roundID: UUID) async throws -> UploadResult {
         guard !events.isEmpty else { return UploadResult() }
-        do {
-            return UploadResult(acknowledged: try await insert(events, roundID: roundID, hubID: hubID))
-        } catch {
-            guard let refusal = CloudError.refusal(in: error) else { throw error }
-            guard events.count > 1 else { return UploadResult(refused: [(events[0], refusal)]) }
-        }
+        let ids = events.map(\.id)
+        let players = events.map(\.playerID), holes = events.map(\.hole), strokes = events.map(\.strokes)
+        // postgres-nio has no array of optionals: a first score's `supersedes` goes as '' and becomes null.
+        let supersedes = events.map { $0.supersedesEventID?.uuidString ?? "" }
+        let reporters = events.map(\.reportedByPlayerID), devices = events.map(\.deviceID), sources = events.map(\.source.rawValue)
+        let created = events.map { HyzerJSON.formatTimestamp($0.createdAt) }
+        let rows = try await connection.query("""
+            SELECT event_id, round_seq, refusal_code, refusal FROM hyzer.upload_events(
+                \(roundID), \(ids)::uuid[], \(players)::text[], \(holes)::integer[], \(strokes)::integer[],
+                ARRAY(SELECT NULLIF(s, '')::uuid FROM unnest(\(supersedes)::text[]) WITH ORDINALITY AS t(s, o) ORDER BY o),
+                \(reporters)::text[], \(devices)::text[], \(sources)::text[], \(created)::text[])
+            """, logger: logger)
+        let byID = Dictionary(events.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var result = UploadResult()
-        for event in events {
-            do {
-                result.acknowledged += try await insert([event], roundID: roundID, hubID: hubID)
-            } catch {
-                guard let refusal = CloudError.refusal(in: error) else { throw error }
-                result.refused.append((event, refusal))
+        for try await (id, seq, code, reason) in rows.decode((UUID, Int64?, String?, String?).self) {
+            guard let event = byID[id] else { continue }
+            if let seq {
+                result.acknowledged.append(CloudEvent(event: event, cloudSeq: seq))
+            } else {
+                result.refused.append((event, "\(code ?? "refused"): \(reason ?? "the cloud gave no reason")"))
             }
+        }
+        guard result.acknowledged.count + result.refused.count == events.count else {
+            throw CloudError.unusable("The cloud answered \(result.acknowledged.count + result.refused.count) of \(events.count) uploaded scores; nothing is marked uploaded.")
         }
         return result
     }
 
-    private func insert(_ events: [ScoreEvent], roundID: UUID, hubID: String) async throws -> [CloudEvent] {
-        let ids = events.map(\.id)
-        let players = events.map(\.playerID), holes = events.map(\.hole), strokes = events.map(\.strokes)
-        let supersedes = events.map { $0.supersedesEventID?.uuidString ?? "" }
-        let reporters = events.map(\.reportedByPlayerID), devices = events.map(\.deviceID), sources = events.map(\.source.rawValue)
-        let created = events.map { HyzerJSON.formatTimestamp($0.createdAt) }
-        let count = events.count
-        let stored = try await connection.withTransaction(logger: logger) { connection -> [UUID: (UUID, Int64)] in
-            var base: Int64?
-            for try await last in try await connection.query("SELECT last_seq FROM hyzer_round WHERE id = \(roundID) FOR UPDATE", logger: logger).decode(Int64.self) {
-                base = last
-            }
-            guard let base else { throw CloudError.roundMissing(roundID) }
-            try await connection.query("""
-                INSERT INTO hyzer_score_event (id, round_id, round_seq, player_id, hole, strokes, supersedes, reported_by, device_id, source, created_at, uploaded_by)
-                SELECT e.id, \(roundID), \(base) + e.ord, e.player_id, e.hole, e.strokes, NULLIF(e.supersedes, '')::uuid, e.reported_by, e.device_id, e.source, e.created_at, \(hubID)
-                FROM unnest(\(ids)::uuid[], \(players)::text[], \(holes)::bigint[], \(strokes)::bigint[], \(supersedes)::text[],
-                            \(reporters)::text[], \(devices)::text[], \(sources)::text[], \(created)::text[])
-                     WITH ORDINALITY AS e(id, player_id, hole, strokes, supersedes, reported_by, device_id, source, created_at, ord)
-                ORDER BY e.ord
-                ON CONFLICT (id) DO NOTHING
-                """, logger: logger)
-            try await connection.query("UPDATE hyzer_round SET last_seq = \(base + Int64(count)) WHERE id = \(roundID)", logger: logger)
-            var stored: [UUID: (UUID, Int64)] = [:]
-            let rows = try await connection.query("SELECT id, round_id, round_seq FROM hyzer_score_event WHERE id = ANY(\(ids)::uuid[])", logger: logger)
-            for try await (id, round, seq) in rows.decode((UUID, UUID, Int64).self) { stored[id] = (round, seq) }
-            return stored
-        }
-        return try events.map { event in
-            guard let (round, seq) = stored[event.id], round == roundID else {
-                throw CloudError.unusable("The cloud holds score \(event.id.uuidString) in another round.")
-            }
-            return CloudEvent(event: event, cloudSeq: seq)
-        }
-    }
-
-    /// A round's events past `cursor`, in the cloud's order, at most `limit`; and its status.
-    /// `lastRow`: the cloud order of the last row read, readable or not (the cursor moves past
-    /// both); `rowsRead`: how many rows came (the batch was full when it is `limit`).
-    public func events(roundID: UUID, after cursor: Int64, limit: Int = 2000) async throws
-        -> (events: [CloudEvent], status: RoundStatus?, lastRow: Int64?, rowsRead: Int) {
-        var status: RoundStatus?
-        for try await value in try await connection.query("SELECT status FROM hyzer_round WHERE id = \(roundID)", logger: logger).decode(String.self) {
-            status = value == "completed" ? .completed : .active
-        }
+    /// A round's rows past `cursor`, in the cloud's order, at most `limit`. A row no phone could
+    /// hold (written around the cloud's checks) comes back as `.unreadable`, never as 1970 or a guess.
+    public func events(roundID: UUID, after cursor: Int64, limit: Int = 2000) async throws -> [CloudRow] {
         let rows = try await connection.query("""
-            SELECT id, round_seq, player_id, hole, strokes, supersedes, reported_by, device_id, source, created_at
-            FROM hyzer_score_event WHERE round_id = \(roundID) AND round_seq > \(cursor) ORDER BY round_seq LIMIT \(limit)
+            SELECT round_seq, id, player_id, hole, strokes, supersedes, reported_by, device_id, source, created_at, uploaded_by
+            FROM hyzer.events_after(\(roundID), \(cursor), \(limit)::integer)
             """, logger: logger)
-        var events: [CloudEvent] = []
-        var lastRow: Int64?, rowsRead = 0
-        for try await (id, seq, player, hole, strokes, supersedes, reporter, device, source, created) in
-            rows.decode((UUID, Int64, String, Int, Int, UUID?, String, String, String, String).self) {
-            lastRow = seq
-            rowsRead += 1
-            // A row no phone could hold (written around the schema's checks) is passed over by
-            // every phone alike, so it neither blocks the round nor splits the phones.
-            // An unreadable time is an unreadable row, never 1970.
-            guard let source = ScoreSource(rawValue: source), let createdAt = HyzerJSON.parseTimestamp(created),
-                  let event = try? ScoreEvent(id: id, roundID: roundID, playerID: player, hole: hole, strokes: strokes, supersedesEventID: supersedes,
-                                              reportedByPlayerID: reporter, deviceID: device, source: source, createdAt: createdAt) else {
-                logger.error("passed over an unreadable score in the cloud", metadata: ["event": "\(id)", "round_seq": "\(seq)"])
+        var result: [CloudRow] = []
+        for try await (seq, id, player, hole, strokes, supersedes, reporter, device, source, created, uploadedBy) in
+            rows.decode((Int64, UUID, String, Int, Int, UUID?, String, String, String, String, String).self) {
+            guard let source = ScoreSource(rawValue: source), let createdAt = HyzerJSON.parseTimestamp(created) else {
+                result.append(.unreadable(cloudSeq: seq, eventID: id, reason: "its source or time cannot be read"))
                 continue
             }
-            events.append(CloudEvent(event: event, cloudSeq: seq))
+            do {
+                let event = try ScoreEvent(id: id, roundID: roundID, playerID: player, hole: hole, strokes: strokes, supersedesEventID: supersedes,
+                                           reportedByPlayerID: reporter, deviceID: device, source: source, createdAt: createdAt)
+                result.append(.event(CloudEvent(event: event, cloudSeq: seq, uploadedBy: uploadedBy)))
+            } catch {
+                result.append(.unreadable(cloudSeq: seq, eventID: id, reason: "\(error)"))
+            }
         }
-        return (events, status, lastRow, rowsRead)
+        return result
     }
 }
 
@@ -320,28 +275,32 @@ public final class CloudConnection: Sendable {
 public enum CloudError: Error, CustomStringConvertible, Sendable {
     case unreachable(String)
     case unusable(String)
-    case roundMissing(UUID)
     /// The phone's cloud was set to another URL or forgotten while connected.
     case reconfigured
 
     public var description: String {
         switch self {
         case .unreachable(let message), .unusable(let message): message
-        case .roundMissing(let id): "The cloud does not hold round \(id.uuidString) yet."
         case .reconfigured: "The cloud configuration changed."
         }
     }
 
-    /// A refusal the cloud will repeat however often the event is sent: a broken rule, not a
-    /// broken connection (integrity, data, permission and raised exceptions).
-    /// The cloud's reason, when `error` is such a refusal (inside a transaction or not); nil otherwise.
-    static func refusal(in error: any Error) -> String? {
+    /// The SQLSTATE of a server error, when `error` is one (inside a transaction or not).
+    static func sqlState(of error: any Error) -> String? {
         if let error = error as? PostgresTransactionError, let cause = error.closureError ?? error.commitError {
-            return refusal(in: cause)
+            return sqlState(of: cause)
         }
-        guard let error = error as? PSQLError, error.code == .server, let state = error.serverInfo?[.sqlState] else { return nil }
-        let refused = state.hasPrefix("23") || state.hasPrefix("22") || state == "42501" || state == "P0001"
-        return refused ? serverMessage(error) : nil
+        guard let error = error as? PSQLError, error.code == .server else { return nil }
+        return error.serverInfo?[.sqlState]
+    }
+
+    /// The server's words, when `error` is a server error whose SQLSTATE is `state`.
+    static func message(of error: any Error, when state: String) -> String? {
+        guard sqlState(of: error) == state else { return nil }
+        if let error = error as? PostgresTransactionError, let cause = error.closureError ?? error.commitError {
+            return message(of: cause, when: state)
+        }
+        return (error as? PSQLError).map(serverMessage)
     }
 
     static func serverMessage(_ error: PSQLError) -> String {
@@ -360,11 +319,15 @@ public enum CloudError: Error, CustomStringConvertible, Sendable {
             if error.code == .server {
                 let message = serverMessage(error)
                 let state = error.serverInfo?[.sqlState] ?? ""
-                // 08: connection exceptions; 57P: the server is shutting down, starting or restarting.
-                if state.hasPrefix("08") || state.hasPrefix("57P") {
-                    return .unreachable("The cloud at \(place) is not available: \(message)")
-                }
-                return .unusable("The cloud at \(place) refused: \(message)")
+                // What the cloud says again however often it is asked (docs/SYNC.md, "What a phone
+                // does with the cloud's answers"): a configuration to fix, or a round it will not take.
+                // 28: login refused; 3D/3F: no such database or schema; 42: no right, no function;
+                // 22023: a call this phone should never make; HZ101/HZ102: a round refused for good.
+                let lasting = ["28", "3D", "3F", "42"].contains { state.hasPrefix($0) } || ["22023", "HZ101", "HZ102", "HZ104"].contains(state)
+                if lasting { return .unusable("The cloud at \(place) refused: \(message)") }
+                // Everything else (a busy round, a lost race, a server restarting, a full disk, a
+                // cancelled statement) passes: retried with backoff.
+                return .unreachable("The cloud at \(place) is not available now: \(message)")
             }
             switch error.code {
             case .sslUnsupported:

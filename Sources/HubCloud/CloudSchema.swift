@@ -1,136 +1,660 @@
 import Foundation
 
-/// The cloud's schema, in named migrations applied once each (never edited once shipped; a change
-/// is a new migration). Every table is prefixed `hyzer_`, so the cloud can share a database.
-///
-/// What the schema enforces, so that whatever a phone downloads every other phone can apply:
-/// score events are append-only (UPDATE, DELETE and TRUNCATE raise), unique by id, ordered per round
-/// by `round_seq`; a score names a player of its round and a hole of its course; a correction
-/// supersedes a score of the same round, player and hole that the cloud already holds; a
-/// resolution comes from the organizer's phone unless the round lets any player resolve; a round's
-/// course, players, organizer and options never change, and a completed round stays completed.
-enum CloudSchema {
-    static let migrations: [(name: String, sql: String)] = [
-        ("v1: rounds, players, append-only score events, notifications", """
-        CREATE TABLE hyzer_round (
-            id uuid PRIMARY KEY,
-            course_name text NOT NULL,
-            pars integer[] NOT NULL CHECK (cardinality(pars) >= 1 AND 2 <= ALL(pars) AND 6 >= ALL(pars)),
-            organizer_hub text NOT NULL,
-            organizer_name text,
-            any_player_resolves boolean NOT NULL,
-            status text NOT NULL CHECK (status IN ('active', 'completed')),
-            created_at text NOT NULL,
-            last_seq bigint NOT NULL DEFAULT 0
-        );
-        CREATE TABLE hyzer_round_player (
-            round_id uuid NOT NULL REFERENCES hyzer_round(id),
-            player_id text NOT NULL CHECK (octet_length(player_id) BETWEEN 1 AND 128 AND player_id !~ '[[:cntrl:]]'),
-            name text NOT NULL,
-            ordinal integer NOT NULL,
-            PRIMARY KEY (round_id, player_id)
-        );
-        CREATE INDEX hyzer_round_player_name ON hyzer_round_player (lower(name));
-        CREATE TABLE hyzer_score_event (
-            id uuid PRIMARY KEY,
-            round_id uuid NOT NULL REFERENCES hyzer_round(id),
-            round_seq bigint NOT NULL,
-            player_id text NOT NULL,
-            hole integer NOT NULL CHECK (hole >= 1),
-            strokes integer NOT NULL CHECK (strokes BETWEEN 1 AND 10),
-            supersedes uuid REFERENCES hyzer_score_event(id),
-            reported_by text NOT NULL,
-            device_id text NOT NULL CHECK (octet_length(device_id) BETWEEN 1 AND 64 AND device_id !~ '[[:cntrl:]]'),
-            source text NOT NULL CHECK (source IN ('tap', 'voice', 'crown', 'resolution')),
-            created_at text NOT NULL,
-            uploaded_by text NOT NULL,
-            uploaded_at timestamptz NOT NULL DEFAULT now(),
-            UNIQUE (round_id, round_seq),
-            FOREIGN KEY (round_id, player_id) REFERENCES hyzer_round_player(round_id, player_id),
-            FOREIGN KEY (round_id, reported_by) REFERENCES hyzer_round_player(round_id, player_id)
-        );
-
-        CREATE FUNCTION hyzer_refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$
-        BEGIN
-            RAISE EXCEPTION '% is append-only: % is not allowed', TG_TABLE_NAME, TG_OP USING ERRCODE = 'restrict_violation';
-        END $$;
-        CREATE TRIGGER hyzer_score_event_append_only BEFORE UPDATE OR DELETE ON hyzer_score_event
-            FOR EACH ROW EXECUTE FUNCTION hyzer_refuse_change();
-        CREATE TRIGGER hyzer_score_event_no_truncate BEFORE TRUNCATE ON hyzer_score_event
-            FOR EACH STATEMENT EXECUTE FUNCTION hyzer_refuse_change();
-        CREATE TRIGGER hyzer_round_player_fixed BEFORE UPDATE OR DELETE ON hyzer_round_player
-            FOR EACH ROW EXECUTE FUNCTION hyzer_refuse_change();
-        CREATE TRIGGER hyzer_round_no_delete BEFORE DELETE ON hyzer_round
-            FOR EACH ROW EXECUTE FUNCTION hyzer_refuse_change();
-
-        CREATE FUNCTION hyzer_check_round_update() RETURNS trigger LANGUAGE plpgsql AS $$
-        BEGIN
-            IF NEW.id <> OLD.id OR NEW.course_name <> OLD.course_name OR NEW.pars <> OLD.pars
-               OR NEW.organizer_hub <> OLD.organizer_hub OR NEW.any_player_resolves <> OLD.any_player_resolves
-               OR NEW.created_at <> OLD.created_at THEN
-                RAISE EXCEPTION 'a round''s course, organizer and options never change' USING ERRCODE = 'restrict_violation';
-            END IF;
-            IF OLD.status = 'completed' AND NEW.status <> 'completed' THEN
-                RAISE EXCEPTION 'a completed round stays completed' USING ERRCODE = 'restrict_violation';
-            END IF;
-            IF NEW.last_seq < OLD.last_seq THEN
-                RAISE EXCEPTION 'a round''s event order only grows' USING ERRCODE = 'restrict_violation';
-            END IF;
-            RETURN NEW;
-        END $$;
-        CREATE TRIGGER hyzer_round_update BEFORE UPDATE ON hyzer_round
-            FOR EACH ROW EXECUTE FUNCTION hyzer_check_round_update();
-
-        CREATE FUNCTION hyzer_check_event() RETURNS trigger LANGUAGE plpgsql AS $$
-        DECLARE
-            r hyzer_round;
-            target hyzer_score_event;
-        BEGIN
-            SELECT * INTO r FROM hyzer_round WHERE id = NEW.round_id;
-            IF NOT FOUND THEN
-                RAISE EXCEPTION 'round % is not in the cloud', NEW.round_id USING ERRCODE = 'foreign_key_violation';
-            END IF;
-            IF NEW.hole > cardinality(r.pars) THEN
-                RAISE EXCEPTION 'hole % is not on %: holes are 1...%', NEW.hole, r.course_name, cardinality(r.pars)
-                    USING ERRCODE = 'check_violation';
-            END IF;
-            IF NEW.supersedes IS NOT NULL THEN
-                SELECT * INTO target FROM hyzer_score_event WHERE id = NEW.supersedes;
-                IF NOT FOUND OR target.round_id <> NEW.round_id OR target.player_id <> NEW.player_id OR target.hole <> NEW.hole THEN
-                    RAISE EXCEPTION 'score % supersedes %, which is not a score of the same round, player and hole in the cloud',
-                        NEW.id, NEW.supersedes USING ERRCODE = 'foreign_key_violation';
-                END IF;
-            END IF;
-            IF NEW.source = 'resolution' AND NOT r.any_player_resolves AND NEW.uploaded_by <> r.organizer_hub THEN
-                RAISE EXCEPTION 'only the organizer''s phone resolves discrepancies in this round' USING ERRCODE = 'insufficient_privilege';
-            END IF;
-            RETURN NEW;
-        END $$;
-        CREATE TRIGGER hyzer_score_event_check BEFORE INSERT ON hyzer_score_event
-            FOR EACH ROW EXECUTE FUNCTION hyzer_check_event();
-
-        -- One notification per round per transaction (PostgreSQL folds identical payloads): the
-        -- payload is the round's id; listeners then read past their cursor.
-        CREATE FUNCTION hyzer_notify_event() RETURNS trigger LANGUAGE plpgsql AS $$
-        BEGIN
-            PERFORM pg_notify('hyzer_events', NEW.round_id::text);
-            RETURN NULL;
-        END $$;
-        CREATE FUNCTION hyzer_notify_round() RETURNS trigger LANGUAGE plpgsql AS $$
-        BEGIN
-            PERFORM pg_notify('hyzer_events', NEW.id::text);
-            RETURN NULL;
-        END $$;
-        CREATE TRIGGER hyzer_score_event_notify AFTER INSERT ON hyzer_score_event
-            FOR EACH ROW EXECUTE FUNCTION hyzer_notify_event();
-        CREATE TRIGGER hyzer_round_notify AFTER INSERT OR UPDATE OF status ON hyzer_round
-            FOR EACH ROW EXECUTE FUNCTION hyzer_notify_round();
-        """),
-    ]
-
+/// The cloud's schema (docs/SYNC.md, "A cloud that trusts no phone"): run once by an administrator
+/// with `hyzer-hub cloud init ADMIN-URL`, never by a phone. Phones log in as roles of their own
+/// (`hyzer_admin.add_phone`) that may only call the functions of schema `hyzer`; the server numbers
+/// every event and records who uploaded it. Running it again replaces the functions and keeps the data.
+public enum CloudSchema {
+    /// What `hyzer.api_version()` answers for this schema; a phone refuses any other.
+    static let apiVersion = 2
     static let channel = "hyzer_events"
 
-    /// A migration's statements one by one (the extended protocol takes one per query): a line
+    public static let sql = #"""
+-- Hyzer cloud, schema v2: phones that do not trust each other.
+--
+-- Run once by an administrator (a superuser) on a database of its own (`hyzer-hub cloud init ADMIN-URL`; `--print-sql` prints this);
+-- running it again is harmless (it replaces the functions and keeps the data). Everything happens in
+-- one transaction under one advisory lock, roles and functions included, so two runs at once take turns.
+--
+--   hyzer_owner  NOLOGIN: owns the schema `hyzer`, its tables and its SECURITY DEFINER functions.
+--   hyzer_phone  NOLOGIN group: EXECUTE on the phone API below, nothing else. Each phone logs in as
+--                its own role, a member of hyzer_phone (hyzer_admin.add_phone), and that role,
+--                `session_user`, is who the cloud says uploaded a row or organizes a round.
+--
+-- Phones have no table privileges at all (no INSERT/UPDATE/DELETE/SELECT, no ownership, so no ALTER
+-- TABLE or DISABLE TRIGGER), no TEMP, no CREATE anywhere. The server hands out every number: a
+-- round's row is locked by every upload and `round_seq` is made in one place (the insert trigger).
+--
+-- Statements end with `;` at the end of a line and function bodies are between `$$` lines, so the
+-- app can run the file statement by statement (CloudSchema.statements) or in one simple query.
+
+BEGIN;
+SELECT pg_advisory_xact_lock(7466577);
+
+DO $$
+BEGIN
+    IF current_setting('server_encoding') <> 'UTF8' THEN
+        RAISE EXCEPTION 'the Hyzer cloud needs a UTF8 database; this one is %', current_setting('server_encoding');
+    END IF;
+    -- Roles belong to the cluster, not the database: `cloud init` on two databases at once may
+    -- both find one missing, and the second CREATE then fails; that one is made already.
+    BEGIN
+        IF NOT EXISTS (SELECT FROM pg_catalog.pg_roles WHERE rolname = 'hyzer_owner') THEN
+            CREATE ROLE hyzer_owner NOLOGIN NOINHERIT;
+        END IF;
+    EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL;
+    END;
+    BEGIN
+        IF NOT EXISTS (SELECT FROM pg_catalog.pg_roles WHERE rolname = 'hyzer_phone') THEN
+            CREATE ROLE hyzer_phone NOLOGIN;
+        END IF;
+    EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL;
+    END;
+    -- A database of its own: only phones connect, nobody makes temporary tables.
+    EXECUTE format('REVOKE ALL ON DATABASE %I FROM PUBLIC', current_database());
+    EXECUTE format('GRANT CONNECT ON DATABASE %I TO hyzer_phone', current_database());
+END $$;
+
+REVOKE CREATE ON SCHEMA public FROM PUBLIC;
+-- Nothing a phone needs, and each is a lever: large objects fill the disk; an advisory lock held
+-- by a phone would block `cloud init`. (NOTIFY and LISTEN cannot be revoked: see NOTES.md.)
+REVOKE EXECUTE ON FUNCTION pg_catalog.lo_create(oid), pg_catalog.lo_creat(integer), pg_catalog.lo_from_bytea(oid, bytea),
+    pg_catalog.lo_put(oid, bigint, bytea), pg_catalog.lo_import(text), pg_catalog.lo_import(text, oid) FROM PUBLIC;
+REVOKE EXECUTE ON FUNCTION pg_catalog.pg_advisory_lock(bigint), pg_catalog.pg_advisory_lock(integer, integer),
+    pg_catalog.pg_advisory_lock_shared(bigint), pg_catalog.pg_advisory_lock_shared(integer, integer),
+    pg_catalog.pg_try_advisory_lock(bigint), pg_catalog.pg_try_advisory_lock(integer, integer),
+    pg_catalog.pg_try_advisory_lock_shared(bigint), pg_catalog.pg_try_advisory_lock_shared(integer, integer),
+    pg_catalog.pg_advisory_xact_lock(bigint), pg_catalog.pg_advisory_xact_lock(integer, integer),
+    pg_catalog.pg_advisory_xact_lock_shared(bigint), pg_catalog.pg_advisory_xact_lock_shared(integer, integer),
+    pg_catalog.pg_try_advisory_xact_lock(bigint), pg_catalog.pg_try_advisory_xact_lock(integer, integer),
+    pg_catalog.pg_try_advisory_xact_lock_shared(bigint), pg_catalog.pg_try_advisory_xact_lock_shared(integer, integer) FROM PUBLIC;
+
+CREATE SCHEMA IF NOT EXISTS hyzer AUTHORIZATION hyzer_owner;
+REVOKE ALL ON SCHEMA hyzer FROM PUBLIC;
+GRANT USAGE ON SCHEMA hyzer TO hyzer_phone;
+ALTER DEFAULT PRIVILEGES FOR ROLE hyzer_owner REVOKE EXECUTE ON FUNCTIONS FROM PUBLIC;
+
+-- From here on, objects are made by (so owned by) hyzer_owner.
+SET LOCAL ROLE hyzer_owner;
+
+CREATE TABLE IF NOT EXISTS hyzer.migration (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now());
+
+-- A name or id a person reads: 1..max_chars characters, not blank, and none of Unicode's Cc
+-- (controls), Cf (format: bidi overrides, zero-width, soft hyphen, tags, ...), Zl/Zp (line and
+-- paragraph separators) nor the Hangul fillers that draw as nothing. The list is spelled out (not
+-- the platform's Unicode tables) so that every phone can apply exactly the same rule.
+CREATE OR REPLACE FUNCTION hyzer.is_clean(value text, max_chars integer) RETURNS boolean
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+    RETURN char_length(value) BETWEEN 1 AND max_chars
+        AND value !~ '[\u0001-\u001F\u007F-\u009F\u00AD\u0600-\u0605\u061C\u06DD\u070F\u0890-\u0891\u08E2\u115F\u1160\u180E\u200B-\u200F\u2028-\u202E\u2060-\u2064\u2066-\u206F\u3164\uFEFF\uFFA0\uFFF9-\uFFFB\U000110BD\U000110CD\U00013430-\U0001343F\U0001BCA0-\U0001BCA3\U0001D173-\U0001D17A\U000E0001\U000E0020-\U000E007F]'
+        AND value ~ '[^[:space:]]';
+
+-- HyzerJSON.formatTimestamp's shape: YYYY-MM-DDTHH:MM:SS[.fraction]Z.
+CREATE OR REPLACE FUNCTION hyzer.is_timestamp(value text) RETURNS boolean
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+    RETURN value ~ '^-?[0-9]{4,6}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,9})?Z$';
+
+CREATE TABLE IF NOT EXISTS hyzer.round (
+    id uuid PRIMARY KEY,
+    course_name text NOT NULL CHECK (hyzer.is_clean(course_name, 64)),
+    pars integer[] NOT NULL CHECK (array_ndims(pars) = 1 AND array_lower(pars, 1) = 1 AND cardinality(pars) BETWEEN 1 AND 36
+                                   AND array_position(pars, NULL) IS NULL AND 2 <= ALL(pars) AND 6 >= ALL(pars)),
+    organizer text NOT NULL,                      -- the role that shared it: session_user, never a client string
+    organizer_name text CHECK (organizer_name IS NULL OR hyzer.is_clean(organizer_name, 64)),
+    any_player_resolves boolean NOT NULL,
+    status text NOT NULL CHECK (status IN ('active', 'completed')),
+    created_at text NOT NULL CHECK (hyzer.is_timestamp(created_at)),   -- the organizer's clock: shown, never trusted
+    shared_at timestamptz NOT NULL,               -- the server's clock: discovery sorts and filters by it
+    completed_by text,
+    completed_at timestamptz,
+    created_xact xid8 NOT NULL                    -- players may be added only by this transaction
+);
+CREATE INDEX IF NOT EXISTS round_active ON hyzer.round (shared_at DESC) WHERE status = 'active';
+CREATE INDEX IF NOT EXISTS round_organizer ON hyzer.round (organizer, shared_at);
+
+CREATE TABLE IF NOT EXISTS hyzer.round_player (
+    round_id uuid NOT NULL REFERENCES hyzer.round (id),
+    player_id text NOT NULL CHECK (octet_length(player_id) <= 128 AND hyzer.is_clean(player_id, 128)),
+    name text NOT NULL CHECK (hyzer.is_clean(name, 64)),
+    ordinal integer NOT NULL CHECK (ordinal >= 0),
+    PRIMARY KEY (round_id, player_id),
+    UNIQUE (round_id, ordinal)
+);
+CREATE INDEX IF NOT EXISTS round_player_name ON hyzer.round_player (lower(name));
+CREATE INDEX IF NOT EXISTS round_player_id ON hyzer.round_player (player_id);
+
+CREATE TABLE IF NOT EXISTS hyzer.score_event (
+    id uuid PRIMARY KEY,
+    round_id uuid NOT NULL REFERENCES hyzer.round (id),
+    round_seq bigint NOT NULL CHECK (round_seq >= 1),
+    player_id text NOT NULL,
+    hole integer NOT NULL CHECK (hole >= 1),
+    strokes integer NOT NULL CHECK (strokes BETWEEN 1 AND 10),
+    supersedes uuid REFERENCES hyzer.score_event (id),
+    reported_by text NOT NULL,
+    device_id text NOT NULL CHECK (octet_length(device_id) <= 64 AND hyzer.is_clean(device_id, 64)),
+    source text NOT NULL CHECK (source IN ('tap', 'voice', 'crown', 'resolution')),
+    created_at text NOT NULL CHECK (hyzer.is_timestamp(created_at)),
+    uploaded_by text NOT NULL,
+    uploaded_at timestamptz NOT NULL,
+    UNIQUE (round_id, round_seq),
+    FOREIGN KEY (round_id, player_id) REFERENCES hyzer.round_player (round_id, player_id),
+    FOREIGN KEY (round_id, reported_by) REFERENCES hyzer.round_player (round_id, player_id)
+);
+CREATE INDEX IF NOT EXISTS score_event_uploader ON hyzer.score_event (round_id, uploaded_by);
+
+-- A device id belongs, in a round, to the phone that first uploaded under it: "a correction from
+-- the same device" then means the same phone, and no phone can withdraw another's score.
+CREATE TABLE IF NOT EXISTS hyzer.round_device (
+    round_id uuid NOT NULL REFERENCES hyzer.round (id),
+    device_id text NOT NULL,
+    uploaded_by text NOT NULL,
+    PRIMARY KEY (round_id, device_id)
+);
+
+-- Belt and braces: were a privilege ever granted by mistake, no policy lets a phone see or write a row.
+ALTER TABLE hyzer.round ENABLE ROW LEVEL SECURITY;
+ALTER TABLE hyzer.round_player ENABLE ROW LEVEL SECURITY;
+ALTER TABLE hyzer.score_event ENABLE ROW LEVEL SECURITY;
+ALTER TABLE hyzer.round_device ENABLE ROW LEVEL SECURITY;
+
+-- ---------------------------------------------------------------------------------------------
+-- Invariants, held by triggers even against the owner's own functions.
+
+CREATE OR REPLACE FUNCTION hyzer.refuse_change() RETURNS trigger
+    LANGUAGE plpgsql SET search_path = pg_catalog, hyzer, pg_temp AS $$
+BEGIN
+    RAISE EXCEPTION '% is append-only: % is not allowed', TG_TABLE_NAME, TG_OP USING ERRCODE = 'restrict_violation';
+END $$;
+
+CREATE OR REPLACE FUNCTION hyzer.round_before_insert() RETURNS trigger
+    LANGUAGE plpgsql SET search_path = pg_catalog, hyzer, pg_temp AS $$
+BEGIN
+    NEW.organizer := session_user;
+    NEW.status := 'active';
+    NEW.shared_at := now();
+    NEW.completed_by := NULL;
+    NEW.completed_at := NULL;
+    NEW.created_xact := pg_current_xact_id();
+    RETURN NEW;
+END $$;
+
+CREATE OR REPLACE FUNCTION hyzer.round_before_update() RETURNS trigger
+    LANGUAGE plpgsql SET search_path = pg_catalog, hyzer, pg_temp AS $$
+BEGIN
+    IF (NEW.id, NEW.course_name, NEW.pars, NEW.organizer, NEW.organizer_name, NEW.any_player_resolves, NEW.created_at, NEW.shared_at, NEW.created_xact)
+       IS DISTINCT FROM (OLD.id, OLD.course_name, OLD.pars, OLD.organizer, OLD.organizer_name, OLD.any_player_resolves, OLD.created_at, OLD.shared_at, OLD.created_xact) THEN
+        RAISE EXCEPTION 'a round''s course, pars, organizer and options never change' USING ERRCODE = 'restrict_violation';
+    END IF;
+    IF OLD.status = 'completed' AND (NEW.status, NEW.completed_by, NEW.completed_at) IS DISTINCT FROM (OLD.status, OLD.completed_by, OLD.completed_at) THEN
+        RAISE EXCEPTION 'a completed round stays completed' USING ERRCODE = 'restrict_violation';
+    END IF;
+    RETURN NEW;
+END $$;
+
+CREATE OR REPLACE FUNCTION hyzer.round_player_before_insert() RETURNS trigger
+    LANGUAGE plpgsql SET search_path = pg_catalog, hyzer, pg_temp AS $$
+DECLARE
+    r hyzer.round;
+BEGIN
+    SELECT * INTO r FROM hyzer.round AS x WHERE x.id = NEW.round_id;
+    IF NOT FOUND OR r.created_xact <> pg_current_xact_id() OR EXISTS (SELECT FROM hyzer.score_event e WHERE e.round_id = NEW.round_id) THEN
+        RAISE EXCEPTION 'a round''s players are fixed when it is shared: nobody joins round % later', NEW.round_id
+            USING ERRCODE = 'restrict_violation';
+    END IF;
+    RETURN NEW;
+END $$;
+
+-- Why an event may not enter round r (code and reason), or nulls. Used by upload_events to report
+-- each refused event, and again by the insert trigger (the rule holds even for the owner).
+CREATE OR REPLACE FUNCTION hyzer.event_refusal(r hyzer.round, e_id uuid, e_player text, e_hole integer, e_strokes integer,
+                                               e_supersedes uuid, e_reporter text, e_device text, e_source text,
+                                               e_created text, e_uploader text, OUT code text, OUT reason text)
+    LANGUAGE plpgsql STABLE SET search_path = pg_catalog, hyzer, pg_temp AS $$
+DECLARE
+    target hyzer.score_event;
+    holder text;
+BEGIN
+    IF e_player IS NULL OR e_hole IS NULL OR e_strokes IS NULL OR e_reporter IS NULL OR e_device IS NULL
+       OR e_source IS NULL OR e_created IS NULL THEN
+        code := 'HZ001'; reason := format('score %s lacks a field (player, hole, strokes, reporter, device, source and created_at are required)', e_id);
+    ELSIF e_strokes NOT BETWEEN 1 AND 10 THEN
+        code := 'HZ023'; reason := format('score %s: strokes must be between 1 and 10; got %s', e_id, e_strokes);
+    ELSIF e_hole NOT BETWEEN 1 AND cardinality(r.pars) THEN
+        code := 'HZ022'; reason := format('score %s: hole %s is not on %s; holes are 1...%s', e_id, e_hole, r.course_name, cardinality(r.pars));
+    ELSIF e_source NOT IN ('tap', 'voice', 'crown', 'resolution') THEN
+        code := 'HZ026'; reason := format('score %s: source must be tap, voice, crown or resolution', e_id);
+    ELSIF octet_length(e_device) > 64 THEN
+        code := 'HZ026'; reason := format('score %s: a device id is 1 to 64 bytes with no control or invisible characters', e_id);
+    ELSIF NOT hyzer.is_clean(e_device, 64) THEN
+        code := 'HZ026'; reason := format('score %s: a device id is 1 to 64 bytes with no control or invisible characters', e_id);
+    ELSIF octet_length(e_created) > 40 OR NOT hyzer.is_timestamp(e_created) THEN
+        code := 'HZ026'; reason := format('score %s: created_at must read YYYY-MM-DDTHH:MM:SS.sssZ', e_id);
+    ELSIF NOT EXISTS (SELECT FROM hyzer.round_player p WHERE p.round_id = r.id AND p.player_id = e_player) THEN
+        code := 'HZ020'; reason := format('score %s: the player is not in round %s', e_id, r.id);
+    ELSIF NOT EXISTS (SELECT FROM hyzer.round_player p WHERE p.round_id = r.id AND p.player_id = e_reporter) THEN
+        code := 'HZ021'; reason := format('score %s: the reporter is not a player of round %s', e_id, r.id);
+    END IF;
+    IF code IS NOT NULL THEN RETURN; END IF;
+    IF e_supersedes IS NOT NULL THEN
+        SELECT * INTO target FROM hyzer.score_event t WHERE t.id = e_supersedes;
+        IF NOT FOUND OR target.round_id <> r.id OR target.player_id <> e_player OR target.hole <> e_hole THEN
+            code := 'HZ024';
+            reason := format('score %s supersedes %s, which is not a score of the same round, player and hole in the cloud', e_id, e_supersedes);
+            RETURN;
+        END IF;
+    END IF;
+    IF e_source = 'resolution' AND NOT r.any_player_resolves AND e_uploader <> r.organizer THEN
+        code := 'HZ025';
+        reason := format('score %s: only the organizer''s phone (%s) resolves discrepancies in round %s; this upload is from %s', e_id, r.organizer, r.id, e_uploader);
+        RETURN;
+    END IF;
+    SELECT d.uploaded_by INTO holder FROM hyzer.round_device d WHERE d.round_id = r.id AND d.device_id = e_device;
+    IF FOUND AND holder <> e_uploader THEN
+        code := 'HZ027';
+        reason := format('score %s: device %s uploads through phone %s in round %s, not through %s', e_id, e_device, holder, r.id, e_uploader);
+    END IF;
+END $$;
+
+-- The only place a round_seq is made: under the round's row lock (held until commit), one more
+-- than the highest number the round has. Uploaders of a round therefore commit in the order they
+-- number, and the numbers have no gap (a rolled-back insert takes its number with it).
+CREATE OR REPLACE FUNCTION hyzer.score_event_before_insert() RETURNS trigger
+    LANGUAGE plpgsql SET search_path = pg_catalog, hyzer, pg_temp AS $$
+DECLARE
+    r hyzer.round;
+    v_code text;
+    v_reason text;
+BEGIN
+    NEW.uploaded_by := session_user;
+    NEW.uploaded_at := now();
+    IF EXISTS (SELECT FROM hyzer.score_event e WHERE e.id = NEW.id) THEN
+        RAISE EXCEPTION 'score % is already in the cloud', NEW.id USING ERRCODE = 'unique_violation';
+    END IF;
+    IF current_setting('transaction_isolation') <> 'read committed' THEN
+        RAISE EXCEPTION 'scores are uploaded in READ COMMITTED transactions (this one is %)', current_setting('transaction_isolation')
+            USING ERRCODE = 'invalid_transaction_state';
+    END IF;
+    SELECT * INTO r FROM hyzer.round AS x WHERE x.id = NEW.round_id FOR UPDATE;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'round % is not in the cloud', NEW.round_id USING ERRCODE = 'HZ100';
+    END IF;
+    SELECT c.code, c.reason INTO v_code, v_reason
+        FROM hyzer.event_refusal(r, NEW.id, NEW.player_id, NEW.hole, NEW.strokes, NEW.supersedes, NEW.reported_by,
+                                 NEW.device_id, NEW.source, NEW.created_at, NEW.uploaded_by) AS c;
+    IF v_code IS NOT NULL THEN
+        RAISE EXCEPTION '%', v_reason USING ERRCODE = v_code;
+    END IF;
+    SELECT coalesce(max(e.round_seq), 0) + 1 INTO NEW.round_seq FROM hyzer.score_event e WHERE e.round_id = NEW.round_id;
+    INSERT INTO hyzer.round_device AS d (round_id, device_id, uploaded_by) VALUES (NEW.round_id, NEW.device_id, NEW.uploaded_by)
+        ON CONFLICT (round_id, device_id) DO NOTHING;
+    RETURN NEW;
+END $$;
+
+CREATE OR REPLACE TRIGGER round_before_insert BEFORE INSERT ON hyzer.round FOR EACH ROW EXECUTE FUNCTION hyzer.round_before_insert();
+CREATE OR REPLACE TRIGGER round_before_update BEFORE UPDATE ON hyzer.round FOR EACH ROW EXECUTE FUNCTION hyzer.round_before_update();
+CREATE OR REPLACE TRIGGER round_no_delete BEFORE DELETE ON hyzer.round FOR EACH ROW EXECUTE FUNCTION hyzer.refuse_change();
+CREATE OR REPLACE TRIGGER round_no_truncate BEFORE TRUNCATE ON hyzer.round FOR EACH STATEMENT EXECUTE FUNCTION hyzer.refuse_change();
+CREATE OR REPLACE TRIGGER round_player_before_insert BEFORE INSERT ON hyzer.round_player FOR EACH ROW EXECUTE FUNCTION hyzer.round_player_before_insert();
+CREATE OR REPLACE TRIGGER round_player_fixed BEFORE UPDATE OR DELETE ON hyzer.round_player FOR EACH ROW EXECUTE FUNCTION hyzer.refuse_change();
+CREATE OR REPLACE TRIGGER round_player_no_truncate BEFORE TRUNCATE ON hyzer.round_player FOR EACH STATEMENT EXECUTE FUNCTION hyzer.refuse_change();
+CREATE OR REPLACE TRIGGER score_event_before_insert BEFORE INSERT ON hyzer.score_event FOR EACH ROW EXECUTE FUNCTION hyzer.score_event_before_insert();
+CREATE OR REPLACE TRIGGER score_event_append_only BEFORE UPDATE OR DELETE ON hyzer.score_event FOR EACH ROW EXECUTE FUNCTION hyzer.refuse_change();
+CREATE OR REPLACE TRIGGER score_event_no_truncate BEFORE TRUNCATE ON hyzer.score_event FOR EACH STATEMENT EXECUTE FUNCTION hyzer.refuse_change();
+CREATE OR REPLACE TRIGGER round_device_fixed BEFORE UPDATE OR DELETE ON hyzer.round_device FOR EACH ROW EXECUTE FUNCTION hyzer.refuse_change();
+CREATE OR REPLACE TRIGGER round_device_no_truncate BEFORE TRUNCATE ON hyzer.round_device FOR EACH STATEMENT EXECUTE FUNCTION hyzer.refuse_change();
+
+-- ---------------------------------------------------------------------------------------------
+-- The phone API. Every function: SECURITY DEFINER (runs as hyzer_owner), search_path pinned with
+-- pg_temp last, every object schema-qualified. Codes HZ0xx are per-event refusals (returned as rows
+-- by upload_events); HZ1xx are raised.
+
+CREATE OR REPLACE FUNCTION hyzer.api_version() RETURNS integer LANGUAGE sql IMMUTABLE RETURN 2;
+
+CREATE OR REPLACE FUNCTION hyzer.require_phone() RETURNS void
+    LANGUAGE plpgsql STABLE SET search_path = pg_catalog, hyzer, pg_temp AS $$
+BEGIN
+    IF NOT pg_has_role(session_user, 'hyzer_phone', 'MEMBER') THEN
+        RAISE EXCEPTION 'role % is not a Hyzer phone', session_user USING ERRCODE = 'insufficient_privilege';
+    END IF;
+END $$;
+
+CREATE OR REPLACE FUNCTION hyzer.share_round(id uuid, course_name text, pars integer[], organizer_name text, any_player_resolves boolean,
+                                             created_at text, player_ids text[], player_names text[])
+    RETURNS text
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, hyzer, pg_temp SET lock_timeout = '5s' AS $$
+DECLARE
+    v_id uuid := share_round.id;
+    v_course text := share_round.course_name;
+    v_pars integer[] := share_round.pars;
+    v_org_name text := share_round.organizer_name;
+    v_any boolean := share_round.any_player_resolves;
+    v_created text := share_round.created_at;
+    v_ids text[] := share_round.player_ids;
+    v_names text[] := share_round.player_names;
+    n integer := coalesce(cardinality(share_round.player_ids), 0);
+    problem text;
+    r hyzer.round;
+    i integer;
+BEGIN
+    PERFORM hyzer.require_phone();
+    IF v_id IS NULL THEN
+        problem := 'it has no id';
+    ELSIF v_course IS NULL OR NOT hyzer.is_clean(v_course, 64) THEN
+        problem := 'a course name is 1 to 64 characters, not blank, with no control or invisible format characters';
+    ELSIF v_pars IS NULL OR array_ndims(v_pars) <> 1 OR array_lower(v_pars, 1) <> 1 OR cardinality(v_pars) NOT BETWEEN 1 AND 36
+          OR array_position(v_pars, NULL) IS NOT NULL OR NOT (2 <= ALL(v_pars) AND 6 >= ALL(v_pars)) THEN
+        problem := 'a course has 1 to 36 holes, each of par 2 to 6';
+    ELSIF v_org_name IS NOT NULL AND NOT hyzer.is_clean(v_org_name, 64) THEN
+        problem := 'the organizer''s name is 1 to 64 characters, not blank, with no control or invisible format characters';
+    ELSIF v_any IS NULL OR v_created IS NULL OR octet_length(v_created) > 40 OR NOT hyzer.is_timestamp(v_created) THEN
+        problem := 'any_player_resolves and created_at (YYYY-MM-DDTHH:MM:SS.sssZ) are required';
+    ELSIF n NOT BETWEEN 1 AND 50 OR array_ndims(v_ids) <> 1 OR v_names IS NULL OR array_ndims(v_names) <> 1
+          OR cardinality(v_names) <> n OR array_lower(v_ids, 1) <> 1 OR array_lower(v_names, 1) <> 1 THEN
+        problem := 'a round has 1 to 50 players, each with an id and a name';
+    END IF;
+    IF problem IS NULL THEN
+        FOR i IN 1..n LOOP
+            IF v_ids[i] IS NULL OR octet_length(v_ids[i]) > 128 OR NOT hyzer.is_clean(v_ids[i], 128) THEN
+                problem := format('player %s''s id must be 1 to 128 bytes with no control or invisible format characters', i);
+            ELSIF v_names[i] IS NULL OR char_length(v_names[i]) > 64 OR NOT hyzer.is_clean(v_names[i], 64) THEN
+                problem := format('player %s''s name must be 1 to 64 characters, not blank, with no control or invisible format characters (it has %s)',
+                                  i, coalesce(char_length(v_names[i]), 0));
+            END IF;
+            EXIT WHEN problem IS NOT NULL;
+        END LOOP;
+    END IF;
+    IF problem IS NULL AND (SELECT count(DISTINCT x) FROM unnest(v_ids) AS x) <> n THEN
+        problem := 'two players have the same id';
+    END IF;
+    IF problem IS NOT NULL THEN
+        RAISE EXCEPTION 'round % is refused: %', v_id, problem USING ERRCODE = 'HZ102';
+    END IF;
+
+    SELECT * INTO r FROM hyzer.round AS x WHERE x.id = v_id;
+    IF FOUND THEN
+        IF r.organizer <> session_user THEN
+            RAISE EXCEPTION 'round % is already in the cloud, shared by another phone (%)', v_id, r.organizer USING ERRCODE = 'HZ101';
+        END IF;
+        IF (r.course_name, r.pars, r.organizer_name, r.any_player_resolves, r.created_at) IS DISTINCT FROM (v_course, v_pars, v_org_name, v_any, v_created)
+           OR ARRAY(SELECT p.player_id FROM hyzer.round_player p WHERE p.round_id = v_id ORDER BY p.ordinal) IS DISTINCT FROM v_ids
+           OR ARRAY(SELECT p.name FROM hyzer.round_player p WHERE p.round_id = v_id ORDER BY p.ordinal) IS DISTINCT FROM v_names THEN
+            RAISE EXCEPTION 'round % is already in the cloud with another course, players or options; a round never changes', v_id
+                USING ERRCODE = 'HZ101';
+        END IF;
+        RETURN 'already shared';
+    END IF;
+    IF (SELECT count(*) FROM hyzer.round x WHERE x.organizer = session_user AND x.shared_at > now() - interval '1 day') >= 50 THEN
+        RAISE EXCEPTION 'phone % shared 50 rounds in the last 24 hours; try later', session_user USING ERRCODE = 'HZ103';
+    END IF;
+    INSERT INTO hyzer.round AS x (id, course_name, pars, organizer, organizer_name, any_player_resolves, status, created_at, shared_at, created_xact)
+        VALUES (v_id, v_course, v_pars, session_user, v_org_name, v_any, 'active', v_created, now(), pg_current_xact_id());
+    INSERT INTO hyzer.round_player AS p (round_id, player_id, name, ordinal)
+        SELECT v_id, u.player_id, u.name, u.ord - 1 FROM unnest(v_ids, v_names) WITH ORDINALITY AS u(player_id, name, ord);
+    PERFORM pg_notify('hyzer_events', v_id::text || ':0');
+    RETURN 'shared';
+END $$;
+
+CREATE OR REPLACE FUNCTION hyzer.upload_events(round_id uuid, ids uuid[], player_ids text[], holes integer[], strokes integer[],
+                                               supersedes uuid[], reported_by text[], device_ids text[], sources text[], created_at text[])
+    RETURNS TABLE (event_id uuid, round_seq bigint, refusal_code text, refusal text)
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, hyzer, pg_temp SET lock_timeout = '5s' AS $$
+#variable_conflict use_column
+DECLARE
+    v_round uuid := upload_events.round_id;
+    a_ids uuid[] := upload_events.ids;
+    a_players text[] := upload_events.player_ids;
+    a_holes integer[] := upload_events.holes;
+    a_strokes integer[] := upload_events.strokes;
+    a_supersedes uuid[] := upload_events.supersedes;
+    a_reporters text[] := upload_events.reported_by;
+    a_devices text[] := upload_events.device_ids;
+    a_sources text[] := upload_events.sources;
+    a_created text[] := upload_events.created_at;
+    n integer := coalesce(cardinality(upload_events.ids), 0);
+    uploader text := session_user;
+    r hyzer.round;
+    base bigint;
+    prior hyzer.score_event;
+    v_code text;
+    v_reason text;
+    v_seq bigint;
+    used bigint;
+    quota bigint;
+    inserted integer := 0;
+    i integer;
+    differs text[];
+BEGIN
+    PERFORM hyzer.require_phone();
+    IF v_round IS NULL OR n > 2000 THEN
+        RAISE EXCEPTION 'upload_events takes a round id and at most 2000 events' USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    IF n = 0 THEN RETURN; END IF;
+    IF current_setting('transaction_isolation') <> 'read committed' THEN
+        RAISE EXCEPTION 'call upload_events in a READ COMMITTED transaction (this one is %)', current_setting('transaction_isolation')
+            USING ERRCODE = 'invalid_transaction_state';
+    END IF;
+    IF EXISTS (SELECT FROM unnest(ARRAY[array_ndims(a_ids), array_ndims(a_players), array_ndims(a_holes), array_ndims(a_strokes),
+                                        array_ndims(a_supersedes), array_ndims(a_reporters), array_ndims(a_devices), array_ndims(a_sources),
+                                        array_ndims(a_created)]) AS d(ndims) WHERE d.ndims IS DISTINCT FROM 1)
+       OR EXISTS (SELECT FROM unnest(ARRAY[array_lower(a_ids, 1), array_lower(a_players, 1), array_lower(a_holes, 1), array_lower(a_strokes, 1),
+                                           array_lower(a_supersedes, 1), array_lower(a_reporters, 1), array_lower(a_devices, 1),
+                                           array_lower(a_sources, 1), array_lower(a_created, 1)]) AS l(lower) WHERE l.lower IS DISTINCT FROM 1)
+       OR EXISTS (SELECT FROM unnest(ARRAY[cardinality(a_players), cardinality(a_holes), cardinality(a_strokes), cardinality(a_supersedes),
+                                           cardinality(a_reporters), cardinality(a_devices), cardinality(a_sources), cardinality(a_created)]) AS c(card)
+                  WHERE c.card IS DISTINCT FROM n) THEN
+        RAISE EXCEPTION 'upload_events takes ten one-dimensional arrays with one element per event (supersedes: null for a first score)'
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+
+    -- The round's row lock, held until commit: uploads of a round take turns and commit in order.
+    SELECT * INTO r FROM hyzer.round AS x WHERE x.id = v_round FOR UPDATE;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'round % is not in the cloud yet: share it first', v_round USING ERRCODE = 'HZ100';
+    END IF;
+    SELECT coalesce(max(e.round_seq), 0) INTO base FROM hyzer.score_event e WHERE e.round_id = v_round;
+    SELECT count(*) INTO used FROM hyzer.score_event e WHERE e.round_id = v_round AND e.uploaded_by = uploader;
+    quota := 20::bigint * cardinality(r.pars) * (SELECT count(*) FROM hyzer.round_player p WHERE p.round_id = v_round);
+
+    BEGIN
+        FOR i IN 1..n LOOP
+            event_id := a_ids[i]; round_seq := NULL; refusal_code := NULL; refusal := NULL;
+            IF a_ids[i] IS NULL THEN
+                refusal_code := 'HZ001'; refusal := format('event #%s of the upload has no id', i);
+                RETURN NEXT; CONTINUE;
+            END IF;
+            SELECT * INTO prior FROM hyzer.score_event e WHERE e.id = a_ids[i];
+            IF FOUND THEN
+                IF prior.round_id <> v_round THEN
+                    refusal_code := 'HZ010';
+                    refusal := format('score %s is already in the cloud under another round (%s); an id names one score of one round', a_ids[i], prior.round_id);
+                ELSE
+                    differs := ARRAY(SELECT f.name FROM (VALUES
+                        ('player', prior.player_id IS DISTINCT FROM a_players[i]), ('hole', prior.hole IS DISTINCT FROM a_holes[i]),
+                        ('strokes', prior.strokes IS DISTINCT FROM a_strokes[i]), ('supersedes', prior.supersedes IS DISTINCT FROM a_supersedes[i]),
+                        ('reporter', prior.reported_by IS DISTINCT FROM a_reporters[i]), ('device', prior.device_id IS DISTINCT FROM a_devices[i]),
+                        ('source', prior.source IS DISTINCT FROM a_sources[i])) AS f(name, differ) WHERE f.differ);
+                    IF cardinality(differs) > 0 THEN
+                        refusal_code := 'HZ011';
+                        refusal := format('score %s is already in the cloud (number %s) and differs in %s; the same id with other content is refused',
+                                          a_ids[i], prior.round_seq, array_to_string(differs, ', '));
+                    ELSE
+                        round_seq := prior.round_seq;     -- the same score again: its number, nothing written
+                    END IF;
+                END IF;
+                RETURN NEXT; CONTINUE;
+            END IF;
+            SELECT c.code, c.reason INTO v_code, v_reason
+                FROM hyzer.event_refusal(r, a_ids[i], a_players[i], a_holes[i], a_strokes[i], a_supersedes[i], a_reporters[i],
+                                         a_devices[i], a_sources[i], a_created[i], uploader) AS c;
+            IF v_code IS NULL AND used >= quota THEN
+                v_code := 'HZ028';
+                v_reason := format('score %s: phone %s has uploaded %s scores to round %s, the most one phone may', a_ids[i], uploader, used, v_round);
+            END IF;
+            IF v_code IS NOT NULL THEN
+                refusal_code := v_code; refusal := v_reason;
+                RETURN NEXT; CONTINUE;
+            END IF;
+            INSERT INTO hyzer.score_event AS e (id, round_id, player_id, hole, strokes, supersedes, reported_by, device_id, source, created_at)
+                VALUES (a_ids[i], v_round, a_players[i], a_holes[i], a_strokes[i], a_supersedes[i], a_reporters[i], a_devices[i], a_sources[i], a_created[i])
+                RETURNING e.round_seq INTO v_seq;
+            round_seq := v_seq;
+            inserted := inserted + 1;
+            used := used + 1;
+            RETURN NEXT;
+        END LOOP;
+    EXCEPTION WHEN unique_violation THEN
+        -- Another round's upload stored one of these ids between our look and our insert: the
+        -- whole call is undone; the next try finds the id and reports it (HZ010).
+        RAISE EXCEPTION 'a concurrent upload stored one of these score ids first; send them again' USING ERRCODE = 'serialization_failure';
+    END;
+    IF inserted > 0 THEN
+        PERFORM pg_notify('hyzer_events', v_round::text || ':' || (base + inserted)::text);
+    END IF;
+END $$;
+
+CREATE OR REPLACE FUNCTION hyzer.complete_round(round_id uuid) RETURNS boolean
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, hyzer, pg_temp SET lock_timeout = '5s' AS $$
+DECLARE
+    v_round uuid := complete_round.round_id;
+    r hyzer.round;
+BEGIN
+    PERFORM hyzer.require_phone();
+    SELECT * INTO r FROM hyzer.round AS x WHERE x.id = v_round FOR UPDATE;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'round % is not in the cloud yet: share it first', v_round USING ERRCODE = 'HZ100';
+    END IF;
+    IF r.status = 'completed' THEN RETURN false; END IF;
+    IF r.organizer <> session_user AND NOT EXISTS (SELECT FROM hyzer.score_event e WHERE e.round_id = v_round AND e.uploaded_by = session_user) THEN
+        RAISE EXCEPTION 'only the organizer''s phone or a phone that scored in round % completes it', v_round USING ERRCODE = 'HZ104';
+    END IF;
+    UPDATE hyzer.round AS x SET status = 'completed', completed_by = session_user, completed_at = now() WHERE x.id = v_round;
+    PERFORM pg_notify('hyzer_events', v_round::text || ':' || (SELECT coalesce(max(e.round_seq), 0) FROM hyzer.score_event e WHERE e.round_id = v_round)::text);
+    RETURN true;
+END $$;
+
+CREATE OR REPLACE FUNCTION hyzer.round_info(round_id uuid)
+    RETURNS TABLE (id uuid, course_name text, pars integer[], organizer text, organizer_name text, any_player_resolves boolean,
+                   status text, created_at text, shared_at timestamptz, last_seq bigint, completed_by text,
+                   player_ids text[], player_names text[])
+    LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, hyzer, pg_temp AS $$
+    SELECT r.id, r.course_name, r.pars, r.organizer, r.organizer_name, r.any_player_resolves, r.status, r.created_at, r.shared_at,
+           (SELECT coalesce(max(e.round_seq), 0) FROM hyzer.score_event e WHERE e.round_id = r.id), r.completed_by,
+           ARRAY(SELECT p.player_id FROM hyzer.round_player p WHERE p.round_id = r.id ORDER BY p.ordinal),
+           ARRAY(SELECT p.name FROM hyzer.round_player p WHERE p.round_id = r.id ORDER BY p.ordinal)
+    FROM hyzer.round r WHERE r.id = $1
+$$;
+
+CREATE OR REPLACE FUNCTION hyzer.active_rounds(player_name text DEFAULT NULL, player_id text DEFAULT NULL, shared_after timestamptz DEFAULT NULL)
+    RETURNS TABLE (round_id uuid, organizer text, created_at text, shared_at timestamptz)
+    LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, hyzer, pg_temp AS $$
+    SELECT r.id, r.organizer, r.created_at, r.shared_at FROM hyzer.round r
+    WHERE r.status = 'active' AND r.shared_at > coalesce($3, '-infinity')
+      AND ($2 IS NULL OR EXISTS (SELECT FROM hyzer.round_player p WHERE p.round_id = r.id AND p.player_id = $2))
+      AND ($2 IS NOT NULL OR $1 IS NULL OR EXISTS (SELECT FROM hyzer.round_player p WHERE p.round_id = r.id AND lower(p.name) = lower($1)))
+    ORDER BY r.shared_at DESC LIMIT 20
+$$;
+
+CREATE OR REPLACE FUNCTION hyzer.events_after(round_id uuid, cursor bigint, lim integer DEFAULT 2000)
+    RETURNS TABLE (round_seq bigint, id uuid, player_id text, hole integer, strokes integer, supersedes uuid, reported_by text,
+                   device_id text, source text, created_at text, uploaded_by text)
+    LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, hyzer, pg_temp AS $$
+    SELECT e.round_seq, e.id, e.player_id, e.hole, e.strokes, e.supersedes, e.reported_by, e.device_id, e.source, e.created_at, e.uploaded_by
+    FROM hyzer.score_event e WHERE e.round_id = $1 AND e.round_seq > greatest(coalesce($2, 0), 0)
+    ORDER BY e.round_seq LIMIT least(greatest(coalesce($3, 2000), 1), 2000)
+$$;
+
+RESET ROLE;
+
+REVOKE ALL ON ALL TABLES IN SCHEMA hyzer FROM PUBLIC;
+REVOKE ALL ON ALL FUNCTIONS IN SCHEMA hyzer FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION hyzer.api_version(), hyzer.share_round(uuid, text, integer[], text, boolean, text, text[], text[]),
+    hyzer.upload_events(uuid, uuid[], text[], integer[], integer[], uuid[], text[], text[], text[], text[]),
+    hyzer.complete_round(uuid), hyzer.round_info(uuid), hyzer.active_rounds(text, text, timestamptz),
+    hyzer.events_after(uuid, bigint, integer) TO hyzer_phone;
+
+-- ---------------------------------------------------------------------------------------------
+-- The administrator's tools: ordinary (SECURITY INVOKER) functions, so only a role that may
+-- create roles and signal backends can use them. Phones have no USAGE on this schema.
+
+CREATE SCHEMA IF NOT EXISTS hyzer_admin;
+REVOKE ALL ON SCHEMA hyzer_admin FROM PUBLIC;
+
+-- Makes a phone's login role and returns its password (generated unless given). The role name is
+-- the phone's identity in every round (organizer, uploaded_by): never reuse one; disable instead.
+CREATE OR REPLACE FUNCTION hyzer_admin.add_phone(phone text, password text DEFAULT NULL) RETURNS text
+    LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+    secret text := coalesce(add_phone.password, replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', ''));
+BEGIN
+    IF phone IS NULL OR phone !~ '^[a-z][a-z0-9_]{0,39}$' OR phone IN ('hyzer_owner', 'hyzer_phone') OR phone LIKE 'pg\_%' THEN
+        RAISE EXCEPTION 'a phone''s name is a lowercase letter then up to 39 lowercase letters, digits or _ (and not hyzer_owner, hyzer_phone, pg_*)'
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    IF EXISTS (SELECT FROM pg_roles WHERE rolname = phone) THEN
+        RAISE EXCEPTION 'role % already exists; a phone''s role is its identity in the cloud, so choose another name', phone
+            USING ERRCODE = 'duplicate_object';
+    END IF;
+    IF char_length(secret) < 16 THEN
+        RAISE EXCEPTION 'a phone''s password has at least 16 characters' USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    EXECUTE format('CREATE ROLE %I LOGIN PASSWORD %L NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS INHERIT CONNECTION LIMIT 4 IN ROLE hyzer_phone',
+                   phone, secret);
+    -- Defaults a phone could override (ALTER ROLE itself, SET): see hyzer_admin.reap_stuck_phones.
+    EXECUTE format('ALTER ROLE %I SET statement_timeout = %L', phone, '30s');
+    EXECUTE format('ALTER ROLE %I SET idle_in_transaction_session_timeout = %L', phone, '15s');
+    EXECUTE format('ALTER ROLE %I SET lock_timeout = %L', phone, '10s');
+    RETURN secret;
+END $$;
+
+-- A lost or hostile phone: it can no longer log in and its sessions end. Its rows stay (history).
+CREATE OR REPLACE FUNCTION hyzer_admin.disable_phone(phone text) RETURNS integer
+    LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+    ended integer := 0;
+    victim integer;
+BEGIN
+    IF NOT EXISTS (SELECT FROM pg_auth_members m JOIN pg_roles g ON g.oid = m.roleid JOIN pg_roles p ON p.oid = m.member
+                   WHERE g.rolname = 'hyzer_phone' AND p.rolname = phone) THEN
+        RAISE EXCEPTION '% is not a phone', phone USING ERRCODE = 'undefined_object';
+    END IF;
+    EXECUTE format('ALTER ROLE %I NOLOGIN', phone);
+    FOR victim IN SELECT a.pid FROM pg_stat_activity a WHERE a.usename = phone AND a.pid <> pg_backend_pid() LOOP
+        IF pg_terminate_backend(victim) THEN ended := ended + 1; END IF;
+    END LOOP;
+    RETURN ended;
+END $$;
+
+-- Ends phone sessions whose transaction is older than max_age. A phone can hold its transaction
+-- open (and a round's row lock with it) and can override any timeout; run this every few seconds
+-- (cron, pg_cron, or `hyzer-hub cloud watch`). Honest phones' transactions last milliseconds.
+CREATE OR REPLACE FUNCTION hyzer_admin.reap_stuck_phones(max_age interval DEFAULT '30 seconds')
+    RETURNS TABLE (pid integer, phone text, transaction_age interval)
+    LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+    s record;
+BEGIN
+    -- Chosen first, then signalled: in one WHERE clause the planner may call pg_terminate_backend
+    -- before the other conditions, on any session (the administrator's own included).
+    FOR s IN SELECT a.pid AS victim, a.usename::text AS role, now() - a.xact_start AS age FROM pg_stat_activity a
+             WHERE a.xact_start < now() - max_age AND a.pid <> pg_backend_pid()
+               AND EXISTS (SELECT FROM pg_auth_members m JOIN pg_roles g ON g.oid = m.roleid
+                           WHERE g.rolname = 'hyzer_phone' AND m.member = a.usesysid) LOOP
+        IF pg_terminate_backend(s.victim) THEN
+            pid := s.victim; phone := s.role; transaction_age := s.age;
+            RETURN NEXT;
+        END IF;
+    END LOOP;
+END $$;
+
+REVOKE ALL ON ALL FUNCTIONS IN SCHEMA hyzer_admin FROM PUBLIC;
+
+INSERT INTO hyzer.migration (name) VALUES ('v2: phone roles, server-side functions, server-assigned order') ON CONFLICT (name) DO NOTHING;
+
+COMMIT;
+"""#
+
+    /// The schema's statements one by one (the extended protocol takes one per query): a line
     /// ending in `;` ends a statement, except inside a `$$` function body.
     static func statements(_ sql: String) -> [String] {
         var statements: [String] = [], current: [Substring] = [], inBody = false

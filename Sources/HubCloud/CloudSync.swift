@@ -27,6 +27,9 @@ public struct SyncStatus: Sendable, Codable, Equatable {
     /// The last pass that completed (everything uploaded, everything downloaded).
     public var lastSyncAt: Date?
     public var pid: Int32
+    /// Shared rounds that name this phone's owner, found by the last pass and not joined: joining
+    /// asks (`hyzer-hub round join ROUND-ID`) unless the owner said `cloud set --auto-join`.
+    public var offers: [RoundOffer] = []
 
     public static func read(from url: URL) -> SyncStatus? {
         guard let data = try? Data(contentsOf: url) else { return nil }
@@ -46,11 +49,41 @@ public struct SyncStatus: Sendable, Codable, Equatable {
     }
 }
 
+/// A shared round that names this phone's owner, offered rather than joined: who organised it
+/// (the role the cloud recorded, and the name their phone gave), where, and with whom.
+public struct RoundOffer: Sendable, Codable, Equatable {
+    public var roundID: UUID
+    public var course: String
+    public var organizer: String
+    public var organizerName: String?
+    public var players: [String]
+
+    init(_ round: CloudRound) {
+        roundID = round.id
+        course = round.courseName
+        organizer = round.organizer
+        organizerName = round.organizerName
+        players = round.players.map(\.name)
+    }
+
+    /// "Maple Hill with Jake, Sarah, organised by jake_phone (Jake)".
+    public var description: String {
+        "\(course) with \(players.joined(separator: ", ")), organised by \(organizer)\(organizerName.map { " (\($0))" } ?? "")"
+    }
+}
+
+/// What one pass did.
+public struct PassResult: Sendable {
+    public var uploaded = 0
+    public var downloaded = 0
+    public var offers: [RoundOffer] = []
+}
+
 /// Keeps one phone in step with the cloud (docs/SYNC.md): uploads what waits (oldest first, each
 /// event acknowledged only after the cloud's commit), downloads every shared round past its cursor,
-/// joins rounds that name the phone's owner, and does it again on every NOTIFY, every local change
-/// (`kick`), and every `pollInterval` in case a notification was lost. Offline, it retries with
-/// backoff; nothing here ever blocks a score.
+/// offers (or with `--auto-join` joins) rounds that name the phone's owner, and does it again on
+/// every notification that concerns it, every local change (`kick`), and every `pollInterval` in
+/// case a notification was lost. Offline, it retries with backoff; nothing here ever blocks a score.
 public final class CloudSync: Service, Sendable {
     public let hub: Hub
     let statusFile: URL?
@@ -60,6 +93,13 @@ public final class CloudSync: Service, Sendable {
     let onChange: @Sendable () -> Void
     private let status: NIOLockedValueBox<SyncStatus>
     private let wake = NIOLockedValueBox<AsyncStream<Void>.Continuation?>(nil)
+    /// What notifications may wake a pass for, as the last pass left it: each shared round's cursor,
+    /// and whether a newly shared round could be offered (an owner, no round in play).
+    private let interest = NIOLockedValueBox<(cursors: [UUID: Int64], discovering: Bool)>(([:], true))
+    /// Notifications are hints anyone may send: after a pass that found nothing, the next
+    /// notification waits `quietAfterFruitlessPass` (one pass then answers any number of them).
+    private let gate = NIOLockedValueBox<(quietUntil: ContinuousClock.Instant, deferred: Bool)>((.now, false))
+    static let quietAfterFruitlessPass = Duration.milliseconds(100)
 
     /// Follows the hub's cloud configuration: `cloud set` to another URL reconnects there,
     /// `cloud unset` stops syncing until a cloud is set again.
@@ -165,10 +205,11 @@ public final class CloudSync: Service, Sendable {
         try await cloud.listen { notifications in
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
-                    // Every phone hears every round's notifications (one channel): a round this
-                    // phone does not share wakes it only while it might join one.
-                    for try await notification in notifications where self.concerns(notification.payload, player: configuration.player) {
-                        continuation.yield()
+                    // Every phone hears every round's notifications (one channel, and any role may
+                    // send any payload): only one that names a round this phone follows, past its
+                    // cursor, or a newly shared round while one could be offered, wakes a pass.
+                    for try await notification in notifications where self.concerns(notification.payload) {
+                        self.wakeForNotification(continuation)
                     }
                     throw CloudError.unreachable("The cloud closed the connection.")
                 }
@@ -188,14 +229,33 @@ public final class CloudSync: Service, Sendable {
         }
     }
 
-    /// Whether a notification about `roundID` is worth a pass here.
-    private func concerns(_ roundID: String, player: String?) -> Bool {
-        guard let id = UUID(uuidString: roundID) else { return true }
-        do {
-            if try hub.cloudRoundInfo(id) != nil { return true }
-            return try player != nil && hub.roundInPlay() == nil
-        } catch {
-            return true
+    /// Whether a notification (`ROUND-ID:NUMBER`) is worth a pass here.
+    private func concerns(_ payload: String) -> Bool {
+        let parts = payload.split(separator: ":")
+        guard parts.count == 2, let id = UUID(uuidString: String(parts[0])), let number = Int64(parts[1]) else { return false }
+        let (cursors, discovering) = interest.withLockedValue { $0 }
+        if let cursor = cursors[id] { return number > cursor }
+        return number == 0 && discovering
+    }
+
+    /// Wakes a pass now, or (after a pass that found nothing) once the quiet time is over.
+    private func wakeForNotification(_ continuation: AsyncStream<Void>.Continuation) {
+        let now = ContinuousClock.now
+        let later = gate.withLockedValue { gate -> ContinuousClock.Instant? in
+            if now >= gate.quietUntil { return nil }
+            if gate.deferred { return .now }  // a wake is already scheduled: this one joins it
+            gate.deferred = true
+            return gate.quietUntil
+        }
+        guard let later else {
+            continuation.yield()
+            return
+        }
+        guard later > now else { return }
+        Task {
+            try? await Task.sleep(until: later)
+            self.gate.withLockedValue { $0.deferred = false }
+            continuation.yield()
         }
     }
 
@@ -204,29 +264,44 @@ public final class CloudSync: Service, Sendable {
     func pass(_ cloud: CloudConnection, configuration: CloudConfiguration) async throws {
         // `cloud set` or `cloud unset` since this connection was made: start over.
         guard try hub.cloudConfiguration() == configuration else { throw CloudError.reconfigured }
-        _ = try await cloud.whileConnected(deadline: .seconds(30)) {
-            try await CloudSync.syncOnce(hub: self.hub, cloud: cloud, player: configuration.player, logger: self.logger,
-                                         onState: { self.set($0) }, onChange: self.onChange)
+        let result = try await cloud.whileConnected(deadline: .seconds(30)) {
+            try await CloudSync.syncOnce(hub: self.hub, cloud: cloud, player: configuration.player, autoJoin: configuration.autoJoin,
+                                         logger: self.logger, onState: { self.set($0) }, onChange: self.onChange)
         }
-        set(.idle, lastSyncAt: Date())
+        let cursors = try hub.cloudWork(eventLimit: 0).cursors
+        let discovering = try configuration.player != nil && hub.roundInPlay() == nil
+        interest.withLockedValue { $0 = (cursors, discovering) }
+        if result.uploaded == 0 && result.downloaded == 0 {
+            gate.withLockedValue { $0.quietUntil = .now + Self.quietAfterFruitlessPass }
+        }
+        let known = status.withLockedValue { Set($0.offers.map(\.roundID)) }
+        for offer in result.offers where !known.contains(offer.roundID) {
+            logger.notice("a shared round names this phone's owner: \(offer.description). Join it with: hyzer-hub round join \(offer.roundID.uuidString)")
+        }
+        set(.idle, lastSyncAt: Date(), offers: result.offers)
     }
 
     /// One pass, usable without a running service (`hyzer-hub cloud sync`, `round join`).
-    /// Returns how many events it uploaded and downloaded.
+    /// With `player`, it also looks for rounds naming them (offered, or joined with `autoJoin`).
     @discardableResult
-    public static func syncOnce(hub: Hub, cloud: CloudConnection, player: String?, logger: Logger,
-                                onState: @Sendable (SyncState) -> Void = { _ in }, onChange: @Sendable () -> Void = {}) async throws -> (uploaded: Int, downloaded: Int) {
-        let hubID = try hub.hubID
+    public static func syncOnce(hub: Hub, cloud: CloudConnection, player: String?, autoJoin: Bool = false, logger: Logger,
+                                onState: @Sendable (SyncState) -> Void = { _ in }, onChange: @Sendable () -> Void = {}) async throws -> PassResult {
+        var result = PassResult()
         var changed = false
-        // Discovery: a round of this phone's owner (by id once known, else by name), started in
-        // the last 12 hours, when nothing is in play here.
+        // Discovery: a round naming this phone's owner (by id once known, else by name), shared in
+        // the last 12 hours, when nothing is in play here. Any phone of the cloud can share a round
+        // naming anyone: it is offered, with who organised it, unless the owner said to join.
         if let player, try hub.roundInPlay() == nil {
             let recent = Date().addingTimeInterval(-12 * 3600)
-            for round in try await cloud.activeRounds(naming: player, playerID: try hub.ownerPlayerID(), createdAfter: recent)
+            for round in try await cloud.activeRounds(naming: player, playerID: try hub.ownerPlayerID(), sharedAfter: recent)
             where try hub.cloudRoundInfo(round.id) == nil {
+                guard autoJoin else {
+                    result.offers.append(RoundOffer(round))
+                    continue
+                }
                 do {
                     try hub.join(round)
-                    logger.info("joined the shared round on \(round.courseName) (players: \(round.players.map(\.name).joined(separator: ", ")))")
+                    logger.info("joined the shared round on \(round.courseName) organised by \(round.organizer) (players: \(round.players.map(\.name).joined(separator: ", ")))")
                     changed = true
                     break
                 } catch {
@@ -234,12 +309,11 @@ public final class CloudSync: Service, Sendable {
                 }
             }
         }
-        var uploaded = 0
         var work = try hub.cloudWork()
         if !work.isEmpty { onState(.syncing) }
         for round in work.roundsToUpload {
-            try await cloud.upload(round)
-            try hub.recordRoundUploaded(round.id)
+            try await cloud.share(round)
+            try hub.recordRoundUploaded(round.id, organizer: cloud.role)
         }
         while !work.eventsToUpload.isEmpty {
             // Round by round, each round's events in this phone's order.
@@ -248,10 +322,10 @@ public final class CloudSync: Service, Sendable {
                 if let last = byRound.indices.last, byRound[last].0 == event.roundID { byRound[last].1.append(event) } else { byRound.append((event.roundID, [event])) }
             }
             for (roundID, events) in byRound {
-                let result = try await cloud.upload(events, roundID: roundID, hubID: hubID)
-                try hub.recordUploaded(result.acknowledged)
-                uploaded += result.acknowledged.count
-                for (event, reason) in result.refused {
+                let upload = try await cloud.upload(events, roundID: roundID)
+                try hub.recordUploaded(upload.acknowledged)
+                result.uploaded += upload.acknowledged.count
+                for (event, reason) in upload.refused {
                     logger.error("the cloud refused score \(event.id): \(reason)")
                     try hub.recordRefused(event.id, reason: reason)
                 }
@@ -259,36 +333,74 @@ public final class CloudSync: Service, Sendable {
             work = try hub.cloudWork()
         }
         for roundID in work.completionsToUpload {
-            try await cloud.complete(roundID: roundID)
+            do {
+                try await cloud.complete(roundID: roundID)
+            } catch {
+                // Neither the organizer's phone nor one that scored in it: the cloud will say so again.
+                guard let refusal = CloudError.message(of: error, when: "HZ104") else { throw error }
+                logger.error("the cloud refused this phone's completion of round \(roundID): \(refusal)")
+            }
             try hub.recordCompletionUploaded(roundID)
         }
-        var downloaded = 0
         for (roundID, start) in try hub.cloudWork(eventLimit: 0).cursors {
-            var cursor = start
-            while true {
-                let (events, status, lastRow, rowsRead) = try await cloud.events(roundID: roundID, after: cursor)
-                let localStatus = try hub.cloudRoundStatus(roundID)
-                let through = lastRow ?? cursor
-                guard through > cursor || (status == .completed && localStatus?.acceptsScores == true) else { break }
-                if !events.isEmpty || status == .completed { onState(.syncing) }
-                let added = try hub.applyFromCloud(roundID: roundID, events: events, status: status, through: through)
-                downloaded += added
-                if added > 0 || status == .completed { changed = true }
-                guard rowsRead >= 2000 else { break }
-                cursor = through
-            }
+            let (added, roundChanged) = try await download(roundID, from: start, hub: hub, cloud: cloud, onState: onState)
+            result.downloaded += added
+            changed = changed || roundChanged
         }
-        if changed || uploaded > 0 { onChange() }
-        return (uploaded, downloaded)
+        if changed || result.uploaded > 0 { onChange() }
+        return result
     }
 
-    private func set(_ state: SyncState, detail: String? = nil, lastSyncAt: Date? = nil) {
+    /// Downloads one shared round past `start`. The cloud numbers a round's events 1, 2, 3, …
+    /// with no gap and never changes a round once shared: a copy that differs from what this phone
+    /// first saw, or numbers that skip or go back, are said (the phone goes to `error`) and never followed.
+    static func download(_ roundID: UUID, from start: Int64, hub: Hub, cloud: CloudConnection,
+                         onState: @Sendable (SyncState) -> Void) async throws -> (added: Int, changed: Bool) {
+        guard let first = try hub.sharedRound(roundID) else { return (0, false) }
+        let shared: CloudRound
+        do {
+            // Not in the cloud yet: this phone's own round, waiting for its share.
+            guard let found = try await cloud.round(id: roundID) else { return (0, false) }
+            shared = found
+        } catch let problem as CloudRoundProblem {
+            throw CloudError.unusable("The cloud's copy of the round on \(first.courseName) cannot be used: \(problem.problem). This phone keeps its own and does not follow the cloud's.")
+        }
+        let differences = shared.differences(from: first)
+        guard differences.isEmpty else {
+            throw CloudError.unusable("The cloud's copy of the round on \(first.courseName) (\(roundID.uuidString)) has another \(differences.joined(separator: ", ")) than when this phone first saw it; a round never changes once shared, so this phone does not follow it.")
+        }
+        guard shared.lastSeq >= start else {
+            throw CloudError.unusable("The cloud's numbering of the round on \(first.courseName) went back from \(start) to \(shared.lastSeq); this phone does not follow it.")
+        }
+        let localStatus = try hub.cloudRoundStatus(roundID)
+        let completes = shared.status == .completed && localStatus?.acceptsScores == true
+        var cursor = start, added = 0, changed = false
+        while cursor < shared.lastSeq || completes && !changed {
+            let rows = cursor < shared.lastSeq ? try await cloud.events(roundID: roundID, after: cursor) : []
+            for (offset, row) in rows.enumerated() where row.cloudSeq != cursor + 1 + Int64(offset) {
+                throw CloudError.unusable("The cloud's round on \(first.courseName) skips from number \(cursor + Int64(offset)) to \(row.cloudSeq); this phone does not follow it past \(cursor + Int64(offset)).")
+            }
+            if rows.isEmpty && cursor < shared.lastSeq {
+                throw CloudError.unusable("The cloud says the round on \(first.courseName) holds \(shared.lastSeq) scores but gives none after \(cursor); this phone does not follow it.")
+            }
+            onState(.syncing)
+            let new = try hub.applyFromCloud(roundID: roundID, rows: rows, status: shared.status)
+            added += new
+            changed = changed || new > 0 || completes
+            cursor = rows.last?.cloudSeq ?? cursor
+            if rows.isEmpty { break }
+        }
+        return (added, changed)
+    }
+
+    private func set(_ state: SyncState, detail: String? = nil, lastSyncAt: Date? = nil, offers: [RoundOffer]? = nil) {
         let snapshot = status.withLockedValue { status -> SyncStatus? in
             let before = status
             if status.state != state || status.detail != detail { status.since = Date() }
             status.state = state
             status.detail = detail
             if let lastSyncAt { status.lastSyncAt = lastSyncAt }
+            if let offers { status.offers = offers }
             return status == before ? nil : status
         }
         if let snapshot, let statusFile { snapshot.write(to: statusFile) }

@@ -18,7 +18,7 @@ extension Hub {
             try store.setCloudConfiguration(configuration)
             if let configuration, let round = try store.roundInPlay(), try store.cloudRound(id: round.id) == nil {
                 try store.learnOwner(from: round)
-                try store.insert(CloudRoundRecord(roundID: round.id.uuidString, organizerHubID: try store.hubID,
+                try store.insert(CloudRoundRecord(roundID: round.id.uuidString, organizer: configuration.role ?? "",
                                                   organizerName: configuration.player, anyPlayerResolves: false,
                                                   uploaded: false, uploadedStatus: nil, cursor: 0))
             }
@@ -34,6 +34,7 @@ extension Hub {
             summary.roundsWaiting = shared.filter { !$0.uploaded }.count
             summary.eventsWaiting = try store.countEventsWaitingToUpload()
             summary.refused = try store.refusedEvents()
+            summary.skipped = try store.skippedRows()
             return summary
         }
     }
@@ -44,10 +45,25 @@ extension Hub {
     }
 
     /// Whether this round is shared through the cloud, and who may resolve in it.
-    public func cloudRoundInfo(_ id: UUID) throws -> (organizerHubID: String, organizerName: String?, anyPlayerResolves: Bool)? {
+    public func cloudRoundInfo(_ id: UUID) throws -> (organizer: String, organizerName: String?, anyPlayerResolves: Bool)? {
         try database.read { store in
-            try store.cloudRound(id: id).map { ($0.organizerHubID, $0.organizerName, $0.anyPlayerResolves) }
+            try store.cloudRound(id: id).map { ($0.organizer, $0.organizerName, $0.anyPlayerResolves) }
         }
+    }
+
+    /// A shared round as this phone first saw it (joined, or started here): the cloud's copy must
+    /// never differ from it.
+    public func sharedRound(_ id: UUID) throws -> CloudRound? {
+        try database.read { store in
+            guard let record = try store.cloudRound(id: id), let round = try store.round(id: id) else { return nil }
+            return Self.cloudRound(round, record)
+        }
+    }
+
+    static func cloudRound(_ round: Round, _ record: CloudRoundRecord) -> CloudRound {
+        CloudRound(id: round.id, courseName: round.courseName, holes: round.holes, players: round.players,
+                   organizer: record.organizer, organizerName: record.organizerName, anyPlayerResolves: record.anyPlayerResolves,
+                   status: round.status == .completed ? .completed : .active, createdAt: round.createdAt)
     }
 
     // MARK: Upload
@@ -59,13 +75,7 @@ extension Hub {
             for record in try store.sharedRounds() {
                 guard let id = UUID(uuidString: record.roundID), let round = try store.round(id: id) else { continue }
                 work.cursors[id] = record.cursor
-                if !record.uploaded {
-                    work.roundsToUpload.append(CloudRound(
-                        id: id, courseName: round.courseName, holes: round.holes, players: round.players,
-                        organizerHubID: record.organizerHubID, organizerName: record.organizerName,
-                        anyPlayerResolves: record.anyPlayerResolves, status: round.status == .completed ? .completed : .active,
-                        createdAt: round.createdAt))
-                }
+                if !record.uploaded { work.roundsToUpload.append(Self.cloudRound(round, record)) }
                 if round.status == .completed, record.uploadedStatus != RoundStatus.completed.rawValue {
                     work.completionsToUpload.append(id)
                 }
@@ -75,8 +85,9 @@ extension Hub {
         }
     }
 
-    public func recordRoundUploaded(_ id: UUID) throws {
-        try database.write { store in try store.markRoundUploaded(id) }
+    /// The cloud holds the round, shared by `organizer` (the role it recorded: this phone's).
+    public func recordRoundUploaded(_ id: UUID, organizer: String) throws {
+        try database.write { store in try store.markRoundUploaded(id, organizer: organizer) }
     }
 
     public func recordCompletionUploaded(_ id: UUID) throws {
@@ -102,37 +113,43 @@ extension Hub {
 
     // MARK: Download
 
-    /// Applies what the cloud holds of a shared round past this phone's cursor: events in cloud
-    /// order (an event already here only gets its cloud order), then the round's completion.
+    /// Applies what the cloud holds of a shared round past this phone's cursor: rows in cloud
+    /// order (an event already here only gets its cloud order), then the round's completion. A row
+    /// that breaks the rules a local write keeps (or that cannot be read) is skipped and kept in
+    /// `cloud_skipped`: every phone applies the same checks to the same rows, so all skip it alike.
     /// One transaction: a phone killed mid-download keeps all of a batch or none of it.
-    /// `through`: the cloud order of the last row read, when that row could not be applied.
-    /// Returns how many events were new here.
+    /// The caller has checked that the rows follow the cursor with no gap. Returns how many events were new here.
     @discardableResult
-    public func applyFromCloud(roundID: UUID, events: [CloudEvent], status: RoundStatus?, through: Int64? = nil) throws -> Int {
+    public func applyFromCloud(roundID: UUID, rows: [CloudRow], status: RoundStatus?) throws -> Int {
         let (added, changed) = try database.write { store -> (Int, Bool) in
-            guard var round = try store.round(id: roundID), try store.cloudRound(id: roundID) != nil else {
+            guard var round = try store.round(id: roundID), let record = try store.cloudRound(id: roundID) else {
                 throw HubError.storage("Round \(roundID.uuidString) is not a shared round on this phone.")
             }
             var added = 0
-            for cloudEvent in events {
-                let event = cloudEvent.event
-                guard event.roundID == roundID else { continue }
-                if try store.containsEvent(id: event.id) {
-                    try store.recordCloudOrder(eventID: event.id, roundID: roundID, cloudSeq: cloudEvent.cloudSeq)
-                    continue
+            for row in rows {
+                let skip: (UUID, String)
+                switch row {
+                case .unreadable(_, let eventID, let reason):
+                    skip = (eventID, "it cannot be read: \(reason)")
+                case .event(let cloudEvent):
+                    let event = cloudEvent.event
+                    if try store.containsEvent(id: event.id) {
+                        try store.recordCloudOrder(eventID: event.id, roundID: roundID, cloudSeq: cloudEvent.cloudSeq)
+                        continue
+                    }
+                    guard let problem = try Self.problemWithCloudEvent(cloudEvent, round: round, record: record, store: store) else {
+                        try store.insert(event, receivedAt: clock())
+                        try store.recordCloudOrder(eventID: event.id, roundID: roundID, cloudSeq: cloudEvent.cloudSeq)
+                        added += 1
+                        continue
+                    }
+                    skip = (event.id, problem)
                 }
-                if let problem = try Self.problemWithCloudEvent(event, round: round, store: store) {
-                    // The cloud checks the same things before it commits; this is a damaged cloud.
-                    logger.error("skipped an event from the cloud: \(problem)", metadata: ["event": "\(event.id)"])
-                    continue
-                }
-                try store.insert(event, receivedAt: clock())
-                try store.recordCloudOrder(eventID: event.id, roundID: roundID, cloudSeq: cloudEvent.cloudSeq)
-                added += 1
+                // The cloud checks the same things before it commits; this is a cloud written around its rules.
+                logger.error("skipped row \(row.cloudSeq) of the cloud's round: \(skip.1)", metadata: ["event": "\(skip.0)", "round": "\(roundID)"])
+                try store.recordSkipped(roundID: roundID, cloudSeq: row.cloudSeq, eventID: skip.0, reason: skip.1, at: clock())
             }
-            // Past the last row read, including rows no phone could hold (see CloudConnection.events).
-            let last = max(events.last?.cloudSeq ?? 0, through ?? 0)
-            if last > 0 { try store.advanceCursor(of: roundID, to: last) }
+            if let last = rows.last?.cloudSeq { try store.advanceCursor(of: roundID, to: last) }
             let before = (round.status, round.selectedHole)
             if round.status.acceptsScores {
                 if status == .completed {
@@ -150,12 +167,24 @@ extension Hub {
         return added
     }
 
-    /// Why a downloaded event cannot be applied here, or nil. The chain it extends must be here:
-    /// the cloud's order puts an event after the one it supersedes.
-    static func problemWithCloudEvent(_ event: ScoreEvent, round: Round, store: HubStore) throws -> String? {
+    /// The same, for rows that are all events (the sync engine's tests and the bench).
+    @discardableResult
+    public func applyFromCloud(roundID: UUID, events: [CloudEvent], status: RoundStatus?) throws -> Int {
+        try applyFromCloud(roundID: roundID, rows: events.map(CloudRow.event), status: status)
+    }
+
+    /// Why a downloaded event cannot be applied here, or nil: the rules a local write keeps, with
+    /// the uploader the cloud recorded standing for "who sent it". The chain it extends must be
+    /// here: the cloud's order puts an event after the one it supersedes.
+    static func problemWithCloudEvent(_ cloudEvent: CloudEvent, round: Round, record: CloudRoundRecord, store: HubStore) throws -> String? {
+        let event = cloudEvent.event
+        guard event.roundID == round.id else { return "it belongs to round \(event.roundID.uuidString)" }
         guard round.player(event.playerID) != nil else { return "player \(event.playerID) is not in the round" }
         guard round.player(event.reportedByPlayerID) != nil else { return "reporter \(event.reportedByPlayerID) is not in the round" }
         guard (1...round.holeCount).contains(event.hole) else { return "hole \(event.hole) is not on the course" }
+        if event.source == .resolution, !record.anyPlayerResolves, let uploader = cloudEvent.uploadedBy, uploader != record.organizer {
+            return "a resolution uploaded by \(uploader), not by the organizer's phone (\(record.organizer))"
+        }
         if let target = event.supersedesEventID {
             guard let superseded = try store.event(id: target), superseded.roundID == event.roundID,
                   superseded.playerID == event.playerID, superseded.hole == event.hole else {
@@ -194,7 +223,7 @@ extension Hub {
             }
             let round = Round(id: shared.id, course: try Self.course(of: shared), players: shared.players, status: .active, createdAt: shared.createdAt)
             try store.insert(round, courseID: courseID)
-            try store.insert(CloudRoundRecord(roundID: shared.id.uuidString, organizerHubID: shared.organizerHubID,
+            try store.insert(CloudRoundRecord(roundID: shared.id.uuidString, organizer: shared.organizer,
                                               organizerName: shared.organizerName, anyPlayerResolves: shared.anyPlayerResolves,
                                               uploaded: true, uploadedStatus: nil, cursor: 0))
             try store.learnOwner(from: round)
@@ -231,7 +260,7 @@ extension Hub {
     /// In a shared round, only the organizer's phone resolves unless the round lets any player.
     static func requireResolver(_ store: HubStore, roundID: UUID) throws {
         guard let shared = try store.cloudRound(id: roundID), !shared.anyPlayerResolves,
-              shared.organizerHubID != (try store.hubID) else { return }
+              shared.organizer != (try store.cloudConfiguration()?.role) else { return }
         throw HubError.notOrganizer(organizer: shared.organizerName)
     }
 }

@@ -218,7 +218,7 @@ public final class Hub: Sendable {
             }
             try store.insert(round, courseID: courseID)
             if let cloud {
-                try store.insert(CloudRoundRecord(roundID: round.id.uuidString, organizerHubID: try store.hubID, organizerName: cloud.player,
+                try store.insert(CloudRoundRecord(roundID: round.id.uuidString, organizer: cloud.role ?? "", organizerName: cloud.player,
                                                   anyPlayerResolves: anyPlayerResolves, uploaded: false, uploadedStatus: nil, cursor: 0))
                 try store.learnOwner(from: round)
             }

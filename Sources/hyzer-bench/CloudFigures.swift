@@ -77,11 +77,11 @@ struct CloudBench {
     /// A score entered on phone A → the new standings on phone C's watch: A's commit, A's upload
     /// (PostgreSQL commit, NOTIFY), C's download and commit, C's push to its paired watch.
     func scoreToOtherWatch(limit: Double) throws -> Figure {
-        let url = try makeDatabase("cross")
+        let urls = try makeCloud("cross", phones: 2)
         let names = (1...8).map { "Player \($0)" }
-        let organizer = try phone("cross-a", url: url, player: names[0])
+        let organizer = try phone("cross-a", url: urls[0], player: names[0])
         try organizer.hub.startRound(course: "Maple Hill", players: names)
-        let other = try phone("cross-c", url: url, player: names[2])
+        let other = try phone("cross-c", url: urls[1], player: names[2])
         let servers = try [context.serve(organizer.home), context.serve(other.home)]
         defer { servers.forEach { $0.terminate() } }
         try wait("phone C to join the round") { try other.hub.roundInPlay() != nil }
@@ -106,27 +106,33 @@ struct CloudBench {
     /// 10,000 events scored on a phone with no cloud in reach, then uploaded in one pass; and a
     /// phone that was away for the whole round catching up in one pass.
     func catchUp(bulkRate: Double) throws -> [Figure] {
-        let url = try makeDatabase("catchup")
-        let players = context.quick ? 56 : 556  // × 18 holes: 1,008 or 10,008 events
-        let offline = try phone("catchup-a", url: url, player: "Player 1")
+        let urls = try makeCloud("catchup", phones: 2)
+        // A round has at most 50 players and a phone may upload 20 scores per player and hole:
+        // 28 players × 18 holes, each hole scored then corrected (a chain) 2 or 20 times.
+        let players = 28, passes = context.quick ? 2 : 20  // 1,008 or 10,080 events
+        let offline = try phone("catchup-a", url: urls[0], player: "Player 1")
         let round = try offline.hub.startRound(course: "Maple Hill", players: (1...players).map { "Player \($0)" })
-        let events = (0..<(players * 18)).map { index in
-            let player = round.players[index % players]
-            return try! ScoreEvent(roundID: round.id, playerID: player.id, hole: index / players + 1, strokes: 2 + index % 4,
-                                   reportedByPlayerID: player.id, deviceID: "phone-bench", source: .tap, createdAt: Date())
+        var previous: [Int: UUID] = [:]
+        let events = (0..<(players * 18 * passes)).map { index in
+            let slot = index % (players * 18), player = round.players[slot % players]
+            let event = try! ScoreEvent(roundID: round.id, playerID: player.id, hole: slot / players + 1, strokes: 2 + index % 4,
+                                        supersedesEventID: previous[slot], reportedByPlayerID: player.id, deviceID: "phone-bench",
+                                        source: .tap, createdAt: Date())
+            previous[slot] = event.id
+            return event
         }
         try offline.hub.append(batch: events)
-        let late = try phone("catchup-b", url: url, player: "Player 2")
+        let late = try phone("catchup-b", url: urls[1], player: "Player 2")
         let (upload, download) = try awaitOnPool { () async throws -> (Double, Double) in
-            let address = try CloudAddress(parsing: url)
-            let cloud = try await CloudConnection.connect(to: address, logger: self.logger)
-            defer { Task { await cloud.close() } }
+            let cloud = try await CloudConnection.connect(to: try CloudAddress(parsing: urls[0]), logger: self.logger)
+            let lateCloud = try await CloudConnection.connect(to: try CloudAddress(parsing: urls[1]), logger: self.logger)
+            defer { Task { await cloud.close(); await lateCloud.close() } }
             var start = ContinuousClock.now
-            let (uploaded, _) = try await CloudSync.syncOnce(hub: offline.hub, cloud: cloud, player: nil, logger: self.logger)
+            let uploaded = try await CloudSync.syncOnce(hub: offline.hub, cloud: cloud, player: nil, logger: self.logger).uploaded
             let upload = Double(uploaded) / start.duration(to: .now).seconds
             guard uploaded == events.count else { throw BenchError("uploaded \(uploaded) of \(events.count) events") }
             start = ContinuousClock.now
-            let (_, downloaded) = try await CloudSync.syncOnce(hub: late.hub, cloud: cloud, player: "Player 2", logger: self.logger)
+            let downloaded = try await CloudSync.syncOnce(hub: late.hub, cloud: lateCloud, player: "Player 2", autoJoin: true, logger: self.logger).downloaded
             let download = Double(downloaded) / start.duration(to: .now).seconds
             guard downloaded == events.count else { throw BenchError("downloaded \(downloaded) of \(events.count) events") }
             return (upload, download)
@@ -138,9 +144,9 @@ struct CloudBench {
         }
         return [
             figure("catch-up: \(events.count.formatted()) events scored offline, uploaded in one pass", upload,
-                   note: "1,000 per transaction, each numbered under its round's row lock; includes reading the queue and recording each acknowledgement"),
+                   note: "1,000 per call of hyzer.upload_events, each checked and numbered by the server under its round's row lock; includes reading the queue and recording each acknowledgement"),
             figure("catch-up: a phone away for the whole round downloads \(events.count.formatted()) events", download,
-                   note: "joins, then 2,000 per read, each batch applied in one SQLite transaction"),
+                   note: "joins, then 2,000 per read (hyzer.events_after), each batch checked and applied in one SQLite transaction"),
         ]
     }
 
@@ -151,9 +157,9 @@ struct CloudBench {
         var figures: [Figure] = []
         var base: Double?
         for count in counts {
-            let url = try makeDatabase("phones\(count)")
+            let urls = try makeCloud("phones\(count)", phones: count)
             let names = (1...4).map { "Player \($0)" }
-            let phones = try (0..<count).map { try phone("phones\(count)-\($0)", url: url, player: names[$0 % names.count]) }
+            let phones = try (0..<count).map { try phone("phones\(count)-\($0)", url: urls[$0], player: names[$0 % names.count]) }
             try phones[0].hub.startRound(course: "Maple Hill", players: names)
             let servers = try phones.map { try context.serve($0.home) }
             defer { servers.forEach { $0.terminate() } }
@@ -193,7 +199,8 @@ struct CloudBench {
         let home = try context.scratch(name)
         let paths = HyzerPaths(home: home)
         let hub = try Hub.open(paths: paths)
-        try hub.setCloud(CloudConfiguration(url: url, player: player))
+        // The bench's phones trust each other: each joins the round naming its player without asking.
+        try hub.setCloud(CloudConfiguration(url: url, player: player, autoJoin: true))
         return Phone(home: home, paths: paths, hub: hub)
     }
 
@@ -203,6 +210,16 @@ struct CloudBench {
             if ContinuousClock.now > deadline { throw BenchError("timed out waiting for \(what)") }
             usleep(2_000)
         }
+    }
+
+    /// A new cloud (`hyzer-hub cloud init`) in a database of its own, with `phones` phone roles; their URLs.
+    private func makeCloud(_ name: String, phones: Int) throws -> [String] {
+        let url = try makeDatabase(name)
+        let prefix = "b\(getpid())_\(name)"
+        let logins = try awaitOnPool {
+            try await CloudAdmin.initialize(url, phones: (0..<phones).map { "\(prefix)_\($0)" }, logger: self.logger)
+        }
+        return logins.map(\.url)
     }
 
     /// A new database named after the bench run and `name`; its URL.

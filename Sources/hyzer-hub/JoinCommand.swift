@@ -12,7 +12,8 @@ extension RoundCommand {
             discussion: """
                 Without ROUND-ID: the one active round in the cloud that names this phone's owner \
                 (cloud set --player), else the one active round; when there are several, they are \
-                listed with their ids. The round's scores so far are downloaded at once; hyzer-hub \
+                listed with their ids and who organised them (any phone of the cloud may share a \
+                round: check the organizer). The round's scores so far are downloaded at once; hyzer-hub \
                 serve keeps them coming.
                 """
         )
@@ -36,7 +37,7 @@ extension RoundCommand {
                 try await CloudSync.syncOnce(hub: hub, cloud: cloud, player: nil, logger: Logger(label: "hyzer.hub.cloud"))
                 await cloud.close()
                 let held = try hub.eventLog().events.count
-                let organizer = shared.organizerName.map { "\($0)'s phone" } ?? "another phone"
+                let organizer = shared.organizer + (shared.organizerName.map { " (\($0))" } ?? "")
                 print("\(already ? "Already in" : "Joined") the round on \(joined.courseName) organized by \(organizer): \(joined.players.map(\.name).joined(separator: ", ")). \(held) score\(held == 1 ? "" : "s") so far.")
             } catch {
                 await cloud.close()
@@ -46,7 +47,9 @@ extension RoundCommand {
 
         private func pick(cloud: CloudConnection, player: String?, hub: Hub) async throws -> CloudRound {
             if let roundID, let id = UUID(uuidString: roundID) {
-                guard let shared = try await cloud.round(id: id) else {
+                let found: CloudRound?
+                do { found = try await cloud.round(id: id) } catch let problem as CloudRoundProblem { throw CommandMessage("Not joined: \(problem.description).") }
+                guard let shared = found else {
                     throw CommandMessage("The cloud holds no round \(id.uuidString). List the active ones with: hyzer-hub round join")
                 }
                 return shared
@@ -57,7 +60,7 @@ extension RoundCommand {
                 throw CommandMessage("No active round in the cloud to join. The organizer's phone shares one when it has a cloud set (hyzer-hub round start …) and uploads it while hyzer-hub serve runs, or with: hyzer-hub cloud sync")
             }
             guard candidates.count == 1 else {
-                let list = candidates.map { "  \($0.id.uuidString)  \($0.courseName): \($0.players.map(\.name).joined(separator: ", "))" }
+                let list = candidates.map { "  \($0.id.uuidString)  \($0.courseName): \($0.players.map(\.name).joined(separator: ", ")), organised by \($0.organizer)\($0.organizerName.map { " (\($0))" } ?? "")" }
                 throw CommandMessage("Several active rounds; name one with: hyzer-hub round join ROUND-ID\n\(list.joined(separator: "\n"))")
             }
             return candidates[0]

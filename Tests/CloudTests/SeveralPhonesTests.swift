@@ -1,13 +1,15 @@
 import Foundation
 import Testing
 import HyzerTestSupport
+import HubCloud
+import Logging
 
 /// Several phones, one round, a real PostgreSQL server (docs/SYNC.md): real `hyzer-hub serve`
 /// processes on temporary homes, each phone's cloud link cut and healed, phones killed -9; at the
 /// end every phone and every watch shows the same round, and the cloud holds each event once.
 ///
 /// The server is the one `tools/test` starts (`HYZER_TEST_POSTGRES_URL`, a superuser URL); each
-/// test makes its own database in it.
+/// test makes its own cloud in it (a database, `hyzer-hub cloud init`'s schema, a role per phone).
 /// The test server's superuser URL, from tools/test.
 let cloudTestServer = ProcessInfo.processInfo.environment["HYZER_TEST_POSTGRES_URL"]
 
@@ -15,15 +17,29 @@ let cloudTestServer = ProcessInfo.processInfo.environment["HYZER_TEST_POSTGRES_U
 struct SeveralPhonesTests {
     static var adminURL: String? { cloudTestServer }
 
-    /// A new, empty database on the test server; its URL.
-    static func makeDatabase() async throws -> (url: URL, string: String) {
+    /// A cloud of its own on the test server, made as an administrator makes one.
+    struct TestCloud {
+        /// The superuser's URL of the cloud's database: what writes around every rule.
+        let adminURL: String
+        /// Each phone's URL (its own role and password), by the name given.
+        let phones: [String: String]
+
+        func url(_ phone: String) throws -> String { try #require(phones[phone], "no phone \(phone) in this cloud") }
+    }
+
+    /// A new database on the test server, with the cloud's schema and a role for each of `phones`
+    /// (`hyzer-hub cloud init`); role names carry the database's suffix (roles belong to the server).
+    static func makeCloud(phones: [String]) async throws -> TestCloud {
         let admin = try #require(adminURL)
-        let name = "hyzer_test_\(UUID().uuidString.prefix(8).lowercased())"
+        let suffix = UUID().uuidString.prefix(8).lowercased()
+        let name = "hyzer_test_\(suffix)"
         let created = try await CLIProcess.runTool("psql", [admin, "-qc", "CREATE DATABASE \(name)"])
         guard created.status == 0 else { throw TestFailure("psql could not create \(name): \(created.stderr)") }
         var components = try #require(URLComponents(string: admin))
         components.path = "/\(name)"
-        return (try #require(components.url), try #require(components.string))
+        let databaseURL = try #require(components.string)
+        let logins = try await CloudAdmin.initialize(databaseURL, phones: phones.map { "\($0)_\(suffix)" }, logger: Logger(label: "hyzer.test.cloud"))
+        return TestCloud(adminURL: databaseURL, phones: Dictionary(uniqueKeysWithValues: zip(phones, logins.map(\.url))))
     }
 
     static func psql(_ database: String, _ sql: String) async throws -> String {
@@ -33,7 +49,8 @@ struct SeveralPhonesTests {
     }
 
     /// The cloud URL through a proxy that can cut this one phone off.
-    static func proxy(to database: URL) async throws -> (RunningProcess, String) {
+    static func proxy(to url: String) async throws -> (RunningProcess, String) {
+        let database = try #require(URL(string: url))
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("cloud_proxy.py").path
         let proxy = try await RunningProcess(path: "/usr/bin/python3", [script, database.host ?? "127.0.0.1", String(database.port ?? 5432)])
         guard await proxy.waitForLine(timeout: .seconds(10), { $0.hasPrefix("listening ") }),
@@ -64,16 +81,17 @@ struct SeveralPhonesTests {
 
     @Test("Three phones score, one is cut off, two are killed -9; all converge, each event once in the cloud, every watch shows the same")
     func threePhonesConverge() async throws {
-        let (database, url) = try await Self.makeDatabase()
-        let (proxy, proxiedURL) = try await Self.proxy(to: database)
+        let cloud = try await Self.makeCloud(phones: ["jake", "sarah", "mike"])
+        let url = cloud.adminURL
+        let (proxy, proxiedURL) = try await Self.proxy(to: try cloud.url("mike"))
         defer { proxy.stop() }
         let (jake, sarah, mike) = (try TemporaryHome(), try TemporaryHome(), try TemporaryHome())
 
-        // Jake's phone organizes; the others join on their own because they are players of it.
-        try await Self.score(jake, "cloud", "set", url, "--player", "Jake")
+        // Jake's phone organizes; the others join on their own (--auto-join) because they are players of it.
+        try await Self.score(jake, "cloud", "set", try cloud.url("jake"), "--player", "Jake")
         try await Self.score(jake, "round", "start", "--course", "Willow Creek", "--player", "Jake", "Sarah", "Mike")
-        try await Self.score(sarah, "cloud", "set", url, "--player", "Sarah")
-        try await Self.score(mike, "cloud", "set", proxiedURL, "--player", "Mike")
+        try await Self.score(sarah, "cloud", "set", try cloud.url("sarah"), "--player", "Sarah", "--auto-join")
+        try await Self.score(mike, "cloud", "set", proxiedURL, "--player", "Mike", "--auto-join")
         var jakeServe = try await jake.serve(["--log-level", "info"])
         var sarahServe = try await sarah.serve(["--log-level", "info"])
         let mikeServe = try await mike.serve(["--log-level", "debug"])
@@ -123,7 +141,7 @@ struct SeveralPhonesTests {
         let agreed = try await eventually(timeout: .seconds(45), pollingEvery: .milliseconds(200)) {
             let ids = try await [Self.eventIDs(jake), Self.eventIDs(sarah), Self.eventIDs(mike)]
             let rounds = try await [Self.roundJSON(jake), Self.roundJSON(sarah), Self.roundJSON(mike)]
-            let cloudCount = try await Int(Self.psql(url, "SELECT count(*) FROM hyzer_score_event")) ?? -1
+            let cloudCount = try await Int(Self.psql(url, "SELECT count(*) FROM hyzer.score_event")) ?? -1
             return ids[0] == ids[1] && ids[1] == ids[2] && ids[0].count == cloudCount && cloudCount == 14 && Set(rounds).count == 1
         }
         var report = ""
@@ -131,11 +149,11 @@ struct SeveralPhonesTests {
             for home in [jake, sarah, mike] {
                 report += "\n\(try await Self.eventIDs(home).count) events; " + (try await home.hub("cloud", "status").stdout)
             }
-            report += "\ncloud: " + (try await Self.psql(url, "SELECT count(*) FROM hyzer_score_event"))
+            report += "\ncloud: " + (try await Self.psql(url, "SELECT count(*) FROM hyzer.score_event"))
             report += "\nserve logs: \(jakeServe.stderr)\n---\n\(sarahServe.stderr)\n---\n\(mikeServe.stderr)"
         }
         #expect(agreed, "every phone holds the cloud's 14 events and shows the same round\(report)")
-        let distinct = try await Self.psql(url, "SELECT count(DISTINCT id) = count(*) AND count(*) = 14 FROM hyzer_score_event")
+        let distinct = try await Self.psql(url, "SELECT count(DISTINCT id) = count(*) AND count(*) = 14 FROM hyzer.score_event")
         #expect(distinct == "t", "14 events (4 on hole 1, 3 on hole 2, 6 in the burst, 1 resolution), each once in the cloud")
         let jakeRound = try await Self.roundJSON(jake)
         #expect(!jakeRound.contains("\"discrepancy\" : true"), "the resolution settled the discrepancy everywhere")

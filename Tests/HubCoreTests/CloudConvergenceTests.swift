@@ -47,12 +47,13 @@ struct CloudConvergenceTests {
         var phones: [Hub] = []
         for index in 0..<count {
             let hub = try Hub.inMemory()
-            try hub.setCloud(CloudConfiguration(url: "postgres://hyzer@cloud/hyzer", player: names[index % names.count]))
+            // Each phone its own role: the organizer is the role that shared the round.
+            try hub.setCloud(CloudConfiguration(url: "postgres://phone\(index)@cloud/hyzer", player: names[index % names.count]))
             phones.append(hub)
         }
         try phones[0].startRound(course: "Willow Creek", players: names, anyPlayerResolves: anyPlayerResolves)
         let shared = try #require(try phones[0].cloudWork().roundsToUpload.first)
-        try phones[0].recordRoundUploaded(shared.id)
+        try phones[0].recordRoundUploaded(shared.id, organizer: "phone0")
         for phone in phones.dropFirst() { try phone.join(shared) }
         return Group(phones: phones, shared: shared)
     }

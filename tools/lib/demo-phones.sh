@@ -8,20 +8,27 @@ demo_phones() {
     mkdir -p "$base"
     say "== $count phones under $base, one cloud"
     start_throwaway_postgres
-    local url="$HYZER_POSTGRES_URL"
+    # The cloud's administrator makes a database of its own and a login (a role) for each phone.
+    local admin="${HYZER_POSTGRES_URL/\/postgres\?//hyzer?}" logins roles=()
+    "$(hyzer_postgres_bin)/psql" "$HYZER_POSTGRES_URL" -qc "CREATE DATABASE hyzer" >&2
+    for ((i = 0; i < count; i++)); do roles+=("$(tr '[:upper:]' '[:lower:]' <<<"${names[$i]}")_phone"); done
+    logins="$("$bin/hyzer-hub" cloud init "$admin" --phone "${roles[@]}")" || die "hyzer-hub cloud init failed"
     phone() { local n="$1"; shift; "$bin/hyzer-hub" --home "$base/${names[$n]}" "$@"; }
 
-    # The first phone organizes; the others only say whose phone they are, and join on their own.
-    for ((i = 0; i < count; i++)); do phone "$i" cloud set "$url" --player "${names[$i]}" >&2; done
+    # Each phone logs in as its own role. The first organizes; the others are offered the round
+    # (it names their owner) and join it, as a player would after checking who organised it.
+    for ((i = 0; i < count; i++)); do
+        phone "$i" cloud set "$(sed -n "s/^${roles[$i]}: //p" <<<"$logins")" --player "${names[$i]}" >&2
+    done
     phone 0 round start --course "Willow Creek" --player "${names[@]:0:$count}" >&2
     for ((i = 0; i < count; i++)); do
         "$bin/hyzer-hub" --home "$base/${names[$i]}" serve --log-level info > "$base/${names[$i]}.serve.log" 2>&1 &
         started+=($!)
     done
     for ((i = 1; i < count; i++)); do
-        for _ in $(seq 200); do phone "$i" round show --json | grep -q '"id"' && break; sleep 0.05; done
-        phone "$i" round show --json | grep -q '"id"' || die "${names[$i]}'s phone did not join; see $base/${names[$i]}.serve.log"
-        say "   ${names[$i]}'s phone joined the round by itself"
+        for _ in $(seq 200); do phone "$i" cloud status | grep -q "^Offered:" && break; sleep 0.05; done
+        say "   ${names[$i]}'s phone: $(phone "$i" cloud status | grep "^Offered:" || echo "no offer yet")"
+        phone "$i" round join >&2 || die "${names[$i]}'s phone could not join; see $base/${names[$i]}.serve.log"
     done
 
     # Everyone scores on their own phone; two phones disagree about Jake's first hole.

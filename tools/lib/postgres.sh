@@ -21,7 +21,9 @@ hyzer_free_port() {
 }
 
 # start_throwaway_postgres: starts a new cluster on a free loopback port and sets
-# HYZER_POSTGRES_DIR and HYZER_POSTGRES_URL (the `postgres` superuser, trust auth, loopback only).
+# HYZER_POSTGRES_DIR and HYZER_POSTGRES_URL (the `postgres` superuser with a generated password).
+# Every TCP login needs its password (scram-sha-256), as on a real server: a phone's role is its
+# identity in the cloud, so no phone may log in as another.
 # Neither is exported: a child script that sources this file (tools/demo run by a test) must never
 # stop a cluster it did not start. Call stop_throwaway_postgres when done (an EXIT trap is the usual place).
 start_throwaway_postgres() {
@@ -30,13 +32,18 @@ start_throwaway_postgres() {
     port="$(hyzer_free_port)"
     dir="$(mktemp -d /tmp/hyzer-postgres.XXXXXX)"
     [ "$(id -u)" -eq 0 ] && chown postgres: "$dir"
-    hyzer_as_postgres "$bin/initdb" -D "$dir/data" -A trust -U postgres --no-sync >"$dir/initdb.log" 2>&1 \
+    local password
+    password="$(python3 -c 'import secrets; print(secrets.token_hex(16))')"
+    printf '%s\n' "$password" >"$dir/superuser-password"
+    [ "$(id -u)" -eq 0 ] && chown postgres: "$dir/superuser-password"
+    hyzer_as_postgres "$bin/initdb" -D "$dir/data" -U postgres --pwfile="$dir/superuser-password" \
+        --auth-local=trust --auth-host=scram-sha-256 -E UTF8 --locale=C.UTF-8 --no-sync >"$dir/initdb.log" 2>&1 \
         || { cat "$dir/initdb.log" >&2; die "initdb failed (log above)"; }
     hyzer_as_postgres "$bin/pg_ctl" -D "$dir/data" -w -t 30 -l "$dir/server.log" \
         -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c max_connections=200" start >/dev/null \
         || { cat "$dir/server.log" >&2; die "PostgreSQL did not start (log above)"; }
     HYZER_POSTGRES_DIR="$dir"
-    HYZER_POSTGRES_URL="postgres://postgres@127.0.0.1:$port/postgres?sslmode=disable"
+    HYZER_POSTGRES_URL="postgres://postgres:$password@127.0.0.1:$port/postgres?sslmode=disable"
     hyzer_postgres_started_here="$dir"
     say "PostgreSQL running on 127.0.0.1:$port (cluster in $dir)"
 }

@@ -406,6 +406,21 @@ public struct HubDatabase: Sendable {
                 CREATE INDEX score_event_round ON score_event(roundID, seq);
                 """)
         }
+        migrator.registerMigration("v7: a cloud that trusts no phone") { db in
+            // The organizer is the role the cloud recorded (a v1 cloud's hub id never matches one).
+            // A row of the cloud that no phone could apply is skipped by every phone and kept here.
+            try db.execute(sql: """
+                ALTER TABLE cloud_round RENAME COLUMN organizerHubID TO organizer;
+                CREATE TABLE cloud_skipped (
+                    roundID TEXT NOT NULL,
+                    cloudSeq INTEGER NOT NULL,
+                    eventID TEXT NOT NULL,
+                    reason TEXT NOT NULL,
+                    skippedAt TEXT NOT NULL,
+                    PRIMARY KEY (roundID, cloudSeq)
+                );
+                """)
+        }
         return migrator
     }
 }

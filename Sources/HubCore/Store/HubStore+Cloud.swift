@@ -7,7 +7,8 @@ struct CloudRoundRecord: Codable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "cloud_round"
 
     var roundID: String
-    var organizerHubID: String
+    /// The organizer's role in the cloud (`CloudRound.organizer`).
+    var organizer: String
     var organizerName: String?
     var anyPlayerResolves: Bool
     var uploaded: Bool
@@ -20,6 +21,7 @@ struct CloudRoundRecord: Codable, FetchableRecord, PersistableRecord {
 extension HubStore {
     static let cloudURLKey = "cloudURL"
     static let cloudPlayerKey = "cloudPlayer"
+    static let cloudAutoJoinKey = "cloudAutoJoin"
     /// The owner's player id, once a shared round on this phone named them: discovery then
     /// follows that player, not just anyone with the name.
     static let cloudPlayerIDKey = "cloudPlayerID"
@@ -42,13 +44,15 @@ extension HubStore {
 
     func cloudConfiguration() throws -> CloudConfiguration? {
         guard let url = try meta(Self.cloudURLKey), !url.isEmpty else { return nil }
-        return CloudConfiguration(url: url, player: try meta(Self.cloudPlayerKey).flatMap { $0.isEmpty ? nil : $0 })
+        return CloudConfiguration(url: url, player: try meta(Self.cloudPlayerKey).flatMap { $0.isEmpty ? nil : $0 },
+                                  autoJoin: try meta(Self.cloudAutoJoinKey) == "1")
     }
 
     func setCloudConfiguration(_ configuration: CloudConfiguration?) throws {
         if try cloudConfiguration()?.player?.lowercased() != configuration?.player?.lowercased() { try setMeta(Self.cloudPlayerIDKey, "") }
         try setMeta(Self.cloudURLKey, configuration?.url ?? "")
         try setMeta(Self.cloudPlayerKey, configuration?.player ?? "")
+        try setMeta(Self.cloudAutoJoinKey, configuration?.autoJoin == true ? "1" : "")
     }
 
     func cloudRound(id: UUID) throws -> CloudRoundRecord? {
@@ -59,8 +63,8 @@ extension HubStore {
 
     func sharedRounds() throws -> [CloudRoundRecord] { try CloudRoundRecord.fetchAll(db) }
 
-    func markRoundUploaded(_ id: UUID) throws {
-        try db.execute(sql: "UPDATE cloud_round SET uploaded = 1 WHERE roundID = ?", arguments: [id.uuidString])
+    func markRoundUploaded(_ id: UUID, organizer: String) throws {
+        try db.execute(sql: "UPDATE cloud_round SET uploaded = 1, organizer = ? WHERE roundID = ?", arguments: [organizer, id.uuidString])
     }
 
     func markCompletionUploaded(_ id: UUID) throws {
@@ -99,6 +103,16 @@ extension HubStore {
     func recordRefused(eventID: UUID, reason: String, at date: Date) throws {
         try db.execute(sql: "INSERT OR IGNORE INTO cloud_rejected (eventID, reason, rejectedAt) VALUES (?, ?, ?)",
                        arguments: [eventID.uuidString, reason, HyzerJSON.formatTimestamp(date)])
+    }
+
+    /// A row of the cloud this phone skips (as every phone does): kept with why, shown by `cloud status`.
+    func recordSkipped(roundID: UUID, cloudSeq: Int64, eventID: UUID, reason: String, at date: Date) throws {
+        try db.execute(sql: "INSERT OR IGNORE INTO cloud_skipped (roundID, cloudSeq, eventID, reason, skippedAt) VALUES (?, ?, ?, ?, ?)",
+                       arguments: [roundID.uuidString, cloudSeq, eventID.uuidString, reason, HyzerJSON.formatTimestamp(date)])
+    }
+
+    func skippedRows() throws -> [(cloudSeq: Int64, eventID: String, reason: String)] {
+        try Row.fetchAll(db, sql: "SELECT cloudSeq, eventID, reason FROM cloud_skipped ORDER BY skippedAt, cloudSeq").map { ($0["cloudSeq"], $0["eventID"], $0["reason"]) }
     }
 
     func refusedEvents() throws -> [(eventID: String, reason: String)] {

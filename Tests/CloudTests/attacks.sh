@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# The security review's attacks, replayed against schema.sql on a throwaway PostgreSQL cluster.
+# The security review's attacks (issue 34), replayed as hostile phones against the cloud's schema
+# (`hyzer-hub cloud init --print-sql`) on a throwaway PostgreSQL cluster. tools/test runs it;
+# alone: HYZER_HUB=.build/debug/hyzer-hub bash Tests/CloudTests/attacks.sh
 #
 # The cluster: superuser `postgres` over the Unix socket only (peer), every TCP login by password
 # (scram-sha-256). Three phones get their own roles (jake_phone organizes, sarah_phone is honest,
@@ -7,8 +9,8 @@
 # Each check prints `ok` or `FAIL`; the script exits 1 if any failed. The cluster is removed at exit.
 set -uo pipefail
 
-HERE="$(cd "$(dirname "$0")" && pwd)"
-SCHEMA="$HERE/schema.sql"
+HUB="${HYZER_HUB:-$(cd "$(dirname "$0")/../.." && pwd)/.build/debug/hyzer-hub}"
+[ -x "$HUB" ] || { echo "hyzer-hub is not built at $HUB (set HYZER_HUB)" >&2; exit 2; }
 BIN="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)"
 [ -x "$BIN/initdb" ] || { echo "PostgreSQL's initdb is missing" >&2; exit 2; }
 
@@ -22,6 +24,9 @@ cleanup() {
     rm -rf "$DIR"
 }
 trap cleanup EXIT
+SCHEMA="$DIR/schema.sql"
+"$HUB" cloud init --print-sql >"$SCHEMA" || { echo "hyzer-hub cloud init --print-sql failed" >&2; exit 2; }
+chmod 644 "$SCHEMA"
 as_pg "$BIN/initdb" -D "$DIR/data" -U postgres --auth-local=peer --auth-host=scram-sha-256 -E UTF8 --locale=C.UTF-8 --no-sync \
     >"$DIR/initdb.log" 2>&1 || { cat "$DIR/initdb.log" >&2; exit 2; }
 as_pg "$BIN/pg_ctl" -D "$DIR/data" -w -t 30 -l "$DIR/server.log" \

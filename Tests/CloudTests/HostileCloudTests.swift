@@ -1,0 +1,171 @@
+import Foundation
+import HubCloud
+import HubCore
+import HyzerKit
+import HyzerTestSupport
+import Logging
+import Testing
+
+/// The review's attacks on the cloud (issue 34), replayed with real phones (hubs) beside a hostile
+/// phone that has its own login and speaks SQL directly: each attack is refused by the cloud, or
+/// detected by every phone alike; the honest phones converge and lose nothing. (The same attacks
+/// at the SQL level, every privilege and trigger, are Tests/CloudTests/attacks.sh, which tools/test runs.)
+@Suite("A cloud that trusts no phone", .enabled(if: cloudTestServer != nil, "needs HYZER_TEST_POSTGRES_URL (tools/test starts a server)"))
+struct HostileCloudTests {
+    typealias Contract = CloudContractTests
+
+    /// SQL as the hostile phone (its own role, over TCP with its password); the server's error when it fails.
+    static func hostile(_ cloud: SeveralPhonesTests.TestCloud, _ sql: String) async throws -> (ok: Bool, output: String) {
+        let result = try await CLIProcess.runTool("psql", [try cloud.url("hostile"), "-X", "-v", "ON_ERROR_STOP=1", "-tAqc", sql])
+        return (result.status == 0, result.stdout + result.stderr)
+    }
+
+    /// Jake's phone organizes a round with Sarah; Sarah's phone joins; both are in step.
+    static func honestRound(_ cloud: SeveralPhonesTests.TestCloud) async throws -> (homes: [TemporaryHome], jake: Hub, sarah: Hub, round: Round) {
+        let (jakeHome, jake) = try Contract.phone(try cloud.url("jake"), player: "Jake")
+        let (sarahHome, sarah) = try Contract.phone(try cloud.url("sarah"), player: "Sarah", autoJoin: true)
+        let round = try jake.startRound(course: "Maple Hill", players: ["Jake", "Sarah"])
+        try jake.score(player: "Jake", strokes: 3, hole: 1)
+        try await Contract.sync(jake)
+        try await Contract.sync(sarah)
+        #expect(try sarah.roundInPlay()?.id == round.id, "Sarah's phone joined (auto-join)")
+        return ([jakeHome, sarahHome], jake, sarah, round)
+    }
+
+    static func expectInStep(_ phones: [Hub], events: Int, _ comment: Comment) throws {
+        let logs = try phones.map { try $0.eventLog().events.map(\.id).sorted { $0.uuidString < $1.uuidString } }
+        #expect(logs.allSatisfy { $0 == logs[0] } && logs[0].count == events, comment)
+        let standings = try phones.map { try ($0.snapshot().round?.standings ?? []).map { "\($0.name) \($0.totalStrokes) \($0.discrepancy)" } }
+        #expect(standings.allSatisfy { $0 == standings[0] }, "every phone shows the same standings: \(standings)")
+    }
+
+    @Test("Attacks 1–3, 5, 7 and 8 from a phone of the cloud: refused at the server; honest phones converge and lose nothing")
+    func hostilePhone() async throws {
+        let cloud = try await SeveralPhonesTests.makeCloud(phones: ["jake", "sarah", "hostile"])
+        let (homes, jake, sarah, round) = try await Self.honestRound(cloud)
+        defer { withExtendedLifetime(homes) {} }
+        let r = round.id.uuidString, jakeID = round.players[0].id, sarahID = round.players[1].id
+        let jakeDevice = try #require(try jake.eventLog().events.first?.deviceID)
+
+        // 1, 2, 5: no phone writes a table, numbers a row, adds a player or disables a trigger.
+        for sql in ["INSERT INTO hyzer.score_event (id, round_id, round_seq, player_id, hole, strokes, reported_by, device_id, source, created_at, uploaded_by, uploaded_at) VALUES (gen_random_uuid(), '\(r)', 9000000000000000000, '\(jakeID)', 2, 1, '\(jakeID)', 'x', 'tap', '2026-11-26T05:00:00.000Z', 'x', now())",
+                    "INSERT INTO hyzer.round_player VALUES ('\(r)', 'eve', 'Eve', 5)",
+                    "ALTER TABLE hyzer.score_event DISABLE TRIGGER ALL",
+                    "UPDATE hyzer.round SET course_name = 'Elsewhere'"] {
+            let (ok, output) = try await Self.hostile(cloud, sql)
+            #expect(!ok && (output.contains("permission denied") || output.contains("must be owner")), "\(sql): \(output)")
+        }
+        // 3: a resolution from a phone that is not the organizer's; a correction under Jake's device.
+        func upload(_ id: UUID, player: PlayerID, hole: Int, strokes: Int, supersedes: String = "NULL", device: String, source: String) -> String {
+            """
+            SELECT coalesce(refusal_code, 'ok') || ' ' || coalesce(round_seq::text, '-') FROM hyzer.upload_events('\(r)', ARRAY['\(id)']::uuid[], ARRAY['\(player)'], ARRAY[\(hole)], ARRAY[\(strokes)],
+                ARRAY[\(supersedes)]::uuid[], ARRAY['\(player)'], ARRAY['\(device)'], ARRAY['\(source)'], ARRAY['2026-11-26T05:00:00.000Z'])
+            """
+        }
+        let jakeScore = try #require(try jake.eventLog().events.first?.id)
+        let ruling = try await Self.hostile(cloud, upload(UUID(), player: jakeID, hole: 1, strokes: 1, device: "phone-evil", source: "resolution"))
+        #expect(ruling.output.hasPrefix("HZ025 -"), "a resolution not from the organizer's phone: \(ruling.output)")
+        let withdrawal = try await Self.hostile(cloud, upload(UUID(), player: jakeID, hole: 1, strokes: 1, supersedes: "'\(jakeScore)'", device: jakeDevice, source: "tap"))
+        #expect(withdrawal.output.hasPrefix("HZ027 -"), "Jake's device belongs to Jake's phone: \(withdrawal.output)")
+        // 7: an id the cloud holds already, sent with other content.
+        let reuse = try await Self.hostile(cloud, upload(jakeScore, player: jakeID, hole: 1, strokes: 1, device: "phone-evil", source: "tap"))
+        #expect(reuse.output.hasPrefix("HZ011 -"), "the same id with other content: \(reuse.output)")
+        // What no server can refuse: a valid score for a round whose id it knows. It opens a
+        // discrepancy (another device names Sarah's hole 1) and settles nothing.
+        let claim = try await Self.hostile(cloud, upload(UUID(), player: sarahID, hole: 1, strokes: 2, device: "phone-evil", source: "tap"))
+        #expect(claim.ok && claim.output.hasPrefix("ok 2"), "a valid score lands, numbered 2: \(claim.output)")
+        // 8: notifications anyone may send, garbage and forged.
+        _ = try await Self.hostile(cloud, "NOTIFY hyzer_events, 'not-a-round'; SELECT pg_notify('hyzer_events', '\(r):999999')")
+
+        try sarah.score(player: "Sarah", strokes: 4, hole: 1)
+        try jake.score(player: "Sarah", strokes: 4, hole: 1)
+        for _ in 0..<2 { for phone in [jake, sarah] { try await Contract.sync(phone) } }
+        try Self.expectInStep([jake, sarah], events: 4, "Jake's, the hostile phone's and Sarah's two scores, on both phones")
+        #expect(try jake.discrepancies().discrepancies.count == 1, "the hostile claim disputes Sarah's hole 1; nothing settled it")
+        #expect(try await SeveralPhonesTests.psql(cloud.adminURL, "SELECT string_agg(round_seq::text, ',' ORDER BY round_seq) FROM hyzer.score_event") == "1,2,3,4",
+                "the server numbered every score, with no gap")
+    }
+
+    @Test("Attack 7: a score whose id the cloud holds under another round is refused for good and shown; the phone is not stuck and its other scores land")
+    func idHeldElsewhere() async throws {
+        let cloud = try await SeveralPhonesTests.makeCloud(phones: ["jake", "sarah", "hostile"])
+        let (homes, jake, sarah, round) = try await Self.honestRound(cloud)
+        defer { withExtendedLifetime(homes) {} }
+        // The hostile phone shares a round of its own and files, under it, the id Jake's next score will have.
+        let stolen = UUID()
+        let theirs = UUID()
+        let shared = try await Self.hostile(cloud, """
+            SELECT hyzer.share_round('\(theirs)', 'Elm Park', '{3,3}', 'Eve', false, '2026-11-26T05:00:00.000Z', ARRAY['eve'], ARRAY['Eve']);
+            SELECT refusal_code FROM hyzer.upload_events('\(theirs)', ARRAY['\(stolen)']::uuid[], ARRAY['eve'], ARRAY[1], ARRAY[3], ARRAY[NULL]::uuid[],
+                ARRAY['eve'], ARRAY['phone-eve'], ARRAY['tap'], ARRAY['2026-11-26T05:00:00.000Z'])
+            """)
+        #expect(shared.ok, "\(shared.output)")
+        let event = try ScoreEvent(id: stolen, roundID: round.id, playerID: round.players[1].id, hole: 2, strokes: 3,
+                                   reportedByPlayerID: round.players[0].id, deviceID: "phone-jake", source: .tap, createdAt: Date())
+        try jake.append(batch: [event])
+        try jake.score(player: "Jake", strokes: 4, hole: 2)
+        let result = try await Contract.sync(jake)
+        #expect(result.uploaded == 1, "the other score lands")
+        let refused = try jake.cloudSummary().refused
+        #expect(refused.map(\.eventID) == [stolen.uuidString] && refused[0].reason.hasPrefix("HZ010"), "\(refused)")
+        #expect(try await Contract.sync(jake).uploaded == 0, "nothing is retried")
+        try await Contract.sync(sarah)
+        #expect(try sarah.eventLog().events.count == 2, "Sarah holds what the cloud holds of the round")
+    }
+
+    @Test("Attack 4: a round naming the owner is offered with its organizer, never joined without asking; a name no phone could show is refused at the server")
+    func joiningAsks() async throws {
+        let cloud = try await SeveralPhonesTests.makeCloud(phones: ["jake", "sarah", "hostile"])
+        let (sarahHome, sarah) = try Contract.phone(try cloud.url("sarah"), player: "Sarah")
+        defer { withExtendedLifetime(sarahHome) {} }
+        let blinding = try await Self.hostile(cloud, """
+            SELECT hyzer.share_round(gen_random_uuid(), 'Maple Hill', '{3,3}', 'Eve', false, '2026-11-26T05:00:00.000Z', ARRAY['a', 'b'], ARRAY['Sarah', E'Eve\\x07'])
+            """)
+        #expect(!blinding.ok && blinding.output.contains("player 2's name"), "a control character in a name: \(blinding.output)")
+        let lure = UUID()
+        let shared = try await Self.hostile(cloud, """
+            SELECT hyzer.share_round('\(lure)', 'Maple Hill', '{3,3}', 'Jake', false, '2026-11-26T05:00:00.000Z', ARRAY['a', 'b'], ARRAY['Sarah', 'Eve'])
+            """)
+        #expect(shared.ok, "\(shared.output)")
+        let result = try await Contract.sync(sarah)
+        #expect(try sarah.roundInPlay() == nil, "not joined without asking")
+        let offer = try #require(result.offers.first)
+        #expect(offer.roundID == lure && offer.organizer.hasPrefix("hostile_") && offer.organizerName == "Jake",
+                "the offer says which phone organised it, whatever name it gave: \(offer)")
+        let sync = try await CLIProcess.run("hyzer-hub", ["--home", sarahHome.path, "cloud", "sync"])
+        #expect(sync.stdout.contains("Offered: a round on Maple Hill with Sarah, Eve, organised by hostile_") && sync.stdout.contains("hyzer-hub round join \(lure.uuidString)"),
+                "\(sync.stdout)\(sync.stderr)")
+    }
+
+    @Test("A cloud written around its rules by its superuser (a changed round, a jump in numbers) is said and not followed, by every phone alike")
+    func tamperedCloudIsNotFollowed() async throws {
+        let cloud = try await SeveralPhonesTests.makeCloud(phones: ["jake", "sarah"])
+        let (homes, jake, sarah, round) = try await Self.honestRound(cloud)
+        defer { withExtendedLifetime(homes) {} }
+        let r = round.id.uuidString, jakeID = round.players[0].id
+        _ = try await SeveralPhonesTests.psql(cloud.adminURL, """
+            ALTER TABLE hyzer.score_event DISABLE TRIGGER score_event_before_insert;
+            INSERT INTO hyzer.score_event (id, round_id, round_seq, player_id, hole, strokes, reported_by, device_id, source, created_at, uploaded_by, uploaded_at)
+            VALUES (gen_random_uuid(), '\(r)', 9000000000000000000, '\(jakeID)', 2, 1, '\(jakeID)', 'phone-x', 'tap', '2026-11-26T05:00:00.000Z', 'x', now());
+            ALTER TABLE hyzer.score_event ENABLE TRIGGER score_event_before_insert;
+            """)
+        for phone in [jake, sarah] {
+            await #expect {
+                try await Contract.sync(phone)
+            } throws: { error in
+                "\(error)".contains("skips from number 1 to 9000000000000000000")
+            }
+            #expect(try phone.cloudWork(eventLimit: 0).cursors[round.id] == 1, "the cursor did not follow the jump")
+            #expect(try phone.eventLog().events.count == 1)
+        }
+        _ = try await SeveralPhonesTests.psql(cloud.adminURL, """
+            ALTER TABLE hyzer.round DISABLE TRIGGER round_before_update;
+            UPDATE hyzer.round SET pars = '{3,3,3}' WHERE id = '\(r)';
+            """)
+        await #expect {
+            try await Contract.sync(sarah)
+        } throws: { error in
+            "\(error)".contains("has another course than when this phone first saw it")
+        }
+    }
+}
