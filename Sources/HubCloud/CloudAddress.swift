@@ -42,7 +42,9 @@ public struct CloudAddress: Sendable {
         }
         let query = Dictionary((components.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { _, last in last })
         for name in query.keys where !["sslmode", "host"].contains(name) {
-            throw CloudURLError("Unknown URL option \"\(name)\"; the options are sslmode and host.")
+            // Only a plain word is echoed: in a mangled URL the "option" may be a password.
+            let plain = name.count <= 20 && name.allSatisfy { $0.isASCII && ($0.isLetter || $0 == "_") }
+            throw CloudURLError("Unknown URL option\(plain ? " \"\(name)\"" : " (not shown: it may hold a password)"); the options are sslmode and host.")
         }
         guard let user = components.user, !user.isEmpty else {
             throw CloudURLError("The URL names no user (postgres://USER@HOST/DATABASE).")

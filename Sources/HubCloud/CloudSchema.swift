@@ -143,20 +143,15 @@ CREATE TABLE IF NOT EXISTS hyzer.score_event (
 );
 CREATE INDEX IF NOT EXISTS score_event_uploader ON hyzer.score_event (round_id, uploaded_by);
 
--- A device id belongs, in a round, to the phone that first uploaded under it: "a correction from
--- the same device" then means the same phone, and no phone can withdraw another's score.
-CREATE TABLE IF NOT EXISTS hyzer.round_device (
-    round_id uuid NOT NULL REFERENCES hyzer.round (id),
-    device_id text NOT NULL,
-    uploaded_by text NOT NULL,
-    PRIMARY KEY (round_id, device_id)
-);
+-- A device is the pair (phone, device id): phones store another phone's event under
+-- "DEVICE@PHONE" (docs/SYNC.md), so no phone can withdraw another's score by naming its device.
+-- Binding a device id to the first phone that used it let a phone claim another's ids first.
+DROP TABLE IF EXISTS hyzer.round_device;
 
 -- Belt and braces: were a privilege ever granted by mistake, no policy lets a phone see or write a row.
 ALTER TABLE hyzer.round ENABLE ROW LEVEL SECURITY;
 ALTER TABLE hyzer.round_player ENABLE ROW LEVEL SECURITY;
 ALTER TABLE hyzer.score_event ENABLE ROW LEVEL SECURITY;
-ALTER TABLE hyzer.round_device ENABLE ROW LEVEL SECURITY;
 
 -- ---------------------------------------------------------------------------------------------
 -- Invariants, held by triggers even against the owner's own functions.
@@ -213,7 +208,6 @@ CREATE OR REPLACE FUNCTION hyzer.event_refusal(r hyzer.round, e_id uuid, e_playe
     LANGUAGE plpgsql STABLE SET search_path = pg_catalog, hyzer, pg_temp AS $$
 DECLARE
     target hyzer.score_event;
-    holder text;
 BEGIN
     IF e_player IS NULL OR e_hole IS NULL OR e_strokes IS NULL OR e_reporter IS NULL OR e_device IS NULL
        OR e_source IS NULL OR e_created IS NULL THEN
@@ -247,12 +241,6 @@ BEGIN
     IF e_source = 'resolution' AND NOT r.any_player_resolves AND e_uploader <> r.organizer THEN
         code := 'HZ025';
         reason := format('score %s: only the organizer''s phone (%s) resolves discrepancies in round %s; this upload is from %s', e_id, r.organizer, r.id, e_uploader);
-        RETURN;
-    END IF;
-    SELECT d.uploaded_by INTO holder FROM hyzer.round_device d WHERE d.round_id = r.id AND d.device_id = e_device;
-    IF FOUND AND holder <> e_uploader THEN
-        code := 'HZ027';
-        reason := format('score %s: device %s uploads through phone %s in round %s, not through %s', e_id, e_device, holder, r.id, e_uploader);
     END IF;
 END $$;
 
@@ -286,8 +274,6 @@ BEGIN
         RAISE EXCEPTION '%', v_reason USING ERRCODE = v_code;
     END IF;
     SELECT coalesce(max(e.round_seq), 0) + 1 INTO NEW.round_seq FROM hyzer.score_event e WHERE e.round_id = NEW.round_id;
-    INSERT INTO hyzer.round_device AS d (round_id, device_id, uploaded_by) VALUES (NEW.round_id, NEW.device_id, NEW.uploaded_by)
-        ON CONFLICT (round_id, device_id) DO NOTHING;
     RETURN NEW;
 END $$;
 
@@ -301,21 +287,28 @@ CREATE OR REPLACE TRIGGER round_player_no_truncate BEFORE TRUNCATE ON hyzer.roun
 CREATE OR REPLACE TRIGGER score_event_before_insert BEFORE INSERT ON hyzer.score_event FOR EACH ROW EXECUTE FUNCTION hyzer.score_event_before_insert();
 CREATE OR REPLACE TRIGGER score_event_append_only BEFORE UPDATE OR DELETE ON hyzer.score_event FOR EACH ROW EXECUTE FUNCTION hyzer.refuse_change();
 CREATE OR REPLACE TRIGGER score_event_no_truncate BEFORE TRUNCATE ON hyzer.score_event FOR EACH STATEMENT EXECUTE FUNCTION hyzer.refuse_change();
-CREATE OR REPLACE TRIGGER round_device_fixed BEFORE UPDATE OR DELETE ON hyzer.round_device FOR EACH ROW EXECUTE FUNCTION hyzer.refuse_change();
-CREATE OR REPLACE TRIGGER round_device_no_truncate BEFORE TRUNCATE ON hyzer.round_device FOR EACH STATEMENT EXECUTE FUNCTION hyzer.refuse_change();
 
 -- ---------------------------------------------------------------------------------------------
 -- The phone API. Every function: SECURITY DEFINER (runs as hyzer_owner), search_path pinned with
 -- pg_temp last, every object schema-qualified. Codes HZ0xx are per-event refusals (returned as rows
 -- by upload_events); HZ1xx are raised.
 
-CREATE OR REPLACE FUNCTION hyzer.api_version() RETURNS integer LANGUAGE sql IMMUTABLE RETURN 2;
+-- A phone's first call: the API's version, once the caller is known to be a phone.
+CREATE OR REPLACE FUNCTION hyzer.api_version() RETURNS integer
+    LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, hyzer, pg_temp AS $$
+BEGIN
+    PERFORM hyzer.require_phone();
+    RETURN 2;
+END $$;
 
 CREATE OR REPLACE FUNCTION hyzer.require_phone() RETURNS void
     LANGUAGE plpgsql STABLE SET search_path = pg_catalog, hyzer, pg_temp AS $$
 BEGIN
-    IF NOT pg_has_role(session_user, 'hyzer_phone', 'MEMBER') THEN
-        RAISE EXCEPTION 'role % is not a Hyzer phone', session_user USING ERRCODE = 'insufficient_privilege';
+    -- A superuser is a member of every role, but its password has no place on a phone.
+    IF NOT pg_has_role(session_user, 'hyzer_phone', 'MEMBER')
+       OR (SELECT r.rolsuper FROM pg_catalog.pg_roles r WHERE r.rolname = session_user) THEN
+        RAISE EXCEPTION 'role % is not a Hyzer phone (each phone logs in as its own role: hyzer-hub cloud init ADMIN-URL --phone NAME)', session_user
+            USING ERRCODE = 'insufficient_privilege';
     END IF;
 END $$;
 
@@ -525,8 +518,10 @@ BEGIN
         RAISE EXCEPTION 'round % is not in the cloud yet: share it first', v_round USING ERRCODE = 'HZ100';
     END IF;
     IF r.status = 'completed' THEN RETURN false; END IF;
-    IF r.organizer <> session_user AND NOT EXISTS (SELECT FROM hyzer.score_event e WHERE e.round_id = v_round AND e.uploaded_by = session_user) THEN
-        RAISE EXCEPTION 'only the organizer''s phone or a phone that scored in round % completes it', v_round USING ERRCODE = 'HZ104';
+    -- Ending a round stops every phone's scoring: the organizer's decision, as resolving is (in a
+    -- round where any player resolves, any phone that scored in it may end it too).
+    IF r.organizer <> session_user AND NOT (r.any_player_resolves AND EXISTS (SELECT FROM hyzer.score_event e WHERE e.round_id = v_round AND e.uploaded_by = session_user)) THEN
+        RAISE EXCEPTION 'only the organizer''s phone (%) completes round %', r.organizer, v_round USING ERRCODE = 'HZ104';
     END IF;
     UPDATE hyzer.round AS x SET status = 'completed', completed_by = session_user, completed_at = now() WHERE x.id = v_round;
     PERFORM pg_notify('hyzer_events', v_round::text || ':' || (SELECT coalesce(max(e.round_seq), 0) FROM hyzer.score_event e WHERE e.round_id = v_round)::text);
@@ -548,11 +543,15 @@ $$;
 CREATE OR REPLACE FUNCTION hyzer.active_rounds(player_name text DEFAULT NULL, player_id text DEFAULT NULL, shared_after timestamptz DEFAULT NULL)
     RETURNS TABLE (round_id uuid, organizer text, created_at text, shared_at timestamptz)
     LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, hyzer, pg_temp AS $$
-    SELECT r.id, r.organizer, r.created_at, r.shared_at FROM hyzer.round r
-    WHERE r.status = 'active' AND r.shared_at > coalesce($3, '-infinity')
-      AND ($2 IS NULL OR EXISTS (SELECT FROM hyzer.round_player p WHERE p.round_id = r.id AND p.player_id = $2))
-      AND ($2 IS NOT NULL OR $1 IS NULL OR EXISTS (SELECT FROM hyzer.round_player p WHERE p.round_id = r.id AND lower(p.name) = lower($1)))
-    ORDER BY r.shared_at DESC LIMIT 20
+    -- Each organizer's newest matching round only: one phone sharing many look-alike rounds
+    -- takes one place in the list, not all twenty.
+    SELECT x.id, x.organizer, x.created_at, x.shared_at FROM (
+        SELECT DISTINCT ON (r.organizer) r.id, r.organizer, r.created_at, r.shared_at FROM hyzer.round r
+        WHERE r.status = 'active' AND r.shared_at > coalesce($3, '-infinity')
+          AND ($2 IS NULL OR EXISTS (SELECT FROM hyzer.round_player p WHERE p.round_id = r.id AND p.player_id = $2))
+          AND ($2 IS NOT NULL OR $1 IS NULL OR EXISTS (SELECT FROM hyzer.round_player p WHERE p.round_id = r.id AND lower(p.name) = lower($1)))
+        ORDER BY r.organizer, r.shared_at DESC
+    ) x ORDER BY x.shared_at DESC LIMIT 20
 $$;
 
 CREATE OR REPLACE FUNCTION hyzer.events_after(round_id uuid, cursor bigint, lim integer DEFAULT 2000)
@@ -627,7 +626,7 @@ END $$;
 
 -- Ends phone sessions whose transaction is older than max_age. A phone can hold its transaction
 -- open (and a round's row lock with it) and can override any timeout; run this every few seconds
--- (cron, pg_cron, or `hyzer-hub cloud watch`). Honest phones' transactions last milliseconds.
+-- (cron or pg_cron). Honest phones' transactions last milliseconds.
 CREATE OR REPLACE FUNCTION hyzer_admin.reap_stuck_phones(max_age interval DEFAULT '30 seconds')
     RETURNS TABLE (pid integer, phone text, transaction_age interval)
     LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp AS $$

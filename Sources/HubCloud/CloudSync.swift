@@ -92,7 +92,9 @@ public final class CloudSync: Service, Sendable {
     /// Called after a pass changed the local store (new events, a joined or completed round).
     let onChange: @Sendable () -> Void
     private let status: NIOLockedValueBox<SyncStatus>
-    private let wake = NIOLockedValueBox<AsyncStream<Void>.Continuation?>(nil)
+    /// Where `kick` goes: the stream of whoever waits now, tagged so that a waiter that ends late
+    /// (an abandoned connection's) cannot unhook the one that replaced it.
+    private let wake = NIOLockedValueBox<(tag: UInt64, continuation: AsyncStream<Void>.Continuation?)>((0, nil))
     /// What notifications may wake a pass for, as the last pass left it: each shared round's cursor,
     /// and whether a newly shared round could be offered (an owner, no round in play).
     private let interest = NIOLockedValueBox<(cursors: [UUID: Int64], discovering: Bool)>(([:], true))
@@ -117,7 +119,7 @@ public final class CloudSync: Service, Sendable {
 
     /// Something changed here (a score committed): upload it now.
     public func kick() {
-        _ = wake.withLockedValue { $0 }?.yield()
+        _ = wake.withLockedValue { $0.continuation }?.yield()
     }
 
     public func run() async throws {
@@ -165,7 +167,8 @@ public final class CloudSync: Service, Sendable {
                 let reason = (error as? CloudError) ?? CloudError.describe(error, address: address)
                 let state: SyncState = if case .unusable = reason { .error } else { .offline }
                 set(state, detail: reason.description)
-                logger.warning("cloud \(state.rawValue): \(reason.description) Retrying in \(backoff).")
+                let said = reason.description.hasSuffix(".") ? reason.description : reason.description + "."
+                logger.warning("cloud \(state.rawValue): \(said) Retrying in \(backoff).")
                 await untilShutdown { [backoff] in try? await Task.sleep(for: backoff) }
                 backoff = min(backoff * 2, .seconds(5))
             }
@@ -178,14 +181,25 @@ public final class CloudSync: Service, Sendable {
         await cancelWhenGracefulShutdown { await body() }
     }
 
+    /// A stream of wakes that `kick` feeds until `unhook(tag)`.
+    private func hookWakes() -> (AsyncStream<Void>, AsyncStream<Void>.Continuation, UInt64) {
+        let (wakes, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let tag = wake.withLockedValue { wake in
+            wake = (wake.tag + 1, continuation)
+            return wake.tag
+        }
+        return (wakes, continuation, tag)
+    }
+
+    private func unhook(_ tag: UInt64, _ continuation: AsyncStream<Void>.Continuation) {
+        wake.withLockedValue { if $0.tag == tag { $0.continuation = nil } }
+        continuation.finish()
+    }
+
     /// Returns at the next `kick`, or after `limit`.
     private func waitForKick(atMost limit: Duration) async {
-        let (kicks, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        wake.withLockedValue { $0 = continuation }
-        defer {
-            wake.withLockedValue { $0 = nil }
-            continuation.finish()
-        }
+        let (kicks, continuation, tag) = hookWakes()
+        defer { unhook(tag, continuation) }
         await withTaskGroup(of: Void.self) { group in
             group.addTask { for await _ in kicks { return } }
             group.addTask { try? await Task.sleep(for: limit) }
@@ -195,14 +209,24 @@ public final class CloudSync: Service, Sendable {
     }
 
     /// One connection's life: a pass at once, then one per notification, kick or poll.
+    /// Notifications come on a connection of their own: any role may flood the channel, and a
+    /// pass's replies must not queue behind what it sends.
     private func stayInStep(with cloud: CloudConnection, configuration: CloudConfiguration) async throws {
-        let (wakes, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        wake.withLockedValue { $0 = continuation }
-        defer {
-            wake.withLockedValue { $0 = nil }
-            continuation.finish()
+        let (wakes, continuation, tag) = hookWakes()
+        defer { unhook(tag, continuation) }
+        let listener = try await CloudConnection.connect(to: cloud.address, logger: logger)
+        do {
+            try await listener.whileConnected { try await self.passes(cloud, listener, wakes, continuation, configuration) }
+        } catch {
+            await listener.close()
+            throw error
         }
-        try await cloud.listen { notifications in
+        await listener.close()
+    }
+
+    private func passes(_ cloud: CloudConnection, _ listener: CloudConnection, _ wakes: AsyncStream<Void>,
+                        _ continuation: AsyncStream<Void>.Continuation, _ configuration: CloudConfiguration) async throws {
+        try await listener.listen { notifications in
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
                     // Every phone hears every round's notifications (one channel, and any role may

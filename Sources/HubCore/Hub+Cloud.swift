@@ -126,17 +126,23 @@ extension Hub {
                 throw HubError.storage("Round \(roundID.uuidString) is not a shared round on this phone.")
             }
             var added = 0
+            let role = try store.cloudConfiguration()?.role
             for row in rows {
                 let skip: (UUID, String)
                 switch row {
                 case .unreadable(_, let eventID, let reason):
                     skip = (eventID, "it cannot be read: \(reason)")
-                case .event(let cloudEvent):
-                    let event = cloudEvent.event
-                    if try store.containsEvent(id: event.id) {
-                        try store.recordCloudOrder(eventID: event.id, roundID: roundID, cloudSeq: cloudEvent.cloudSeq)
+                case .event(let uploaded):
+                    if try store.containsEvent(id: uploaded.event.id) {
+                        try store.recordCloudOrder(eventID: uploaded.event.id, roundID: roundID, cloudSeq: uploaded.cloudSeq)
                         continue
                     }
+                    let cloudEvent: CloudEvent
+                    do { cloudEvent = try Self.storedHere(uploaded, role: role) } catch {
+                        skip = (uploaded.event.id, "its device cannot be stored: \(error)")
+                        break
+                    }
+                    let event = cloudEvent.event
                     guard let problem = try Self.problemWithCloudEvent(cloudEvent, round: round, record: record, store: store) else {
                         try store.insert(event, receivedAt: clock())
                         try store.recordCloudOrder(eventID: event.id, roundID: roundID, cloudSeq: cloudEvent.cloudSeq)
@@ -171,6 +177,20 @@ extension Hub {
     @discardableResult
     public func applyFromCloud(roundID: UUID, events: [CloudEvent], status: RoundStatus?) throws -> Int {
         try applyFromCloud(roundID: roundID, rows: events.map(CloudRow.event), status: status)
+    }
+
+    /// An event as this phone stores it. In a shared round a device is the pair (phone, device
+    /// id): another phone's event keeps its device as `DEVICE@PHONE` (the role the cloud recorded),
+    /// so a phone naming a device of another phone is a different device: it disputes that
+    /// device's score and cannot withdraw it. Every phone draws the same line between devices:
+    /// a phone's own events are the same device on every phone, whatever their spelling.
+    static func storedHere(_ uploaded: CloudEvent, role: String?) throws -> CloudEvent {
+        guard let uploader = uploaded.uploadedBy, uploader != role else { return uploaded }
+        let event = uploaded.event
+        let qualified = try ScoreEvent(id: event.id, roundID: event.roundID, playerID: event.playerID, hole: event.hole, strokes: event.strokes,
+                                       supersedesEventID: event.supersedesEventID, reportedByPlayerID: event.reportedByPlayerID,
+                                       deviceID: "\(event.deviceID)@\(uploader)", source: event.source, createdAt: event.createdAt)
+        return CloudEvent(event: qualified, cloudSeq: uploaded.cloudSeq, uploadedBy: uploader)
     }
 
     /// Why a downloaded event cannot be applied here, or nil: the rules a local write keeps, with
@@ -267,11 +287,11 @@ extension Hub {
 
 extension Hub {
     /// Who settles a shared round's discrepancies when this phone may not ("the organizer
-    /// (Jake's phone)"); nil when this phone may (or the round is not shared).
+    /// (Jake's phone)", to go mid-sentence); nil when this phone may (or the round is not shared).
     public func settledElsewhere(_ roundID: UUID) throws -> String? {
         try database.read { store in
             do { try Self.requireResolver(store, roundID: roundID) } catch let HubError.notOrganizer(organizer) {
-                return "The organizer (\(organizer.map { "\($0)'s phone" } ?? "the phone that started the round"))"
+                return "the organizer (\(organizer.map { "\($0)'s phone" } ?? "the phone that started the round"))"
             }
             return nil
         }

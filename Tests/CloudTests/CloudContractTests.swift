@@ -120,6 +120,16 @@ struct CloudContractTests {
         #expect(try await SeveralPhonesTests.psql(cloud.adminURL, "SELECT count(*) FROM hyzer.score_event") == "2")
     }
 
+    @Test("A role that is not a phone, or a superuser, cannot be used as a phone: the message says how to make one")
+    func onlyPhones() async throws {
+        let cloud = try await SeveralPhonesTests.makeCloud(phones: ["jake"])
+        await #expect {
+            try await Self.withConnection(cloud.adminURL) { _ in }
+        } throws: { error in
+            "\(error)".contains("is not a Hyzer phone") && "\(error)".contains("cloud init ADMIN-URL --phone NAME")
+        }
+    }
+
     @Test("A row written around the cloud's rules, that no phone could hold, is skipped by every phone alike, said by cloud status, and blocks nothing after it")
     func unreadableRowIsSkippedByEveryPhone() async throws {
         let cloud = try await SeveralPhonesTests.makeCloud(phones: ["jake", "sarah"])

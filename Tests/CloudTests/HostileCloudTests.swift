@@ -65,25 +65,62 @@ struct HostileCloudTests {
         let jakeScore = try #require(try jake.eventLog().events.first?.id)
         let ruling = try await Self.hostile(cloud, upload(UUID(), player: jakeID, hole: 1, strokes: 1, device: "phone-evil", source: "resolution"))
         #expect(ruling.output.hasPrefix("HZ025 -"), "a resolution not from the organizer's phone: \(ruling.output)")
+        // A "correction" under Jake's device id lands, but every phone stores it as another device
+        // (DEVICE@PHONE): it disputes Jake's score and cannot withdraw it.
         let withdrawal = try await Self.hostile(cloud, upload(UUID(), player: jakeID, hole: 1, strokes: 1, supersedes: "'\(jakeScore)'", device: jakeDevice, source: "tap"))
-        #expect(withdrawal.output.hasPrefix("HZ027 -"), "Jake's device belongs to Jake's phone: \(withdrawal.output)")
+        #expect(withdrawal.output.hasPrefix("ok 2"), "\(withdrawal.output)")
         // 7: an id the cloud holds already, sent with other content.
         let reuse = try await Self.hostile(cloud, upload(jakeScore, player: jakeID, hole: 1, strokes: 1, device: "phone-evil", source: "tap"))
         #expect(reuse.output.hasPrefix("HZ011 -"), "the same id with other content: \(reuse.output)")
         // What no server can refuse: a valid score for a round whose id it knows. It opens a
         // discrepancy (another device names Sarah's hole 1) and settles nothing.
         let claim = try await Self.hostile(cloud, upload(UUID(), player: sarahID, hole: 1, strokes: 2, device: "phone-evil", source: "tap"))
-        #expect(claim.ok && claim.output.hasPrefix("ok 2"), "a valid score lands, numbered 2: \(claim.output)")
+        #expect(claim.ok && claim.output.hasPrefix("ok 3"), "a valid score lands, numbered 3: \(claim.output)")
         // 8: notifications anyone may send, garbage and forged.
         _ = try await Self.hostile(cloud, "NOTIFY hyzer_events, 'not-a-round'; SELECT pg_notify('hyzer_events', '\(r):999999')")
 
         try sarah.score(player: "Sarah", strokes: 4, hole: 1)
         try jake.score(player: "Sarah", strokes: 4, hole: 1)
         for _ in 0..<2 { for phone in [jake, sarah] { try await Contract.sync(phone) } }
-        try Self.expectInStep([jake, sarah], events: 4, "Jake's, the hostile phone's and Sarah's two scores, on both phones")
-        #expect(try jake.discrepancies().discrepancies.count == 1, "the hostile claim disputes Sarah's hole 1; nothing settled it")
-        #expect(try await SeveralPhonesTests.psql(cloud.adminURL, "SELECT string_agg(round_seq::text, ',' ORDER BY round_seq) FROM hyzer.score_event") == "1,2,3,4",
+        try Self.expectInStep([jake, sarah], events: 5, "Jake's, the hostile phone's two and Sarah's two scores, on both phones")
+        for phone in [jake, sarah] {
+            let open = try phone.discrepancies().discrepancies.map { "\($0.hole) \($0.events.map(\.strokes))" }
+            #expect(open.count == 2, "the hostile phone disputes Jake's and Sarah's hole 1 and settles nothing: \(open)")
+            let jakeCounts = try phone.snapshot().round?.standings.first { $0.name == "Jake" }?.totalStrokes
+            #expect(jakeCounts == 3, "Jake's own 3 still counts: the hostile 'correction' did not withdraw it")
+        }
+        #expect(try await SeveralPhonesTests.psql(cloud.adminURL, "SELECT string_agg(round_seq::text, ',' ORDER BY round_seq) FROM hyzer.score_event") == "1,2,3,4,5",
                 "the server numbered every score, with no gap")
+        // Only the organizer ends a round, even for a phone that scored in it.
+        let ended = try await Self.hostile(cloud, "SELECT hyzer.complete_round('\(r)')")
+        #expect(!ended.ok && ended.output.contains("only the organizer's phone"), "\(ended.output)")
+    }
+
+    @Test("A phone naming another phone's device before it scores takes nothing from it: that phone's scores land, and every phone agrees")
+    func devicePreClaim() async throws {
+        let cloud = try await SeveralPhonesTests.makeCloud(phones: ["jake", "sarah", "hostile"])
+        let (homes, jake, sarah, round) = try await Self.honestRound(cloud)
+        defer { withExtendedLifetime(homes) {} }
+        try sarah.score(player: "Sarah", strokes: 4, hole: 1)
+        try await Contract.sync(sarah)
+        let sarahDevice = try #require(try sarah.eventLog().events.last?.deviceID)
+        // The hostile phone scores hole 2 for everyone under Sarah's device id, before Sarah's phone does.
+        for player in round.players {
+            let taken = try await Self.hostile(cloud, """
+                SELECT coalesce(refusal_code, 'ok') FROM hyzer.upload_events('\(round.id)', ARRAY['\(UUID())']::uuid[], ARRAY['\(player.id)'], ARRAY[2], ARRAY[9],
+                    ARRAY[NULL]::uuid[], ARRAY['\(player.id)'], ARRAY['\(sarahDevice)'], ARRAY['tap'], ARRAY['2026-11-26T05:00:00.000Z'])
+                """)
+            #expect(taken.output.hasPrefix("ok"), "\(taken.output)")
+        }
+        for phone in [jake, sarah] { try await Contract.sync(phone) }
+        try sarah.score(player: "Sarah", strokes: 3, hole: 2)
+        try sarah.score(player: "Jake", strokes: 4, hole: 2)
+        for _ in 0..<2 { for phone in [jake, sarah] { try await Contract.sync(phone) } }
+        let refused = try sarah.cloudSummary().refused
+        #expect(refused.isEmpty, "Sarah's phone's scores are not refused: \(refused)")
+        try Self.expectInStep([jake, sarah], events: 6, "every score on both phones")
+        let disputed = try sarah.discrepancies().discrepancies.map(\.hole)
+        #expect(disputed == [2, 2], "the hostile 9s dispute Sarah's phone's scores (another device); the organizer settles them: \(disputed)")
     }
 
     @Test("Attack 7: a score whose id the cloud holds under another round is refused for good and shown; the phone is not stuck and its other scores land")
@@ -132,8 +169,20 @@ struct HostileCloudTests {
         let offer = try #require(result.offers.first)
         #expect(offer.roundID == lure && offer.organizer.hasPrefix("hostile_") && offer.organizerName == "Jake",
                 "the offer says which phone organised it, whatever name it gave: \(offer)")
+        // Twenty-five look-alikes of Jake's round from one phone take one place among the offers.
+        let (jakeHome, jake) = try Contract.phone(try cloud.url("jake"), player: "Jake")
+        defer { withExtendedLifetime(jakeHome) {} }
+        let real = try jake.startRound(course: "Maple Hill", players: ["Jake", "Sarah"])
+        try await Contract.sync(jake)
+        _ = try await Self.hostile(cloud, """
+            SELECT hyzer.share_round(gen_random_uuid(), 'Maple Hill', '{3,3}', 'Jake', false, '2026-11-26T05:00:00.000Z', ARRAY['a', 'b'], ARRAY['Jake', 'Sarah'])
+            FROM generate_series(1, 25)
+            """)
+        let offers = try await Contract.sync(sarah).offers
+        #expect(offers.contains { $0.roundID == real.id && $0.organizer.hasPrefix("jake_") }, "the real round is offered: \(offers.map(\.description))")
+        #expect(offers.count == 2, "one offer per organizer: \(offers.map(\.description))")
         let sync = try await CLIProcess.run("hyzer-hub", ["--home", sarahHome.path, "cloud", "sync"])
-        #expect(sync.stdout.contains("Offered: a round on Maple Hill with Sarah, Eve, organised by hostile_") && sync.stdout.contains("hyzer-hub round join \(lure.uuidString)"),
+        #expect(sync.stdout.contains("Offered: a round on Maple Hill with Jake, Sarah, organised by hostile_") && sync.stdout.contains("organised by jake_"),
                 "\(sync.stdout)\(sync.stderr)")
     }
 

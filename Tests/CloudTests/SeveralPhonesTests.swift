@@ -62,8 +62,10 @@ struct SeveralPhonesTests {
         return (proxy, try #require(components.string))
     }
 
+    /// The round as a phone shows it, with other phones' devices (`DEVICE@PHONE`) named as
+    /// their own phone names them: the one thing phones spell differently (docs/SYNC.md).
     static func roundJSON(_ home: TemporaryHome) async throws -> String {
-        try await home.hub("round", "show", "--json").stdout
+        try await home.hub("round", "show", "--json").stdout.replacing(#/@[a-z][a-z0-9_]*"/#, with: "\"")
     }
 
     static func eventIDs(_ home: TemporaryHome) async throws -> Set<String> {
@@ -150,6 +152,14 @@ struct SeveralPhonesTests {
                 report += "\n\(try await Self.eventIDs(home).count) events; " + (try await home.hub("cloud", "status").stdout)
             }
             report += "\ncloud: " + (try await Self.psql(url, "SELECT count(*) FROM hyzer.score_event"))
+            let rounds = try await [Self.roundJSON(jake), Self.roundJSON(sarah), Self.roundJSON(mike)]
+            for (index, line) in rounds[0].split(separator: "\n").enumerated() {
+                let others = rounds.dropFirst().map { $0.split(separator: "\n") }
+                if others.contains(where: { index >= $0.count || $0[index] != line }) {
+                    report += "\nfirst difference in round show --json at line \(index): \(line) | \(others.map { index < $0.count ? String($0[index]) : "-" })"
+                    break
+                }
+            }
             report += "\nserve logs: \(jakeServe.stderr)\n---\n\(sarahServe.stderr)\n---\n\(mikeServe.stderr)"
         }
         #expect(agreed, "every phone holds the cloud's 14 events and shows the same round\(report)")

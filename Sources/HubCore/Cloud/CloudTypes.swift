@@ -85,8 +85,9 @@ public struct CloudRound: Sendable, Equatable {
         if let problem = NameText.problem(courseName) { throw refuse("its course name: \(problem)") }
         if let organizerName, let problem = NameText.problem(organizerName) { throw refuse("its organizer's name: \(problem)") }
         guard (1...36).contains(pars.count), pars.allSatisfy(Hole.allowedPar.contains) else { throw refuse("a course has 1 to 36 holes of par 2 to 6") }
-        guard (1...50).contains(playerIDs.count), playerIDs.count == playerNames.count, Set(playerIDs).count == playerIDs.count else {
-            throw refuse("a round has 1 to 50 players with distinct ids")
+        guard (1...50).contains(playerIDs.count), playerIDs.count == playerNames.count, Set(playerIDs).count == playerIDs.count,
+              Set(playerNames.map { $0.lowercased() }).count == playerNames.count else {
+            throw refuse("a round has 1 to 50 players with distinct ids and names")
         }
         for (index, (playerID, name)) in zip(playerIDs, playerNames).enumerated() {
             guard playerID.utf8.count <= 128, !NameText.hasHiddenCharacters(playerID), !playerID.isEmpty else { throw refuse("player \(index + 1)'s id cannot be read") }

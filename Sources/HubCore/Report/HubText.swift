@@ -169,7 +169,7 @@ public enum HubText {
             }
             guard settleable else { return "\(name), hole \(discrepancy.hole): \(claims.joined(separator: ", "))." }
             return "\(name), hole \(discrepancy.hole): \(claims.joined(separator: ", ")). "
-                + (settledBy.map { "\($0) settles it." } ?? "Settle with: hyzer-hub resolve \"\(name)\" STROKES --hole \(discrepancy.hole)")
+                + (settledBy.map { "\($0.prefix(1).uppercased() + $0.dropFirst()) settles it." } ?? "Settle with: hyzer-hub resolve \"\(name)\" STROKES --hole \(discrepancy.hole)")
         }.joined(separator: "\n")
     }
 

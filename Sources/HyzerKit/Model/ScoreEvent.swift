@@ -20,9 +20,10 @@ public enum Strokes {
 /// score of {player, hole} is the leaf of that chain (see `ScoreRule`), never the latest timestamp.
 public struct ScoreEvent: Sendable, Hashable, Codable, Identifiable {
     /// Every string an event carries is stored forever, so each has a bound: player ids are a
-    /// UUID or `guest:<name>`, device ids a short name.
+    /// UUID or `guest:<name>`, device ids a short name (a device names itself in up to 64 bytes;
+    /// another phone's device in a shared round is stored as `DEVICE@PHONE`, docs/SYNC.md).
     public static let maxPlayerIDLength = 128
-    public static let maxDeviceIDLength = 64
+    public static let maxDeviceIDLength = 128
 
     public let id: UUID
     public let roundID: UUID

@@ -30,7 +30,8 @@ public enum LinkProtocol {
     /// Connections not yet paired that the hub keeps at once; more are refused as `busy`.
     public static let maxUnpairedConnections = 64
     /// Bounds on the strings a watch sends (they are stored forever in the append-only log).
-    public static let maxDeviceIDLength = ScoreEvent.maxDeviceIDLength
+    /// A device names itself (at hello) in at most this many bytes.
+    public static let maxDeviceIDLength = 64
     public static let maxTokenLength = 256
     /// Times a hub may hang up on the same score, with no answer, before the watch sets it aside
     /// in its rejected log (so one score can never block the queue).

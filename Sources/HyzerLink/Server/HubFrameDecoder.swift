@@ -103,6 +103,9 @@ public struct HubFrameDecoder: ByteToMessageDecoder, Sendable {
         switch error {
         case ScoreError.strokesOutOfRange: return .unacceptableScore(idAsSent: id, reason: .strokesOutOfRange, message: "\(error)")
         case ScoreError.holeOutOfRange: return .unacceptableScore(idAsSent: id, reason: .holeOutOfRange, message: "\(error)")
+        case ScoreError.invalidField("deviceID", _):
+            // A watch's device id has the bound it had at hello, not a stored event's (DEVICE@PHONE).
+            return .unacceptableScore(idAsSent: id, reason: .invalidScore, message: ScoreError.invalidField("deviceID", maxLength: LinkProtocol.maxDeviceIDLength).description)
         case let error as ScoreError: return .unacceptableScore(idAsSent: id, reason: .invalidScore, message: error.description)
         case let error as DecodingError:
             let explained = HyzerJSON.explain(error)

@@ -135,7 +135,11 @@ final class ServerConnectionHandler: ChannelInboundHandler {
             // order, and only once the store has said the score is not a resend (a resend is
             // acked whatever it says, as PROTOCOL.md's hub side has it).
             let refusal: (reason: Rejection.Reason, message: String)? =
-                if !event.deviceID.hasSameBytes(as: deviceID) {
+                if event.deviceID.utf8.count > LinkProtocol.maxDeviceIDLength {
+                    // A stored event may name another phone's device (DEVICE@PHONE, up to 128
+                    // bytes); a watch names itself, as at hello.
+                    (.invalidScore, "deviceID must be 1 to \(LinkProtocol.maxDeviceIDLength) bytes with no control characters.")
+                } else if !event.deviceID.hasSameBytes(as: deviceID) {
                     (.wrongDevice, "The score names device \"\(event.deviceID)\", but this connection paired as \"\(deviceID)\"; a watch scores as itself.")
                 } else if event.source == .resolution {
                     (.resolutionNotAllowed, "A watch cannot settle a discrepancy; the organizer resolves it on the phone (hyzer-hub resolve PLAYER STROKES --hole N).")
