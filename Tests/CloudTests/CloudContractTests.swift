@@ -120,6 +120,30 @@ struct CloudContractTests {
         #expect(try await SeveralPhonesTests.psql(cloud.adminURL, "SELECT count(*) FROM hyzer.score_event") == "2")
     }
 
+    @Test("After the cloud was cut off and came back, a score made here goes up at once (its kick reaches the new connection), not at the next poll")
+    func kickAfterReconnect() async throws {
+        let cloud = try await SeveralPhonesTests.makeCloud(phones: ["jake"])
+        let (proxy, proxied) = try await SeveralPhonesTests.proxy(to: try cloud.url("jake"))
+        defer { proxy.stop() }
+        let (home, hub) = try Self.phone(proxied, player: "Jake")
+        defer { withExtendedLifetime(home) {} }
+        try hub.startRound(course: "Willow Creek", players: ["Jake", "Sarah"])
+        // A poll so rare that only a kick can explain an upload within the test's time.
+        let sync = CloudSync(hub: hub, statusFile: nil, logger: Self.logger, pollInterval: .seconds(600))
+        let running = Task { try await sync.run() }
+        defer { running.cancel() }
+        #expect(try await eventually(timeout: .seconds(20)) { try hub.cloudSummary().roundsWaiting == 0 && sync.currentStatus.state == .idle })
+        for round in 1...3 {
+            proxy.send(SIGUSR1)
+            #expect(try await eventually(timeout: .seconds(20)) { sync.currentStatus.state == .offline }, "cut \(round)")
+            proxy.send(SIGUSR2)
+            #expect(try await eventually(timeout: .seconds(20)) { sync.currentStatus.state == .idle }, "healed \(round)")
+            try hub.score(player: "Jake", strokes: 2 + round, hole: round)
+            sync.kick()
+            #expect(try await eventually(timeout: .seconds(10)) { try hub.cloudSummary().eventsWaiting == 0 }, "the score after reconnection \(round) went up")
+        }
+    }
+
     @Test("A role that is not a phone, or a superuser, cannot be used as a phone: the message says how to make one")
     func onlyPhones() async throws {
         let cloud = try await SeveralPhonesTests.makeCloud(phones: ["jake"])
