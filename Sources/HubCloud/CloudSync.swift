@@ -49,7 +49,7 @@ public struct SyncStatus: Sendable, Codable, Equatable {
     }
 }
 
-/// A shared round that names this phone's owner, offered rather than joined: who organised it
+/// A shared round that names this phone's owner, offered rather than joined: who organized it
 /// (the role the cloud recorded, and the name their phone gave), where, and with whom.
 public struct RoundOffer: Sendable, Codable, Equatable {
     public var roundID: UUID
@@ -66,9 +66,9 @@ public struct RoundOffer: Sendable, Codable, Equatable {
         players = round.players.map(\.name)
     }
 
-    /// "Maple Hill with Jake, Sarah, organised by jake_phone (Jake)".
+    /// "Maple Hill with Jake, Sarah, organized by jake_phone (Jake)".
     public var description: String {
-        "\(course) with \(players.joined(separator: ", ")), organised by \(organizer)\(organizerName.map { " (\($0))" } ?? "")"
+        "\(course) with \(players.joined(separator: ", ")), organized by \(organizer)\(organizerName.map { " (\($0))" } ?? "")"
     }
 }
 
@@ -314,7 +314,7 @@ public final class CloudSync: Service, Sendable {
         var changed = false
         // Discovery: a round naming this phone's owner (by id once known, else by name), shared in
         // the last 12 hours, when nothing is in play here. Any phone of the cloud can share a round
-        // naming anyone: it is offered, with who organised it, unless the owner said to join.
+        // naming anyone: it is offered, with who organized it, unless the owner said to join.
         if let player, try hub.roundInPlay() == nil {
             let recent = Date().addingTimeInterval(-12 * 3600)
             for round in try await cloud.activeRounds(naming: player, playerID: try hub.ownerPlayerID(), sharedAfter: recent)
@@ -325,7 +325,7 @@ public final class CloudSync: Service, Sendable {
                 }
                 do {
                     try hub.join(round)
-                    logger.info("joined the shared round on \(round.courseName) organised by \(round.organizer) (players: \(round.players.map(\.name).joined(separator: ", ")))")
+                    logger.info("joined the shared round on \(round.courseName) organized by \(round.organizer) (players: \(round.players.map(\.name).joined(separator: ", ")))")
                     changed = true
                     break
                 } catch {

@@ -12,7 +12,7 @@ extension RoundCommand {
             discussion: """
                 Without ROUND-ID: the one active round in the cloud that names this phone's owner \
                 (cloud set --player), else the one active round; when there are several, they are \
-                listed with their ids and who organised them (any phone of the cloud may share a \
+                listed with their ids and who organized them (any phone of the cloud may share a \
                 round: check the organizer). The round's scores so far are downloaded at once; hyzer-hub \
                 serve keeps them coming.
                 """
@@ -60,7 +60,7 @@ extension RoundCommand {
                 throw CommandMessage("No active round in the cloud to join. The organizer's phone shares one when it has a cloud set (hyzer-hub round start …) and uploads it while hyzer-hub serve runs, or with: hyzer-hub cloud sync")
             }
             guard candidates.count == 1 else {
-                let list = candidates.map { "  \($0.id.uuidString)  \($0.courseName): \($0.players.map(\.name).joined(separator: ", ")), organised by \($0.organizer)\($0.organizerName.map { " (\($0))" } ?? "")" }
+                let list = candidates.map { "  \($0.id.uuidString)  \($0.courseName): \($0.players.map(\.name).joined(separator: ", ")), organized by \($0.organizer)\($0.organizerName.map { " (\($0))" } ?? "")" }
                 throw CommandMessage("Several active rounds; name one with: hyzer-hub round join ROUND-ID\n\(list.joined(separator: "\n"))")
             }
             return candidates[0]

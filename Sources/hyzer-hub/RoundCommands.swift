@@ -47,7 +47,7 @@ struct RoundCommand: ParsableCommand {
                 print(HubText.roundStarted(started))
                 if let configuration = try hub.cloudConfiguration() {
                     print("Shared through the cloud (\(configuration.redactedURL)); this phone organizes it\(anyPlayerResolves ? ", and every phone in it may resolve discrepancies" : "")."
-                          + " The players' phones join it while their hyzer-hub serve runs, or with: hyzer-hub round join \(started.id.uuidString)")
+                          + " The players' phones are offered it while their hyzer-hub serve runs (cloud status lists it; --auto-join joins it), or join with: hyzer-hub round join \(started.id.uuidString)")
                 }
             }
         }

@@ -168,7 +168,7 @@ struct HostileCloudTests {
         #expect(try sarah.roundInPlay() == nil, "not joined without asking")
         let offer = try #require(result.offers.first)
         #expect(offer.roundID == lure && offer.organizer.hasPrefix("hostile_") && offer.organizerName == "Jake",
-                "the offer says which phone organised it, whatever name it gave: \(offer)")
+                "the offer says which phone organized it, whatever name it gave: \(offer)")
         // Twenty-five look-alikes of Jake's round from one phone take one place among the offers.
         let (jakeHome, jake) = try Contract.phone(try cloud.url("jake"), player: "Jake")
         defer { withExtendedLifetime(jakeHome) {} }
@@ -182,7 +182,7 @@ struct HostileCloudTests {
         #expect(offers.contains { $0.roundID == real.id && $0.organizer.hasPrefix("jake_") }, "the real round is offered: \(offers.map(\.description))")
         #expect(offers.count == 2, "one offer per organizer: \(offers.map(\.description))")
         let sync = try await CLIProcess.run("hyzer-hub", ["--home", sarahHome.path, "cloud", "sync"])
-        #expect(sync.stdout.contains("Offered: a round on Maple Hill with Jake, Sarah, organised by hostile_") && sync.stdout.contains("organised by jake_"),
+        #expect(sync.stdout.contains("Offered: a round on Maple Hill with Jake, Sarah, organized by hostile_") && sync.stdout.contains("organized by jake_"),
                 "\(sync.stdout)\(sync.stderr)")
     }
 
