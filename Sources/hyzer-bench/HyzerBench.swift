@@ -30,7 +30,7 @@ struct HyzerBench: ParsableCommand {
 
     @Flag(help: "Few iterations: proves the bench runs, not a measurement.") var quick = false
     @Flag(help: "Print the figures as JSON.") var json = false
-    @Option(help: ArgumentHelp("A PostgreSQL URL whose user may create databases: adds the several-phones figures (each in a database of its own). tools/lib/postgres.sh starts a throwaway server.", valueName: "URL"))
+    @Option(help: ArgumentHelp("A PostgreSQL URL whose user may create databases and roles: adds the several-phones figures (each in a cloud of its own, made as hyzer-hub cloud init makes one, with a role per phone). tools/lib/postgres.sh starts a throwaway server.", valueName: "URL"))
     var cloud: String?
     @Option(help: ArgumentHelp("Only the figures of the groups whose name contains this text, in any case (limits are always measured). Groups: \(HyzerBench.groups.joined(separator: ", ")); cloud (with --cloud); the instruction counts \(Kernel.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "TEXT"))
     var only: String?
