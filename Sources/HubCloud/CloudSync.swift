@@ -98,9 +98,10 @@ public final class CloudSync: Service, Sendable {
     /// What notifications may wake a pass for, as the last pass left it: each shared round's cursor,
     /// and whether a newly shared round could be offered (an owner, no round in play).
     private let interest = NIOLockedValueBox<(cursors: [UUID: Int64], discovering: Bool)>(([:], true))
-    /// Notifications are hints anyone may send: after a pass that found nothing, the next
-    /// notification waits `quietAfterFruitlessPass` (one pass then answers any number of them).
-    private let gate = NIOLockedValueBox<(quietUntil: ContinuousClock.Instant, deferred: Bool)>((.now, false))
+    /// Notifications are hints anyone may send: after two passes in a row that found nothing, the
+    /// next notification waits `quietAfterFruitlessPass` (one pass then answers any number of them).
+    /// One fruitless pass (a poll, a hint that raced a pass) costs an honest hint nothing.
+    private let gate = NIOLockedValueBox<(quietUntil: ContinuousClock.Instant, deferred: Bool, fruitless: Int)>((.now, false, 0))
     static let quietAfterFruitlessPass = Duration.milliseconds(100)
 
     /// Follows the hub's cloud configuration: `cloud set` to another URL reconnects there,
@@ -295,8 +296,9 @@ public final class CloudSync: Service, Sendable {
         let cursors = try hub.cloudWork(eventLimit: 0).cursors
         let discovering = try configuration.player != nil && hub.roundInPlay() == nil
         interest.withLockedValue { $0 = (cursors, discovering) }
-        if result.uploaded == 0 && result.downloaded == 0 {
-            gate.withLockedValue { $0.quietUntil = .now + Self.quietAfterFruitlessPass }
+        gate.withLockedValue { gate in
+            gate.fruitless = result.uploaded == 0 && result.downloaded == 0 ? gate.fruitless + 1 : 0
+            if gate.fruitless >= 2 { gate.quietUntil = .now + Self.quietAfterFruitlessPass }
         }
         let known = status.withLockedValue { Set($0.offers.map(\.roundID)) }
         for offer in result.offers where !known.contains(offer.roundID) {
