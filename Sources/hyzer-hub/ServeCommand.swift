@@ -73,6 +73,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        Allocator.useOneArena()
         root.logging.bootstrap(defaultLevel: .info)
         let logger = Logger(label: "hyzer.hub.serve")
         let paths = root.paths

@@ -101,6 +101,9 @@ public final class LinkServer: Sendable {
         var refusalsWaiting = 0
         /// Scores read from watches and not yet answered.
         var scoresWaiting = 0
+        /// Whether a connection ended since memory last went back to the system, and whether that is scheduled.
+        var endedSinceGiveBack = false
+        var giveBackScheduled = false
     }
 
     struct PairedWatch {
@@ -217,6 +220,32 @@ public final class LinkServer: Sendable {
             try sync.addHandler(LinkConditionerHandler(conditions: configuration.conditions, logger: logger))
         }
         try sync.addHandler(ServerConnectionHandler(server: self, frameLimit: limit))
+        channel.closeFuture.whenComplete { [self] _ in connectionEnded() }
+    }
+
+    /// After connections come and go (a burst of thousands of pairings), the memory they used is
+    /// free but the allocator keeps it (see `Allocator`): it goes back to the system a quarter of
+    /// a second after a connection ends, and every quarter of a second while they keep ending.
+    static let giveBackMemoryEvery = TimeAmount.milliseconds(250)
+
+    private func connectionEnded() {
+        let schedule = state.withLockedValue { state -> Bool in
+            state.endedSinceGiveBack = true
+            guard !state.giveBackScheduled else { return false }
+            state.giveBackScheduled = true
+            return true
+        }
+        if schedule { group.next().scheduleTask(in: Self.giveBackMemoryEvery) { [self] in giveBackMemory() } }
+    }
+
+    private func giveBackMemory() {
+        state.withLockedValue { $0.endedSinceGiveBack = false }
+        Allocator.giveBackFreeMemory()
+        let again = state.withLockedValue { state -> Bool in
+            state.giveBackScheduled = state.endedSinceGiveBack
+            return state.giveBackScheduled
+        }
+        if again { group.next().scheduleTask(in: Self.giveBackMemoryEvery) { [self] in giveBackMemory() } }
     }
 
     /// A new connection counts as unpaired until it pairs or leaves. When every place is taken,
@@ -297,4 +326,3 @@ public final class LinkServer: Sendable {
         return zip(x, y).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
     }
 }
-
