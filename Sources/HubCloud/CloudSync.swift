@@ -257,7 +257,7 @@ public final class CloudSync: Service, Sendable {
     /// Whether a notification (`ROUND-ID:NUMBER`) is worth a pass here.
     private func concerns(_ payload: String) -> Bool {
         let parts = payload.split(separator: ":")
-        guard parts.count == 2, let id = UUID(uuidString: String(parts[0])), let number = Int64(parts[1]) else { return false }
+        guard parts.count == 2, let id = UUID(canonicalString: String(parts[0])), let number = Int64(parts[1]) else { return false }
         let (cursors, discovering) = interest.withLockedValue { $0 }
         if let cursor = cursors[id] { return number > cursor }
         return number == 0 && discovering

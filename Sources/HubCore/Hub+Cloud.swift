@@ -73,7 +73,7 @@ extension Hub {
         try database.read { store in
             var work = CloudWork()
             for record in try store.sharedRounds() {
-                guard let id = UUID(uuidString: record.roundID), let round = try store.round(id: id) else { continue }
+                guard let id = UUID(canonicalString: record.roundID), let round = try store.round(id: id) else { continue }
                 work.cursors[id] = record.cursor
                 if !record.uploaded { work.roundsToUpload.append(Self.cloudRound(round, record)) }
                 if round.status == .completed, record.uploadedStatus != RoundStatus.completed.rawValue {

@@ -22,7 +22,7 @@ extension RoundCommand {
         var roundID: String?
 
         func validate() throws {
-            if let roundID, UUID(uuidString: roundID) == nil {
+            if let roundID, UUID(canonicalString: roundID) == nil {
                 throw ValidationError("\"\(roundID)\" is not a round id; a round id looks like 6F9619FF-8B86-D011-B42D-00C04FC964FF.")
             }
         }
@@ -46,7 +46,7 @@ extension RoundCommand {
         }
 
         private func pick(cloud: CloudConnection, player: String?, hub: Hub) async throws -> CloudRound {
-            if let roundID, let id = UUID(uuidString: roundID) {
+            if let roundID, let id = UUID(canonicalString: roundID) {
                 let found: CloudRound?
                 do { found = try await cloud.round(id: id) } catch let problem as CloudRoundProblem { throw CommandMessage("Not joined: \(problem.description).") }
                 guard let shared = found else {

@@ -32,8 +32,9 @@ extension UUID {
         }
     }
 
-    /// Reads the 8-4-4-4-12 hex text in either case, as `UUID(uuidString:)` does, without its
-    /// C parser; nil for anything else.
+    /// The one UUID parser (every id the hub, a watch or a phone reads goes through it): the
+    /// 8-4-4-4-12 hex text in either case, and nothing else (Foundation's `UUID(uuidString:)`
+    /// takes a space, a sign or `0x` inside a group); nil for anything else.
     public init?(canonicalString text: String) {
         var text = text
         guard let parsed = text.withUTF8(Self.parse) else { return nil }

@@ -296,7 +296,7 @@ public final class DurableOutbox: Sendable {
         case UInt8(ascii: "Q"):
             do { return .queued(try HyzerJSON.decoder().decode(ScoreEvent.self, from: payload)) } catch { return .unreadable("\(error)") }
         case UInt8(ascii: "A"):
-            guard let id = UUID(uuidString: String(decoding: payload, as: UTF8.self)) else { return .unreadable("an ack without an event id") }
+            guard let id = UUID(canonicalString: String(decoding: payload, as: UTF8.self)) else { return .unreadable("an ack without an event id") }
             return .acked(id)
         default:
             return .unreadable("unknown record kind \(String(decoding: bytes[0..<1], as: UTF8.self))")

@@ -133,7 +133,7 @@ public struct Ack: Sendable, Hashable, Codable {
     }
 
     /// Whether this answers `event` (ids compare as UUIDs, whatever their case).
-    public func answers(_ event: ScoreEvent) -> Bool { UUID(uuidString: eventID) == event.id }
+    public func answers(_ event: ScoreEvent) -> Bool { UUID(canonicalString: eventID) == event.id }
 }
 
 public struct Rejection: Sendable, Hashable, Codable {
@@ -169,7 +169,7 @@ public struct Rejection: Sendable, Hashable, Codable {
     }
 
     /// Whether this answers `event` (ids compare as UUIDs, whatever their case).
-    public func answers(_ event: ScoreEvent) -> Bool { UUID(uuidString: eventID) == event.id }
+    public func answers(_ event: ScoreEvent) -> Bool { UUID(canonicalString: eventID) == event.id }
 }
 
 public struct Heartbeat: Sendable, Hashable, Codable {

@@ -180,7 +180,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
             scoreRead(context: context)
             server.scoreQueue.async { [server] in
                 var inUse = false
-                if let id = UUID(uuidString: idAsSent), case .rejected(let reason, let message)? = server.delegate.verdictIfStored(id: id) {
+                if let id = UUID(canonicalString: idAsSent), case .rejected(let reason, let message)? = server.delegate.verdictIfStored(id: id) {
                     channel.writeAndFlush(LinkMessage.rejected(Rejection(eventID: idAsSent, reason: reason, message: message)), promise: nil)
                     inUse = true
                 }
