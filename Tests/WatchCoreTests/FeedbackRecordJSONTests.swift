@@ -1,5 +1,6 @@
 import Foundation
 import HyzerKit
+import HyzerTestSupport
 import Testing
 import WatchCore
 
@@ -14,17 +15,17 @@ struct FeedbackRecordJSONTests {
 
     @Test("Byte for byte what the encoder writes, for 500 random haptics and announcements")
     func sameAsEncoder() throws {
-        var random = SystemRandomNumberGenerator()
+        var random = try SeededRandom.fromEnvironment(for: "FeedbackRecordJSONTests")
         let encoder = HyzerJSON.encoder()
         for _ in 0..<500 {
             let haptic = HapticRecord(at: Self.date(&random), kind: HapticKind.allCases.randomElement(using: &random)!,
                                       value: Bool.random(using: &random) ? Int.random(in: -5...Int.max, using: &random) : nil,
                                       latencyMicros: Int.random(in: 0...Int.max, using: &random))
-            #expect(Data(haptic.compactJSON()) == (try encoder.encode(haptic)))
+            #expect(Data(haptic.compactJSON()) == (try encoder.encode(haptic)), "\(random.replay(filter: "FeedbackRecordJSONTests"))")
             let text = (0..<Int.random(in: 0...3, using: &random)).map { _ in Self.texts.randomElement(using: &random)! }.joined()
             let announcement = AnnouncementRecord(at: Self.date(&random), text: text)
             let written = Data(announcement.compactJSON()), expected = try encoder.encode(announcement)
-            #expect(written == expected, "\(String(decoding: written, as: UTF8.self))\n---\n\(String(decoding: expected, as: UTF8.self))")
+            #expect(written == expected, "\(String(decoding: written, as: UTF8.self))\n---\n\(String(decoding: expected, as: UTF8.self))\n\(random.replay(filter: "FeedbackRecordJSONTests"))")
         }
     }
 }

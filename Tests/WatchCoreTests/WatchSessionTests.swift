@@ -18,42 +18,55 @@ struct WatchSessionTests {
         try HyzerJSON.encoder().encode(snapshot).write(to: url)
     }
 
+    /// Runs `body` with a started session, and stops it (awaited) however `body` ends.
+    static func running<T>(_ session: WatchSession, _ body: (WatchSession) async throws -> T) async throws -> T {
+        do {
+            let result = try await body(session)
+            await session.stop()
+            return result
+        } catch {
+            await session.stop()
+            throw error
+        }
+    }
+
     static func lines(_ home: TemporaryHome, _ file: String) throws -> [String] {
         try String(contentsOf: home.url.appendingPathComponent("watch/\(file)"), encoding: .utf8).split(separator: "\n").map(String.init)
     }
 
     @Test("Save logs a success haptic and writes the score to the outbox before anything else")
-    func saveWritesOutbox() throws {
+    func saveWritesOutbox() async throws {
         let home = try TemporaryHome()
         try Self.write(Fixture.snapshot(), to: home)
         let session = try Self.session(home)
         session.start()
-        defer { Task { await session.stop() } }
-        #expect(session.current.snapshot?.sequence == 1)
-        session.send(.tap(WatchLayout.rowFrame(slot: 0, size: .mm45).center))
-        session.send(.crown(detents: 0.5))
-        session.send(.crown(detents: 0.5))
-        session.send(.save)
+        try await Self.running(session) { (session: WatchSession) async throws in
+            #expect(session.current.snapshot?.sequence == 1)
+            session.send(.tap(WatchLayout.rowFrame(slot: 0, size: .mm45).center))
+            session.send(.crown(detents: 0.5))
+            session.send(.crown(detents: 0.5))
+            session.send(.save)
 
-        let queued = try DurableOutbox(directory: home.url.appendingPathComponent("watch/outbox")).pending
-        #expect(queued.map(\.playerID) == ["id-Jake"])
-        #expect(queued.map(\.strokes) == [4])
-        #expect(queued.map(\.source) == [.crown])
-        let haptics = try Self.lines(home, "haptics.jsonl").map { try HyzerJSON.decoder().decode(HapticRecord.self, from: Data($0.utf8)) }
-        #expect(haptics.map(\.kind) == [.tick, .success])
-        #expect(haptics.map(\.value) == [4, 4])
-        #expect(haptics.allSatisfy { $0.latencyMicros >= 0 && $0.latencyMicros < 1_000_000 })
-        let raw = try Self.lines(home, "haptics.jsonl")[0]
-        let object = try JSONSerialization.jsonObject(with: Data(raw.utf8)) as! [String: Any]
-        #expect(Set(object.keys) == ["at", "kind", "value", "latencyMicros"])
-        let announcements = try Self.lines(home, "announcements.jsonl").map { try HyzerJSON.decoder().decode(AnnouncementRecord.self, from: Data($0.utf8)).text }
-        #expect(announcements.contains("Score for Jake. Current value 3. Use Digital Crown to adjust. Double tap to save."))
-        #expect(session.current.pendingTransfers == 1)
-        #expect(session.frame(measurer: .estimate).texts.contains("Saved Jake 4"))
+            let queued = try DurableOutbox(directory: home.url.appendingPathComponent("watch/outbox")).pending
+            #expect(queued.map(\.playerID) == ["id-Jake"])
+            #expect(queued.map(\.strokes) == [4])
+            #expect(queued.map(\.source) == [.crown])
+            let haptics = try Self.lines(home, "haptics.jsonl").map { try HyzerJSON.decoder().decode(HapticRecord.self, from: Data($0.utf8)) }
+            #expect(haptics.map(\.kind) == [.tick, .success])
+            #expect(haptics.map(\.value) == [4, 4])
+            #expect(haptics.allSatisfy { $0.latencyMicros >= 0 && $0.latencyMicros < 1_000_000 })
+            let raw = try Self.lines(home, "haptics.jsonl")[0]
+            let object = try JSONSerialization.jsonObject(with: Data(raw.utf8)) as! [String: Any]
+            #expect(Set(object.keys) == ["at", "kind", "value", "latencyMicros"])
+            let announcements = try Self.lines(home, "announcements.jsonl").map { try HyzerJSON.decoder().decode(AnnouncementRecord.self, from: Data($0.utf8)).text }
+            #expect(announcements.contains("Score for Jake. Current value 3. Use Digital Crown to adjust. Double tap to save."))
+            #expect(session.current.pendingTransfers == 1)
+            #expect(session.frame(measurer: .estimate).texts.contains("Saved Jake 4"))
+        }
     }
 
     @Test("The standings read for the first frame are read again at start if the file changed in between")
-    func standingsChangedBeforeStart() throws {
+    func standingsChangedBeforeStart() async throws {
         let home = try TemporaryHome()
         try Self.write(Fixture.snapshot(sequence: 1), to: home)
         let session = try Self.session(home)
@@ -62,26 +75,28 @@ struct WatchSessionTests {
         // The hub writes new standings after the first frame, before the file is watched.
         try Self.write(Fixture.snapshot(sequence: 2), to: home)
         session.start()
-        defer { Task { await session.stop() } }
-        #expect(session.current.snapshot?.sequence == 2)
+        try await Self.running(session) { (session: WatchSession) async throws in
+            #expect(session.current.snapshot?.sequence == 2)
+        }
     }
 
     @Test("Back after turning the crown records nothing: no outbox file, no success haptic")
-    func backRecordsNothing() throws {
+    func backRecordsNothing() async throws {
         let home = try TemporaryHome()
         try Self.write(Fixture.snapshot(), to: home)
         let session = try Self.session(home)
         session.start()
-        defer { Task { await session.stop() } }
-        session.send(.tap(WatchLayout.rowFrame(slot: 1, size: .mm45).center))
-        session.send(.crown(detents: 2))
-        session.send(.back)
-        #expect(session.current.screenName == "leaderboard")
-        // A Save after Back has no score input to save.
-        session.send(.save)
-        #expect(try DurableOutbox(directory: home.url.appendingPathComponent("watch/outbox")).count == 0)
-        #expect(session.hapticCount(.success) == 0)
-        #expect(session.hapticCount(.tick) == 2)
+        try await Self.running(session) { (session: WatchSession) async throws in
+            session.send(.tap(WatchLayout.rowFrame(slot: 1, size: .mm45).center))
+            session.send(.crown(detents: 2))
+            session.send(.back)
+            #expect(session.current.screenName == "leaderboard")
+            // A Save after Back has no score input to save.
+            session.send(.save)
+            #expect(try DurableOutbox(directory: home.url.appendingPathComponent("watch/outbox")).count == 0)
+            #expect(session.hapticCount(.success) == 0)
+            #expect(session.hapticCount(.tick) == 2)
+        }
     }
 
     @Test("Corrupt and half-written snapshots keep the last good one and say why", arguments: [
@@ -94,16 +109,17 @@ struct WatchSessionTests {
         try Self.write(Fixture.snapshot(sequence: 7), to: home)
         let session = try Self.session(home)
         session.start()
-        defer { Task { await session.stop() } }
-        #expect(session.current.snapshot?.sequence == 7)
+        try await Self.running(session) { (session: WatchSession) async throws in
+            #expect(session.current.snapshot?.sequence == 7)
 
-        let url = home.url.appendingPathComponent("shared/standings.json")
-        try Data(content.utf8).write(to: url)
-        // The watcher notices the new file; the reader refuses it.
-        #expect(await eventually(timeout: .seconds(5)) { session.current.snapshotProblem != nil })
-        #expect(session.current.snapshot?.sequence == 7)
-        #expect(session.current.snapshotProblem?.contains("is partial or corrupt") == true)
-        #expect(session.frame(measurer: .estimate).texts.contains("Jake"))
+            let url = home.url.appendingPathComponent("shared/standings.json")
+            try Data(content.utf8).write(to: url)
+            // The watcher notices the new file; the reader refuses it.
+            #expect(await eventually(timeout: .seconds(5)) { session.current.snapshotProblem != nil })
+            #expect(session.current.snapshot?.sequence == 7)
+            #expect(session.current.snapshotProblem?.contains("is partial or corrupt") == true)
+            #expect(session.frame(measurer: .estimate).texts.contains("Jake"))
+        }
     }
 
     @Test("A missing file, a partial file, an unknown schema and values out of the schema's bounds each read as a reason, never a crash")
@@ -130,10 +146,11 @@ struct WatchSessionTests {
         try Self.write(Fixture.snapshot(sequence: 1), to: home)
         let session = try Self.session(home)
         session.start()
-        defer { Task { await session.stop() } }
-        try Self.write(Fixture.snapshot(sequence: 2, standings: [Fixture.standing("Zoe", 1, -2)]), to: home)
-        #expect(await eventually(timeout: .seconds(5)) { session.current.snapshot?.sequence == 2 })
-        #expect(session.current.round?.standings.map(\.name) == ["Zoe"])
+        try await Self.running(session) { (session: WatchSession) async throws in
+            try Self.write(Fixture.snapshot(sequence: 2, standings: [Fixture.standing("Zoe", 1, -2)]), to: home)
+            #expect(await eventually(timeout: .seconds(5)) { session.current.snapshot?.sequence == 2 })
+            #expect(session.current.round?.standings.map(\.name) == ["Zoe"])
+        }
     }
 }
 
