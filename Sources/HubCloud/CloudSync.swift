@@ -3,6 +3,7 @@ import HubCore
 import HyzerKit
 import Logging
 import NIOConcurrencyHelpers
+import NIOPosix
 import PostgresNIO
 import ServiceLifecycle
 
@@ -128,7 +129,7 @@ public final class CloudSync: Service, Sendable {
         var announcedUnset = false
         while !Task.isCancelled && !Task.isShuttingDownGracefully {
             // The configuration as it is now: set, changed or forgotten since the last connection.
-            guard let configuration = try? hub.cloudConfiguration() else {
+            guard let configuration = try? await Self.blocking({ try self.hub.cloudConfiguration() }) else {
                 if !announcedUnset {
                     logger.debug("no cloud set: not syncing (hyzer-hub cloud set URL starts again)")
                     if let statusFile { try? FileManager.default.removeItem(at: statusFile) }
@@ -288,13 +289,13 @@ public final class CloudSync: Service, Sendable {
     /// that does not finish within 30 s (a connection gone silent) fails, and the loop reconnects.
     func pass(_ cloud: CloudConnection, configuration: CloudConfiguration) async throws {
         // `cloud set` or `cloud unset` since this connection was made: start over.
-        guard try hub.cloudConfiguration() == configuration else { throw CloudError.reconfigured }
+        guard try await Self.blocking({ try self.hub.cloudConfiguration() }) == configuration else { throw CloudError.reconfigured }
         let result = try await cloud.whileConnected(deadline: .seconds(30)) {
             try await CloudSync.syncOnce(hub: self.hub, cloud: cloud, player: configuration.player, autoJoin: configuration.autoJoin,
                                          logger: self.logger, onState: { self.set($0) }, onChange: self.onChange)
         }
-        let cursors = try hub.cloudWork(eventLimit: 0).cursors
-        let discovering = try configuration.player != nil && hub.roundInPlay() == nil
+        let (cursors, inPlay) = try await Self.blocking { (try self.hub.cloudWork(eventLimit: 0).cursors, try self.hub.roundInPlay() != nil) }
+        let discovering = configuration.player != nil && !inPlay
         interest.withLockedValue { $0 = (cursors, discovering) }
         gate.withLockedValue { gate in
             gate.fruitless = result.uploaded == 0 && result.downloaded == 0 ? gate.fruitless + 1 : 0
@@ -317,16 +318,17 @@ public final class CloudSync: Service, Sendable {
         // Discovery: a round naming this phone's owner (by id once known, else by name), shared in
         // the last 12 hours, when nothing is in play here. Any phone of the cloud can share a round
         // naming anyone: it is offered, with who organized it, unless the owner said to join.
-        if let player, try hub.roundInPlay() == nil {
+        if let player, try await blocking({ try hub.roundInPlay() }) == nil {
             let recent = Date().addingTimeInterval(-12 * 3600)
-            for round in try await cloud.activeRounds(naming: player, playerID: try hub.ownerPlayerID(), sharedAfter: recent)
-            where try hub.cloudRoundInfo(round.id) == nil {
+            let ownerID = try await blocking { try hub.ownerPlayerID() }
+            for round in try await cloud.activeRounds(naming: player, playerID: ownerID, sharedAfter: recent)
+            where try await blocking({ try hub.cloudRoundInfo(round.id) }) == nil {
                 guard autoJoin else {
                     result.offers.append(RoundOffer(round))
                     continue
                 }
                 do {
-                    try hub.join(round)
+                    _ = try await blocking { try hub.join(round) }
                     logger.info("joined the shared round on \(round.courseName) organized by \(round.organizer) (players: \(round.players.map(\.name).joined(separator: ", ")))")
                     changed = true
                     break
@@ -335,11 +337,11 @@ public final class CloudSync: Service, Sendable {
                 }
             }
         }
-        var work = try hub.cloudWork()
+        var work = try await blocking { try hub.cloudWork() }
         if !work.isEmpty { onState(.syncing) }
         for round in work.roundsToUpload {
             try await cloud.share(round)
-            try hub.recordRoundUploaded(round.id, organizer: cloud.role)
+            try await blocking { try hub.recordRoundUploaded(round.id, organizer: cloud.role) }
         }
         while !work.eventsToUpload.isEmpty {
             // Round by round, each round's events in this phone's order.
@@ -349,14 +351,14 @@ public final class CloudSync: Service, Sendable {
             }
             for (roundID, events) in byRound {
                 let upload = try await cloud.upload(events, roundID: roundID)
-                try hub.recordUploaded(upload.acknowledged)
+                try await blocking { try hub.recordUploaded(upload.acknowledged) }
                 result.uploaded += upload.acknowledged.count
                 for (event, reason) in upload.refused {
                     logger.error("the cloud refused score \(event.id): \(reason)")
-                    try hub.recordRefused(event.id, reason: reason)
+                    try await blocking { try hub.recordRefused(event.id, reason: reason) }
                 }
             }
-            work = try hub.cloudWork()
+            work = try await blocking { try hub.cloudWork() }
         }
         for roundID in work.completionsToUpload {
             do {
@@ -366,9 +368,9 @@ public final class CloudSync: Service, Sendable {
                 guard let refusal = CloudError.message(of: error, when: "HZ104") else { throw error }
                 logger.error("the cloud refused this phone's completion of round \(roundID): \(refusal)")
             }
-            try hub.recordCompletionUploaded(roundID)
+            try await blocking { try hub.recordCompletionUploaded(roundID) }
         }
-        for (roundID, start) in try hub.cloudWork(eventLimit: 0).cursors {
+        for (roundID, start) in try await blocking({ try hub.cloudWork(eventLimit: 0).cursors }) {
             let (added, roundChanged) = try await download(roundID, from: start, hub: hub, cloud: cloud, onState: onState)
             result.downloaded += added
             changed = changed || roundChanged
@@ -377,12 +379,18 @@ public final class CloudSync: Service, Sendable {
         return result
     }
 
+    /// Runs a call of the hub's store, which blocks (SQLite with a busy timeout, fsync, flock), on
+    /// NIO's thread pool: never on the cooperative pool that every task of the process shares.
+    static func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await NIOThreadPool.singleton.runIfActive(body)
+    }
+
     /// Downloads one shared round past `start`. The cloud numbers a round's events 1, 2, 3, …
     /// with no gap and never changes a round once shared: a copy that differs from what this phone
     /// first saw, or numbers that skip or go back, are said (the phone goes to `error`) and never followed.
     static func download(_ roundID: UUID, from start: Int64, hub: Hub, cloud: CloudConnection,
                          onState: @Sendable (SyncState) -> Void) async throws -> (added: Int, changed: Bool) {
-        guard let first = try hub.sharedRound(roundID) else { return (0, false) }
+        guard let first = try await blocking({ try hub.sharedRound(roundID) }) else { return (0, false) }
         let shared: CloudRound
         do {
             // Not in the cloud yet: this phone's own round, waiting for its share.
@@ -398,7 +406,7 @@ public final class CloudSync: Service, Sendable {
         guard shared.lastSeq >= start else {
             throw CloudError.unusable("The cloud's numbering of the round on \(first.courseName) went back from \(start) to \(shared.lastSeq); this phone does not follow it.")
         }
-        let localStatus = try hub.cloudRoundStatus(roundID)
+        let localStatus = try await blocking { try hub.cloudRoundStatus(roundID) }
         let completes = shared.status == .completed && localStatus?.acceptsScores == true
         var cursor = start, added = 0, changed = false
         while cursor < shared.lastSeq || completes && !changed {
@@ -410,7 +418,7 @@ public final class CloudSync: Service, Sendable {
                 throw CloudError.unusable("The cloud says the round on \(first.courseName) holds \(shared.lastSeq) scores but gives none after \(cursor); this phone does not follow it.")
             }
             onState(.syncing)
-            let new = try hub.applyFromCloud(roundID: roundID, rows: rows, status: shared.status)
+            let new = try await blocking { try hub.applyFromCloud(roundID: roundID, rows: rows, status: shared.status) }
             added += new
             changed = changed || new > 0 || completes
             cursor = rows.last?.cloudSeq ?? cursor
