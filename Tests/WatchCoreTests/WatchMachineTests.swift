@@ -280,7 +280,7 @@ extension WatchMachineTests {
         guard case .crown(let entry) = state.screen else { Issue.record("the score screen closed"); return }
         #expect(entry.value == 5)
         #expect(entry.scoredStrokes == 2)
-        #expect(entry.scoredBy == "phone")
+        #expect(entry.scoredBy == .phone)
         #expect(effects.contains(.announce("Jake was just scored 2 by phone. A different score from this watch disputes it; the organizer settles it on the phone.")))
         let text = WatchLayout.displayList(state, now: Fixture.epoch.addingTimeInterval(1), size: .mm45, measurer: .estimate).texts
         #expect(text.contains("Scored 2 by phone"))
@@ -301,7 +301,7 @@ extension WatchMachineTests {
         _ = Fixture.tapRow(0, &state)
         guard case .crown(let entry) = state.screen else { Issue.record("no crown screen"); return }
         #expect(entry.value == 2)
-        #expect(entry.scoredBy == "phone")
+        #expect(entry.scoredBy == .phone)
         let unchanged = WatchMachine.reduce(&state, .save, Fixture.env())
         #expect(!unchanged.contains { if case .enqueue = $0 { true } else { false } }, "nothing to save")
         #expect(unchanged.contains(.announce("No change. Jake already has two on hole 2. Nothing saved.")))

@@ -137,7 +137,7 @@ public enum WatchLayout {
     /// without the word when that is what makes it fit (the status hue still says it).
     static func shownClaims(_ claims: [ClaimLine], fitting width: Double? = nil, font: FontSpec? = nil,
                             measurer: TextMeasurer? = nil) -> String {
-        let scores = claims.map { "\($0.strokes) \($0.who == "this watch" ? "you" : $0.who)" }.joined(separator: " · ")
+        let scores = claims.map { "\($0.strokes) \($0.who == .thisWatch ? "you" : $0.who.name)" }.joined(separator: " · ")
         guard let width, let font, let measurer, measurer.width("Disputed · " + scores, font) > width else { return "Disputed · " + scores }
         return scores
     }
@@ -145,7 +145,11 @@ public enum WatchLayout {
     /// The same as VoiceOver says it: "Sarah says 3, which counts for now. This watch says 4."
     static func spokenClaims(_ claims: [ClaimLine]) -> String {
         claims.enumerated().map { index, claim in
-            let who = claim.who == "this watch" ? "This watch" : claim.who == "phone" ? "The phone" : claim.who
+            let who = switch claim.who {
+            case .thisWatch: "This watch"
+            case .phone: "The phone"
+            case .other(let name): name
+            }
             return "\(who) says \(claim.strokes)\(index == 0 ? ", which counts for now" : "")."
         }.joined(separator: " ")
     }
@@ -399,7 +403,7 @@ private struct Face {
         list.addElement(AccessibilityElement(.heading, label: heading, frame: headingFrame))
         if let strokes = entry.scoredStrokes {
             // A disputed hole says so first, in the status hue the leaderboard's mark uses.
-            let by = entry.scoredBy.map { " by \($0)" } ?? ""
+            let by = entry.scoredBy.map { " by \($0.name)" } ?? ""
             let font = FontSpec(.sans, (m.caption * 0.85).rounded())
             let frame = Rect(x: m.margin, y: headingFrame.y + headingFrame.height - 6, width: m.width - m.margin * 2, height: font.size * 1.3)
             let scored = !entry.claims.isEmpty ? WatchLayout.shownClaims(entry.claims, fitting: frame.width, font: font, measurer: measurer)
@@ -526,7 +530,7 @@ private struct Face {
             // What an unresolved row needs, under its name when the row has room.
             let disputes: String? = row.existingStrokes.flatMap { was in
                 guard let value = row.value, was != value else { return nil }
-                return row.existingBy == "this watch" ? "Replaces \(was)" : "\(row.existingBy ?? "Phone") has \(was): disputes"
+                return row.existingBy == .thisWatch ? "Replaces \(was)" : "\(row.existingBy?.name ?? "Phone") has \(was): disputes"
             }
             let note: String? = ready ? disputes
                 : row.player == nil && row.candidates.count > 1 ? row.candidates.map(\.name).joined(separator: " or ") + " · tap"

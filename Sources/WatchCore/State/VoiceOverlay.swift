@@ -21,7 +21,7 @@ public struct VoiceOverlay: Sendable, Hashable {
         /// The score the hole already has for this player, and who gave it: saving replaces it
         /// (this watch's own) or disputes it (another device's).
         public var existingStrokes: Int? = nil
-        public var existingBy: String? = nil
+        public var existingBy: Scorer? = nil
 
         /// A score was said but cannot be a score ("Jake 12").
         public var scoreRefused: Bool { value == nil && !said.isEmpty }

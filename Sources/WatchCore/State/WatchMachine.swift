@@ -179,8 +179,10 @@ public enum WatchMachine {
                 entry.disputed = true
                 entry.claims = dispute.claims.map { claim in
                     // A watch's scores are its wearer's; a phone with no owner set is just "phone".
-                    let who = claim.deviceID == state.deviceID ? "this watch" : claim.deviceID == "phone" ? "phone"
-                        : round.standings.first { $0.playerID == claim.reportedByPlayerID }?.name ?? claim.deviceID
+                    var who = Scorer(deviceID: claim.deviceID, ownDeviceID: state.deviceID)
+                    if case .other = who {
+                        who = .other(round.standings.first { $0.playerID == claim.reportedByPlayerID }?.name ?? claim.deviceID)
+                    }
                     return ClaimLine(strokes: claim.strokes, who: who)
                 }
                 (entry.scoredStrokes, entry.scoredBy) = (dispute.claims[0].strokes, entry.claims[0].who)
@@ -189,7 +191,7 @@ public enum WatchMachine {
             }
             state.crown.reset()
             state.screen = .crown(entry)
-            let already = entry.scoredStrokes.map { " Already scored \($0)\(entry.scoredBy.map { " by \($0)" } ?? "")." } ?? ""
+            let already = entry.scoredStrokes.map { " Already scored \($0)\(entry.scoredBy.map { " by \($0.name)" } ?? "")." } ?? ""
             let disputed = entry.claims.isEmpty
                 ? (entry.disputed ? " Disputed: another device scored this hole differently; the organizer settles it on the phone." : "")
                 : " Hole \(hole) is disputed. " + WatchLayout.spokenClaims(entry.claims) + " The organizer settles it on the phone."
@@ -254,8 +256,8 @@ public enum WatchMachine {
         let spoken = overlay.rows.map { row -> String in
             if let player = row.player, let value = row.value, row.problem == nil {
                 guard let was = row.existingStrokes, was != value else { return "\(player.name) \(value)." }
-                return row.existingBy == "this watch" ? "\(player.name) \(value), replacing \(was)."
-                    : "\(player.name) \(value), but \(row.existingBy ?? "another device") has \(was): a discrepancy."
+                return row.existingBy == .thisWatch ? "\(player.name) \(value), replacing \(was)."
+                    : "\(player.name) \(value), but \(row.existingBy?.name ?? "another device") has \(was): a discrepancy."
             }
             if let player = row.player, row.scoreRefused { return "\(player.name) \(row.said), out of range, not saved unless corrected." }
             if row.candidates.count > 1 { return "\(row.heard), could be \(row.candidates.map(\.name).joined(separator: " or ")), not saved unless tapped." }
@@ -334,10 +336,10 @@ public enum WatchMachine {
 
     /// The score {player, hole} has now, and who said it: this watch's own (`claims`), else the
     /// one that counts. What a new score from here corrects.
-    static func existingScore(_ state: WatchState, playerID: PlayerID, hole: Int) -> (id: UUID, strokes: Int, by: String?)? {
+    static func existingScore(_ state: WatchState, playerID: PlayerID, hole: Int) -> (id: UUID, strokes: Int, by: Scorer)? {
         let (own, counted) = claims(state, playerID: playerID, hole: hole)
         guard let score = own ?? counted else { return nil }
-        return (score.eventID, score.strokes, score.deviceID == state.deviceID ? "this watch" : score.deviceID)
+        return (score.eventID, score.strokes, Scorer(deviceID: score.deviceID, ownDeviceID: state.deviceID))
     }
 
     private static func back(_ state: inout WatchState, _ env: WatchEnvironment) -> [WatchEffect] {
@@ -462,8 +464,8 @@ public enum WatchMachine {
             (entry.own, entry.counted) = claims(state, playerID: entry.playerID, hole: entry.hole)
             state.screen = .crown(entry)
             effects += pulse(&state, .notification, value: nil, env)
-            let consequence = existing.by == "this watch" ? "Save corrects it." : "A different score from this watch disputes it; the organizer settles it on the phone."
-            effects.append(.announce("\(entry.playerName) was just scored \(existing.strokes)\(existing.by.map { " by \($0)" } ?? ""). \(consequence)"))
+            let consequence = existing.by == .thisWatch ? "Save corrects it." : "A different score from this watch disputes it; the organizer settles it on the phone."
+            effects.append(.announce("\(entry.playerName) was just scored \(existing.strokes) by \(existing.by.name). \(consequence)"))
         }
         // Scores heard for a round that is over or was replaced are not saved.
         if case .voice(let overlay) = state.screen, !overlay.failed, snapshot.round?.status.acceptsScores != true

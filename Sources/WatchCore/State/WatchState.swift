@@ -11,8 +11,8 @@ public struct CrownEntry: Sendable, Hashable {
     /// The score this hole already has (the watch's own unsent one first): what Save supersedes,
     /// so re-scoring is a correction, never a disagreement with itself.
     public var supersedes: UUID? = nil
-    /// Who reported that score ("this watch", "phone", another watch's id), for the screen.
-    public var scoredBy: String? = nil
+    /// Who reported that score, for the screen.
+    public var scoredBy: Scorer? = nil
     public var scoredStrokes: Int? = nil
     /// Another device scored this hole differently and the discrepancy is still open (from the
     /// standings' disputes, or the hub's answer to this watch's score).
@@ -27,11 +27,32 @@ public struct CrownEntry: Sendable, Hashable {
     public var relativeToPar: Int { value - par }
 }
 
-/// One score in play on a disputed hole, as the crown screen names it: "this watch", "phone", or
-/// the reporting player's name.
+/// One score in play on a disputed hole, and who said it.
 public struct ClaimLine: Sendable, Hashable {
     public let strokes: Int
-    public let who: String
+    public let who: Scorer
+}
+
+/// Who said a score, as the watch names them: itself, the phone, or someone else (a player's
+/// name, another device's id).
+public enum Scorer: Sendable, Hashable {
+    case thisWatch
+    case phone
+    case other(String)
+
+    /// The device `deviceID`, seen from the watch `ownDeviceID`.
+    init(deviceID: String, ownDeviceID: String) {
+        self = deviceID == ownDeviceID ? .thisWatch : deviceID == "phone" ? .phone : .other(deviceID)
+    }
+
+    /// "this watch", "phone", or the name.
+    public var name: String {
+        switch self {
+        case .thisWatch: "this watch"
+        case .phone: "phone"
+        case .other(let name): name
+        }
+    }
 }
 
 public enum Screen: Sendable, Hashable {
