@@ -13,8 +13,9 @@ let fastStart: [LinkerSetting] = [.unsafeFlags(["-Xclang-linker", "-no-pie"], .w
 /// each one's generic requirements (`Key: Hashable`) were checked by a conformance lookup that
 /// scans all ~7,000 conformance records of the binary. The watch's first frame: 25.4 → 23.5 M
 /// instructions (callgrind), spawn → drawn 18.9 → 18.1 ms (100 interleaved starts each). Not on
-/// HyzerKit, so that a package can still depend on that product by version (SwiftPM refuses
-/// unsafe flags in versioned dependencies).
+/// the library products (HyzerKit, HyzerLink) nor what they build on (HyzerStorage), so that a
+/// package can still depend on them by version (SwiftPM refuses unsafe flags in versioned
+/// dependencies).
 let directMetadata: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"], .when(platforms: [.linux], configuration: .release))]
 
 let package = Package(
@@ -49,7 +50,7 @@ let package = Package(
         // The seeded courses; the target lives in Assets/ so the JSON files stay at the top level.
         .target(name: "HyzerAssets", path: "Assets", exclude: ["README.md"], resources: [.copy("courses")]),
         // Durable files (temp + fsync + rename, fsynced appends) and inter-process file locks.
-        .target(name: "HyzerStorage", swiftSettings: directMetadata),
+        .target(name: "HyzerStorage"),
         // The socket link: messages, framing, handshake, server, watch-side client with its durable outbox.
         .target(
             name: "HyzerLink",
@@ -64,9 +65,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: directMetadata,
-            linkerSettings: fastStart
+            ]
         ),
         // The watch, without SDL: state machine, crown, haptics, snapshot reading, layout.
         .target(
