@@ -39,8 +39,8 @@ public final class Hub: Sendable {
         let course: Course
         let sequence: Int
         /// The round's player ids, made once when the round is read: an event's player and
-        /// reporter are looked up here rather than by scanning the player list (~17 k
-        /// instructions an event in a round of 167 players). Players never change once it is active.
+        /// reporter are looked up here rather than by scanning the player list twice for every
+        /// event, a cost that grows with the round. Players never change once it is active.
         let playerIDs: Set<PlayerID>
 
         init(round: Round, course: Course, sequence: Int, playerIDs: Set<PlayerID>? = nil) {

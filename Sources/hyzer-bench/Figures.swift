@@ -100,9 +100,9 @@ enum Figures {
     /// The limit's two syncs are measured in blocks between the saves' (50 saves, then 35 pairs
     /// of syncs, and so on; every sync 20 ms after the one before, as the saves are), so both fall
     /// on the same minutes, as the first-frame figure takes turns with its C programs: this disk's
-    /// sync moves by a third from one minute to the next, and measured once before the figure it
-    /// fell on another minute than the saves. (Taking turns one by one would space each kind's
-    /// syncs 40 ms apart, and a sync after a longer idle costs more: 0.70 against 0.77–0.80 ms.)
+    /// sync time moves from one minute to the next, and measured once before the figure it would
+    /// fall on another minute than the saves. (Taking turns one by one would space each kind's
+    /// syncs 40 ms apart, and a sync after a longer idle costs more.)
     static func saveToSnapshot(_ context: BenchContext, socketRoundTrip: Double) throws -> Figure {
         let syncs = try PhysicalLimits.ChainSyncs(in: try context.scratch("save-limit"))
         let home = try context.scratch("save")
@@ -346,7 +346,7 @@ enum Figures {
 
     static func ingestBatched(_ context: BenchContext, rowsPerSecond: Double) throws -> Figure {
         let count = context.n(18_000, quick: 1_800)
-        // One batch takes a third of a second: the median of three, each into a new hub.
+        // One batch is short: the median of three, each into a new hub.
         var rates: [Double] = [], cpus: [Double] = [], elapsed: [Double] = []
         var players = 0
         for run in 0..<context.n(3, quick: 1) {

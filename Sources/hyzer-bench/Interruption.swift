@@ -6,7 +6,7 @@ import HyzerCLI
 
 /// What an interrupted run (Ctrl-C, or SIGTERM from `timeout` or a CI runner) cleans up before it
 /// ends: the processes the bench started (hubs, watches, a kernel under callgrind) and its
-/// temporary folder, which holds their homes and databases (up to ~100 MB).
+/// temporary folder, which holds their homes and databases (large enough not to leave behind).
 enum Interruption {
     /// From now on SIGINT and SIGTERM end the bench cleanly, with the status a shell gives a
     /// process the signal killed (130 or 143).

@@ -63,8 +63,8 @@ enum PhysicalLimits {
     }
 
     /// Rows per second inserted in one transaction (prepared statement, WAL, synchronous=FULL): the
-    /// median of `runs` runs, each into a new file (one run swung 150–290 k rows/s from one bench
-    /// run to the next).
+    /// median of `runs` runs, each into a new file (a single run swings widely from one bench run
+    /// to the next).
     static func sqliteBatchRowsPerSecond(rows: Int, runs: Int = 3, in directory: URL) throws -> Double {
         var rates = Samples()
         for run in 0..<runs {

@@ -156,7 +156,7 @@ extension HyzerWatch {
         } else {
             throw ValidationError("--scale takes a factor from 0.25 to 8 (e.g. 2) or physical; got \(a.scale)")
         }
-        // The framebuffer path is ~3× cheaper per frame than SDL's OpenGL-on-CPU path under Xvfb.
+        // The framebuffer path is cheaper per frame than SDL's OpenGL-on-CPU path under Xvfb.
         setenv("SDL_FRAMEBUFFER_ACCELERATION", "0", 0)
         // SIGINT and SIGTERM are ours (below), not turned into SDL quit events.
         SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1")
@@ -165,7 +165,8 @@ extension HyzerWatch {
         // (a person quickly, or xdotool) would lose the tap. A tap on the face always counts.
         SDL_SetHint(SDL_HINT_MOUSE_FOCUS_CLICKTHROUGH, "1")
         // The home's lock, the session (outbox, logs) and the font paths kept from the last start
-        // are made on another thread while SDL starts (~1 ms each way, on the way to the first frame).
+        // are made on another thread while SDL starts: on the way to the first frame, neither
+        // waits for the other.
         let wake = WatchHost.Wake()
         let configuration = WatchConfiguration(
             paths: paths, address: a.connect,
@@ -217,7 +218,7 @@ extension HyzerWatch {
             FileHandle.standardOutput.write(Data("first-frame \(Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec))\n".utf8))
         }
         // SIGINT and SIGTERM are trapped once the frame is drawn: the trap starts Swift's
-        // concurrency pool (~1.2 ms, on the way to the first frame when it came before). A signal
+        // concurrency pool, which would delay the first frame if it came before. A signal
         // before this ends the process as it would have ended it anyway: nothing has been recorded,
         // the link has not started, and the kernel releases the home's lock.
         TerminationSignal.trapNow { _ in wake.requestStop() }
@@ -318,8 +319,8 @@ extension WatchSize: ExpressibleByArgument {
 }
 
 /// Work started on a thread of its own now, its result taken later (`result()` waits for it).
-/// A plain thread: the first use of a Dispatch queue starts its pool (~0.3 ms on the main
-/// thread, before the work even begins).
+/// A plain thread: the first use of a Dispatch queue starts its pool on the calling thread
+/// (the main one), before the work even begins.
 final class Meanwhile<Value>: OwnThread, @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
     private let work: @Sendable () throws -> Value

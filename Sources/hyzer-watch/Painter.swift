@@ -62,8 +62,8 @@ final class FontBook: @unchecked Sendable {
     ]
 
     /// `cache` keeps where fontconfig found the face's fonts: fontconfig's start (reading its
-    /// configuration and every installed font's cache, ~10 ms with the CJK fonts) is then off the
-    /// way to the first frame. A cached path is used only while it is still that font's file;
+    /// configuration and every installed font's cache, the CJK fonts' too) is then off the way to
+    /// the first frame. A cached path is used only while it is still that font's file;
     /// otherwise fontconfig is asked again. CJK fallbacks are asked for when a name needs them.
     ///
     /// `saved` is what `savedPaths(in: cache)` read (the watch reads it on another thread while
@@ -93,8 +93,8 @@ final class FontBook: @unchecked Sendable {
     }
 
     /// Writes `paths` to `cache`, one family a line: its name, a tab, the file's path. (Read with
-    /// plain system calls at start: `JSONDecoder`'s first use cost that thread ~0.5 ms, most of
-    /// it in conformance lookups that each scan the binary's ~7,000 conformance records.)
+    /// plain system calls at start: `JSONDecoder`'s first use is slow on that thread, mostly
+    /// conformance lookups that each scan every conformance record in the binary.)
     static func save(_ paths: [FontSpec.Family: String], in cache: URL) throws {
         let lines = FontSpec.Family.allCases.compactMap { family in paths[family].map { "\(family.rawValue)\t\($0)\n" } }
         guard lines.count == FontSpec.Family.allCases.count, !lines.contains(where: { $0.dropLast().contains("\n") || $0.split(separator: "\t").count != 2 }) else {
@@ -376,8 +376,8 @@ final class Painter {
 }
 
 /// SDL_image, opened on the first screenshot rather than linked: linking it loads its image
-/// libraries (TIFF, WebP, JPEG, JBIG, Lerc, …: eleven more shared objects) at every start, about
-/// 4 ms of the way to the first frame, for the one call screenshots and recordings make.
+/// libraries (TIFF, WebP, JPEG, JBIG, Lerc, …: eleven more shared objects) at every start, on the
+/// way to the first frame, for the one call screenshots and recordings make.
 enum SDLImage {
     typealias SavePNG = @convention(c) (UnsafeMutablePointer<SDL_Surface>?, UnsafePointer<CChar>?) -> Int32
 

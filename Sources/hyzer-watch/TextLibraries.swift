@@ -4,13 +4,11 @@ import Foundation
 /// SDL_ttf and fontconfig, opened with `dlopen` rather than linked.
 ///
 /// Linked, their shared objects (SDL_ttf, FreeType, HarfBuzz, GLib, PCRE2, Graphite, Brotli,
-/// libpng, zlib; fontconfig and expat) were all mapped and relocated before `main`, one after
-/// another: ~1.5–2 ms of a ~20 ms start to the first frame (a C program linking SDL alone
-/// starts in ~7.3 ms, with the two ~9). Opened here, SDL_ttf loads once SDL has started, and
+/// libpng, zlib; fontconfig and expat) would all be mapped and relocated before `main`, one after
+/// another, on the way to the first frame. Opened here, SDL_ttf loads once SDL has started, and
 /// fontconfig only when a font must be looked for (the first start of a home, a name needing a
-/// CJK font). SDL_ttf loaded on a thread of its own from the first moment of `main` at first, but
-/// a new thread on this 2-vCPU VM waits ~1.4 ms for a core, and the start was ~0.8 ms quicker
-/// without it (spawn → first frame, 100 interleaved starts each).
+/// CJK font). SDL_ttf is not loaded on a thread of its own from the first moment of `main`: on a
+/// machine with few cores a new thread waits for one, and the start is quicker without it.
 ///
 /// The function types repeat the C declarations of SDL_ttf.h and fontconfig.h, which are still
 /// imported for their types and constants (`TextLibrariesTests` holds each to its header).

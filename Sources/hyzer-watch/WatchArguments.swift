@@ -36,13 +36,12 @@ extension WatchArguments {
     ///
     /// Not a second grammar: whatever this accepts, swift-argument-parser reads the same (a test
     /// holds them to that over thousands of command lines). It exists for the start: the parser
-    /// finds each option's type by reflection, and every conformance lookup scans the binary's
-    /// ~7,000 conformance records: ~4 ms of a ~23 ms start to the first frame, spent before
-    /// anything is drawn (hyzer-bench: watch start).
+    /// finds each option's type by reflection, and every conformance lookup scans every
+    /// conformance record in the binary, before anything is drawn (hyzer-bench: watch start).
     static func quick(_ arguments: some Sequence<String>) -> WatchArguments? {
         var result = WatchArguments()
         // An array, not a Set: a Set<Substring> is made at run time and checks Substring's
-        // Hashable conformance by scanning every conformance record (~0.2 ms).
+        // Hashable conformance by scanning every conformance record.
         var seen: [Substring] = []
         var rest = arguments.makeIterator()
         while let argument = rest.next() {

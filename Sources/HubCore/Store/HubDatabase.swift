@@ -18,7 +18,8 @@ public struct HubDatabase: Sendable {
     /// Whether commits touch the commit signal. `serve`, the one process that watches it, does
     /// not signal its own commits: nobody would read them, and the touch would sit before its ack.
     private var signalsCommits = true
-    /// The commit signal's path, made once (as `URL`s, ~30 k instructions a commit).
+    /// The commit signal's path, made once: building it from `URL`s is Foundation path work that
+    /// every commit would otherwise repeat.
     private let commitSignalPath: String?
 
     /// Runs `body` in a read transaction: it sees one committed state.
@@ -39,7 +40,7 @@ public struct HubDatabase: Sendable {
     /// What GRDB's `write` does (an IMMEDIATE transaction: a second process waits for the write
     /// lock up front, never fails to upgrade a read; rolled back when `body` or the commit
     /// throws), with BEGIN and COMMIT prepared once per connection: GRDB parses both anew for
-    /// every transaction, ~15 k instructions of a one-event commit's ~165 k.
+    /// every transaction, and the hub commits one transaction per score.
     private static func inImmediateTransaction<T>(_ db: Database, _ body: () throws -> T) throws -> T {
         try db.cachedStatement(sql: "BEGIN IMMEDIATE TRANSACTION").execute()
         do {
@@ -355,8 +356,7 @@ public struct HubDatabase: Sendable {
                 """)
         }
         migrator.registerMigration("v5: score events with one secondary index, checked by the hub") { db in
-            // The same table, rebuilt again, without two more costs of every insert (about a
-            // quarter of SQLite's work for a batched event, callgrind):
+            // The same table, rebuilt again, without two more costs of every insert:
             // - the `(roundID, seq)` index: `score_event_key` starts with the round too, and the
             //   rows after a given one are a range of `seq`, the table's own key
             //   (`HubStore.eventsWithOrder`);
@@ -395,10 +395,10 @@ public struct HubDatabase: Sendable {
         }
         migrator.registerMigration("v6: score events indexed by round and arrival, not by {player, hole}") { db in
             // v5's one secondary index, `(roundID, playerID, hole, seq)`, took each event at a
-            // scattered page (a round's scores arrive hole by hole across its players): about a
-            // third of SQLite's time for a batched insert (48 against 33 ms for 18,000 rows, the
-            // sqlite3 shell). Nothing reads by {player, hole} any more: a history comes from the
-            // round's ledger in memory (`Hub.history(of:round:in:context:)`). Every reader takes a
+            // scattered page (a round's scores arrive hole by hole across its players), a large
+            // share of SQLite's work for a batched insert. Nothing reads by {player, hole} any
+            // more: a history comes from the round's ledger in memory
+            // (`Hub.keyHistory(of:round:in:context:)`). Every reader takes a
             // round in arrival order, which `(roundID, seq)` holds in order, and a new event goes
             // at its end. Only an index changes: no row is touched.
             try db.execute(sql: """

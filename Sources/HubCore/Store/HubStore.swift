@@ -3,8 +3,9 @@ import GRDB
 import GRDBSQLite
 import HyzerKit
 
-/// The hub's tables inside one transaction that `HubDatabase` holds open: every SQL statement
-/// the hub runs is here, behind methods that speak the domain.
+/// The hub's tables inside one transaction that `HubDatabase` holds open: every statement the
+/// hub runs on them is here (the cloud's in `HubStore+Cloud.swift`), behind methods that speak the
+/// domain. Only the schema, its migrations and the transactions themselves are `HubDatabase`'s.
 struct HubStore {
     let db: Database
 
@@ -23,8 +24,8 @@ struct HubStore {
 
     /// The change sequence: grows by one per committed change, across every process using the file.
     /// (0 when it is missing or not a number, as the text read as a number would be.) Read at the
-    /// start of every score's transaction: through SQLite's own calls, GRDB's `fetchOne` cost
-    /// ~17 k instructions.
+    /// start of every score's transaction, so read through SQLite's own calls: GRDB's `fetchOne`
+    /// costs more than the statement itself.
     var sequence: Int {
         get throws {
             let sql = "SELECT CAST(value AS INTEGER) FROM hub_meta WHERE key = 'sequence'"
@@ -45,8 +46,8 @@ struct HubStore {
     }
 
     /// The same when this transaction has read the sequence (`current`) and holds the write
-    /// lock: a plain UPDATE, 32 k → 8.5 k instructions (a RETURNING statement keeps its rows in a
-    /// temporary table SQLite makes and drops each time). Throws when the stored sequence is not
+    /// lock: a plain UPDATE, not RETURNING (SQLite keeps a RETURNING statement's rows in a
+    /// temporary table it makes and drops each time). Throws when the stored sequence is not
     /// `current`, rather than number two changes alike.
     func bumpSequence(from current: Int) throws -> Int {
         try requireOpenTransaction()
@@ -232,8 +233,8 @@ struct HubStore {
     @discardableResult
     func insert(_ event: ScoreEvent, receivedAt: String, using prepared: EventInsert? = nil) throws -> Int64? {
         // Every event the hub stores comes through here: bound with SQLite's own calls on GRDB's
-        // cached statement, not through `StatementArguments` (eleven boxed values an event, about
-        // a tenth of a batched event's instructions). The columns are `ScoreEventRecord.Columns`' order.
+        // cached statement, not through `StatementArguments` (eleven boxed values an event, on the
+        // path every batch takes). The columns are `ScoreEventRecord.Columns`' order.
         try requireOpenTransaction()
         var bound = RawBinding(try prepared?.statement ?? db.cachedStatement(sql: ScoreEventRecord.insertSQL))
         bound.text(event.id)
@@ -259,8 +260,8 @@ struct HubStore {
 ///
 /// Text is not handed to SQLite as it is bound: its bytes are gathered in one buffer and bound at
 /// `step` without a copy (SQLITE_STATIC), the buffer alive until the step is done and the bindings
-/// cleared after it. Bound with SQLITE_TRANSIENT, SQLite allocated and copied every value, about
-/// 500 instructions each and eight a stored event.
+/// cleared after it. Bound with SQLITE_TRANSIENT, SQLite would allocate and copy every text
+/// value, most of the eleven a stored event binds.
 private struct RawBinding {
     private let handle: OpaquePointer
     private var index: Int32 = 0
@@ -308,10 +309,6 @@ private struct RawBinding {
         sqlite3_bind_null(handle, index)
     }
 
-    /// Steps once: SQLITE_ROW or SQLITE_DONE, else the error as GRDB would throw it, naming `sql`
-    /// (given by the caller: GRDB's `Statement.sql` rebuilds the text on every call). The statement
-    /// is reset afterwards (releasing its read of the table), so it never stays mid-step, and holds
-    /// no pointer into the text buffer once this returns.
     /// Steps once and reads the row's first column as an integer; nil when there is no row.
     func stepForInteger(sql: String) throws -> Int64? {
         var value: Int64?
@@ -319,6 +316,10 @@ private struct RawBinding {
         return value
     }
 
+    /// Steps once: SQLITE_ROW or SQLITE_DONE, else the error as GRDB would throw it, naming `sql`
+    /// (given by the caller: GRDB's `Statement.sql` rebuilds the text on every call). The statement
+    /// is reset afterwards (releasing its read of the table), so it never stays mid-step, and holds
+    /// no pointer into the text buffer once this returns.
     func step(sql: String, row: (OpaquePointer) -> Void = { _ in }) throws -> Int32 {
         precondition(index == sqlite3_bind_parameter_count(handle), "bound \(index) of \(sqlite3_bind_parameter_count(handle)) parameters of \(sql)")
         return try textBytes.withUnsafeBufferPointer { bytes throws -> Int32 in

@@ -2,8 +2,11 @@ import Foundation
 import GRDB
 import HyzerKit
 
-// The hub's tables as GRDB records: one type per table, columns named once. Conversions to and
-// from the domain live here, so nothing outside the store reads a row by hand.
+// The hub's own tables as GRDB records: one type per table, columns named once. (The cloud's
+// `cloud_round` has its record in `HubStore+Cloud.swift`; its other tables have none and are
+// used through plain SQL.)
+// Conversions to and from the domain live here and in `HubStore`, so nothing outside the store
+// reads a row by hand.
 
 /// `hub_meta`: the hub's identity, its change sequence and one-time markers.
 struct MetaRecord: Codable, FetchableRecord, PersistableRecord {
@@ -18,7 +21,7 @@ struct MetaRecord: Codable, FetchableRecord, PersistableRecord {
     static let coursesSeeded = "coursesSeeded"
 }
 
-/// `course` and its `hole` rows.
+/// `course`: a course by name; its holes are `hole` rows (`HoleRecord`).
 struct CourseRecord: Codable, FetchableRecord, MutablePersistableRecord {
     static let databaseTableName = "course"
     static let holes = hasMany(HoleRecord.self)
@@ -30,6 +33,7 @@ struct CourseRecord: Codable, FetchableRecord, MutablePersistableRecord {
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
 
+/// `hole`: one hole of a course and its par.
 struct HoleRecord: Codable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "hole"
     enum Columns {
@@ -119,8 +123,8 @@ struct RoundPlayerRecord: Codable, FetchableRecord, PersistableRecord {
 /// `score_event`: the append-only log. `seq` is the hub's arrival order; `receivedAt` its clock.
 ///
 /// Read only: rows in, events out (`HubStore.insert` binds a new event itself). Row mapping is
-/// written out (not `Codable`): a round's log and {player, hole} histories are read on the ingest
-/// path, and GRDB's hand-written mapping is several times faster.
+/// written out (not `Codable`): a round's log is read on the ingest path (its ledger is built
+/// from it), and GRDB's hand-written mapping is several times faster.
 struct ScoreEventRecord: FetchableRecord {
     static let databaseTableName = "score_event"
 

@@ -9,12 +9,13 @@ public struct HyzerPaths: Sendable, Hashable {
     public init(home: URL) { self.home = home.standardizedFileURL }
 
     /// `--home`, else `$HYZER_HOME`, else `$XDG_DATA_HOME/hyzer`, else `~/.local/share/hyzer`.
-    /// The environment and the user's home are read only when they decide (no --home): each
-    /// costs a few hundred microseconds of a watch's start.
+    /// The environment and the user's home are read only when they decide (no --home): reading
+    /// either is on the way to a watch's first frame.
     public static func resolve(explicitHome: String?, environment: @autoclosure () -> [String: String],
                                userHome: @autoclosure () -> String) -> HyzerPaths {
         func url(_ path: String) -> URL {
-            // Most paths have no tilde: NSString's expansion costs ~0.4 ms the first time.
+            // Most paths have no tilde, and NSString's expansion is slow on its first use: only a
+            // path with one pays for it.
             URL(fileURLWithPath: path.hasPrefix("~") ? (path as NSString).expandingTildeInPath : path, isDirectory: true)
         }
         if let explicitHome, !explicitHome.isEmpty { return HyzerPaths(home: url(explicitHome)) }

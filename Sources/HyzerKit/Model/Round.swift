@@ -113,7 +113,6 @@ public struct Round: Sendable, Hashable, Codable, Identifiable {
         currentHole(scoredKeys: ScoreRule.scoredKeys(in: events.filter { $0.roundID == id }))
     }
 
-    /// The same, from the {player, hole} pairs that have a score.
     /// The same, from how many players have scored each hole (counts a ledger keeps): no set of
     /// every scored {player, hole} is built to find it.
     public func currentHole(playersScored: (Int) -> Int) -> Int {
@@ -121,6 +120,7 @@ public struct Round: Sendable, Hashable, Codable, Identifiable {
         return holes.first { playersScored($0.number) < players.count }?.number ?? holeCount
     }
 
+    /// The same, from the {player, hole} pairs that have a score.
     public func currentHole(scoredKeys scored: Set<ScoreKey>) -> Int {
         if let selectedHole { return selectedHole }
         for hole in holes where !players.allSatisfy({ scored.contains(ScoreKey(playerID: $0.id, hole: hole.number)) }) {

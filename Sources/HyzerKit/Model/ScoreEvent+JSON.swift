@@ -6,8 +6,8 @@ extension ScoreEvent {
     /// `score` body.
     ///
     /// Both are on the Save chain, one after the other (the record is written before the score is
-    /// sent, and the score's frame is encoded before it leaves), and Foundation's encoder took
-    /// ~60 µs for each on a cold core. A test compares this with the encoder for random events,
+    /// sent, and the score's frame is encoded before it leaves), and Foundation's encoder is slow
+    /// on a cold core. A test compares this with the encoder for random events,
     /// ids with quotes, backslashes and non-ASCII text included, so the two cannot drift apart.
     public func compactJSON() -> [UInt8] {
         var out = JSONBytes(capacity: 320 + playerID.utf8.count + reportedByPlayerID.utf8.count + deviceID.utf8.count, pretty: false)

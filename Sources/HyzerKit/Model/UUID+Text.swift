@@ -2,8 +2,8 @@ import Foundation
 
 extension UUID {
     /// The text `uuidString` writes (upper-case hex, 8-4-4-4-12), written directly: Foundation
-    /// formats it through `snprintf`, about 6,000 instructions a UUID, and the hub writes three
-    /// for every event it stores (its id, its round's, the one it supersedes).
+    /// formats it through `snprintf`, and the hub writes three for every event it stores (its id,
+    /// its round's, the one it supersedes).
     public var canonicalString: String {
         String(unsafeUninitializedCapacity: 36) { writeCanonical(into: $0) }
     }

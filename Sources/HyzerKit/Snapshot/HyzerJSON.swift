@@ -28,11 +28,11 @@ public enum HyzerJSON {
     }
 
     /// "2026-11-21T10:00:00.123Z". Hand-rolled (days-to-civil arithmetic): every stored event
-    /// formats two timestamps, and this is an order of magnitude faster than a format style.
+    /// formats two timestamps, and a format style does far more work for each.
     public static func formatTimestamp(_ date: Date) -> String {
         // To the nearest millisecond: a time parsed from "…02.930Z" is 1.79e9 + 0.92999999…,
         // which flooring would print back as "…02.929Z"; and near the year 9999 a Double's step
-        // is ~60 µs, so rounding to the microsecond first would not save it there. Parsing keeps
+        // is ~30 µs, so rounding to the microsecond first would not save it there. Parsing keeps
         // whole milliseconds (the digits after the third are dropped), so what was parsed prints
         // back as it was read, up to its third digit.
         let totalMillis = Int64((date.timeIntervalSince1970 * 1000).rounded())
@@ -49,8 +49,8 @@ public enum HyzerJSON {
         let month = mp < 10 ? mp + 3 : mp - 9
         let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
         let seconds = millisOfDay / 1000
-        // Written byte by byte: string interpolation costs ~8,000 instructions a timestamp, and
-        // the hub writes one an event. Years outside 0...9999 (no real score's) keep every digit,
+        // Written byte by byte, not by string interpolation: the hub writes a timestamp for every
+        // event it stores. Years outside 0...9999 (no real score's) keep every digit,
         // with a sign before a negative one.
         var yearDigits = 4, bound: UInt64 = 10_000
         while year.magnitude >= bound { yearDigits += 1; bound *= 10 }

@@ -2,9 +2,9 @@ import Foundation
 
 /// A JSON document being written in Foundation's layout (`HyzerJSON.encoder`'s: sorted keys,
 /// slashes unescaped): pretty-printed, or compact (no whitespace at all). For what is written on
-/// the Save chain (standings, score events, the watch's feedback logs), where `JSONEncoder` cost
-/// tens of microseconds a record; the caller writes keys in sorted order, and a test holds each
-/// writer to the encoder's bytes.
+/// the Save chain (standings, score events, the watch's feedback logs), where `JSONEncoder` would
+/// stand between a Save and its standings; the caller writes keys in sorted order, and a test holds
+/// each writer to the encoder's bytes.
 public struct JSONBytes {
     public private(set) var bytes: [UInt8] = []
     let pretty: Bool
@@ -73,7 +73,7 @@ public struct JSONBytes {
     }
 
     /// A UUID as `uuidString` writes it, without making a `String` (Foundation formats one
-    /// through `snprintf`, ~6,000 instructions).
+    /// through `snprintf`).
     public mutating func uuid(_ value: UUID) {
         bytes.append(UInt8(ascii: "\""))
         value.withCanonicalUTF8 { bytes.append(contentsOf: $0) }

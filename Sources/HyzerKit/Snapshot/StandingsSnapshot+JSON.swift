@@ -5,8 +5,8 @@ extension StandingsSnapshot {
     /// keys, two-space indent, `"key" : value`, slashes unescaped), written directly.
     ///
     /// The hub writes the file after every change, and Foundation's encoder (keyed containers,
-    /// boxing, sorting each object's keys) took ~150 k instructions a player: a 1,000-player round
-    /// took longer to export than a batch of its scores took to store. A test compares this with
+    /// boxing, sorting each object's keys) pays for every player: a large round would take longer
+    /// to export than a batch of its scores takes to store. A test compares this with
     /// the encoder for random snapshots, names with quotes, backslashes and control characters
     /// included, so the two cannot drift apart.
     public func prettyJSON() -> Data { Data(jsonBytes(pretty: true)) }

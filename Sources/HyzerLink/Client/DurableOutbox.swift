@@ -14,8 +14,8 @@ import Synchronization
 /// sent again and the hub, which deduplicates by id, acks it as already stored). The CRC-32 (8 hex
 /// digits) is of what follows it. When the queue empties and the journal has grown past
 /// `emptiesPast` bytes, the journal is emptied; on open it is rewritten to hold just what is still
-/// queued. (Truncating at every ack cost the link's thread a wait on the file system's journal,
-/// ~0.4 ms, just as the new standings arrived.)
+/// queued. (Not truncated at every ack: that would make the link's thread wait on the file
+/// system's journal just as the new standings arrive.)
 ///
 /// A kill at any instant leaves every event either wholly queued or not queued at all: a last line
 /// cut off mid-write was never confirmed to the user and is dropped. A whole line that does not

@@ -9,8 +9,8 @@ import HyzerKit
 /// repeated key, a number with a fraction or exponent, a value the model refuses), gives nil and
 /// the frame is read by `JSONDecoder` as before, which then decides and explains. So for every
 /// frame these accept, the result is the decoder's; a test holds them to that on random and
-/// mutated frames. Foundation's decoder took ~200 µs for a score on a cold core (the hub read
-/// every score twice, once more for the id as sent) and ~70 µs for four players' standings.
+/// mutated frames. Foundation's decoder is slow on a cold core, and both frames are read on the
+/// way from a Save to its standings.
 enum CanonicalFrames {
     /// A score frame's event and its `id` as written (the ack echoes it).
     static func score(_ body: UnsafeRawBufferPointer) -> (event: ScoreEvent, idAsSent: String)? {
@@ -235,7 +235,7 @@ struct CompactJSONReader {
 
     /// A UUID written as 8-4-4-4-12 hex digits, in either case (Foundation's `UUID(uuidString:)`
     /// reads more forms; those are left to the decoder). Parsed by `UUID(canonicalUTF8:)`:
-    /// Foundation's parse goes through `sscanf`, a tenth of reading a whole score.
+    /// Foundation's parse goes through `sscanf`, and a score holds several ids.
     mutating func uuid() -> UUID? {
         stringBytes().flatMap(UUID.init(canonicalUTF8:))
     }

@@ -1,10 +1,11 @@
 /// What a long-running hub asks of glibc's allocator so that memory a burst of connections used
 /// goes back to the system once the burst is over (docs/PROTOCOL.md, Handshake, item 7).
 ///
-/// Measured on `serve` after 50,000 hello-and-leave connections (release, 34 MB at start): glibc's
-/// default, one arena per thread that allocates, kept 41–70 MB; giving back free pages when
-/// connections go quiet (`giveBackFreeMemory`) alone still left 35–51 MB, scattered over several
-/// arenas; with one arena as well, 34–39 MB a second after each of five such bursts in a row.
+/// It needs both one arena and giving back free pages: glibc's default, one arena per thread that
+/// allocates, keeps what a burst used, and giving back free pages when connections go quiet
+/// (`giveBackFreeMemory`) alone still leaves memory scattered over several arenas. With one arena
+/// as well, the hub is back to about its starting size after each burst (measured: see
+/// docs/PERFORMANCE.md).
 public enum Allocator {
     /// One arena for every thread (the hub's threads mostly wait on sockets and files, so they
     /// hardly contend for it). Call before the first threads start allocating.
@@ -14,7 +15,8 @@ public enum Allocator {
         #endif
     }
 
-    /// Returns the allocator's free pages to the system (`malloc_trim`: a millisecond or so).
+    /// Returns the allocator's free pages to the system (`malloc_trim`, which walks every arena:
+    /// run at most every `LinkServer.giveBackMemoryEvery`, not for each connection that ends).
     static func giveBackFreeMemory() {
         #if os(Linux)
         _ = glibcMallocTrim(0)

@@ -262,7 +262,6 @@ public struct WatchState: Sendable, Hashable {
     /// How long the "5–8 of 20" position stays up after the list scrolls.
     public static let scrollPositionShown: TimeInterval = 1.2
 
-    /// When something happens by itself next (the voice overlay's auto-save), if anything does.
     /// When the face changes by itself next without moving (the scroll position label going away).
     public func nextStillChange(after now: Date) -> Date? {
         guard let lastScrollAt else { return nil }
@@ -270,6 +269,8 @@ public struct WatchState: Sendable, Hashable {
         return end > now ? end : nil
     }
 
+    /// When something happens by itself next (the voice overlay's auto-save, or saying the
+    /// standings turned stale), if anything does.
     public var nextTimer: Date? {
         if case .voice(let overlay) = screen, let deadline = overlay.deadline { return deadline }
         // Saying "out of date" once the standings turn stale.
