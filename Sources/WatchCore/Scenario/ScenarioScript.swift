@@ -55,13 +55,8 @@ public enum ScenarioError: Error, Equatable, Sendable, CustomStringConvertible {
 
 /// Parses scenario scripts: one command a line, `#` starts a comment.
 public enum ScenarioScript {
-    public static let usage = """
-        wait-snapshot [TIMEOUT] | tap NAME | wearer NAME | crown +N | crown -N | voice "TRANSCRIPT" | save | back | wait DURATION | \
-        advance-clock DURATION | link down | link up | screenshot FILE.png [chrome|no-chrome] | dump FILE.json | \
-        record start FILE.png | record stop | wrist down | wrist up | text-size SIZE | reduce-motion on|off | \
-        expect-screen leaderboard|crown|voice|final|no-round | expect-text "TEXT" | expect-stale true|false | \
-        expect-reachable true|false | expect-haptics N KIND | quit
-        """
+    /// Every command, as `--help` and a syntax error list them.
+    public static let usage = verbs.map(\.usage).joined(separator: " | ")
 
     public static func parse(_ source: String) throws(ScenarioError) -> [ScenarioLine] {
         var lines: [ScenarioLine] = []
@@ -82,107 +77,138 @@ public enum ScenarioScript {
 
     static func command(_ text: String) throws(Problem) -> ScenarioCommand {
         let (verb, rest) = split(text)
-        func argument() throws(Problem) -> String {
+        guard let parse = verbs.first(where: { $0.name == verb })?.parse else {
+            throw Problem(message: "unknown command \"\(verb)\"; commands: \(usage)")
+        }
+        return try parse(Arguments(verb: verb, rest: rest))
+    }
+
+    /// A command's name, how it is written, and how its arguments are read.
+    struct Verb: Sendable {
+        let name: String
+        let usage: String
+        let parse: @Sendable (Arguments) throws(Problem) -> ScenarioCommand
+
+        init(_ usage: String, _ parse: @escaping @Sendable (Arguments) throws(Problem) -> ScenarioCommand) {
+            name = String(usage.prefix { $0 != " " })
+            self.usage = usage
+            self.parse = parse
+        }
+    }
+
+    /// What follows a command's name, and the ways commands read it.
+    struct Arguments {
+        let verb: String
+        let rest: String
+
+        func one() throws(Problem) -> String {
             guard !rest.isEmpty else { throw Problem(message: "\(verb) needs an argument") }
             return unquote(rest)
         }
-        func noArgument() throws(Problem) {
+
+        func none() throws(Problem) {
             guard rest.isEmpty else { throw Problem(message: "\(verb) takes no argument") }
         }
-        func bool() throws(Problem) -> Bool {
-            switch try argument() {
-            case "true": return true
-            case "false": return false
-            default: throw Problem(message: "expected true or false, got \(rest)")
-            }
+
+        /// One of a few words, each standing for a value.
+        func choice<T>(_ values: KeyValuePairs<String, T>, _ expected: String) throws(Problem) -> T {
+            let word = try one()
+            guard let value = values.first(where: { $0.key == word })?.value else { throw Problem(message: "\(verb) takes \(expected)") }
+            return value
         }
-        switch verb {
-        case "wait-snapshot": return .waitSnapshot(timeout: rest.isEmpty ? 5 : try duration(rest))
-        case "tap": return .tap(name: try argument())
-        case "wearer": return .wearer(name: try argument())
-        case "crown":
-            let value = try argument()
+
+        func bool() throws(Problem) -> Bool {
+            try choice(["true": true, "false": false], "true or false, got \(rest)")
+        }
+
+        func duration() throws(Problem) -> TimeInterval { try ScenarioScript.duration(try one()) }
+        var words: [String] { ScenarioScript.words(rest) }
+    }
+
+    static let verbs: [Verb] = [
+        Verb("wait-snapshot [TIMEOUT]") { a throws(Problem) in .waitSnapshot(timeout: a.rest.isEmpty ? 5 : try a.duration()) },
+        Verb("tap NAME") { a throws(Problem) in .tap(name: try a.one()) },
+        Verb("wearer NAME") { a throws(Problem) in .wearer(name: try a.one()) },
+        Verb("crown +N|-N") { a throws(Problem) in
+            let value = try a.one()
             guard let first = value.first, first == "+" || first == "-", let detents = Int(value), detents != 0 else {
                 throw Problem(message: "crown takes +N or -N detents, e.g. crown +2")
             }
             return .crown(detents)
-        case "voice": return .voice(try argument())
-        case "save": try noArgument(); return .save
-        case "back": try noArgument(); return .back
-        case "wait": return .wait(try duration(try argument()))
-        case "advance-clock": return .advanceClock(try duration(try argument()))
-        case "link":
-            switch try argument() {
-            case "up": return .link(up: true)
-            case "down": return .link(up: false)
-            default: throw Problem(message: "link takes up or down")
-            }
-        case "screenshot":
-            var parts = words(rest)
-            var chrome: Bool?
-            if parts.count == 2, ["chrome", "no-chrome"].contains(parts[1]) {
-                chrome = parts.removeLast() == "chrome"
-            }
-            guard parts.count == 1 else { throw Problem(message: "screenshot takes a file and optionally chrome or no-chrome: screenshot NAME.png [chrome|no-chrome]") }
-            guard parts[0].lowercased().hasSuffix(".png") else { throw Problem(message: "screenshots are PNG files: screenshot NAME.png") }
-            return .screenshot(path: parts[0], chrome: chrome)
-        case "dump":
-            let path = try argument()
+        },
+        Verb("voice \"TRANSCRIPT\"") { a throws(Problem) in .voice(try a.one()) },
+        Verb("save") { a throws(Problem) in try a.none(); return .save },
+        Verb("back") { a throws(Problem) in try a.none(); return .back },
+        Verb("wait DURATION") { a throws(Problem) in .wait(try a.duration()) },
+        Verb("advance-clock DURATION") { a throws(Problem) in .advanceClock(try a.duration()) },
+        Verb("link down|up") { a throws(Problem) in .link(up: try a.choice(["up": true, "down": false], "up or down")) },
+        Verb("screenshot FILE.png [chrome|no-chrome]", screenshot),
+        Verb("dump FILE.json") { a throws(Problem) in
+            let path = try a.one()
             guard path.lowercased().hasSuffix(".json") else { throw Problem(message: "dump writes JSON: dump NAME.json") }
             return .dump(path: path)
-        case "record":
-            let parts = words(rest)
-            switch parts.first {
-            case "start":
-                guard parts.count == 2 else { throw Problem(message: "record start takes a file: record start NAME.png (an animated PNG)") }
-                let lower = parts[1].lowercased()
-                guard [".png", ".apng"].contains(where: { lower.hasSuffix($0) }) else {
-                    throw Problem(message: "recordings are animated PNG files (.png or .apng; browsers and image viewers play them); got \(parts[1])")
-                }
-                return .recordStart(path: parts[1])
-            case "stop":
-                guard parts.count == 1 else { throw Problem(message: "record stop takes no argument") }
-                return .recordStop
-            default: throw Problem(message: "record takes start FILE or stop")
-            }
-        case "wrist":
-            switch try argument() {
-            case "up": return .wrist(up: true)
-            case "down": return .wrist(up: false)
-            default: throw Problem(message: "wrist takes up or down")
-            }
-        case "text-size":
-            let name = try argument()
+        },
+        Verb("record start FILE.png|stop", record),
+        Verb("wrist down|up") { a throws(Problem) in .wrist(up: try a.choice(["up": true, "down": false], "up or down")) },
+        Verb("text-size SIZE") { a throws(Problem) in
+            let name = try a.one()
             guard let size = TextSize(rawValue: name.lowercased()) else { throw Problem(message: "text sizes are \(TextSize.names) (l is the default); got \(name)") }
             return .textSize(size)
-        case "reduce-motion":
-            switch try argument() {
-            case "on", "true": return .reduceMotion(true)
-            case "off", "false": return .reduceMotion(false)
-            default: throw Problem(message: "reduce-motion takes on or off")
-            }
-        case "expect-screen":
-            let screen = try argument()
+        },
+        Verb("reduce-motion on|off") { a throws(Problem) in
+            .reduceMotion(try a.choice(["on": true, "true": true, "off": false, "false": false], "on or off"))
+        },
+        Verb("expect-screen leaderboard|crown|voice|final|no-round") { a throws(Problem) in
+            let screen = try a.one()
             guard ["leaderboard", "crown", "voice", "no-round", "final"].contains(screen) else {
                 throw Problem(message: "screens are leaderboard, crown, voice, final and no-round; got \(screen)")
             }
             return .expectScreen(screen)
-        case "expect-text": return .expectText(try argument())
-        case "expect-stale": return .expectStale(try bool())
-        case "expect-reachable": return .expectReachable(try bool())
-        case "expect-haptics":
-            let parts = rest.split(separator: " ", omittingEmptySubsequences: true)
-            guard parts.count == 2, let count = Int(parts[0]), count >= 0 else {
-                throw Problem(message: "expect-haptics takes a count and a kind, e.g. expect-haptics 3 tick")
-            }
-            guard let kind = HapticKind(rawValue: String(parts[1])) else {
-                throw Problem(message: "haptic kinds are \(HapticKind.allCases.map(\.rawValue).joined(separator: ", ")); got \(parts[1])")
-            }
-            return .expectHaptics(count: count, kind: kind)
-        case "quit": try noArgument(); return .quit
-        default:
-            throw Problem(message: "unknown command \"\(verb)\"; commands: \(usage)")
+        },
+        Verb("expect-text \"TEXT\"") { a throws(Problem) in .expectText(try a.one()) },
+        Verb("expect-stale true|false") { a throws(Problem) in .expectStale(try a.bool()) },
+        Verb("expect-reachable true|false") { a throws(Problem) in .expectReachable(try a.bool()) },
+        Verb("expect-haptics N KIND", expectHaptics),
+        Verb("quit") { a throws(Problem) in try a.none(); return .quit },
+    ]
+
+    private static func screenshot(_ a: Arguments) throws(Problem) -> ScenarioCommand {
+        var parts = a.words
+        var chrome: Bool?
+        if parts.count == 2, ["chrome", "no-chrome"].contains(parts[1]) {
+            chrome = parts.removeLast() == "chrome"
         }
+        guard parts.count == 1 else { throw Problem(message: "screenshot takes a file and optionally chrome or no-chrome: screenshot NAME.png [chrome|no-chrome]") }
+        guard parts[0].lowercased().hasSuffix(".png") else { throw Problem(message: "screenshots are PNG files: screenshot NAME.png") }
+        return .screenshot(path: parts[0], chrome: chrome)
+    }
+
+    private static func record(_ a: Arguments) throws(Problem) -> ScenarioCommand {
+        let parts = a.words
+        switch parts.first {
+        case "start":
+            guard parts.count == 2 else { throw Problem(message: "record start takes a file: record start NAME.png (an animated PNG)") }
+            let lower = parts[1].lowercased()
+            guard [".png", ".apng"].contains(where: { lower.hasSuffix($0) }) else {
+                throw Problem(message: "recordings are animated PNG files (.png or .apng; browsers and image viewers play them); got \(parts[1])")
+            }
+            return .recordStart(path: parts[1])
+        case "stop":
+            guard parts.count == 1 else { throw Problem(message: "record stop takes no argument") }
+            return .recordStop
+        default: throw Problem(message: "record takes start FILE or stop")
+        }
+    }
+
+    private static func expectHaptics(_ a: Arguments) throws(Problem) -> ScenarioCommand {
+        let parts = a.rest.split(separator: " ", omittingEmptySubsequences: true)
+        guard parts.count == 2, let count = Int(parts[0]), count >= 0 else {
+            throw Problem(message: "expect-haptics takes a count and a kind, e.g. expect-haptics 3 tick")
+        }
+        guard let kind = HapticKind(rawValue: String(parts[1])) else {
+            throw Problem(message: "haptic kinds are \(HapticKind.allCases.map(\.rawValue).joined(separator: ", ")); got \(parts[1])")
+        }
+        return .expectHaptics(count: count, kind: kind)
     }
 
     /// "300ms", "2s", "1.5s", "2m", "1h".
@@ -200,7 +226,7 @@ public enum ScenarioScript {
     }
 
     /// Words, keeping a quoted path together.
-    private static func words(_ text: String) -> [String] {
+    static func words(_ text: String) -> [String] {
         var result: [String] = [], current = "", quoted = false
         for character in text {
             if character == "\"" { quoted.toggle(); continue }
@@ -215,7 +241,7 @@ public enum ScenarioScript {
         return result
     }
 
-    private static func unquote(_ text: String) -> String {
+    static func unquote(_ text: String) -> String {
         if text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\"") { return String(text.dropFirst().dropLast()) }
         return text
     }
