@@ -172,7 +172,7 @@ struct HyzerBench: ParsableCommand {
                        iterations: context.n(10_000, quick: 1_000), limitName: nil, limit: nil, ratio: nil, seedsBudget: "—", target: "—", meetsTarget: true, note: nil),
             ]
         } else if cloud == nil && !json && !soak {
-            progress("cloud figures skipped: give --cloud URL (a PostgreSQL user that may create databases)")
+            progress("cloud figures skipped: give --cloud URL (a PostgreSQL user that may create databases and roles)")
         }
 
         let limitFigures = [
