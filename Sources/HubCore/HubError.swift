@@ -77,7 +77,7 @@ public enum HubError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unknownPlayer(let name, let players, nil):
             "No player named \"\(name)\" in this round. Players: \(players.joined(separator: ", "))."
         case .ambiguousPlayer(let name, let candidates):
-            "\"\(name)\" could be \(HubText.list(candidates.map { "\"\($0)\"" }, conjunction: "or")); give more of the name."
+            "\"\(name)\" could be \(ListText.joined(candidates.map { "\"\($0)\"" }, conjunction: "or")); give more of the name."
         case .invalidPlayerName(let name, let reason):
             "\"\(NameText.shown(name))\" is not a usable player name; \(reason)."
         case .duplicatePlayerName(let name):

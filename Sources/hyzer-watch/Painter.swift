@@ -384,14 +384,7 @@ enum SDLImage {
     static let library = "libSDL2_image-2.0.so.0"
 
     /// `IMG_SavePNG`, or why it cannot be had.
-    static let savePNG: Result<SavePNG, HostError> = {
-        guard let handle = dlopen(library, RTLD_NOW | RTLD_LOCAL) else {
-            let reason = dlerror().map { String(cString: $0) } ?? "not found"
-            return .failure(HostError("Cannot save PNGs: \(library) did not load (\(reason)). Install it: apt-get install libsdl2-image-2.0-0"))
-        }
-        guard let symbol = dlsym(handle, "IMG_SavePNG") else {
-            return .failure(HostError("Cannot save PNGs: \(library) has no IMG_SavePNG."))
-        }
-        return .success(unsafeBitCast(symbol, to: SavePNG.self))
-    }()
+    static let savePNG: Result<SavePNG, HostError> = Result { () throws(HostError) -> SavePNG in
+        try SharedLibrary(library, install: "libsdl2-image-2.0-0", purpose: "save PNGs").function("IMG_SavePNG")
+    }
 }

@@ -14,7 +14,7 @@ public enum HubText {
 
     public static func roundStarted(_ round: Round) -> String {
         let names = round.players.map { $0.isGuest ? "\($0.name) (guest)" : $0.name }
-        return "Started a round on \(round.courseName) (\(round.holeCount) holes) with \(list(names)). "
+        return "Started a round on \(round.courseName) (\(round.holeCount) holes) with \(ListText.joined(names)). "
             + "\(ScoreFormat.holeProgress(current: 1, of: round.holeCount))."
     }
 
@@ -81,7 +81,7 @@ public enum HubText {
         }
         if let state = result.state, let discrepancy = Discrepancy(state) {
             let others = discrepancy.events.filter { $0.strokes != event.strokes }.map { claim($0, round: round) }
-            text += " Disputed: \(list(others)); \(discrepancy.counted.strokes) counts until "
+            text += " Disputed: \(ListText.joined(others)); \(discrepancy.counted.strokes) counts until "
                 + (settledBy.map { "\($0) settles it." } ?? "it is settled: hyzer-hub resolve \"\(name)\" STROKES --hole \(event.hole)")
         }
         return text
@@ -183,12 +183,4 @@ public enum HubText {
     /// An id's last eight hex digits: the hub's ids are time-ordered (version 7), so their first
     /// eight are the same for every event of the same minute; the end is random in any UUID.
     static func short(_ id: UUID) -> String { String(id.uuidString.suffix(8)) }
-
-    static func list(_ items: [String], conjunction: String = "and") -> String {
-        switch items.count {
-        case 0: ""
-        case 1: items[0]
-        default: items.dropLast().joined(separator: ", ") + " \(conjunction) " + items.last!
-        }
-    }
 }

@@ -152,7 +152,7 @@ public struct FuzzyNameMatcher: Sendable {
         }
         let nickname = form.kind == .nickname
         if heard == form.text { return make(form.kind, nickname ? 0.95 : form.kind == .initials ? 0.9 : 1) }
-        let spelling = 1 - Double(editDistance(Array(heard), Array(form.text))) / Double(max(heard.count, form.text.count))
+        let spelling = 1 - EditDistance.between(Array(heard), Array(form.text)) / Double(max(heard.count, form.text.count))
         guard form.kind != .initials else { return make(.spelling, 0) }
         let heardSound = NameSound.key(heard)
         let shortest = min(heardSound.count, form.sound.count)
@@ -200,21 +200,6 @@ public struct FuzzyNameMatcher: Sendable {
         return String(kept).split(separator: " ").joined(separator: " ")
     }
 
-    /// Levenshtein distance.
-    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
-        if a.isEmpty { return b.count }
-        if b.isEmpty { return a.count }
-        var previous = Array(0...b.count)
-        var current = [Int](repeating: 0, count: b.count + 1)
-        for i in 1...a.count {
-            current[0] = i
-            for j in 1...b.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            swap(&previous, &current)
-        }
-        return previous[b.count]
-    }
 }
 
 /// Short and long forms of common first names, both ways: a player named Michael is heard as

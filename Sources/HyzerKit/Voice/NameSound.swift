@@ -17,20 +17,7 @@ public enum NameSound {
     /// for a change between sounds a recognizer confuses (S/X as in Sean/Shawn, K/X, T/θ, F/θ,
     /// B/P, J/X).
     public static func distance(_ a: String, _ b: String) -> Double {
-        let a = Array(a), b = Array(b)
-        if a.isEmpty { return Double(b.count) }
-        if b.isEmpty { return Double(a.count) }
-        var previous = (0...b.count).map(Double.init)
-        var current = [Double](repeating: 0, count: b.count + 1)
-        for i in 1...a.count {
-            current[0] = Double(i)
-            for j in 1...b.count {
-                let change = a[i - 1] == b[j - 1] ? 0 : alike(a[i - 1], b[j - 1]) ? 0.5 : 1
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + change)
-            }
-            swap(&previous, &current)
-        }
-        return previous[b.count]
+        EditDistance.between(Array(a), Array(b)) { x, y in x == y ? 0 : alike(x, y) ? 0.5 : 1 }
     }
 
     private static let alikePairs: Set<String> = ["SX", "XS", "KX", "XK", "T0", "0T", "F0", "0F", "BP", "PB", "JX", "XJ"]

@@ -339,7 +339,7 @@ public enum VoiceTranscriptParser {
                 let resolution = resolve(heard)
                 let problem: String = switch resolution {
                 case .unknown: "\"\(heard)\" is not a player in this round, and no score was heard"
-                case .ambiguous(let players, _): "no score heard for \"\(heard)\" (which could be \(Self.list(players.map(\.name))))"
+                case .ambiguous(let players, _): "no score heard for \"\(heard)\" (which could be \(ListText.joined(players.map(\.name), conjunction: "or")))"
                 case .suggestion(let player, _): "no score heard for \"\(heard)\" (did you mean \(player.name)?)"
                 case .player, .noName: "no score heard for \"\(heard)\""
                 }
@@ -406,14 +406,10 @@ public enum VoiceTranscriptParser {
             case .suggestion(let player, let evidence):
                 return "did you mean \(player.name)? (\"\(heard)\": \(evidence.description), \(Int((evidence.confidence * 100).rounded())) % match)"
             case .ambiguous(let players, _):
-                return "\"\(heard)\" could be \(Self.list(players.map(\.name))): say the full name, or a last name or initial with it, or score by name (hyzer-hub score NAME \(score.strokes.map(String.init) ?? "STROKES"))"
+                return "\"\(heard)\" could be \(ListText.joined(players.map(\.name), conjunction: "or")): say the full name, or a last name or initial with it, or score by name (hyzer-hub score NAME \(score.strokes.map(String.init) ?? "STROKES"))"
             case .unknown: return "\"\(heard)\" is not a player in this round"
             case .noName: return "heard a score (\(score.said)) with no name before it"
             }
-        }
-
-        static func list(_ names: [String]) -> String {
-            names.count <= 2 ? names.joined(separator: " or ") : names.dropLast().joined(separator: ", ") + " or " + names.last!
         }
 
         /// Adds an item, settling a player named twice: after a correction, or with the same
