@@ -162,7 +162,7 @@ let package = Package(
         .executableTarget(
             name: "hyzer-bench",
             dependencies: [
-                "HyzerKit", "HyzerLink", "HyzerStorage", "HubCore", "HubCloud", "WatchCore", "HyzerCLI", "HyzerTestSupport",
+                "HyzerKit", "HyzerLink", "HyzerStorage", "HubCore", "HubCloud", "WatchCore", "HyzerCLI", "HyzerHarness",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -173,33 +173,33 @@ let package = Package(
             ]
         ),
         // The voice corpus is read from the source tree by path, not bundled.
-        .testTarget(name: "HyzerKitTests", dependencies: ["HyzerKit", "HyzerTestSupport", .product(name: "PropertyBased", package: "swift-property-based")],
+        .testTarget(name: "HyzerKitTests", dependencies: ["HyzerKit", "HyzerHarness", .product(name: "PropertyBased", package: "swift-property-based")],
                     exclude: ["Voice/voice-corpus.txt"]),
-        // Helpers shared by the test targets: running the built executables on temporary homes.
+        // Running the built executables on temporary homes, and waiting without sleeping: what the
+        // tests and the bench share.
         .target(
-            name: "HyzerTestSupport",
+            name: "HyzerHarness",
             dependencies: [
                 .product(name: "Subprocess", package: "swift-subprocess"),
                 .product(name: "SystemPackage", package: "swift-system"),
-            ],
-            path: "Tests/HyzerTestSupport"
+            ]
         ),
         .testTarget(
             name: "HyzerLinkTests",
             dependencies: [
-                "HyzerKit", "HyzerLink", "HyzerTestSupport", "hyzer-hub", "hyzer-link-client",
+                "HyzerKit", "HyzerLink", "HyzerHarness", "hyzer-hub", "hyzer-link-client",
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOTestUtils", package: "swift-nio"),
             ]
         ),
-        .testTarget(name: "HubCoreTests", dependencies: ["HubCore", "HyzerTestSupport", "hyzer-hub"]),
+        .testTarget(name: "HubCoreTests", dependencies: ["HubCore", "HyzerHarness", "hyzer-hub"]),
         // Several phones through a real PostgreSQL server (tools/test starts one; cloud_proxy.py cuts one phone off).
-        .testTarget(name: "CloudTests", dependencies: ["HubCloud", "HubCore", "HyzerKit", "HyzerTestSupport", "hyzer-hub", "hyzer-watch",
+        .testTarget(name: "CloudTests", dependencies: ["HubCloud", "HubCore", "HyzerKit", "HyzerHarness", "hyzer-hub", "hyzer-watch",
                                                .product(name: "Logging", package: "swift-log")], exclude: ["cloud_proxy.py", "attacks.sh"]),
-        .testTarget(name: "HyzerBenchTests", dependencies: ["HyzerTestSupport", "hyzer-bench", "hyzer-hub", "hyzer-watch"]),
+        .testTarget(name: "HyzerBenchTests", dependencies: ["HyzerHarness", "hyzer-bench", "hyzer-hub", "hyzer-watch"]),
         // Links SDL_ttf and fontconfig, which hyzer-watch opens with dlopen, to hold its function
         // types to their headers (TextLibrariesTests).
-        .testTarget(name: "WatchCoreTests", dependencies: ["WatchCore", "HyzerTestSupport", "hyzer-hub", "hyzer-watch"],
+        .testTarget(name: "WatchCoreTests", dependencies: ["WatchCore", "HyzerHarness", "hyzer-hub", "hyzer-watch"],
                     linkerSettings: [.linkedLibrary("SDL2_ttf"), .linkedLibrary("fontconfig")]),
         // A faceless watch for the link's end-to-end tests: the watch-side link code in its own
         // process, so a test can SIGKILL it with a non-empty outbox.

@@ -5,7 +5,7 @@ import Foundation
 import HubCloud
 import HubCore
 import HyzerKit
-import HyzerTestSupport
+import HyzerHarness
 import Logging
 import NIOConcurrencyHelpers
 import PostgresNIO

@@ -6,7 +6,7 @@ import GRDB
 import HubCore
 import HyzerKit
 import HyzerLink
-import HyzerTestSupport
+import HyzerHarness
 import NIOConcurrencyHelpers
 import NIOCore
 import WatchCore

@@ -2,7 +2,7 @@ import Foundation
 import HubCore
 import HyzerKit
 import HyzerLink
-import HyzerTestSupport
+import HyzerHarness
 
 extension Figures {
     /// A correction entered on the phone → the new standings pushed to a paired watch, in a round

@@ -3,7 +3,7 @@ import HubCore
 import HyzerKit
 import HyzerLink
 import NIOCore
-import HyzerTestSupport
+import HyzerHarness
 import WatchCore
 
 /// Instruction counts for the CPU-bound figures, from valgrind's callgrind: unlike a time, the

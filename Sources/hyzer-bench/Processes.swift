@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import Foundation
-import HyzerTestSupport
+import HyzerHarness
 import NIOConcurrencyHelpers
 import Subprocess
 

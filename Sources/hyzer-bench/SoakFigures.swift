@@ -2,7 +2,7 @@ import Foundation
 import HubCore
 import HyzerKit
 import HyzerLink
-import HyzerTestSupport
+import HyzerHarness
 
 extension Figures {
     /// `--soak`: scores entered on the phone at `rate` a second for `duration` seconds (6 players ×

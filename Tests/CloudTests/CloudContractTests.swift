@@ -2,7 +2,7 @@ import Foundation
 import HubCloud
 import HubCore
 import HyzerKit
-import HyzerTestSupport
+import HyzerHarness
 import Logging
 import Testing
 

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import HyzerTestSupport
+import HyzerHarness
 import HubCloud
 import Logging
 

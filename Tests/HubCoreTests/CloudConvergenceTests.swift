@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import HubCore
 import HyzerKit
-import HyzerTestSupport
+import HyzerHarness
 
 /// The convergence property of docs/SYNC.md, over many random rounds: phones that hold the same
 /// events show the same standings, positions, totals and discrepancy flags, whatever order the

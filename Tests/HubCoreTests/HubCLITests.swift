@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import HyzerKit
-import HyzerTestSupport
+import HyzerHarness
 
 /// End to end: the built `hyzer-hub` on a temporary home, as a user or script drives it.
 @Suite("hyzer-hub command line")

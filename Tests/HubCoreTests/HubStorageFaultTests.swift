@@ -3,7 +3,7 @@ import Glibc
 #endif
 import Foundation
 import HyzerKit
-import HyzerTestSupport
+import HyzerHarness
 import Testing
 
 /// The hub's files when something is wrong with them: each refused or repaired, never started over.

@@ -3,7 +3,7 @@ import GRDB
 import Testing
 @testable import HubCore
 import HyzerKit
-import HyzerTestSupport
+import HyzerHarness
 
 @Suite("Hub event store")
 struct HubStoreTests {

@@ -3,7 +3,7 @@ import GRDB
 import Testing
 @testable import HubCore
 import HyzerKit
-import HyzerTestSupport
+import HyzerHarness
 
 @Suite("Migrating a hub's store")
 struct MigrationTests {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import HubCore
 import HyzerKit
-import HyzerTestSupport
+import HyzerHarness
 
 /// The defects of issue 33, each as a user met it: what a command says agrees with what the
 /// standings count, on one phone as through the cloud's order (docs/SYNC.md, "Which score counts").

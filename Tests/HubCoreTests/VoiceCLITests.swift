@@ -1,6 +1,6 @@
 import Foundation
 import HyzerKit
-import HyzerTestSupport
+import HyzerHarness
 import Testing
 
 /// `hyzer-hub voice` as a person uses it: what was heard, what was recorded and why, and bad

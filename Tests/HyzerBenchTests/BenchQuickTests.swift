@@ -1,5 +1,5 @@
 import Foundation
-import HyzerTestSupport
+import HyzerHarness
 import Testing
 
 /// `hyzer-bench --quick` runs end to end and reports every figure. No figure is judged here:

@@ -1,6 +1,6 @@
 import Foundation
 import HyzerKit
-import HyzerTestSupport
+import HyzerHarness
 import Testing
 
 /// A ledger grown one event at a time (what the hub keeps in memory) equals the ledger of the

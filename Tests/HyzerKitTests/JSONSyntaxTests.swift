@@ -1,6 +1,6 @@
 import Foundation
 import HyzerKit
-import HyzerTestSupport
+import HyzerHarness
 import Testing
 
 @Suite("JSON syntax, checked strictly before a frame is decoded")

@@ -1,7 +1,7 @@
 import Foundation
 import HyzerKit
 import HyzerLink
-import HyzerTestSupport
+import HyzerHarness
 import Testing
 
 /// Zero-loss delivery with real processes: `hyzer-hub serve` and the watch-side link client, each

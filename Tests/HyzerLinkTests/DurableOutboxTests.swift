@@ -3,7 +3,7 @@ import HyzerKit
 @testable import HyzerLink
 import HyzerStorage
 import NIOConcurrencyHelpers
-import HyzerTestSupport
+import HyzerHarness
 import Testing
 
 @Suite("Durable outbox")

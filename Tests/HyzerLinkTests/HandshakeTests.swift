@@ -1,7 +1,7 @@
 import Foundation
 import HyzerKit
 import HyzerLink
-import HyzerTestSupport
+import HyzerHarness
 import Testing
 
 /// The hub's door, tested against the real `hyzer-hub serve` with a raw socket.

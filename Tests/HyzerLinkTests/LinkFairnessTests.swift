@@ -1,7 +1,7 @@
 import Foundation
 import HyzerKit
 @testable import HyzerLink
-import HyzerTestSupport
+import HyzerHarness
 import NIOConcurrencyHelpers
 import NIOCore
 import Testing

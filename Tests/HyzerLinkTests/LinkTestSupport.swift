@@ -1,7 +1,7 @@
 import Foundation
 import HyzerKit
 import HyzerLink
-import HyzerTestSupport
+import HyzerHarness
 import NIOCore
 
 extension TemporaryHome {

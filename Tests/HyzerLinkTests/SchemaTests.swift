@@ -1,7 +1,7 @@
 import Foundation
 import HyzerKit
 import HyzerLink
-import HyzerTestSupport
+import HyzerHarness
 import Testing
 
 /// Debian's python3 (where tools/test installs python3-jsonschema), else whatever is on PATH.

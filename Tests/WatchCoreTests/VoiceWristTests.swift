@@ -1,6 +1,6 @@
 import Foundation
 import HyzerKit
-import HyzerTestSupport
+import HyzerHarness
 import Testing
 
 /// Scoring a hole by voice on the wrist, end to end: the real `hyzer-hub serve` and

@@ -1,6 +1,6 @@
 import Foundation
 import ArgumentParser
-import HyzerTestSupport
+import HyzerHarness
 import Testing
 @testable import hyzer_watch
 

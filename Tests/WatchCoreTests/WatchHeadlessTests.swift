@@ -1,7 +1,7 @@
 import Foundation
 import HyzerKit
 import HyzerLink
-import HyzerTestSupport
+import HyzerHarness
 import Testing
 
 /// `hyzer-watch --headless --script` against a real `hyzer-hub serve`, as CI and users run it.

@@ -1,6 +1,6 @@
 import Foundation
 import HyzerKit
-import HyzerTestSupport
+import HyzerHarness
 import Testing
 
 /// Scoring from the wrist as a user does it, end to end: the real `hyzer-hub serve` and
