@@ -27,6 +27,17 @@ struct Figure: Encodable {
     let target: String
     let meetsTarget: Bool
     let note: String?
+
+    /// A physical limit measured in the run: a row of its own, next to nothing.
+    static func limit(_ name: String, _ samples: Samples) -> Figure {
+        Figure(name: "limit: \(name)", unit: "seconds", p50: samples.p50, p99: samples.p99, iterations: samples.count,
+               limitName: nil, limit: nil, ratio: nil, seedsBudget: "—", target: "—", meetsTarget: true, note: nil)
+    }
+
+    static func limit(_ name: String, rate: Double, unit: String, iterations: Int) -> Figure {
+        Figure(name: "limit: \(name)", unit: unit, p50: rate, p99: nil, iterations: iterations,
+               limitName: nil, limit: nil, ratio: nil, seedsBudget: "—", target: "—", meetsTarget: true, note: nil)
+    }
 }
 
 /// Where the bench works: a temporary folder, and the built executables next to this one.

@@ -140,55 +140,23 @@ struct HyzerBench: ParsableCommand {
             progress(label)
             figures.append(contentsOf: try run())
         }
-        if countsInstructions {
-            for kernel in Kernel.allCases where only.map({ Self.matches(kernel.figure, $0) || Self.matches(kernel.rawValue, $0) }) ?? true {
-                progress("instructions: \(kernel.rawValue) under callgrind")
-                guard let count = try Kernel.count(kernel, bench: bin.appendingPathComponent("hyzer-bench").path, in: directory) else {
-                    progress("instruction counts skipped: valgrind or objcopy is not installed (apt-get install valgrind binutils)")
-                    break
-                }
-                let (few, many) = kernel.iterations
-                figures.append(Figure(name: "instructions: \(kernel.figure)", unit: "instructions", p50: count, p99: nil, iterations: many - few,
-                                      limitName: nil, limit: nil, ratio: nil, seedsBudget: "—", target: "—", meetsTarget: true,
-                                      note: "callgrind, per iteration: (count at \(many) − count at \(few)) ÷ \(many - few)"))
-            }
-        }
+        if countsInstructions { figures += try instructionCounts(bin: bin, in: directory, progress: progress) }
         var cloudLimits: [Figure] = []
         if let cloud, !soak, only.map({ Self.matches("cloud", $0) }) ?? true {
-            let bench = CloudBench(context: context, adminURL: cloud)
-            progress("cloud: PostgreSQL limits")
-            let notify = try bench.notifyRoundTrip(iterations: context.n(300, quick: 10))
-            let bulk = try bench.bulkInsertRate(rows: context.n(10_000, quick: 1_000))
-            progress("cloud: score on phone A → phone C's watch")
-            figures.append(try bench.scoreToOtherWatch(limit: notify.p50 + 2 * commit.p50 + socket.p50))
-            progress("cloud: catch-up")
-            figures.append(contentsOf: try bench.catchUp(bulkRate: bulk))
-            progress("cloud: phones on one cloud")
-            figures.append(contentsOf: try bench.convergenceByPhones())
-            cloudLimits = [
-                Figure(name: "limit: PostgreSQL insert + NOTIFY committed → heard on a second connection", unit: "seconds", p50: notify.p50, p99: notify.p99,
-                       iterations: notify.count, limitName: nil, limit: nil, ratio: nil, seedsBudget: "—", target: "—", meetsTarget: true, note: nil),
-                Figure(name: "limit: PostgreSQL rows/s in one unnest insert (no triggers)", unit: "events/s", p50: bulk, p99: nil,
-                       iterations: context.n(10_000, quick: 1_000), limitName: nil, limit: nil, ratio: nil, seedsBudget: "—", target: "—", meetsTarget: true, note: nil),
-            ]
+            let (cloudFigures, limits) = try cloudFigures(cloud, context, commit: commit, socket: socket, progress: progress)
+            figures += cloudFigures
+            cloudLimits = limits
         } else if cloud == nil && !json && !soak {
             progress("cloud figures skipped: give --cloud URL (a PostgreSQL user that may create databases and roles)")
         }
 
-        let limitFigures = [
-            Figure(name: "limit: Unix socket round trip, 200 bytes", unit: "seconds", p50: socket.p50, p99: socket.p99, iterations: socket.count,
-                   limitName: nil, limit: nil, ratio: nil, seedsBudget: "—", target: "—", meetsTarget: true, note: nil),
-            Figure(name: "limit: fsync + rename of a 2 KB file, back to back", unit: "seconds", p50: replaceBackToBack.p50, p99: replaceBackToBack.p99,
-                   iterations: replaceBackToBack.count, limitName: nil, limit: nil, ratio: nil, seedsBudget: "—", target: "—", meetsTarget: true, note: nil),
-            Figure(name: "limit: fsync + rename of a 2 KB file, 20 ms apart", unit: "seconds", p50: replaceSpaced.p50, p99: replaceSpaced.p99,
-                   iterations: replaceSpaced.count, limitName: nil, limit: nil, ratio: nil, seedsBudget: "—", target: "—", meetsTarget: true, note: nil),
-            Figure(name: "limit: append + fdatasync of a 400-byte line, 20 ms apart", unit: "seconds", p50: appendSpaced.p50, p99: appendSpaced.p99,
-                   iterations: appendSpaced.count, limitName: nil, limit: nil, ratio: nil, seedsBudget: "—", target: "—", meetsTarget: true, note: nil),
-            Figure(name: "limit: SQLite WAL commit (synchronous=FULL), back to back", unit: "seconds", p50: commit.p50, p99: commit.p99, iterations: commit.count,
-                   limitName: nil, limit: nil, ratio: nil, seedsBudget: "—", target: "—", meetsTarget: true, note: nil),
-            Figure(name: "limit: append + fdatasync of a 400-byte line, then a SQLite commit, 20 ms apart (the Save chain's two syncs)", unit: "seconds",
-                   p50: chainSyncs.p50, p99: chainSyncs.p99, iterations: chainSyncs.count,
-                   limitName: nil, limit: nil, ratio: nil, seedsBudget: "—", target: "—", meetsTarget: true, note: nil),
+        let limitFigures: [Figure] = [
+            .limit("Unix socket round trip, 200 bytes", socket),
+            .limit("fsync + rename of a 2 KB file, back to back", replaceBackToBack),
+            .limit("fsync + rename of a 2 KB file, 20 ms apart", replaceSpaced),
+            .limit("append + fdatasync of a 400-byte line, 20 ms apart", appendSpaced),
+            .limit("SQLite WAL commit (synchronous=FULL), back to back", commit),
+            .limit("append + fdatasync of a 400-byte line, then a SQLite commit, 20 ms apart (the Save chain's two syncs)", chainSyncs),
         ] + cloudLimits
         if json {
             let encoder = JSONEncoder()
@@ -197,6 +165,44 @@ struct HyzerBench: ParsableCommand {
         } else {
             print(Report.table(figures + limitFigures, quick: quick))
         }
+    }
+}
+
+extension HyzerBench {
+    /// Each kernel's instructions per iteration, counted under callgrind (with `--only`, those it names).
+    func instructionCounts(bin: URL, in directory: URL, progress: (String) -> Void) throws -> [Figure] {
+        var figures: [Figure] = []
+        for kernel in Kernel.allCases where only.map({ Self.matches(kernel.figure, $0) || Self.matches(kernel.rawValue, $0) }) ?? true {
+            progress("instructions: \(kernel.rawValue) under callgrind")
+            guard let count = try Kernel.count(kernel, bench: bin.appendingPathComponent("hyzer-bench").path, in: directory) else {
+                progress("instruction counts skipped: valgrind or objcopy is not installed (apt-get install valgrind binutils)")
+                break
+            }
+            let (few, many) = kernel.iterations
+            figures.append(Figure(name: "instructions: \(kernel.figure)", unit: "instructions", p50: count, p99: nil, iterations: many - few,
+                                  limitName: nil, limit: nil, ratio: nil, seedsBudget: "—", target: "—", meetsTarget: true,
+                                  note: "callgrind, per iteration: (count at \(many) − count at \(few)) ÷ \(many - few)"))
+        }
+        return figures
+    }
+
+    /// The several-phones figures and PostgreSQL's own limits, against the server at `adminURL`.
+    func cloudFigures(_ adminURL: String, _ context: BenchContext, commit: Samples, socket: Samples,
+                      progress: (String) -> Void) throws -> (figures: [Figure], limits: [Figure]) {
+        let bench = CloudBench(context: context, adminURL: adminURL)
+        progress("cloud: PostgreSQL limits")
+        let notify = try bench.notifyRoundTrip(iterations: context.n(300, quick: 10))
+        let bulk = try bench.bulkInsertRate(rows: context.n(10_000, quick: 1_000))
+        progress("cloud: score on phone A → phone C's watch")
+        var figures = [try bench.scoreToOtherWatch(limit: notify.p50 + 2 * commit.p50 + socket.p50)]
+        progress("cloud: catch-up")
+        figures += try bench.catchUp(bulkRate: bulk)
+        progress("cloud: phones on one cloud")
+        figures += try bench.convergenceByPhones()
+        return (figures, [
+            .limit("PostgreSQL insert + NOTIFY committed → heard on a second connection", notify),
+            .limit("PostgreSQL rows/s in one unnest insert (no triggers)", rate: bulk, unit: "events/s", iterations: context.n(10_000, quick: 1_000)),
+        ])
     }
 }
 
