@@ -24,6 +24,7 @@ let package = Package(
     products: [
         // What a third-party watch or tool written in Swift links: the domain and the link.
         .library(name: "HyzerKit", targets: ["HyzerKit"]),
+        .library(name: "HyzerFraming", targets: ["HyzerFraming"]),
         .library(name: "HyzerLink", targets: ["HyzerLink"]),
         .executable(name: "hyzer-hub", targets: ["hyzer-hub"]),
         .executable(name: "hyzer-watch", targets: ["hyzer-watch"]),
@@ -51,11 +52,21 @@ let package = Package(
         .target(name: "HyzerAssets", path: "Assets", exclude: ["README.md"], resources: [.copy("courses")]),
         // Durable files (temp + fsync + rename, fsynced appends) and inter-process file locks.
         .target(name: "HyzerStorage"),
-        // The socket link: messages, framing, handshake, server, watch-side client with its durable outbox.
+        // The link's messages and framing, both ends: what a third party's watch speaks, and what
+        // the fuzzers read, without TLS (so fuzzing does not build BoringSSL with sanitizers).
+        .target(
+            name: "HyzerFraming",
+            dependencies: [
+                "HyzerKit",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
+        ),
+        // The socket link: handshake, server, watch-side client with its durable outbox (over HyzerFraming).
         .target(
             name: "HyzerLink",
             dependencies: [
-                "HyzerKit", "HyzerStorage",
+                "HyzerKit", "HyzerStorage", "HyzerFraming",
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 // Only SHA-256, for the hub certificate's fingerprint. Making the certificate
                 // (swift-certificates) is the hub's (HubCore.HubIdentity): the watch does not
@@ -187,7 +198,7 @@ let package = Package(
         .testTarget(
             name: "HyzerLinkTests",
             dependencies: [
-                "HyzerKit", "HyzerLink", "HyzerHarness", "hyzer-hub", "hyzer-link-client",
+                "HyzerKit", "HyzerFraming", "HyzerLink", "HyzerHarness", "hyzer-hub", "hyzer-link-client",
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOTestUtils", package: "swift-nio"),
             ]

@@ -1,5 +1,6 @@
 import Foundation
 import HyzerKit
+@testable import HyzerFraming
 @testable import HyzerLink
 import NIOCore
 import Testing

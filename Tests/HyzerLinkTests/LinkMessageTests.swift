@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import HyzerKit
+@testable import HyzerFraming
 @testable import HyzerLink
 
 @Suite("Link messages")

@@ -12,11 +12,13 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
+        // HyzerFraming, not HyzerLink: the frame decoders without TLS, so BoringSSL is not built
+        // again with the sanitizers.
         .executableTarget(name: "FuzzFrames", dependencies: [
-            .product(name: "HyzerLink", package: "Hyzer"), .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "HyzerFraming", package: "Hyzer"), .product(name: "NIOCore", package: "swift-nio"),
         ]),
         .executableTarget(name: "FuzzHubFrames", dependencies: [
-            .product(name: "HyzerLink", package: "Hyzer"), .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "HyzerFraming", package: "Hyzer"), .product(name: "NIOCore", package: "swift-nio"),
         ]),
         .executableTarget(name: "FuzzSnapshot", dependencies: [
             .product(name: "HyzerKit", package: "Hyzer"),

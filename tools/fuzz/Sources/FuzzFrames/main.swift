@@ -1,4 +1,4 @@
-import HyzerLink
+import HyzerFraming
 import NIOCore
 
 /// The watch side's decoder: any bytes, as many frames as they hold. It may refuse them, never crash.

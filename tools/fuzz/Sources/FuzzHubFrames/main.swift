@@ -1,4 +1,4 @@
-import HyzerLink
+import HyzerFraming
 import NIOCore
 
 /// The hub side's decoding of one frame body: a message, a score, or an unacceptable score with

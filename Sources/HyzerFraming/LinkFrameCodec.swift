@@ -39,7 +39,7 @@ public struct LinkFrameEncoder: MessageToByteEncoder, Sendable {
 
     public init() { pushFrames = nil }
 
-    init(pushFrames: PushFrameCache) { self.pushFrames = pushFrames }
+    package init(pushFrames: PushFrameCache) { self.pushFrames = pushFrames }
 
     public func encode(data: LinkMessage, out: inout ByteBuffer) throws {
         guard let pushFrames, case .standings(let snapshot) = data else { return try LinkFrame.encode(data, into: &out) }
@@ -57,8 +57,10 @@ public struct LinkFrameEncoder: MessageToByteEncoder, Sendable {
 /// The last standings frame a hub encoded, for the next paired watch that is sent the same
 /// standings: a push to many watches encodes its JSON once, so the last watch does not wait
 /// behind one encoding for every watch before it.
-final class PushFrameCache: Sendable {
+package final class PushFrameCache: Sendable {
     private let last = NIOLockedValueBox<(snapshot: StandingsSnapshot, frame: ByteBuffer)?>(nil)
+
+    package init() {}
 
     func frame(for snapshot: StandingsSnapshot) -> ByteBuffer? {
         last.withLockedValue { last in last.flatMap { $0.snapshot == snapshot ? $0.frame : nil } }
