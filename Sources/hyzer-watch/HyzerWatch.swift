@@ -8,22 +8,11 @@ import HyzerStorage
 import Logging
 import WatchCore
 
-/// The entry point: the quick reader's arguments, else the parser's own `main`, after refusing a
-/// long option written with one dash (`-home`) and saying so when a negative number was read as an
-/// option.
+/// The entry point: the parser's own `main`, after refusing a long option written with one dash
+/// (`-home`) and saying so when a negative number was read as an option.
 @main
 enum HyzerWatchMain {
     static func main() {
-        // A plain command line starts without the parser's reflection (see `WatchArguments.quick`);
-        // errors end the process as the parser's own `main` ends it.
-        if let arguments = WatchArguments.quick(CommandLine.arguments.dropFirst()) {
-            do {
-                try HyzerWatch.launch(arguments)
-                return
-            } catch {
-                HyzerWatch.exit(withError: error)
-            }
-        }
         HyzerWatch.refuseSingleDashWords()
         HyzerWatch.explainNegativeNumbers()
         HyzerWatch.main()
@@ -175,8 +164,8 @@ extension HyzerWatch {
             wearerName: a.wearer,
             size: a.size, reduceMotion: a.reduceMotion, textSize: a.textSize,
             trust: a.connect.flatMap { HubTrust.forWatch(address: $0, fingerprint: a.hubFingerprint, insecure: a.insecure, pinStore: paths.hubPin) })
-        let prepared = Meanwhile { () throws -> (HeldFileLock, WatchSession, [FontSpec.Family: String]?) in
-            // One watch per home: a second would share the first one's outbox and logs.
+        // One watch per home: a second would share the first one's outbox and logs.
+        let (held, session, savedFontPaths) = try { () throws -> (HeldFileLock, WatchSession, [FontSpec.Family: String]?) in
             do {
                 try DurableFile.makeDirectory(paths.watchDirectory)
             } catch {
@@ -191,7 +180,8 @@ extension HyzerWatch {
             // The first frame shows the standings on disk.
             session.loadSnapshot()
             return (held, session, FontBook.savedPaths(in: WatchHost.fontCache(paths)))
-        }
+        }()
+        defer { withExtendedLifetime(held) {} }
         guard SDL_Init(UInt32(SDL_INIT_VIDEO)) == 0 else {
             throw HostError("Cannot start SDL video (\(String(cString: SDL_GetError()))). With no display, run with --headless or under xvfb-run.")
         }
@@ -201,8 +191,6 @@ extension HyzerWatch {
         defer { ttf.quit() }
         if !a.headless { wake.useSDLEvents(SDL_RegisterEvents(1)) }
 
-        let (held, session, savedFontPaths) = try prepared.result()
-        defer { withExtendedLifetime(held) {} }
         let host = try WatchHost(
             session: session, wake: wake, ttf: ttf, savedFontPaths: savedFontPaths, headless: a.headless, title: "Hyzer — \(a.size.rawValue) mm",
             screenshotDirectory: URL(fileURLWithPath: a.screenshotDir ?? FileManager.default.currentDirectoryPath),
@@ -318,49 +306,3 @@ extension WatchSize: ExpressibleByArgument {
     public static var allValueStrings: [String] { allCases.map { "\($0.rawValue)" } }
 }
 
-/// Work started on a thread of its own now, its result taken later (`result()` waits for it).
-/// A plain thread: the first use of a Dispatch queue starts its pool on the calling thread
-/// (the main one), before the work even begins.
-final class Meanwhile<Value>: OwnThread, @unchecked Sendable {
-    private let done = DispatchSemaphore(value: 0)
-    private let work: @Sendable () throws -> Value
-    /// Written once by the worker before `done` is signalled, read only after waiting for it.
-    private var outcome: Result<Value, any Error>?
-
-    init(_ work: @escaping @Sendable () throws -> Value) {
-        self.work = work
-        super.init()
-        start()
-    }
-
-    override func run() {
-        outcome = Result(catching: work)
-        done.signal()
-    }
-
-    func result() throws -> Value {
-        done.wait()
-        done.signal()  // for a second caller
-        return try outcome!.get()
-    }
-}
-
-/// Something that runs once on a new thread (`run`, after `start`); where no thread can be
-/// had, on the caller's.
-class OwnThread {
-    func run() {}
-
-    func start() {
-        let context = Unmanaged.passRetained(self).toOpaque()
-        var thread = pthread_t()
-        let started = pthread_create(&thread, nil, { context in
-            Unmanaged<OwnThread>.fromOpaque(context!).takeRetainedValue().run()
-            return nil
-        }, context)
-        if started == 0 {
-            pthread_detach(thread)
-        } else {
-            Unmanaged<OwnThread>.fromOpaque(context).takeRetainedValue().run()
-        }
-    }
-}
