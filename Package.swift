@@ -111,7 +111,7 @@ let package = Package(
         .target(
             name: "HubCloud",
             dependencies: [
-                "HubCore", "HyzerKit",
+                "HubCore", "HyzerKit", "HyzerStorage",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

@@ -1,6 +1,7 @@
 import Foundation
 import HubCore
 import HyzerKit
+import HyzerStorage
 import Logging
 import NIOConcurrencyHelpers
 import NIOPosix
@@ -39,14 +40,8 @@ public struct SyncStatus: Sendable, Codable, Equatable {
 
     func write(to url: URL) {
         guard let data = try? HyzerJSON.encoder().encode(self) else { return }
-        // A status, not a record: replaced atomically, not fsynced.
-        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(pid).tmp")
-        do {
-            try data.write(to: temporary)
-            guard rename(temporary.path, url.path) == 0 else { throw CocoaError(.fileWriteUnknown) }
-        } catch {
-            try? FileManager.default.removeItem(at: temporary)
-        }
+        // A status, not a record: replaced whole, not fsynced.
+        try? DurableFile.replace(url, with: data, durable: false)
     }
 }
 

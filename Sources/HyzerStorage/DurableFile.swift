@@ -8,15 +8,17 @@ import Foundation
 /// Writes that survive a crash or power cut at any instant.
 public enum DurableFile {
     /// Replaces `url` with `data` so a reader sees the old file or the new one, never half of
-    /// either: temp file in the same directory, fsync, rename over, fsync the directory.
-    public static func replace(_ url: URL, with data: Data, mode: mode_t = 0o644) throws(DurableFileError) {
+    /// either: temp file in the same directory, fsync, rename over, fsync the directory. With
+    /// `durable: false` (a status rewritten often, worth nothing after a crash), no fsync: still
+    /// whole for every reader, only not guaranteed on the disk.
+    public static func replace(_ url: URL, with data: Data, mode: mode_t = 0o644, durable: Bool = true) throws(DurableFileError) {
         let directory = url.deletingLastPathComponent()
         let temp = directory.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
         let fd = open(temp.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
         guard fd >= 0 else { throw .failed("create", temp.path, errno) }
         do throws(DurableFileError) {
             try writeAll(fd, data, path: temp.path)
-            guard fsync(fd) == 0 else { throw DurableFileError.failed("fsync", temp.path, errno) }
+            guard !durable || fsync(fd) == 0 else { throw DurableFileError.failed("fsync", temp.path, errno) }
         } catch {
             close(fd)
             unlink(temp.path)
@@ -28,7 +30,7 @@ public enum DurableFile {
             unlink(temp.path)
             throw .failed("rename", url.path, code)
         }
-        try syncDirectory(directory)
+        if durable { try syncDirectory(directory) }
     }
 
     /// Appends `data` to `url` and fsyncs before returning.
