@@ -1,3 +1,5 @@
+import Synchronization
+
 /// What a long-running hub asks of glibc's allocator so that memory a burst of connections used
 /// goes back to the system once the burst is over (docs/PROTOCOL.md, Handshake, item 7).
 ///
@@ -9,17 +11,23 @@
 public enum Allocator {
     /// One arena for every thread (the hub's threads mostly wait on sockets and files, so they
     /// hardly contend for it). Call before the first threads start allocating.
+    /// Also turns `giveBackFreeMemory` on: a process that shares its heap with other work (a test
+    /// runner, with its many arenas) is better left alone than stalled by a trim of all of it.
     public static func useOneArena() {
         #if os(Linux)
         _ = glibcMallopt(mArenaMax, 1)
+        givesBack.store(true, ordering: .relaxed)
         #endif
     }
 
+    private static let givesBack = Atomic(false)
+
     /// Returns the allocator's free pages to the system (`malloc_trim`, which walks every arena:
-    /// run at most every `LinkServer.giveBackMemoryEvery`, not for each connection that ends).
+    /// run at most every `LinkServer.giveBackMemoryEvery`, not for each connection that ends), in a
+    /// process that asked for one arena (`serve`).
     static func giveBackFreeMemory() {
         #if os(Linux)
-        _ = glibcMallocTrim(0)
+        if givesBack.load(ordering: .relaxed) { _ = glibcMallocTrim(0) }
         #endif
     }
 }
