@@ -65,12 +65,6 @@ public struct AppendOnlyFile: ~Copyable {
         endsMidLine = false
     }
 
-    /// Closes the file now (the next append opens it again).
-    public mutating func close() {
-        if fd >= 0 { closeDescriptor(fd) }
-        fd = -1
-    }
-
     private mutating func openIfNeeded() throws(DurableFileError) {
         guard fd < 0 else { return }
         var created = true

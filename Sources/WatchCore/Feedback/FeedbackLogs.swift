@@ -2,34 +2,38 @@ import Foundation
 import HyzerStorage
 import HyzerKit
 import NIOConcurrencyHelpers
-import Synchronization
 
 /// Appends JSON lines to a file: `watch/haptics.jsonl`, `watch/announcements.jsonl`.
 ///
-/// Lines are appended (`AppendOnlyFile`), not fsynced: they are a log of what the wearer felt and
-/// heard, and a haptic is logged on the crown's detent, which must not wait for the disk.
+/// Lines are written with one `write` each (O_APPEND), not fsynced: they are a log of what the
+/// wearer felt and heard, and the crown's detent-to-haptic budget is a few hundred microseconds.
 public final class JSONLinesLog: Sendable {
     public let url: URL
-    private let file: Mutex<AppendOnlyFile>
+    private let handle: NIOLockedValueBox<FileHandle?>
 
     public init(url: URL) throws {
         self.url = url
-        // The file is there from the start, empty until the first record, for whoever reads it.
-        try DurableFile.makeDirectory(url.deletingLastPathComponent())
-        var log = AppendOnlyFile(url: url)
-        try log.append(Data(), sync: false)
-        file = Mutex(log)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        if !FileManager.default.fileExists(atPath: url.path), !FileManager.default.createFile(atPath: url.path, contents: nil) {
+            throw DurableFileError.failed("create", url.path, errno)
+        }
+        let handle = try FileHandle(forWritingTo: url)
+        try handle.seekToEnd()
+        self.handle = NIOLockedValueBox(handle)
     }
 
     /// One record already written as JSON (without its newline): `HapticRecord.compactJSON`,
     /// `AnnouncementRecord.compactJSON`.
     public func append(line json: [UInt8]) throws {
-        var line = Data(json)
+        var line = json
         line.append(0x0A)
-        try file.withLock { try $0.append(line, sync: false) }
+        try handle.withLockedValue { try $0?.write(contentsOf: line) }
     }
 
     public func close() {
-        file.withLock { $0.close() }
+        handle.withLockedValue { handle in
+            try? handle?.close()
+            handle = nil
+        }
     }
 }
