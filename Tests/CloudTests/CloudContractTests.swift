@@ -135,9 +135,9 @@ struct CloudContractTests {
         #expect(try await eventually(timeout: .seconds(20)) { try hub.cloudSummary().roundsWaiting == 0 && sync.currentStatus.state == .idle })
         for round in 1...3 {
             proxy.send(SIGUSR1)
-            #expect(try await eventually(timeout: .seconds(20)) { sync.currentStatus.state == .offline }, "cut \(round)")
+            #expect(await eventually(timeout: .seconds(20)) { sync.currentStatus.state == .offline }, "cut \(round)")
             proxy.send(SIGUSR2)
-            #expect(try await eventually(timeout: .seconds(20)) { sync.currentStatus.state == .idle }, "healed \(round)")
+            #expect(await eventually(timeout: .seconds(20)) { sync.currentStatus.state == .idle }, "healed \(round)")
             try hub.score(player: "Jake", strokes: 2 + round, hole: round)
             sync.kick()
             #expect(try await eventually(timeout: .seconds(10)) { try hub.cloudSummary().eventsWaiting == 0 }, "the score after reconnection \(round) went up")

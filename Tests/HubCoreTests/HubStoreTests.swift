@@ -122,22 +122,6 @@ struct HubStoreTests {
         #expect(UInt64(millis, radix: 16) == UInt64((Self.start.timeIntervalSince1970 * 1000).rounded(.down)))
     }
 
-    @Test("The exporter reads which change standings.json holds from the file's two ends, as a full parse would, and parses anything else in full")
-    func exporterReadsHeader() throws {
-        let (hub, _) = try Self.hubWithRound(players: ["Jake", "Mike"])
-        let round = try #require(try hub.snapshot().round)
-        for (hubID, sequence) in [("BE557D98-7BF5-4260-B6AD-181C188623E4", 0), ("hub", 42), ("hub", 9_007_199_254_740_993)] {
-            for snapshot in [StandingsSnapshot(hubID: hubID, sequence: sequence, lastUpdatedAt: Self.start, round: nil),
-                             StandingsSnapshot(hubID: hubID, sequence: sequence, lastUpdatedAt: Self.start, round: round)] {
-                let header = SnapshotExporter.header(ofPrettyJSON: snapshot.prettyJSON())
-                #expect(header?.hubID == hubID && header?.sequence == sequence)
-                #expect(SnapshotExporter.header(ofPrettyJSON: try HyzerJSON.encoder().encode(snapshot)) == nil, "compact: not the hub's layout")
-            }
-        }
-        // An id with an escape in it is left to the full parse.
-        #expect(SnapshotExporter.header(ofPrettyJSON: StandingsSnapshot(hubID: "a\"b", sequence: 1, lastUpdatedAt: Self.start, round: nil).prettyJSON()) == nil)
-    }
-
     @Test("Once SQLite has rolled a transaction back under the hub (a full disk, an I/O error), its later writes are refused and so is its commit: nothing of it is stored")
     func nothingWrittenAfterAnAbort() throws {
         let (hub, round) = try Self.hubWithRound()

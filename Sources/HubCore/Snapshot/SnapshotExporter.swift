@@ -44,31 +44,9 @@ public struct SnapshotExporter: Sendable {
 
     /// Which change the file holds, if it can be read.
     private static func written(at url: URL) -> (hubID: String, sequence: Int)? {
-        guard let data = try? Data(contentsOf: url) else { return nil }
-        if let header = header(ofPrettyJSON: data) { return header }
         struct Header: Decodable { let hubID: String; let sequence: Int }
-        guard let header = try? JSONDecoder().decode(Header.self, from: data) else { return nil }
+        guard let data = try? Data(contentsOf: url), let header = try? JSONDecoder().decode(Header.self, from: data) else { return nil }
         return (header.hubID, header.sequence)
-    }
-
-    /// The hub's own layout (`StandingsSnapshot.prettyJSON`: sorted keys, so `hubID` opens the
-    /// file and `sequence` closes it) read from its two ends, without parsing the standings in
-    /// between: a 1,000-player file is ~400 KB. Anything else is nil, and is parsed in full.
-    static func header(ofPrettyJSON data: Data) -> (hubID: String, sequence: Int)? {
-        let opening = Array("{\n  \"hubID\" : \"".utf8), closing = Array("\n}".utf8), sequenceKey = Array("\"sequence\" : ".utf8)
-        let bytes = [UInt8](data)
-        guard bytes.starts(with: opening), bytes.count > opening.count + closing.count, Array(bytes.suffix(closing.count)) == closing else { return nil }
-        // The id: up to the next quote, with no escapes in it (the hub's ids have none).
-        let idStart = opening.count
-        guard let idEnd = bytes[idStart...].firstIndex(of: UInt8(ascii: "\"")), !bytes[idStart..<idEnd].contains(UInt8(ascii: "\\")) else { return nil }
-        // The sequence: the digits after the last `"sequence" : `, right before the closing brace.
-        let digitsEnd = bytes.count - closing.count
-        var digitsStart = digitsEnd
-        while digitsStart > 0, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[digitsStart - 1]) { digitsStart -= 1 }
-        guard digitsStart < digitsEnd, digitsEnd - digitsStart <= 18, digitsStart >= sequenceKey.count,
-              Array(bytes[(digitsStart - sequenceKey.count)..<digitsStart]) == sequenceKey,
-              let sequence = Int(String(decoding: bytes[digitsStart..<digitsEnd], as: UTF8.self)) else { return nil }
-        return (String(decoding: bytes[idStart..<idEnd], as: UTF8.self), sequence)
     }
 
     /// Temp files an exporter killed mid-write left behind (`.standings.json.PID.tmp`). Only the
