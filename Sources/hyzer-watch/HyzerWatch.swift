@@ -115,22 +115,21 @@ struct HyzerWatch: ParsableCommand {
 
 extension HyzerWatch {
     /// Everything after reading the arguments, by either reader.
-    static func launch(_ a: WatchArguments) throws {
-        LoggingOptions.bootstrap(level: a.logLevel)
-        try validate(a)
-        let started = ContinuousClock.now
-        let paths = HyzerPaths.resolve(explicitHome: a.home, environment: ProcessInfo.processInfo.environment, userHome: NSHomeDirectory())
-        let lines: [ScenarioLine]
+    /// The scenario script's lines (none without --script); one it cannot read exits 2.
+    static func script(_ path: String?) throws -> [ScenarioLine] {
         do {
-            lines = try a.script.map { try ScenarioScript.parse(readText(at: $0)) } ?? []
+            return try path.map { try ScenarioScript.parse(readText(at: $0)) } ?? []
         } catch let error as ScenarioError {
-            FileHandle.standardError.write(Data("hyzer-watch: \(a.script ?? ""): \(error)\n".utf8))
+            FileHandle.standardError.write(Data("hyzer-watch: \(path ?? ""): \(error)\n".utf8))
             throw ExitCode(2)
         } catch {
-            FileHandle.standardError.write(Data("hyzer-watch: cannot read the script \(a.script ?? ""): \(HostError.reason(error))\n".utf8))
+            FileHandle.standardError.write(Data("hyzer-watch: cannot read the script \(path ?? ""): \(HostError.reason(error))\n".utf8))
             throw ExitCode(2)
         }
+    }
 
+    /// What the process sets before SDL starts; returns the --scale factor (nil: physical).
+    static func prepareProcess(_ a: WatchArguments) throws -> Double? {
         if a.headless { setenv("SDL_VIDEODRIVER", "dummy", 1) }
         // The window title is UTF-8 ("Hyzer — 45 mm"); X11 converts it through the C locale, which
         // garbles it when LANG is unset. A UTF-8 character type keeps it right whatever the locale.
@@ -153,9 +152,36 @@ extension HyzerWatch {
         // manager (Xvfb) focus follows the pointer, so a pointer moved onto a row and clicked at once
         // (a person quickly, or xdotool) would lose the tap. A tap on the face always counts.
         SDL_SetHint(SDL_HINT_MOUSE_FOCUS_CLICKTHROUGH, "1")
-        // The home's lock, the session (outbox, logs) and the font paths kept from the last start
-        // are made on another thread while SDL starts: on the way to the first frame, neither
-        // waits for the other.
+        return scaleFactor
+    }
+
+    /// The home's lock (one watch per home: a second would share the first one's outbox and
+    /// logs), the session with the standings on disk for the first frame, and the font paths kept
+    /// from the last start.
+    static func openHome(_ paths: HyzerPaths, _ configuration: WatchConfiguration,
+                         wake: WatchHost.Wake) throws -> (HeldFileLock, WatchSession, [FontSpec.Family: String]?) {
+        do {
+            try DurableFile.makeDirectory(paths.watchDirectory)
+        } catch {
+            throw HostError("Cannot use \(paths.home.path) as the watch's home: \(error)")
+        }
+        let homeLock = paths.watchDirectory.appendingPathComponent("watch.lock")
+        guard let held = try HeldFileLock.acquire(homeLock) else {
+            let pid = HeldFileLock.holder(homeLock).map { " (pid \($0))" } ?? ""
+            throw HostError("Another hyzer-watch\(pid) is using \(paths.watchDirectory.path); give this watch its own --home, and pair it with --connect and --token-file.")
+        }
+        let session = try WatchSession(configuration: configuration, changed: { wake.signal() })
+        session.loadSnapshot()
+        return (held, session, FontBook.savedPaths(in: WatchHost.fontCache(paths)))
+    }
+
+    static func launch(_ a: WatchArguments) throws {
+        LoggingOptions.bootstrap(level: a.logLevel)
+        try validate(a)
+        let started = ContinuousClock.now
+        let paths = HyzerPaths.resolve(explicitHome: a.home, environment: ProcessInfo.processInfo.environment, userHome: NSHomeDirectory())
+        let lines = try script(a.script)
+        let scaleFactor = try prepareProcess(a)
         let wake = WatchHost.Wake()
         let configuration = WatchConfiguration(
             paths: paths, address: a.connect,
@@ -164,23 +190,7 @@ extension HyzerWatch {
             wearerName: a.wearer,
             size: a.size, reduceMotion: a.reduceMotion, textSize: a.textSize,
             trust: a.connect.flatMap { HubTrust.forWatch(address: $0, fingerprint: a.hubFingerprint, insecure: a.insecure, pinStore: paths.hubPin) })
-        // One watch per home: a second would share the first one's outbox and logs.
-        let (held, session, savedFontPaths) = try { () throws -> (HeldFileLock, WatchSession, [FontSpec.Family: String]?) in
-            do {
-                try DurableFile.makeDirectory(paths.watchDirectory)
-            } catch {
-                throw HostError("Cannot use \(paths.home.path) as the watch's home: \(error)")
-            }
-            let homeLock = paths.watchDirectory.appendingPathComponent("watch.lock")
-            guard let held = try HeldFileLock.acquire(homeLock) else {
-                let pid = HeldFileLock.holder(homeLock).map { " (pid \($0))" } ?? ""
-                throw HostError("Another hyzer-watch\(pid) is using \(paths.watchDirectory.path); give this watch its own --home, and pair it with --connect and --token-file.")
-            }
-            let session = try WatchSession(configuration: configuration, changed: { wake.signal() })
-            // The first frame shows the standings on disk.
-            session.loadSnapshot()
-            return (held, session, FontBook.savedPaths(in: WatchHost.fontCache(paths)))
-        }()
+        let (held, session, savedFontPaths) = try openHome(paths, configuration, wake: wake)
         defer { withExtendedLifetime(held) {} }
         guard SDL_Init(UInt32(SDL_INIT_VIDEO)) == 0 else {
             throw HostError("Cannot start SDL video (\(String(cString: SDL_GetError()))). With no display, run with --headless or under xvfb-run.")
