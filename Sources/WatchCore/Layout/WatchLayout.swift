@@ -204,27 +204,28 @@ private struct Face {
 
     // MARK: Leaderboard
 
+    /// The leaderboard's columns for this round, measured once so that every row lines up.
+    struct LeaderboardColumns {
+        let positionFont: FontSpec, nameFont: FontSpec, scoreFont: FontSpec, arrowFont: FontSpec
+        let arrowWidth: Double, widestPosition: Double, positionWidth: Double, scoreWidth: Double
+    }
+
+    /// What every row of one drawing of the leaderboard shares.
+    struct LeaderboardPass {
+        let round: RoundSnapshot
+        let final: Bool
+        let stale: Bool
+        let columns: LeaderboardColumns
+        let reshuffle: Reshuffle?
+        /// How visible the reshuffle's ▲/▼ are now (0: not shown).
+        let arrows: Double
+        let area: Rect
+    }
+
     mutating func leaderboard(_ round: RoundSnapshot, final: Bool, into list: inout DisplayList) {
         screenLabel = final ? "Final standings" : "Leaderboard"
-        let stale = !final && state.isStale(at: now)
-        let positionFont = FontSpec(.sansBold, m.rowText)
-        let nameFont = FontSpec(.sansBold, m.rowText)
-        let scoreFont = FontSpec(.monoBold, m.rowText)
-        // Columns as wide as this round needs ("+12"), so large text leaves names room; the
-        // position column is as wide as the widest tie this round can have ("T5" with six
-        // players), so names do not shift when a tie comes or goes. The ▲/▼ of a reshuffle sits
-        // between that width and the name, touching neither.
-        let arrowFont = FontSpec(.sans, m.caption * 0.8)
-        let arrowWidth = measurer.width("▲", arrowFont)
-        let widestTie = "T\(max(1, round.standings.count - 1))"
-        let widestPosition = max(measurer.width("8", positionFont) * 1.6, measurer.width(widestTie, positionFont),
-                                 round.standings.map { measurer.width(ScoreFormat.position(of: $0), positionFont) }.max() ?? 0)
-        let positionWidth = widestPosition + max(m.margin * 0.5, arrowWidth + 8)
-        let scoreWidth = max(measurer.width("E", scoreFont),
-                             round.standings.map { measurer.width($0.holesPlayed > 0 ? ScoreFormat.relativeToPar($0.scoreRelativeToPar) : "-", scoreFont) }.max() ?? 0)
         let area = WatchLayout.listArea(m)
         let visible = WatchLayout.visibleRows(size: size, textSize: state.textSize)
-
         let reshuffle = alwaysOn ? nil : state.reshuffle
         // Reduce motion: rows take their new places at once and the old order crossfades out.
         let crossfade: Double? = reshuffle.flatMap { r in
@@ -232,98 +233,19 @@ private struct Face {
             let t = now.timeIntervalSince(r.startedAt) / Reshuffle.crossfadeDuration
             return t < 1 ? max(0, t) : nil
         }
-        var rows: [(standing: Standing, slot: Double, index: Int)] = []
-        for (index, standing) in round.standings.enumerated() {
-            let at = state.reduceMotion ? Double(index) : reshuffle?.row(of: standing.playerID, index: index, at: now) ?? Double(index)
-            let slot = at - Double(state.scrollRow)
-            guard slot > -1, slot < Double(visible) + 1 else { continue }
-            rows.append((standing, slot, index))
-        }
-        // Rows sliding past each other never overprint: each row has an opaque background, and the
-        // rows moving up pass over the others.
-        if let reshuffle, crossfade == nil, now.timeIntervalSince(reshuffle.startedAt) < reshuffle.slideEnd {
-            rows.sort { a, b in
-                func rank(_ id: PlayerID) -> Int { reshuffle.movedUp[id].map { $0 ? 2 : 1 } ?? 0 }
-                return (rank(a.standing.playerID), a.index) < (rank(b.standing.playerID), b.index)
-            }
-        }
-        let arrows = reshuffle.map { $0.arrowOpacity(at: now) } ?? 0
+        let pass = LeaderboardPass(round: round, final: final, stale: !final && state.isStale(at: now), columns: leaderboardColumns(round),
+                                   reshuffle: reshuffle, arrows: reshuffle.map { $0.arrowOpacity(at: now) } ?? 0, area: area)
         var elements: [AccessibilityElement] = []
-        func draw(_ standing: Standing, slot: Double, opacity: Double, speak: Bool) {
-            let frame = WatchLayout.rowFrame(slot: slot, size: size, textSize: state.textSize)
-            let own = standing.playerID == state.wearerID
-            list.commands.append(.rect(Rect(x: 0, y: frame.y, width: m.width, height: frame.height), WatchColor.background, cornerRadius: 0))
-            if own {
-                list.commands.append(.rect(Rect(x: m.margin * 0.25, y: frame.y + 4, width: m.width - m.margin * 0.5, height: frame.height - 8),
-                                           WatchColor.elevated.opacity(opacity), cornerRadius: 12))
-            }
-            func color(_ c: RGBA) -> RGBA { (stale ? WatchColor.stale(c) : c).opacity(opacity) }
-            let x = m.margin
-            // Stacked (large text): position and score on the first line, the name across the second.
-            let stacked = m.stackedRows
-            let firstLine = stacked ? Rect(x: 0, y: frame.y + 8, width: m.width, height: (frame.height - 16) / 2) : frame
-            let nameLine = stacked ? Rect(x: 0, y: firstLine.y + firstLine.height, width: m.width, height: firstLine.height) : frame
-            let positionText = ScoreFormat.position(of: standing)
-            if !positionText.isEmpty {
-                list.commands.append(.text(positionText, frame: Rect(x: x, y: firstLine.y, width: positionWidth, height: firstLine.height),
-                                           font: positionFont, color: color(standing.position == 1 ? WatchColor.accent : WatchColor.textPrimary),
-                                           alignment: .leading))
-            }
-            let nameX = stacked ? x : x + positionWidth
-            let scoreX = m.width - m.margin - scoreWidth
-            let pending = !final && state.isPending(standing.playerID, hole: round.currentHole)
-            let markWidth = measurer.width("!", nameFont) + m.margin * 0.75
-            let nameEnd = stacked ? m.width - m.margin : scoreX - m.margin * 0.5
-            let nameRoom = nameEnd - nameX - (standing.discrepancy ? markWidth : 0) - (pending ? markWidth : 0)
-            let name = measurer.truncate(standing.name, font: nameFont, toFit: nameRoom)
-            list.commands.append(.text(name, frame: Rect(x: nameX, y: nameLine.y, width: nameRoom, height: nameLine.height),
-                                       font: nameFont, color: color(WatchColor.textPrimary), alignment: .leading))
-            var markX = nameX + measurer.width(name, nameFont) + m.margin * 0.25
-            if standing.discrepancy {
-                // A status badge, not a score colour: "!" in a purple circle.
-                let d = m.rowText * 0.8
-                list.commands.append(.rect(Rect(x: markX, y: nameLine.y + (nameLine.height - d) / 2, width: d, height: d),
-                                           WatchColor.status.opacity(opacity), cornerRadius: d / 2))
-                list.commands.append(.text("!", frame: Rect(x: markX, y: nameLine.y, width: d, height: nameLine.height),
-                                           font: FontSpec(.sansBold, m.caption), color: WatchColor.background.opacity(opacity), alignment: .center))
-                markX += markWidth
-            }
-            // A score saved here for this row and not yet acked by the phone.
-            if pending {
-                list.commands.append(.text("↑", frame: Rect(x: markX, y: nameLine.y, width: markWidth, height: nameLine.height),
-                                           font: caption, color: WatchColor.textSecondary.opacity(opacity), alignment: .leading))
-            }
-            let played = standing.holesPlayed > 0
-            let tone = ScoreTone.forRound(relativeToPar: standing.scoreRelativeToPar, holesPlayed: standing.holesPlayed)
-            list.commands.append(.text(played ? ScoreFormat.relativeToPar(standing.scoreRelativeToPar) : "-",
-                                       frame: Rect(x: scoreX, y: firstLine.y, width: scoreWidth, height: firstLine.height), font: scoreFont,
-                                       color: color(played ? tone.color : WatchColor.textSecondary), alignment: .trailing))
-            // After the row's own text, so a row still reads "1 Sarah -2" while its arrow shows; only
-            // on a row whose text shows (not on the sliver of a row peeking below the list).
-            if arrows > 0, let up = reshuffle?.movedUp[standing.playerID], firstLine.y + firstLine.height / 2 < area.y + area.height {
-                list.commands.append(.text(up ? "▲" : "▼", frame: Rect(x: x + widestPosition + 4, y: firstLine.y, width: arrowWidth, height: firstLine.height * 0.55),
-                                           font: arrowFont,
-                                           color: (up ? WatchColor.underPar : WatchColor.overPar).opacity(arrows * opacity), alignment: .center))
-            }
-            guard speak else { return }
-            let shown = frame.clipped(to: area)
-            guard shown.height > 0 else { return }
-            var value = played ? ScoreFormat.spokenRelativeToPar(standing.scoreRelativeToPar) : "no holes yet"
-            if standing.discrepancy { value += ", discrepancy" }
-            if pending { value += ", score waiting to send" }
-            if own { value += ", you" }
-            elements.append(AccessibilityElement(.row, label: WatchLayout.spokenRowLabel(standing), value: value,
-                                                 hint: final || !round.status.acceptsScores ? nil : "Double tap to enter a score",
-                                                 frame: shown, partial: shown.height < frame.height - 0.5))
-        }
         if let crossfade, let previous = reshuffle?.previous {
             for (index, standing) in previous.enumerated() {
                 let slot = Double(index - state.scrollRow)
                 guard slot > -1, slot < Double(visible) + 1 else { continue }
-                draw(standing, slot: slot, opacity: 1 - crossfade, speak: false)
+                _ = leaderboardRow(standing, slot: slot, opacity: 1 - crossfade, pass, into: &list)
             }
         }
-        for row in rows { draw(row.standing, slot: row.slot, opacity: crossfade ?? 1, speak: true) }
+        for row in placedRows(round, visible: visible, reshuffle: reshuffle, crossfading: crossfade != nil) {
+            if let element = leaderboardRow(row.standing, slot: row.slot, opacity: crossfade ?? 1, pass, into: &list) { elements.append(element) }
+        }
         elements.sort { $0.frame.y < $1.frame.y }
 
         // The header and the footer band cover rows sliding past the list's ends.
@@ -338,6 +260,115 @@ private struct Face {
 
         let count = round.standings.count
         if count > visible, !alwaysOn { scrollIndicator(count: count, visible: visible, area: area, into: &list) }
+    }
+
+    /// Columns as wide as this round needs ("+12"), so large text leaves names room; the position
+    /// column is as wide as the widest tie this round can have ("T5" with six players), so names
+    /// do not shift when a tie comes or goes. The ▲/▼ of a reshuffle sits between that width and
+    /// the name, touching neither.
+    func leaderboardColumns(_ round: RoundSnapshot) -> LeaderboardColumns {
+        let positionFont = FontSpec(.sansBold, m.rowText)
+        let scoreFont = FontSpec(.monoBold, m.rowText)
+        let arrowFont = FontSpec(.sans, m.caption * 0.8)
+        let arrowWidth = measurer.width("▲", arrowFont)
+        let widestTie = "T\(max(1, round.standings.count - 1))"
+        let widestPosition = max(measurer.width("8", positionFont) * 1.6, measurer.width(widestTie, positionFont),
+                                 round.standings.map { measurer.width(ScoreFormat.position(of: $0), positionFont) }.max() ?? 0)
+        let scoreWidth = max(measurer.width("E", scoreFont),
+                             round.standings.map { measurer.width($0.holesPlayed > 0 ? ScoreFormat.relativeToPar($0.scoreRelativeToPar) : "-", scoreFont) }.max() ?? 0)
+        return LeaderboardColumns(positionFont: positionFont, nameFont: FontSpec(.sansBold, m.rowText), scoreFont: scoreFont, arrowFont: arrowFont,
+                                  arrowWidth: arrowWidth, widestPosition: widestPosition,
+                                  positionWidth: widestPosition + max(m.margin * 0.5, arrowWidth + 8), scoreWidth: scoreWidth)
+    }
+
+    /// The rows in view and where each is now (a fraction of a slot while it slides), in the order
+    /// they are drawn: rows sliding past each other never overprint, since each row has an opaque
+    /// background and the rows moving up pass over the others.
+    func placedRows(_ round: RoundSnapshot, visible: Int, reshuffle: Reshuffle?, crossfading: Bool) -> [(standing: Standing, slot: Double, index: Int)] {
+        var rows: [(standing: Standing, slot: Double, index: Int)] = []
+        for (index, standing) in round.standings.enumerated() {
+            let at = state.reduceMotion ? Double(index) : reshuffle?.row(of: standing.playerID, index: index, at: now) ?? Double(index)
+            let slot = at - Double(state.scrollRow)
+            guard slot > -1, slot < Double(visible) + 1 else { continue }
+            rows.append((standing, slot, index))
+        }
+        if let reshuffle, !crossfading, now.timeIntervalSince(reshuffle.startedAt) < reshuffle.slideEnd {
+            rows.sort { a, b in
+                func rank(_ id: PlayerID) -> Int { reshuffle.movedUp[id].map { $0 ? 2 : 1 } ?? 0 }
+                return (rank(a.standing.playerID), a.index) < (rank(b.standing.playerID), b.index)
+            }
+        }
+        return rows
+    }
+
+    /// One row, drawn at `slot`; returns what VoiceOver says of it, when any of it is in the list.
+    func leaderboardRow(_ standing: Standing, slot: Double, opacity: Double, _ pass: LeaderboardPass,
+                        into list: inout DisplayList) -> AccessibilityElement? {
+        let c = pass.columns, final = pass.final, round = pass.round, area = pass.area
+        let frame = WatchLayout.rowFrame(slot: slot, size: size, textSize: state.textSize)
+        let own = standing.playerID == state.wearerID
+        list.commands.append(.rect(Rect(x: 0, y: frame.y, width: m.width, height: frame.height), WatchColor.background, cornerRadius: 0))
+        if own {
+            list.commands.append(.rect(Rect(x: m.margin * 0.25, y: frame.y + 4, width: m.width - m.margin * 0.5, height: frame.height - 8),
+                                       WatchColor.elevated.opacity(opacity), cornerRadius: 12))
+        }
+        func color(_ rgba: RGBA) -> RGBA { (pass.stale ? WatchColor.stale(rgba) : rgba).opacity(opacity) }
+        let x = m.margin
+        // Stacked (large text): position and score on the first line, the name across the second.
+        let stacked = m.stackedRows
+        let firstLine = stacked ? Rect(x: 0, y: frame.y + 8, width: m.width, height: (frame.height - 16) / 2) : frame
+        let nameLine = stacked ? Rect(x: 0, y: firstLine.y + firstLine.height, width: m.width, height: firstLine.height) : frame
+        let positionText = ScoreFormat.position(of: standing)
+        if !positionText.isEmpty {
+            list.commands.append(.text(positionText, frame: Rect(x: x, y: firstLine.y, width: c.positionWidth, height: firstLine.height),
+                                       font: c.positionFont, color: color(standing.position == 1 ? WatchColor.accent : WatchColor.textPrimary),
+                                       alignment: .leading))
+        }
+        let nameX = stacked ? x : x + c.positionWidth
+        let scoreX = m.width - m.margin - c.scoreWidth
+        let pending = !final && state.isPending(standing.playerID, hole: round.currentHole)
+        let markWidth = measurer.width("!", c.nameFont) + m.margin * 0.75
+        let nameEnd = stacked ? m.width - m.margin : scoreX - m.margin * 0.5
+        let nameRoom = nameEnd - nameX - (standing.discrepancy ? markWidth : 0) - (pending ? markWidth : 0)
+        let name = measurer.truncate(standing.name, font: c.nameFont, toFit: nameRoom)
+        list.commands.append(.text(name, frame: Rect(x: nameX, y: nameLine.y, width: nameRoom, height: nameLine.height),
+                                   font: c.nameFont, color: color(WatchColor.textPrimary), alignment: .leading))
+        var markX = nameX + measurer.width(name, c.nameFont) + m.margin * 0.25
+        if standing.discrepancy {
+            // A status badge, not a score colour: "!" in a purple circle.
+            let d = m.rowText * 0.8
+            list.commands.append(.rect(Rect(x: markX, y: nameLine.y + (nameLine.height - d) / 2, width: d, height: d),
+                                       WatchColor.status.opacity(opacity), cornerRadius: d / 2))
+            list.commands.append(.text("!", frame: Rect(x: markX, y: nameLine.y, width: d, height: nameLine.height),
+                                       font: FontSpec(.sansBold, m.caption), color: WatchColor.background.opacity(opacity), alignment: .center))
+            markX += markWidth
+        }
+        // A score saved here for this row and not yet acked by the phone.
+        if pending {
+            list.commands.append(.text("↑", frame: Rect(x: markX, y: nameLine.y, width: markWidth, height: nameLine.height),
+                                       font: caption, color: WatchColor.textSecondary.opacity(opacity), alignment: .leading))
+        }
+        let played = standing.holesPlayed > 0
+        let tone = ScoreTone.forRound(relativeToPar: standing.scoreRelativeToPar, holesPlayed: standing.holesPlayed)
+        list.commands.append(.text(played ? ScoreFormat.relativeToPar(standing.scoreRelativeToPar) : "-",
+                                   frame: Rect(x: scoreX, y: firstLine.y, width: c.scoreWidth, height: firstLine.height), font: c.scoreFont,
+                                   color: color(played ? tone.color : WatchColor.textSecondary), alignment: .trailing))
+        // After the row's own text, so a row still reads "1 Sarah -2" while its arrow shows; only
+        // on a row whose text shows (not on the sliver of a row peeking below the list).
+        if pass.arrows > 0, let up = pass.reshuffle?.movedUp[standing.playerID], firstLine.y + firstLine.height / 2 < area.y + area.height {
+            list.commands.append(.text(up ? "▲" : "▼", frame: Rect(x: x + c.widestPosition + 4, y: firstLine.y, width: c.arrowWidth, height: firstLine.height * 0.55),
+                                       font: c.arrowFont,
+                                       color: (up ? WatchColor.underPar : WatchColor.overPar).opacity(pass.arrows * opacity), alignment: .center))
+        }
+        let shown = frame.clipped(to: area)
+        guard shown.height > 0 else { return nil }
+        var value = played ? ScoreFormat.spokenRelativeToPar(standing.scoreRelativeToPar) : "no holes yet"
+        if standing.discrepancy { value += ", discrepancy" }
+        if pending { value += ", score waiting to send" }
+        if own { value += ", you" }
+        return AccessibilityElement(.row, label: WatchLayout.spokenRowLabel(standing), value: value,
+                                    hint: final || !round.status.acceptsScores ? nil : "Double tap to enter a score",
+                                    frame: shown, partial: shown.height < frame.height - 0.5)
     }
 
     /// The hole (or the final course) at the top left; under it, once stale, how old the standings are.
