@@ -234,13 +234,7 @@ extension Hub {
         let committedSequence = context.round == nil ? try store.sequence : nil
         var round: Round
         do {
-            if let known = context.round {
-                round = known
-            } else {
-                let cached = try cachedRoundInPlay(store, at: committedSequence ?? store.sequence)
-                round = cached.round
-                context.playerIDs = cached.playerIDs
-            }
+            round = try roundInPlay(in: store, context: &context, at: committedSequence)
         } catch HubError.noActiveRound {
             if let stored = try storedAlready(event, in: store) { return stored }
             // A score for a round that was finished says so, rather than that none was ever started.
@@ -251,30 +245,9 @@ extension Hub {
         }
         let history: [ScoreEvent], before: ScoreState?
         do {
-            do {
-                if let playerIDs = context.playerIDs { try round.validate(event, isPlayer: { id in playerIDs.firstIndex(of: id).map { playerIDs[$0].hasSameBytes(as: id) } ?? false }) } else { try round.validate(event) }
-            } catch {
-                throw HubError.score(error)
-            }
-            if event.source == .resolution { try Self.requireResolver(store, roundID: event.roundID) }
-            if context.ledger == nil { context.ledger = try takeLedger(of: round, at: try committedSequence ?? store.sequence, in: store) }
-            let keyHistory = context.ledger?.ledger.keyHistory(of: ScoreKey(playerID: event.playerID, hole: event.hole))
-            history = keyHistory?.events ?? []
-            before = keyHistory?.state
-            if let held = history.first(where: { $0.id == event.id }) { return try Self.resent(event, held: held) }
-            if let target = event.supersedesEventID {
-                guard history.contains(where: { $0.id == target }) else {
-                    let elsewhere = try store.event(id: target).map { $0.roundID == event.roundID } ?? false
-                    throw HubError.score(elsewhere ? .supersedesDifferentScore(target) : .unknownSupersededEvent(target))
-                }
-                // A device's chain never forks: a second replacement of a score that its own device
-                // (or a resolution) already replaced would be acked and then hold a stale claim.
-                // Name the score that counts now instead.
-                if let replaced = history.first(where: { $0.id == target }),
-                   ScoreRule.retires(event, replaced), history.contains(where: { ScoreRule.retires($0, replaced) }),
-                   let current = before?.counted {
-                    throw HubError.score(.supersedesReplacedScore(target, current: current.id))
-                }
+            switch try checked(event, in: round, store: store, context: &context, at: committedSequence) {
+            case .resend(let held): return try Self.resent(event, held: held)
+            case .new(let past, let state): (history, before) = (past, state)
             }
         } catch {
             // Once SQLite has rolled the transaction back (a failed read on a full disk, say),
@@ -283,6 +256,57 @@ extension Hub {
             if let stored = try storedAlready(event, in: store) { return stored }
             throw error
         }
+        return try record(event, in: &round, history: history, before: before, store: store, context: &context)
+    }
+
+    /// The round in play, as this transaction first read it.
+    private func roundInPlay(in store: HubStore, context: inout AppendContext, at committedSequence: Int?) throws -> Round {
+        if let known = context.round { return known }
+        let cached = try cachedRoundInPlay(store, at: committedSequence ?? store.sequence)
+        context.playerIDs = cached.playerIDs
+        return cached.round
+    }
+
+    /// What checking an event against the round and its {player, hole}'s history found.
+    private enum Checked {
+        /// The history holds this very id: a resend.
+        case resend(of: ScoreEvent)
+        /// A new score that keeps the rules: the history it joins and the state that history is in.
+        case new(history: [ScoreEvent], before: ScoreState?)
+    }
+
+    private func checked(_ event: ScoreEvent, in round: Round, store: HubStore, context: inout AppendContext,
+                         at committedSequence: Int?) throws -> Checked {
+        do {
+            if let playerIDs = context.playerIDs { try round.validate(event, isPlayer: { id in playerIDs.firstIndex(of: id).map { playerIDs[$0].hasSameBytes(as: id) } ?? false }) } else { try round.validate(event) }
+        } catch {
+            throw HubError.score(error)
+        }
+        if event.source == .resolution { try Self.requireResolver(store, roundID: event.roundID) }
+        if context.ledger == nil { context.ledger = try takeLedger(of: round, at: try committedSequence ?? store.sequence, in: store) }
+        let keyHistory = context.ledger?.ledger.keyHistory(of: ScoreKey(playerID: event.playerID, hole: event.hole))
+        let history = keyHistory?.events ?? [], before = keyHistory?.state
+        if let held = history.first(where: { $0.id == event.id }) { return .resend(of: held) }
+        if let target = event.supersedesEventID {
+            guard history.contains(where: { $0.id == target }) else {
+                let elsewhere = try store.event(id: target).map { $0.roundID == event.roundID } ?? false
+                throw HubError.score(elsewhere ? .supersedesDifferentScore(target) : .unknownSupersededEvent(target))
+            }
+            // A device's chain never forks: a second replacement of a score that its own device
+            // (or a resolution) already replaced would be acked and then hold a stale claim.
+            // Name the score that counts now instead.
+            if let replaced = history.first(where: { $0.id == target }),
+               ScoreRule.retires(event, replaced), history.contains(where: { ScoreRule.retires($0, replaced) }),
+               let current = before?.counted {
+                throw HubError.score(.supersedesReplacedScore(target, current: current.id))
+            }
+        }
+        return .new(history: history, before: before)
+    }
+
+    /// Stores a checked event and brings the ledger, the round's progress and the sequence along.
+    private func record(_ event: ScoreEvent, in round: inout Round, history: [ScoreEvent], before: ScoreState?,
+                        store: HubStore, context: inout AppendContext) throws -> AppendResult {
         let receivedAt = context.receivedAt ?? HyzerJSON.formatTimestamp(clock())
         context.receivedAt = receivedAt
         if context.insert == nil { context.insert = try store.eventInsert() }
