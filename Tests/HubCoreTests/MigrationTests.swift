@@ -149,4 +149,19 @@ struct MigrationTests {
         let after = try queue.read { db in try HubStore(db: db).eventsWithOrder(roundID: UUID(uuidString: round)!, afterRow: 3).map(\.row) }
         #expect(after == [7, 8])
     }
+
+    @Test("v7 keeps every shared round, with its organizer under the column's new name, and adds the table of skipped cloud rows")
+    func v7NamesTheOrganizer() throws {
+        let home = try TemporaryHome()
+        let (queue, round, _) = try Self.storeWithFourEvents(upTo: "v6: score events indexed by round and arrival, not by {player, hole}", in: home)
+        try queue.write { db in
+            try db.execute(sql: "INSERT INTO cloud_round (roundID, organizerHubID, anyPlayerResolves, cursor) VALUES (?, 'hub-a', 1, 7)", arguments: [round])
+        }
+        try HubDatabase.migrator.migrate(queue)
+        try queue.read { db in
+            let row = try #require(try Row.fetchOne(db, sql: "SELECT organizer, anyPlayerResolves, cursor FROM cloud_round WHERE roundID = ?", arguments: [round]))
+            #expect(row["organizer"] as String == "hub-a" && row["anyPlayerResolves"] as Bool && row["cursor"] as Int64 == 7)
+            #expect(try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info('cloud_skipped') ORDER BY cid") == ["roundID", "cloudSeq", "eventID", "reason", "skippedAt"])
+        }
+    }
 }
