@@ -508,7 +508,17 @@ private struct Face {
     /// score), "?" on what is unresolved, the countdown to auto-save (or Save once a row is tapped).
     mutating func voiceOverlay(_ overlay: VoiceOverlay, into list: inout DisplayList) {
         screenLabel = "Voice scores"
-        // "Scores heard" and, under it, the hole: clear of the corner and the status-bar clock.
+        voiceHeading(overlay, into: &list)
+        if overlay.failed { return voiceNotUnderstood(overlay, into: &list) }
+        let rows = overlay.rows.indices.map { voiceRow($0, of: overlay, into: &list) }
+        let area = Rect(x: 0, y: WatchLayout.voiceTitleHeight(m), width: m.width, height: WatchLayout.voiceSaveButton(size: size, textSize: state.textSize).y - WatchLayout.voiceTitleHeight(m))
+        list.addElement(AccessibilityElement(.list, label: "Scores heard", value: "\(overlay.rows.count) \(overlay.rows.count == 1 ? "score" : "scores")", frame: area, children: rows))
+        voiceSave(overlay, into: &list)
+    }
+
+    /// "Scores heard" and, under it, the hole.
+    func voiceHeading(_ overlay: VoiceOverlay, into list: inout DisplayList) {
+        // Clear of the corner and the status-bar clock.
         let title = overlay.failed ? "Couldn't understand" : "Scores heard"
         let titleFrame = Rect(x: m.titleInset, y: 0, width: WatchLayout.clockArea(m).x - m.titleInset, height: WatchLayout.voiceTitleHeight(m) * 0.55)
         list.commands.append(.text(measurer.truncate(title, font: caption, toFit: titleFrame.width - 4), frame: titleFrame,
@@ -520,85 +530,91 @@ private struct Face {
                                    font: subtitleFont, color: WatchColor.textSecondary, alignment: .leading))
         list.addElement(AccessibilityElement(.heading, label: title, value: subtitle,
                                              frame: Rect(x: m.titleInset, y: 0, width: titleFrame.width, height: WatchLayout.voiceTitleHeight(m))))
-        if overlay.failed {
-            let heard = "Heard \"\(overlay.transcript)\""
-            let lines: [(String, FontSpec, RGBA, Double)] = [
-                (heard, caption, WatchColor.textPrimary, m.height / 2 - m.rowText * 2),
-                ("Try again?", FontSpec(.sansBold, m.rowText), WatchColor.textPrimary, m.height / 2 - m.rowText * 0.5),
-                ("Back to cancel", caption, WatchColor.textSecondary, m.height / 2 + m.rowText),
-            ]
-            for (text, font, color, y) in lines {
-                let frame = Rect(x: m.margin, y: y, width: m.width - m.margin * 2, height: m.rowText * 1.5)
-                list.commands.append(.text(measurer.truncate(text, font: font, toFit: frame.width), frame: frame, font: font, color: color, alignment: .center))
-                list.addElement(AccessibilityElement(.text, label: text, frame: frame))
-            }
-            return
+    }
+
+    /// What was heard, when it read as no score at all.
+    func voiceNotUnderstood(_ overlay: VoiceOverlay, into list: inout DisplayList) {
+        let heard = "Heard \"\(overlay.transcript)\""
+        let lines: [(String, FontSpec, RGBA, Double)] = [
+            (heard, caption, WatchColor.textPrimary, m.height / 2 - m.rowText * 2),
+            ("Try again?", FontSpec(.sansBold, m.rowText), WatchColor.textPrimary, m.height / 2 - m.rowText * 0.5),
+            ("Back to cancel", caption, WatchColor.textSecondary, m.height / 2 + m.rowText),
+        ]
+        for (text, font, color, y) in lines {
+            let frame = Rect(x: m.margin, y: y, width: m.width - m.margin * 2, height: m.rowText * 1.5)
+            list.commands.append(.text(measurer.truncate(text, font: font, toFit: frame.width), frame: frame, font: font, color: color, alignment: .center))
+            list.addElement(AccessibilityElement(.text, label: text, frame: frame))
         }
+    }
+
+    /// One heard score: the name (or what was heard, "?" while unsure), what it needs or
+    /// disputes under it, a dotted leader, the strokes; returns what VoiceOver says of it.
+    func voiceRow(_ index: Int, of overlay: VoiceOverlay, into list: inout DisplayList) -> AccessibilityElement {
+        let row = overlay.rows[index]
         let nameFont = FontSpec(.sansBold, m.rowText)
         let scoreFont = FontSpec(.monoBold, m.title)
         let scoreWidth = measurer.width("10?", scoreFont)
-        var rows: [AccessibilityElement] = []
-        for (index, row) in overlay.rows.enumerated() {
-            let frame = WatchLayout.voiceRowFrame(index, of: overlay.rows.count, size: size, textSize: state.textSize)
-            let selected = overlay.selected == index
-            if selected {
-                list.commands.append(.rect(frame, WatchColor.elevated, cornerRadius: 12))
-            }
-            let ready = row.isReady
-            // An unresolved name shows what was heard, or who it could be, with "?".
-            let name: String, mark: String
-            if let player = row.player {
-                (name, mark) = (player.name, ready || row.value == nil ? "" : "?")
-            } else if row.candidates.count == 1 {
-                (name, mark) = (row.candidates[0].name, "?")
-            } else {
-                (name, mark) = (row.heard.isEmpty ? "(no name)" : row.heard, "?")
-            }
-            let nameRoom = frame.width - scoreWidth - m.margin * 1.5
-            // The "?" stays when a long name is cut short.
-            let shown = measurer.truncate(name, font: nameFont, toFit: nameRoom - measurer.width(mark, nameFont)) + mark
-            let nameColor = ready ? WatchColor.textPrimary : WatchColor.textSecondary
-            // What an unresolved row needs, under its name when the row has room.
-            let disputes: String? = row.existingStrokes.flatMap { was in
-                guard let value = row.value, was != value else { return nil }
-                return row.existingBy == .thisWatch ? "Replaces \(was)" : "\(row.existingBy?.name ?? "Phone") has \(was): disputes"
-            }
-            let note: String? = ready ? disputes
-                : row.player == nil && row.candidates.count > 1 ? row.candidates.map(\.name).joined(separator: " or ") + " · tap"
-                : row.player == nil && row.candidates.count == 1 ? "Heard \"\(row.heard)\" · tap"
-                : row.player == nil ? "Not in this round"
-                : row.scoreRefused ? "\"\(row.said)\" is out of range · tap"
-                : row.value == nil ? "No score heard · tap" : "Named twice · tap"
-            let noteFont = FontSpec(.sans, m.caption * 0.85)
-            let withNote = note != nil && frame.height >= m.rowText * 1.3 + noteFont.size * 1.3
-            let noteColor = ready ? WatchColor.status : WatchColor.textSecondary
-            let nameHeight = withNote ? frame.height * 0.62 : frame.height
-            list.commands.append(.text(shown, frame: Rect(x: frame.x + m.margin * 0.5, y: frame.y, width: nameRoom, height: nameHeight),
-                                       font: nameFont, color: nameColor, alignment: .leading))
-            if withNote, let note {
-                list.commands.append(.text(measurer.truncate(note, font: noteFont, toFit: nameRoom),
-                                           frame: Rect(x: frame.x + m.margin * 0.5, y: frame.y + nameHeight - noteFont.size * 0.2, width: nameRoom, height: noteFont.size * 1.3),
-                                           font: noteFont, color: noteColor, alignment: .leading))
-            }
-            // The dotted leader from the name to the score.
-            let leaderStart = frame.x + m.margin * 0.5 + measurer.width(shown, nameFont) + m.margin * 0.5
-            let leaderEnd = frame.x + frame.width - scoreWidth - m.margin * 0.5
-            var x = leaderStart
-            while x + 4 <= leaderEnd {
-                list.commands.append(.rect(Rect(x: x, y: frame.y + nameHeight * 0.62, width: 3, height: 3), WatchColor.textSecondary.opacity(0.6), cornerRadius: 1.5))
-                x += 10
-            }
-            let value = row.value.map(String.init) ?? "?"
-            let tone = row.value.map { ScoreTone.forHole(relativeToPar: $0 - overlay.par).color } ?? WatchColor.textSecondary
-            list.commands.append(.text(value, frame: Rect(x: frame.x + frame.width - scoreWidth - m.margin * 0.5, y: frame.y, width: scoreWidth, height: frame.height),
-                                       font: scoreFont, color: ready ? tone : WatchColor.textSecondary, alignment: .trailing))
-            let spokenValue = row.value.map { "\(ScoreFormat.spokenNumber($0)), \(ScoreFormat.spokenHoleRelative($0 - overlay.par))" } ?? "no score"
-            rows.append(AccessibilityElement(.row, label: name + (mark.isEmpty ? "" : ", unsure"),
-                                             value: spokenValue + (note.map { ", " + $0.replacingOccurrences(of: " · tap", with: "") } ?? ""),
-                                             hint: "Double tap to correct", frame: frame))
+        let frame = WatchLayout.voiceRowFrame(index, of: overlay.rows.count, size: size, textSize: state.textSize)
+        let selected = overlay.selected == index
+        if selected {
+            list.commands.append(.rect(frame, WatchColor.elevated, cornerRadius: 12))
         }
-        let area = Rect(x: 0, y: WatchLayout.voiceTitleHeight(m), width: m.width, height: WatchLayout.voiceSaveButton(size: size, textSize: state.textSize).y - WatchLayout.voiceTitleHeight(m))
-        list.addElement(AccessibilityElement(.list, label: "Scores heard", value: "\(overlay.rows.count) \(overlay.rows.count == 1 ? "score" : "scores")", frame: area, children: rows))
+        let ready = row.isReady
+        // An unresolved name shows what was heard, or who it could be, with "?".
+        let name: String, mark: String
+        if let player = row.player {
+            (name, mark) = (player.name, ready || row.value == nil ? "" : "?")
+        } else if row.candidates.count == 1 {
+            (name, mark) = (row.candidates[0].name, "?")
+        } else {
+            (name, mark) = (row.heard.isEmpty ? "(no name)" : row.heard, "?")
+        }
+        let nameRoom = frame.width - scoreWidth - m.margin * 1.5
+        // The "?" stays when a long name is cut short.
+        let shown = measurer.truncate(name, font: nameFont, toFit: nameRoom - measurer.width(mark, nameFont)) + mark
+        let nameColor = ready ? WatchColor.textPrimary : WatchColor.textSecondary
+        // What an unresolved row needs, under its name when the row has room.
+        let disputes: String? = row.existingStrokes.flatMap { was in
+            guard let value = row.value, was != value else { return nil }
+            return row.existingBy == .thisWatch ? "Replaces \(was)" : "\(row.existingBy?.name ?? "Phone") has \(was): disputes"
+        }
+        let note: String? = ready ? disputes
+            : row.player == nil && row.candidates.count > 1 ? row.candidates.map(\.name).joined(separator: " or ") + " · tap"
+            : row.player == nil && row.candidates.count == 1 ? "Heard \"\(row.heard)\" · tap"
+            : row.player == nil ? "Not in this round"
+            : row.scoreRefused ? "\"\(row.said)\" is out of range · tap"
+            : row.value == nil ? "No score heard · tap" : "Named twice · tap"
+        let noteFont = FontSpec(.sans, m.caption * 0.85)
+        let withNote = note != nil && frame.height >= m.rowText * 1.3 + noteFont.size * 1.3
+        let noteColor = ready ? WatchColor.status : WatchColor.textSecondary
+        let nameHeight = withNote ? frame.height * 0.62 : frame.height
+        list.commands.append(.text(shown, frame: Rect(x: frame.x + m.margin * 0.5, y: frame.y, width: nameRoom, height: nameHeight),
+                                   font: nameFont, color: nameColor, alignment: .leading))
+        if withNote, let note {
+            list.commands.append(.text(measurer.truncate(note, font: noteFont, toFit: nameRoom),
+                                       frame: Rect(x: frame.x + m.margin * 0.5, y: frame.y + nameHeight - noteFont.size * 0.2, width: nameRoom, height: noteFont.size * 1.3),
+                                       font: noteFont, color: noteColor, alignment: .leading))
+        }
+        // The dotted leader from the name to the score.
+        let leaderStart = frame.x + m.margin * 0.5 + measurer.width(shown, nameFont) + m.margin * 0.5
+        let leaderEnd = frame.x + frame.width - scoreWidth - m.margin * 0.5
+        var x = leaderStart
+        while x + 4 <= leaderEnd {
+            list.commands.append(.rect(Rect(x: x, y: frame.y + nameHeight * 0.62, width: 3, height: 3), WatchColor.textSecondary.opacity(0.6), cornerRadius: 1.5))
+            x += 10
+        }
+        let value = row.value.map(String.init) ?? "?"
+        let tone = row.value.map { ScoreTone.forHole(relativeToPar: $0 - overlay.par).color } ?? WatchColor.textSecondary
+        list.commands.append(.text(value, frame: Rect(x: frame.x + frame.width - scoreWidth - m.margin * 0.5, y: frame.y, width: scoreWidth, height: frame.height),
+                                   font: scoreFont, color: ready ? tone : WatchColor.textSecondary, alignment: .trailing))
+        let spokenValue = row.value.map { "\(ScoreFormat.spokenNumber($0)), \(ScoreFormat.spokenHoleRelative($0 - overlay.par))" } ?? "no score"
+        return AccessibilityElement(.row, label: name + (mark.isEmpty ? "" : ", unsure"),
+                                    value: spokenValue + (note.map { ", " + $0.replacingOccurrences(of: " · tap", with: "") } ?? ""),
+                                    hint: "Double tap to correct", frame: frame)
+    }
+
+    /// The 1.5 s countdown to the automatic save, or the Save button once a correction stopped it.
+    func voiceSave(_ overlay: VoiceOverlay, into list: inout DisplayList) {
         let button = WatchLayout.voiceSaveButton(size: size, textSize: state.textSize)
         if let remaining = overlay.remaining(at: now) {
             // The countdown: a bar that empties over 1.5 s.
