@@ -403,8 +403,9 @@ public final class CloudSync: Service, Sendable {
         }
         let localStatus = try await blocking { try hub.cloudRoundStatus(roundID) }
         let completes = shared.status == .completed && localStatus?.acceptsScores == true
-        var cursor = start, added = 0, changed = false
-        while cursor < shared.lastSeq || completes && !changed {
+        guard start < shared.lastSeq || completes else { return (0, false) }
+        var cursor = start, added = 0
+        repeat {
             let rows = cursor < shared.lastSeq ? try await cloud.events(roundID: roundID, after: cursor) : []
             for (offset, row) in rows.enumerated() where row.cloudSeq != cursor + 1 + Int64(offset) {
                 throw CloudError.unusable("The cloud's round on \(first.courseName) skips from number \(cursor + Int64(offset)) to \(row.cloudSeq); this phone does not follow it past \(cursor + Int64(offset)).")
@@ -413,13 +414,10 @@ public final class CloudSync: Service, Sendable {
                 throw CloudError.unusable("The cloud says the round on \(first.courseName) holds \(shared.lastSeq) scores but gives none after \(cursor); this phone does not follow it.")
             }
             onState(.syncing)
-            let new = try await blocking { try hub.applyFromCloud(roundID: roundID, rows: rows, status: shared.status) }
-            added += new
-            changed = changed || new > 0 || completes
+            added += try await blocking { try hub.applyFromCloud(roundID: roundID, rows: rows, status: shared.status) }
             cursor = rows.last?.cloudSeq ?? cursor
-            if rows.isEmpty { break }
-        }
-        return (added, changed)
+        } while cursor < shared.lastSeq
+        return (added, added > 0 || completes)
     }
 
     private func set(_ state: SyncState, detail: String? = nil, lastSyncAt: Date? = nil, offers: [RoundOffer]? = nil) {
