@@ -50,8 +50,9 @@ let package = Package(
         .target(name: "HyzerKit"),
         // The seeded courses; the target lives in Assets/ so the JSON files stay at the top level.
         .target(name: "HyzerAssets", path: "Assets", exclude: ["README.md"], resources: [.copy("courses")]),
-        // Durable files (temp + fsync + rename, fsynced appends) and inter-process file locks.
-        .target(name: "HyzerStorage"),
+        // Hyzer's one way of writing files (replaced whole, created once, appended to; durable or
+        // not) and inter-process file locks.
+        .target(name: "HyzerStorage", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
         // The link's messages and framing, both ends: what a third party's watch speaks, and what
         // the fuzzers read, without TLS (so fuzzing does not build BoringSSL with sanitizers).
         .target(
@@ -127,6 +128,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
         .executableTarget(
@@ -193,6 +195,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Subprocess", package: "swift-subprocess"),
                 .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
         .testTarget(
@@ -203,6 +206,7 @@ let package = Package(
                 .product(name: "NIOTestUtils", package: "swift-nio"),
             ]
         ),
+        .testTarget(name: "HyzerStorageTests", dependencies: ["HyzerStorage", "HyzerHarness"]),
         .testTarget(name: "HubCoreTests", dependencies: ["HubCore", "HyzerHarness", "hyzer-hub"]),
         // Several phones through a real PostgreSQL server (tools/test starts one; cloud_proxy.py cuts one phone off).
         .testTarget(name: "CloudTests", dependencies: ["HubCloud", "HubCore", "HyzerKit", "HyzerHarness", "hyzer-hub", "hyzer-watch",

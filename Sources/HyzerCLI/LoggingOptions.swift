@@ -1,6 +1,6 @@
 import ArgumentParser
 import Logging
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// `--log-level`, shared by every executable. Logs always go to standard error, so a command's
 /// output on standard output (`--json` above all) is never mixed with a log line.
@@ -11,7 +11,7 @@ public struct LoggingOptions: ParsableArguments {
 
     public init() {}
 
-    private static let bootstrapped = Mutex(false)
+    private static let bootstrapped = NIOLockedValueBox(false)
 
     /// Sends every logger to standard error at `logLevel` (else `defaultLevel`), first thing in
     /// `run()`. Only the first call in a process counts (swift-log allows one bootstrap).
@@ -21,7 +21,7 @@ public struct LoggingOptions: ParsableArguments {
 
     /// The same for a level read without the parser (hyzer-watch's quick reader).
     public static func bootstrap(level: Logger.Level?, defaultLevel: Logger.Level = .warning) {
-        guard bootstrapped.withLock({ done in defer { done = true }; return !done }) else { return }
+        guard bootstrapped.withLockedValue({ done in defer { done = true }; return !done }) else { return }
         let level = level ?? defaultLevel
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)

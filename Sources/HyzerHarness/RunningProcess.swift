@@ -3,7 +3,7 @@ import Glibc
 #endif
 import Foundation
 import Subprocess
-import Synchronization
+import NIOConcurrencyHelpers
 import SystemPackage
 
 /// An executable running in the background under swift-subprocess, its stdout lines and stderr
@@ -85,13 +85,13 @@ private final class Output: Sendable {
         var failure: TestFailure?
     }
 
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
 
-    var processIdentifier: pid_t? { state.withLock { $0.processIdentifier } }
-    var lines: [String] { state.withLock { $0.lines } }
-    var stderr: String { state.withLock { String(decoding: $0.stderr, as: UTF8.self) } }
-    var status: Int32? { state.withLock { $0.status } }
-    var failure: TestFailure? { state.withLock { $0.failure } }
+    var processIdentifier: pid_t? { state.withLockedValue { $0.processIdentifier } }
+    var lines: [String] { state.withLockedValue { $0.lines } }
+    var stderr: String { state.withLockedValue { String(decoding: $0.stderr, as: UTF8.self) } }
+    var status: Int32? { state.withLockedValue { $0.status } }
+    var failure: TestFailure? { state.withLockedValue { $0.failure } }
 
     /// Runs the child to its end, reading stdout and stderr side by side so neither pipe fills.
     func collect(path: String, arguments: [String], environment: [String: String?]) async {
@@ -100,12 +100,12 @@ private final class Output: Sendable {
                 .path(FilePath(path)), arguments: Arguments(arguments), environment: .inherit(changing: environment),
                 input: .none, output: .sequence, error: .sequence
             ) { execution in
-                state.withLock { $0.processIdentifier = execution.processIdentifier.value }
+                state.withLockedValue { $0.processIdentifier = execution.processIdentifier.value }
                 await withTaskGroup(of: Void.self) { group in
                     group.addTask {
                         do {
                             for try await line in execution.standardOutput.strings(separatedBy: .unicodeScalarSequence(["\n"]), bufferingPolicy: .unbounded) {
-                                self.state.withLock { $0.lines.append(line) }
+                                self.state.withLockedValue { $0.lines.append(line) }
                             }
                         } catch {
                             self.note("(reading stdout failed: \(error))")
@@ -115,7 +115,7 @@ private final class Output: Sendable {
                         do {
                             for try await chunk in execution.standardError {
                                 let bytes = chunk.withUnsafeBytes { Array($0) }
-                                self.state.withLock { $0.stderr += bytes }
+                                self.state.withLockedValue { $0.stderr += bytes }
                             }
                         } catch {
                             self.note("(reading stderr failed: \(error))")
@@ -123,15 +123,15 @@ private final class Output: Sendable {
                     }
                 }
             }
-            state.withLock { $0.status = result.terminationStatus.code }
+            state.withLockedValue { $0.status = result.terminationStatus.code }
         } catch {
-            state.withLock { $0.failure = TestFailure("could not run \(path): \(error)") }
+            state.withLockedValue { $0.failure = TestFailure("could not run \(path): \(error)") }
         }
     }
 
     /// Adds a line of the runner's own to stderr, so a failure message shows it.
     private func note(_ text: String) {
-        state.withLock { $0.stderr += Array("\n\(text)\n".utf8) }
+        state.withLockedValue { $0.stderr += Array("\n\(text)\n".utf8) }
     }
 }
 

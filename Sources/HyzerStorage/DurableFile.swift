@@ -4,49 +4,59 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import SystemPackage
 
-/// Writes that survive a crash or power cut at any instant.
+/// Hyzer's one way of writing files: whole files replaced (durable, or only whole for readers),
+/// a file created once, and `AppendOnlyFile` for records added at the end. All on swift-system's
+/// `FileDescriptor`; what fails is said as `DurableFileError`, naming the file and the reason.
 public enum DurableFile {
     /// Replaces `url` with `data` so a reader sees the old file or the new one, never half of
     /// either: temp file in the same directory, fsync, rename over, fsync the directory. With
-    /// `durable: false` (a status rewritten often, worth nothing after a crash), no fsync: still
-    /// whole for every reader, only not guaranteed on the disk.
-    public static func replace(_ url: URL, with data: Data, mode: mode_t = 0o644, durable: Bool = true) throws(DurableFileError) {
-        let directory = url.deletingLastPathComponent()
-        let temp = directory.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
-        let fd = open(temp.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
-        guard fd >= 0 else { throw .failed("create", temp.path, errno) }
-        do throws(DurableFileError) {
-            try writeAll(fd, data, path: temp.path)
-            guard !durable || fsync(fd) == 0 else { throw DurableFileError.failed("fsync", temp.path, errno) }
-        } catch {
-            close(fd)
-            unlink(temp.path)
-            throw error
-        }
-        close(fd)
+    /// `durable: false` (a status rewritten often, a screenshot, a cache: worth nothing after a
+    /// crash), no fsync: still whole for every reader, only not guaranteed on the disk.
+    ///
+    /// The temp file is named for this process, so writers in several processes never share one;
+    /// a writer that is alone by design may name it (`temporaryName`), so that what a writer killed
+    /// mid-write left is replaced by the next write instead of staying beside the file.
+    public static func replace(
+        _ url: URL, with data: Data, mode: mode_t = 0o644, durable: Bool = true, temporaryName: String? = nil
+    ) throws(DurableFileError) {
+        let temp = try writeTemporary(beside: url, named: temporaryName, data, mode: mode, durable: durable)
         guard rename(temp.path, url.path) == 0 else {
             let code = errno
             unlink(temp.path)
             throw .failed("rename", url.path, code)
         }
-        if durable { try syncDirectory(directory) }
+        if durable { try syncDirectory(url.deletingLastPathComponent()) }
+    }
+
+    /// Creates `url` holding `data`, durably, unless it already exists: then nothing is written
+    /// and false is returned. Two processes creating it at once: one wins, and the other (told
+    /// false) reads the winner's whole file, never half of it.
+    public static func createIfAbsent(_ url: URL, with data: Data, mode: mode_t = 0o644) throws(DurableFileError) -> Bool {
+        let temp = try writeTemporary(beside: url, named: nil, data, mode: mode, durable: true)
+        defer { unlink(temp.path) }
+        // link(2), unlike rename(2), refuses to replace what is there.
+        guard link(temp.path, url.path) == 0 else {
+            if errno == EEXIST { return false }
+            throw .failed("create", url.path, errno)
+        }
+        try syncDirectory(url.deletingLastPathComponent())
+        return true
     }
 
     /// Appends `data` to `url` and fsyncs before returning.
     public static func append(_ url: URL, _ data: Data) throws(DurableFileError) {
-        let fd = open(url.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw .failed("open", url.path, errno) }
-        defer { close(fd) }
-        try writeAll(fd, data, path: url.path)
-        guard fsync(fd) == 0 else { throw .failed("fsync", url.path, errno) }
+        let file = try open(url, .writeOnly, [.create, .append], mode: 0o644, doing: "open")
+        defer { try? file.close() }
+        try write(data, to: file, path: url.path)
+        try sync(file, path: url.path)
     }
 
     public static func syncDirectory(_ directory: URL) throws(DurableFileError) {
-        let fd = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { throw .failed("open directory", directory.path, errno) }
-        defer { close(fd) }
-        guard fsync(fd) == 0 else { throw .failed("fsync directory", directory.path, errno) }
+        let folder = try open(directory, .readOnly, [.directory], doing: "open directory")
+        defer { try? folder.close() }
+        guard fsync(folder.rawValue) == 0 else { throw .failed("fsync directory", directory.path, errno) }
     }
 
     /// Makes `directory` and any missing parents (`mkdir -p`), naming the folder that could not
@@ -69,33 +79,61 @@ public enum DurableFile {
     /// later, such as a recording's at its end.
     public static func checkWritable(_ url: URL) throws(DurableFileError) {
         try makeDirectory(url.deletingLastPathComponent())
-        let created = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_NONBLOCK | O_CLOEXEC, 0o644)
-        if created >= 0 {
-            close(created)
+        do {
+            try FileDescriptor.open(url.path, .writeOnly, options: [.create, .exclusiveCreate, .nonBlocking, .closeOnExec],
+                                    permissions: [.ownerReadWrite, .groupRead, .otherRead]).close()
             unlink(url.path)
-            return
+        } catch Errno.fileExists {
+            try open(url, .writeOnly, [.nonBlocking], doing: "write").closeQuietly()
+        } catch {
+            throw .failed("write", url.path, (error as? Errno)?.rawValue ?? EIO)
         }
-        guard errno == EEXIST else { throw .failed("write", url.path, errno) }
-        let existing = open(url.path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
-        guard existing >= 0 else { throw .failed("write", url.path, errno) }
-        close(existing)
     }
 
-    static func writeAll(_ fd: Int32, _ data: Data, path: String) throws(DurableFileError) {
-        let failure: Int32? = data.withUnsafeBytes { buffer -> Int32? in
-            var offset = 0
-            while offset < buffer.count {
-                let written = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                offset += written
-            }
-            return nil
+    /// `data` in a new file beside `url` (named for this process unless `name` is given), synced
+    /// when `durable`.
+    private static func writeTemporary(beside url: URL, named name: String?, _ data: Data, mode: mode_t, durable: Bool) throws(DurableFileError) -> URL {
+        let temp = url.deletingLastPathComponent().appendingPathComponent(name ?? ".\(url.lastPathComponent).\(getpid()).tmp")
+        let file = try open(temp, .writeOnly, [.create, .truncate], mode: mode, doing: "create")
+        do throws(DurableFileError) {
+            // The mode asked for, whatever the umask or an earlier temp file left.
+            guard fchmod(file.rawValue, mode) == 0 else { throw .failed("create", temp.path, errno) }
+            try write(data, to: file, path: temp.path)
+            if durable { try sync(file, path: temp.path) }
+            try? file.close()
+        } catch {
+            try? file.close()
+            unlink(temp.path)
+            throw error
         }
-        if let failure { throw .failed("write", path, failure) }
+        return temp
     }
+
+    static func open(
+        _ url: URL, _ access: FileDescriptor.AccessMode, _ options: FileDescriptor.OpenOptions, mode: mode_t? = nil, doing operation: String
+    ) throws(DurableFileError) -> FileDescriptor {
+        do {
+            return try FileDescriptor.open(url.path, access, options: options.union(.closeOnExec), permissions: mode.map(FilePermissions.init(rawValue:)))
+        } catch {
+            throw .failed(operation, url.path, (error as? Errno)?.rawValue ?? EIO)
+        }
+    }
+
+    static func write(_ data: Data, to file: FileDescriptor, path: String) throws(DurableFileError) {
+        do {
+            _ = try file.writeAll(data)
+        } catch {
+            throw .failed("write", path, (error as? Errno)?.rawValue ?? EIO)
+        }
+    }
+
+    static func sync(_ file: FileDescriptor, path: String, dataOnly: Bool = false) throws(DurableFileError) {
+        guard (dataOnly ? fdatasync(file.rawValue) : fsync(file.rawValue)) == 0 else { throw .failed(dataOnly ? "fdatasync" : "fsync", path, errno) }
+    }
+}
+
+extension FileDescriptor {
+    func closeQuietly() { try? close() }
 }
 
 public enum DurableFileError: Error, Equatable, Sendable, CustomStringConvertible {

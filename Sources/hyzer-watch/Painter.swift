@@ -1,6 +1,7 @@
 import CSDL2
 import Foundation
 import Logging
+import HyzerStorage
 import WatchCore
 
 /// Errors of the SDL host, with what to do about them.
@@ -100,19 +101,12 @@ final class FontBook: @unchecked Sendable {
         guard lines.count == FontSpec.Family.allCases.count, !lines.contains(where: { $0.dropLast().contains("\n") || $0.split(separator: "\t").count != 2 }) else {
             throw HostError("a font path holds a tab or a line break")
         }
-        // Written beside it under one fixed name and renamed over it: a start killed mid-write
-        // leaves at most that one file, which the next write replaces. Not synced: a cache lost
-        // to a power cut is only asked for again.
-        let temporary = cache.deletingLastPathComponent().appendingPathComponent(".font-paths.tmp").path
-        let fd = Glibc.open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw HostError("\(temporary): \(String(cString: strerror(errno)))") }
-        var text = lines.joined()
-        let written = text.withUTF8 { write(fd, $0.baseAddress, $0.count) == $0.count }
-        close(fd)
-        guard written, rename(temporary, cache.path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            throw HostError(reason)
+        // Not synced: a cache lost to a power cut is only asked for again. One temp name for
+        // every start, so a start killed mid-write leaves at most that file, replaced next time.
+        do {
+            try DurableFile.replace(cache, with: Data(lines.joined().utf8), durable: false, temporaryName: ".font-paths.tmp")
+        } catch {
+            throw HostError(error.description)
         }
     }
 

@@ -201,3 +201,32 @@ struct DurableOutboxTests {
         #expect(outbox.count == 1)
     }
 }
+
+extension DurableOutboxTests {
+    @Test("Saves and acks from many threads at once: a reopened outbox holds exactly the scores not acked, in order")
+    func concurrentSavesAndAcks() async throws {
+        let home = try TemporaryHome()
+        let directory = home.url.appendingPathComponent("outbox")
+        let outbox = try DurableOutbox(directory: directory)
+        let threads = 4, each = 50
+        let saved = NIOLockedValueBox<[ScoreEvent]>([])
+        await withTaskGroup(of: Void.self) { group in
+            for thread in 0..<threads {
+                group.addTask {
+                    for n in 0..<each {
+                        let event = try! Self.event(thread * 1_000 + n)
+                        try! outbox.enqueue(event)
+                        saved.withLockedValue { $0.append(event) }
+                        // Every other score, the last one included, is acked by another thread while Saves go on.
+                        if n % 2 == 1 { Task.detached { try! outbox.remove(event.id) } }
+                    }
+                }
+            }
+        }
+        let acked = Set(saved.withLockedValue { $0 }.filter { Int($0.playerID.dropFirst())! % 2 == 1 }.map(\.id))
+        #expect(await eventually { outbox.count == threads * each - acked.count })
+        let left = outbox.pending
+        #expect(try DurableOutbox(directory: directory).pending == left)
+        #expect(Set(left.map(\.id)).isDisjoint(with: acked))
+    }
+}

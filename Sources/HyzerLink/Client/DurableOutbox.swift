@@ -3,7 +3,6 @@ import HyzerKit
 import HyzerStorage
 import Logging
 import NIOConcurrencyHelpers
-import Synchronization
 
 /// The watch's outbox (WCSession `transferUserInfo` semantics): an event is on disk before the
 /// user is told "saved", leaves in FIFO order, and is removed only when the hub has acked it.
@@ -27,13 +26,16 @@ public final class DurableOutbox: Sendable {
     /// The queue as it is in memory, for readers; a write holds `journal` and then this.
     private let state: NIOLockedValueBox<State>
     /// Held across each durable write, so records reach the journal in queue order.
-    private let journal: Mutex<AppendOnlyFile>
+    private let journal: NIOLockedValueBox<AppendOnlyFile>
 
     private struct State {
         var queue: [ScoreEvent]
         /// Acks not in the journal yet: an ack never waits for a Save's sync, whoever holds the
         /// journal next writes them (and one lost in a crash only means a resend).
         var unwrittenAcks: [UUID] = []
+        /// Writers holding or waiting for `journal`. Each writes the unwritten acks before it
+        /// leaves, so an ack made while one is there is left to it.
+        var writers = 0
     }
     private let logger = Logger(label: "hyzer.watch.outbox")
 
@@ -99,19 +101,23 @@ public final class DurableOutbox: Sendable {
             }
         }
         self.state = NIOLockedValueBox(State(queue: contents.events))
-        self.journal = Mutex(AppendOnlyFile(url: journalURL))
+        self.journal = NIOLockedValueBox(AppendOnlyFile(url: journalURL))
         if !movedAside.isEmpty {
             logger.error("\(movedAside.count) saved score(s) could not be read back and were moved to \(Self.quarantineDirectory(for: directory).path)",
                          metadata: ["records": "\(movedAside.joined(separator: ", "))"])
         }
     }
 
+    deinit { journal.withLockedValue { $0.close() } }
+
     /// Writes the event durably; when this returns, the event survives a crash.
     ///
     /// Readers of the queue never wait for the disk: only writers take the journal's lock.
     public func enqueue(_ event: ScoreEvent, whenWritten: @Sendable () -> Void = {}) throws {
         let record = Self.record(queued: event)
-        try journal.withLock { journal in
+        state.withLockedValue { $0.writers += 1 }
+        try journal.withLockedValue { journal in
+            defer { writeAcks(&journal) }
             do {
                 try journal.append(record, sync: true) {
                     state.withLockedValue { $0.queue.append(event) }
@@ -127,7 +133,6 @@ public final class DurableOutbox: Sendable {
                 }
                 if !acked { throw error }
             }
-            writeAcks(&journal)
         }
     }
 
@@ -141,34 +146,41 @@ public final class DurableOutbox: Sendable {
     /// Removes an acked (or rejected and logged) event. Nothing is synced: see the type's comment.
     /// Never waits for a Save's sync: while one holds the journal, it writes this ack after.
     public func remove(_ id: UUID) throws {
-        let found = state.withLockedValue { state -> Bool in
+        let writeNow = state.withLockedValue { state -> Bool in
             guard let index = state.queue.firstIndex(where: { $0.id == id }) else { return false }
             state.queue.remove(at: index)
             state.unwrittenAcks.append(id)
+            guard state.writers == 0 else { return false }
+            state.writers += 1
             return true
         }
-        guard found else { return }
-        journal.withLockIfAvailable { journal in writeAcks(&journal) }
+        if writeNow { journal.withLockedValue { writeAcks(&$0) } }
     }
 
     /// Writes the acks not yet in the journal, or empties it when the queue is empty and the
-    /// journal has grown past `emptiesPast`. Under the
-    /// journal's lock, so the queue cannot hold less than the journal's queued records say.
+    /// journal has grown past `emptiesPast`, until none is left; then this writer leaves. Under
+    /// the journal's lock, so the queue cannot hold less than the journal's queued records say.
     /// Failures are logged: an ack the journal lacks only means a resend the hub recognises.
     private func writeAcks(_ journal: inout AppendOnlyFile) {
-        let (acks, empty) = state.withLockedValue { state in
-            defer { state.unwrittenAcks = [] }
-            return (state.unwrittenAcks, state.queue.isEmpty)
-        }
-        guard !acks.isEmpty else { return }
-        do {
-            if empty, journal.length > emptiesPast {
-                try journal.removeAll()
-            } else {
-                for id in acks { try journal.append(Self.record(acked: id), sync: false) }
+        while true {
+            let next = state.withLockedValue { state -> (acks: [UUID], empty: Bool)? in
+                guard !state.unwrittenAcks.isEmpty else {
+                    state.writers -= 1
+                    return nil
+                }
+                defer { state.unwrittenAcks = [] }
+                return (state.unwrittenAcks, state.queue.isEmpty)
             }
-        } catch {
-            logger.error("an ack could not be written to the outbox journal; that score will be sent again and recognised", metadata: ["error": "\(error)"])
+            guard let (acks, empty) = next else { return }
+            do {
+                if empty, journal.length > emptiesPast {
+                    try journal.removeAll()
+                } else {
+                    for id in acks { try journal.append(Self.record(acked: id), sync: false) }
+                }
+            } catch {
+                logger.error("an ack could not be written to the outbox journal; that score will be sent again and recognised", metadata: ["error": "\(error)"])
+            }
         }
     }
 

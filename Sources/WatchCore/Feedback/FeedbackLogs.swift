@@ -9,31 +9,27 @@ import NIOConcurrencyHelpers
 /// wearer felt and heard, and the crown's detent-to-haptic budget is a few hundred microseconds.
 public final class JSONLinesLog: Sendable {
     public let url: URL
-    private let handle: NIOLockedValueBox<FileHandle?>
+    private let file: NIOLockedValueBox<AppendOnlyFile>
 
+    /// Makes the file's folder and the file itself now, so a log that cannot be written is said
+    /// at start rather than at the first haptic.
     public init(url: URL) throws {
         self.url = url
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        if !FileManager.default.fileExists(atPath: url.path), !FileManager.default.createFile(atPath: url.path, contents: nil) {
-            throw DurableFileError.failed("create", url.path, errno)
-        }
-        let handle = try FileHandle(forWritingTo: url)
-        try handle.seekToEnd()
-        self.handle = NIOLockedValueBox(handle)
+        try DurableFile.makeDirectory(url.deletingLastPathComponent())
+        var file = AppendOnlyFile(url: url)
+        try file.append([], sync: false)
+        self.file = NIOLockedValueBox(file)
     }
+
+    deinit { close() }
 
     /// One record already written as JSON (without its newline): `HapticRecord.compactJSON`,
     /// `AnnouncementRecord.compactJSON`.
     public func append(line json: [UInt8]) throws {
-        var line = json
-        line.append(0x0A)
-        try handle.withLockedValue { try $0?.write(contentsOf: line) }
+        try file.withLockedValue { try $0.append(json + [0x0A], sync: false) }
     }
 
     public func close() {
-        handle.withLockedValue { handle in
-            try? handle?.close()
-            handle = nil
-        }
+        file.withLockedValue { $0.close() }
     }
 }

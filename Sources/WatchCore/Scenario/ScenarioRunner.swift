@@ -84,7 +84,7 @@ public final class ScenarioRunner {
             }
         case .dump(let path):
             try writing(path, line) { url in
-                try session.accessibilityDump(measurer: host.measurer, window: host.windowGeometry).json().write(to: url, options: .atomic)
+                try DurableFile.replace(url, with: session.accessibilityDump(measurer: host.measurer, window: host.windowGeometry).json(), durable: false)
                 say("dump \(url.path)")
             }
         case .recordStart(let path):
