@@ -50,20 +50,26 @@ public final class WatchSession: Sendable {
     public let outbox: DurableOutbox
     private let hapticLog: JSONLinesLog
     private let announcementLog: JSONLinesLog
-    private let state: NIOLockedValueBox<WatchState>
-    private let clockOffset = NIOLockedValueBox<TimeInterval>(0)
-    private let hapticCounts = NIOLockedValueBox<[HapticKind: Int]>([:])
-    /// Whether the link should be up and the client serving it, in one box: "connect when
-    /// wanted and not yet connected" is decided under one lock, so there is never a second client.
-    private let link = NIOLockedValueBox(LinkState())
+    /// Everything the session knows, under one lock: a decision that reads one part and changes
+    /// another ("connect when wanted and not yet connected") is made whole.
+    private let shell: NIOLockedValueBox<Shell>
     private let changed: @Sendable () -> Void
-    private let snapshotWatcher: NIOLockedValueBox<FileChangeWatcher?> = NIOLockedValueBox(nil)
-    /// The signature of `standings.json` when `loadSnapshot()` read it, until `start()`.
-    private let loadedSnapshot: NIOLockedValueBox<String?> = NIOLockedValueBox(nil)
-    /// Wrist down: the state the always-on display shows, and when it was last updated (once a minute).
-    private let alwaysOn = NIOLockedValueBox<(state: WatchState, at: Date)?>(nil)
-    private let statusClock: NIOLockedValueBox<Bool>
     private let logger = Logger(label: "hyzer.watch")
+
+    private struct Shell {
+        /// What the face shows and the rules act on (`WatchMachine`).
+        var watch: WatchState
+        /// What `advance-clock` added to real time.
+        var clockOffset: TimeInterval = 0
+        var hapticCounts: [HapticKind: Int] = [:]
+        var link = LinkState()
+        var snapshotWatcher: FileChangeWatcher?
+        /// The signature of `standings.json` when `loadSnapshot()` read it, until `start()`.
+        var loadedSnapshot: String?
+        /// Wrist down: the state the always-on display shows, and when it was last updated (once a minute).
+        var alwaysOn: (state: WatchState, at: Date)?
+        var statusClock: Bool
+    }
 
     /// - Parameter changed: called (on any thread) after anything that may change the face.
     public init(configuration: WatchConfiguration, changed: @escaping @Sendable () -> Void = {}) throws {
@@ -78,23 +84,22 @@ public final class WatchSession: Sendable {
         initial.pendingScores = outbox.pending
         initial.pendingTransfers = initial.pendingScores.count
         initial.unreadableScores = outbox.quarantined
-        state = NIOLockedValueBox(initial)
-        statusClock = NIOLockedValueBox(configuration.statusClock)
+        shell = NIOLockedValueBox(Shell(watch: initial, statusClock: configuration.statusClock))
         self.changed = changed
     }
 
     // MARK: Clock
 
     /// The watch's clock: real time plus whatever `advance-clock` added.
-    public func now() -> Date { Date().addingTimeInterval(clockOffset.withLockedValue { $0 }) }
+    public func now() -> Date { Date().addingTimeInterval(shell.withLockedValue { $0.clockOffset }) }
 
     public func advanceClock(by interval: TimeInterval) {
-        clockOffset.withLockedValue { $0 += interval }
+        shell.withLockedValue { $0.clockOffset += interval }
         changed()
     }
 
     private func environment() -> WatchEnvironment {
-        let offset = clockOffset.withLockedValue { $0 }
+        let offset = shell.withLockedValue { $0.clockOffset }
         return WatchEnvironment(now: Date().addingTimeInterval(offset), size: configuration.size,
                                 hubTimeToWatchTime: { $0.addingTimeInterval(offset) })
     }
@@ -106,7 +111,7 @@ public final class WatchSession: Sendable {
     /// brings the link up.
     public func loadSnapshot() {
         let url = configuration.paths.standingsSnapshot
-        loadedSnapshot.withLockedValue { $0 = FileChangeWatcher.signature(of: url) }
+        shell.withLockedValue { $0.loadedSnapshot = FileChangeWatcher.signature(of: url) }
         readSnapshotFile()
     }
 
@@ -115,36 +120,46 @@ public final class WatchSession: Sendable {
     public func start() {
         let url = configuration.paths.standingsSnapshot
         let watcher = FileChangeWatcher(files: [url]) { [weak self] in self?.readSnapshotFile() }
-        snapshotWatcher.withLockedValue { $0 = watcher }
+        let loaded = shell.withLockedValue { shell in
+            shell.snapshotWatcher = watcher
+            defer { shell.loadedSnapshot = nil }
+            return shell.loadedSnapshot
+        }
         watcher.start(name: "hyzer.watch.snapshot")
-        let loaded = loadedSnapshot.withLockedValue { signature in defer { signature = nil }; return signature }
         if loaded != FileChangeWatcher.signature(of: url) { readSnapshotFile() }
         setLink(up: true)
     }
 
     public func stop() async {
-        snapshotWatcher.withLockedValue { $0?.stop() }
-        await link.withLockedValue { $0.takeDown() }?.stop()
+        let (watcher, client, stopping) = shell.withLockedValue { shell in
+            (shell.snapshotWatcher, shell.link.takeDown(), shell.link.stopping)
+        }
+        watcher?.stop()
+        await client?.stop()
+        for task in stopping { await task.value }
         hapticLog.close()
         announcementLog.close()
     }
 
     /// `wearer NAME` (script) or `--wearer`: whose watch this is.
     public func setWearer(_ name: String) {
-        state.withLockedValue { $0.wearerName = name; $0.wearerID = nil }
+        shell.withLockedValue { $0.watch.wearerName = name; $0.watch.wearerID = nil }
         if let snapshot = current.snapshot { send(.snapshot(snapshot)) }  // re-resolves (same sequence: nothing else changes)
     }
 
     /// Whether the link is wanted up (`link up`, the default) or was taken down.
-    public var linkWanted: Bool { link.withLockedValue { $0.wanted } }
+    public var linkWanted: Bool { shell.withLockedValue { $0.link.wanted } }
 
     /// `link down` / `link up`: make the phone unreachable or reachable again.
     public func setLink(up: Bool) {
         if up {
-            link.withLockedValue { $0.wanted = true }
+            shell.withLockedValue { $0.link.wanted = true }
             connectWhenPaired()
-        } else if let client = link.withLockedValue({ $0.takeDown() }) {
-            Task { await client.stop() }
+        } else if let client = shell.withLockedValue({ $0.link.takeDown() }) {
+            // Stopped in the background (a script's `link down` does not wait for it); `stop()`
+            // waits for it.
+            let stopping = Task { await client.stop() }
+            shell.withLockedValue { $0.link.stopping.append(stopping) }
             send(.reachability(false))
         }
     }
@@ -154,11 +169,17 @@ public final class WatchSession: Sendable {
         var client: LinkClient?
         /// Which client's news counts: bumped when one is taken down.
         var generation = 0
+        /// Clients taken down (`link down`) and still stopping.
+        var stopping: [Task<Void, Never>] = []
+        /// Waiting a second to read the pairing token again (the hub may start after the watch).
+        var retry: Task<Void, Never>?
 
         /// Not wanted any more: returns the client to stop, if one was running.
         mutating func takeDown() -> LinkClient? {
             wanted = false
             generation += 1
+            retry?.cancel()
+            retry = nil
             defer { client = nil }
             return client
         }
@@ -166,7 +187,7 @@ public final class WatchSession: Sendable {
 
     /// Starts the link client once a pairing token can be read (the hub may start after the watch).
     private func connectWhenPaired() {
-        guard link.withLockedValue({ $0.wanted && $0.client == nil }) else { return }
+        guard shell.withLockedValue({ $0.link.wanted && $0.link.client == nil }) else { return }
         let token: String
         do {
             token = try PairingToken.read(at: configuration.tokenFile)
@@ -187,18 +208,25 @@ public final class WatchSession: Sendable {
             send(.notPaired(shown))
             // No token, no hub: that is a failed attempt, so the face may say "No phone".
             if !current.linkKnown { send(.reachability(false)) }
-            DispatchQueue.global().asyncAfter(deadline: .now() + 1) { [weak self] in self?.connectWhenPaired() }
+            let retry = Task { [weak self] in
+                guard (try? await Task.sleep(for: .seconds(1))) != nil else { return }
+                self?.connectWhenPaired()
+            }
+            shell.withLockedValue { shell in
+                guard shell.link.wanted else { return retry.cancel() }
+                shell.link.retry = retry
+            }
             return
         }
-        let generation = link.withLockedValue { $0.generation }
+        let generation = shell.withLockedValue { $0.link.generation }
         let client = LinkClient(
             configuration: LinkClientConfiguration(address: configuration.address, token: token, deviceID: configuration.deviceID,
                                                    trust: configuration.trust),
             outbox: outbox, rejectedLog: RejectedLog(url: configuration.paths.rejectedLog)
         ) { [weak self] event in self?.linkEvent(event, from: generation) }
-        let adopted = link.withLockedValue { state in
-            guard state.wanted, state.client == nil else { return false }
-            state.client = client
+        let adopted = shell.withLockedValue { shell in
+            guard shell.link.wanted, shell.link.client == nil else { return false }
+            shell.link.client = client
             return true
         }
         if adopted { client.start() }
@@ -209,7 +237,7 @@ public final class WatchSession: Sendable {
         case .reachability(let reachable):
             // A client taken down (`link down`) may still finish pairing on its own thread before
             // its stop lands; what it says of the phone is no longer this watch's link.
-            guard link.withLockedValue({ $0.generation == generation }) else { return }
+            guard shell.withLockedValue({ $0.link.generation == generation }) else { return }
             send(.reachability(reachable))
         case .standings(let snapshot): send(.pushed(snapshot))
         case .heartbeat(let heartbeat): send(.heartbeat(sequence: heartbeat.sequence))
@@ -239,7 +267,7 @@ public final class WatchSession: Sendable {
     /// their latency from it.
     public func send(_ input: WatchInput, inputTime: ContinuousClock.Instant? = nil) {
         let env = environment()
-        let effects = state.withLockedValue { WatchMachine.reduce(&$0, input, env) }
+        let effects = shell.withLockedValue { WatchMachine.reduce(&$0.watch, input, env) }
         perform(effects, env: env, inputTime: inputTime ?? .now)
         changed()
     }
@@ -250,22 +278,22 @@ public final class WatchSession: Sendable {
             switch effect {
             case .enqueue(let event):
                 do {
-                    let client = link.withLockedValue { $0.client }
+                    let client = shell.withLockedValue { $0.link.client }
                     try outbox.enqueue(event) { client?.outboxChanged() }
                 } catch {
                     // Not on disk, so not saved: say so instead of the success that would follow.
                     logger.error("could not save a score to the outbox: \(error)")
-                    let failure = state.withLockedValue { state -> [WatchEffect] in
-                        state.pendingScores = outbox.pending
-                        state.pendingTransfers = state.pendingScores.count
-                        return WatchMachine.reduce(&state, .saveFailed("\(error)"), env)
+                    let failure = shell.withLockedValue { shell -> [WatchEffect] in
+                        shell.watch.pendingScores = outbox.pending
+                        shell.watch.pendingTransfers = shell.watch.pendingScores.count
+                        return WatchMachine.reduce(&shell.watch, .saveFailed("\(error)"), env)
                     }
                     remaining = failure[...]
                 }
             case .haptic(let kind, let value):
                 let elapsed = inputTime.duration(to: .now).components
                 let latency = Int(elapsed.seconds) * 1_000_000 + Int(elapsed.attoseconds / 1_000_000_000_000)
-                hapticCounts.withLockedValue { $0[kind, default: 0] += 1 }
+                shell.withLockedValue { $0.hapticCounts[kind, default: 0] += 1 }
                 do { try hapticLog.append(line: HapticRecord(at: env.now, kind: kind, value: value, latencyMicros: latency).compactJSON()) } catch {
                     logger.error("could not write the haptic log: \(error)")
                 }
@@ -279,34 +307,34 @@ public final class WatchSession: Sendable {
 
     // MARK: Reading
 
-    public var current: WatchState { state.withLockedValue { $0 } }
+    public var current: WatchState { shell.withLockedValue { $0.watch } }
 
     /// Haptics of `kind` since this session began.
-    public func hapticCount(_ kind: HapticKind) -> Int { hapticCounts.withLockedValue { $0[kind, default: 0] } }
+    public func hapticCount(_ kind: HapticKind) -> Int { shell.withLockedValue { $0.hapticCounts[kind, default: 0] } }
 
     /// The frame to draw now. Wrist down, that is the always-on display: what the face showed at
     /// its last update, updated once a minute.
     public func frame(measurer: TextMeasurer, at time: Date? = nil) -> DisplayList {
         let (state, at) = shown(at: time)
         return WatchLayout.displayList(state, now: at, size: configuration.size, measurer: measurer,
-                                       clock: statusClock.withLockedValue { $0 } ? Self.clockText(at) : nil)
+                                       clock: shell.withLockedValue { $0.statusClock } ? Self.clockText(at) : nil)
     }
 
     /// The state on the face and the moment it shows: now, or wrist down the last minute update.
     private func shown(at time: Date? = nil) -> (WatchState, Date) {
         let now = time ?? now()
-        let state = current
-        guard state.wristDown else {
-            alwaysOn.withLockedValue { $0 = nil }
-            return (state, now)
-        }
-        return alwaysOn.withLockedValue { frozen in
-            if let shown = frozen, now.timeIntervalSince(shown.at) < Self.alwaysOnInterval, now >= shown.at {
+        return shell.withLockedValue { shell in
+            let state = shell.watch
+            guard state.wristDown else {
+                shell.alwaysOn = nil
+                return (state, now)
+            }
+            if let shown = shell.alwaysOn, now.timeIntervalSince(shown.at) < Self.alwaysOnInterval, now >= shown.at {
                 var kept = shown.state
                 kept.wristDown = true
                 return (kept, shown.at)
             }
-            frozen = (state, now)
+            shell.alwaysOn = (state, now)
             return (state, now)
         }
     }
@@ -316,7 +344,7 @@ public final class WatchSession: Sendable {
 
     /// Whether the status-bar time shows in the clock area (the device chrome turns it on).
     public func setStatusClock(_ on: Bool) {
-        statusClock.withLockedValue { $0 = on }
+        shell.withLockedValue { $0.statusClock = on }
         changed()
     }
 
@@ -352,7 +380,7 @@ public final class WatchSession: Sendable {
         let state = current
         if state.wristDown {
             // Always on: the next minute update (or the auto-save, which still happens).
-            let next = alwaysOn.withLockedValue { $0?.at.addingTimeInterval(Self.alwaysOnInterval) } ?? now
+            let next = shell.withLockedValue { $0.alwaysOn?.at.addingTimeInterval(Self.alwaysOnInterval) } ?? now
             return max(0.001, min(next.timeIntervalSince(now), state.nextTimer.map { $0.timeIntervalSince(now) } ?? .infinity))
         }
         if state.isAnimating(at: now) { return 1.0 / 60 }
