@@ -101,6 +101,9 @@ struct HyzerWatch: ParsableCommand {
     @OptionGroup var logging: LoggingOptions
     /// For hyzer-bench: print "first-frame" on stdout the moment the first frame is drawn.
     @Flag(name: .customLong("report-first-frame"), help: .hidden) var reportFirstFrame = false
+    @Flag(name: .customLong("same-machine-file"),
+          help: "Also read the phone's shared/standings.json on this home while the phone is in range: a shortcut no real watch has (off by default; out of range nothing arrives by any path).")
+    var sameMachineFile = false
 
     func run() throws { try Self.launch(arguments) }
 
@@ -109,7 +112,7 @@ struct HyzerWatch: ParsableCommand {
         WatchArguments(home: home, connect: connect, tokenFile: tokenFile, hubFingerprint: hubFingerprint, insecure: insecure, size: size,
                        headless: headless, script: script, screenshotDir: screenshotDir, expectTimeout: expectTimeout,
                        reduceMotion: reduceMotion, textSize: textSize, chrome: chrome, scale: scale, device: device, wearer: wearer,
-                       logLevel: logging.logLevel, reportFirstFrame: reportFirstFrame)
+                       logLevel: logging.logLevel, reportFirstFrame: reportFirstFrame, sameMachineFile: sameMachineFile)
     }
 }
 
@@ -188,7 +191,7 @@ extension HyzerWatch {
             tokenFile: a.tokenFile.map { URL(fileURLWithPath: $0) },
             deviceID: a.device ?? a.wearer.map(Player.watchDeviceID(wearer:)) ?? "watch",
             wearerName: a.wearer,
-            size: a.size, reduceMotion: a.reduceMotion, textSize: a.textSize,
+            size: a.size, reduceMotion: a.reduceMotion, textSize: a.textSize, sameMachineFile: a.sameMachineFile,
             trust: a.connect.flatMap { HubTrust.forWatch(address: $0, fingerprint: a.hubFingerprint, insecure: a.insecure, pinStore: paths.hubPin) })
         let (held, session, savedFontPaths) = try openHome(paths, configuration, wake: wake)
         defer { withExtendedLifetime(held) {} }

@@ -24,4 +24,5 @@ struct WatchArguments: Equatable {
     var wearer: String?
     var logLevel: Logger.Level?
     var reportFirstFrame = false
+    var sameMachineFile = false
 }

@@ -12,6 +12,7 @@ struct WatchDeviceTests {
         #expect(try await home.hub("round", "start", "--course", "Maple Hill", "--player", "Ann", "Ben", "Cat", "Dan",
                                    "--guest", "Eve", "--guest", "王小明").status == 0)
         #expect(try await home.hub("score", "王小明", "2").status == 0)
+        try WatchHeadlessTests.watchHasSeenThePhonesStandings(home)
     }
 
     static func dump(_ url: URL) throws -> AccessibilityDump {
@@ -25,7 +26,6 @@ struct WatchDeviceTests {
         var rows: [Int: (full: Int, partial: Int)] = [:]
         for size in [41, 45, 49] {
             let script = try WatchHeadlessTests.script(home, """
-                wait-snapshot
                 dump d\(size).json
                 screenshot face\(size).png
                 screenshot device\(size).png chrome
@@ -49,7 +49,7 @@ struct WatchDeviceTests {
         let d45 = try Self.dump(home.url.appendingPathComponent("d45.json"))
         #expect(d45.tree.flattened.contains { $0.role == .row && $0.label == "First, 王小明" && $0.value == "minus one" })
 
-        let script = try WatchHeadlessTests.script(home, "wait-snapshot\nscreenshot big.png\n")
+        let script = try WatchHeadlessTests.script(home, "screenshot big.png\n")
         #expect(try await WatchHeadlessTests.watch(home, script: script, ["--scale", "2"]).status == 0)
         #expect(try WatchHeadlessTests.pngSize(home.url.appendingPathComponent("big.png")).map { [$0.0, $0.1] } == [792, 968])
         let bad = try await CLIProcess.run("hyzer-watch", ["--home", home.path, "--headless", "--scale", "huge"])
@@ -61,7 +61,6 @@ struct WatchDeviceTests {
         let home = try TemporaryHome()
         try await Self.round(home)
         let script = try WatchHeadlessTests.script(home, """
-            wait-snapshot
             screenshot normal.png
             text-size ax2
             dump large.json
@@ -86,7 +85,6 @@ struct WatchDeviceTests {
         try await Self.round(home)
         for size in [41, 45, 49] {
             let script = try WatchHeadlessTests.script(home, """
-                wait-snapshot
                 text-size AX3
                 expect-text "王小明"
                 expect-text "Ann"
@@ -129,7 +127,6 @@ struct WatchDeviceTests {
         let home = try TemporaryHome()
         try await Self.round(home)
         let script = try WatchHeadlessTests.script(home, """
-            wait-snapshot
             record start unfinished.png
             wait 500ms
             dump plain.json

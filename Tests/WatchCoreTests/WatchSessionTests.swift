@@ -12,8 +12,10 @@ struct WatchSessionTests {
         try WatchSession(configuration: WatchConfiguration(paths: HyzerPaths(home: home.url), deviceID: "watch-1"))
     }
 
-    static func write(_ snapshot: StandingsSnapshot, to home: TemporaryHome) throws {
-        let url = home.url.appendingPathComponent("shared/standings.json")
+    /// Writes `snapshot` as standings that reached the watch before (its container,
+    /// `watch/standings.json`), or with `phone` as the phone's own `shared/standings.json`.
+    static func write(_ snapshot: StandingsSnapshot, to home: TemporaryHome, phone: Bool = false) throws {
+        let url = home.url.appendingPathComponent(phone ? "shared/standings.json" : "watch/standings.json")
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try HyzerJSON.encoder().encode(snapshot).write(to: url)
     }
@@ -39,6 +41,7 @@ struct WatchSessionTests {
         let home = try TemporaryHome()
         try Self.write(Fixture.snapshot(), to: home)
         let session = try Self.session(home)
+        session.loadSnapshot()
         session.start()
         try await Self.running(session) { (session: WatchSession) async throws in
             #expect(session.current.snapshot?.sequence == 1)
@@ -65,18 +68,22 @@ struct WatchSessionTests {
         }
     }
 
-    @Test("The standings read for the first frame are read again at start if the file changed in between")
-    func standingsChangedBeforeStart() async throws {
+    @Test("At launch the watch shows what reached it before, not the phone's own file: that is read only with --same-machine-file, and only while the phone is in reach")
+    func launchShowsTheContainer() async throws {
         let home = try TemporaryHome()
         try Self.write(Fixture.snapshot(sequence: 1), to: home)
-        let session = try Self.session(home)
-        session.loadSnapshot()
-        #expect(session.current.snapshot?.sequence == 1)
-        // The hub writes new standings after the first frame, before the file is watched.
-        try Self.write(Fixture.snapshot(sequence: 2), to: home)
-        session.start()
-        try await Self.running(session) { (session: WatchSession) async throws in
-            #expect(session.current.snapshot?.sequence == 2)
+        try Self.write(Fixture.snapshot(sequence: 5), to: home, phone: true)
+        for sameMachineFile in [false, true] {
+            let session = try WatchSession(configuration: WatchConfiguration(paths: HyzerPaths(home: home.url), deviceID: "watch-1",
+                                                                             sameMachineFile: sameMachineFile))
+            session.loadSnapshot()
+            session.start()
+            try await Self.running(session) { (session: WatchSession) async throws in
+                // No hub here: the phone is out of reach, so its file is not read, flag or not.
+                #expect(await eventually { session.current.linkKnown })
+                try Self.write(Fixture.snapshot(sequence: 6), to: home, phone: true)
+                #expect(session.current.snapshot?.sequence == 1)
+            }
         }
     }
 
@@ -85,6 +92,7 @@ struct WatchSessionTests {
         let home = try TemporaryHome()
         try Self.write(Fixture.snapshot(), to: home)
         let session = try Self.session(home)
+        session.loadSnapshot()
         session.start()
         try await Self.running(session) { (session: WatchSession) async throws in
             session.send(.tap(WatchLayout.rowFrame(slot: 1, size: .mm45).center))
@@ -99,27 +107,22 @@ struct WatchSessionTests {
         }
     }
 
-    @Test("Corrupt and half-written snapshots keep the last good one and say why", arguments: [
+    @Test("A corrupt or half-written container is not shown: the watch says why and waits for the phone", arguments: [
         ("half-written", "{\"schemaVersion\": 1, \"hubID\": \"hub\", \"seq"),
         ("corrupt", "\u{0}\u{1}garbage"),
         ("empty", ""),
     ])
-    func badSnapshotKeepsLastGood(label: String, content: String) async throws {
+    func badContainer(label: String, content: String) async throws {
         let home = try TemporaryHome()
-        try Self.write(Fixture.snapshot(sequence: 7), to: home)
+        let url = home.url.appendingPathComponent("watch/standings.json")
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(content.utf8).write(to: url)
         let session = try Self.session(home)
-        session.start()
-        try await Self.running(session) { (session: WatchSession) async throws in
-            #expect(session.current.snapshot?.sequence == 7)
-
-            let url = home.url.appendingPathComponent("shared/standings.json")
-            try Data(content.utf8).write(to: url)
-            // The watcher notices the new file; the reader refuses it.
-            #expect(await eventually(timeout: .seconds(5)) { session.current.snapshotProblem != nil })
-            #expect(session.current.snapshot?.sequence == 7)
-            #expect(session.current.snapshotProblem?.contains("is partial or corrupt") == true)
-            #expect(session.frame(measurer: .estimate).texts.contains("Jake"))
-        }
+        session.loadSnapshot()
+        #expect(session.current.snapshot == nil)
+        #expect(session.current.snapshotProblem?.contains("is partial or corrupt") == true)
+        #expect(session.frame(measurer: .estimate).texts.contains("No standings yet"))
+        await session.stop()
     }
 
     @Test("A missing file, a partial file, an unknown schema and values out of the schema's bounds each read as a reason, never a crash")
@@ -138,19 +141,6 @@ struct WatchSessionTests {
         zeroth["sequence"] = -1
         try JSONSerialization.data(withJSONObject: zeroth).write(to: url)
         #expect(SnapshotFile.read(url) == .failure(.unreadable(path: url.path, reason: "sequence is -1; it counts from 0")))
-    }
-
-    @Test("A newer snapshot written by the hub is picked up from the file")
-    func fileUpdates() async throws {
-        let home = try TemporaryHome()
-        try Self.write(Fixture.snapshot(sequence: 1), to: home)
-        let session = try Self.session(home)
-        session.start()
-        try await Self.running(session) { (session: WatchSession) async throws in
-            try Self.write(Fixture.snapshot(sequence: 2, standings: [Fixture.standing("Zoe", 1, -2)]), to: home)
-            #expect(await eventually(timeout: .seconds(5)) { session.current.snapshot?.sequence == 2 })
-            #expect(session.current.round?.standings.map(\.name) == ["Zoe"])
-        }
     }
 }
 

@@ -36,6 +36,9 @@ public struct HyzerPaths: Sendable, Hashable {
     public var standingsSnapshot: URL { sharedDirectory.appendingPathComponent("standings.json") }
 
     public var watchDirectory: URL { home.appendingPathComponent("watch", isDirectory: true) }
+    /// The watch's own container (the seeds' app group): the last standings that reached the
+    /// watch over the link, written by the watch, read at its launch.
+    public var watchSnapshot: URL { watchDirectory.appendingPathComponent("standings.json") }
     public var hapticLog: URL { watchDirectory.appendingPathComponent("haptics.jsonl") }
     public var announcementLog: URL { watchDirectory.appendingPathComponent("announcements.jsonl") }
     public var outbox: URL { watchDirectory.appendingPathComponent("outbox") }

@@ -60,7 +60,7 @@ public final class ScenarioRunner {
     private func execute(_ line: ScenarioLine) throws(ScenarioError) {
         switch line.command {
         case .waitSnapshot(let timeout):
-            if !poll(timeout: timeout, { self.session.current.snapshot != nil }) {
+            if !poll(timeout: timeout, { self.session.current.heardFromPhone }) {
                 throw .expectationFailed(line: line.number, text: line.text, seen: "no snapshot within \(format(timeout)) (\(session.current.snapshotProblem ?? "nothing from the phone"))")
             }
         case .tap(let name):

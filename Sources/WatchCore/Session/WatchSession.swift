@@ -24,10 +24,13 @@ public struct WatchConfiguration: Sendable {
     public var statusClock: Bool
     /// Over TCP: how the hub is trusted (see `HubTrust`); nil for the Unix socket or `--insecure`.
     public var trust: HubTrust?
+    /// `--same-machine-file`: also read the phone's `shared/standings.json` on this home while the
+    /// phone is reachable. A shortcut no real watch has; out of range it is cut like the link.
+    public var sameMachineFile: Bool
 
     public init(paths: HyzerPaths, address: LinkAddress? = nil, tokenFile: URL? = nil, deviceID: String = "watch",
                 wearerID: PlayerID? = nil, wearerName: String? = nil, size: WatchSize = .mm45, reduceMotion: Bool = false,
-                textSize: TextSize = .standard, statusClock: Bool = false, trust: HubTrust? = nil) {
+                textSize: TextSize = .standard, statusClock: Bool = false, sameMachineFile: Bool = false, trust: HubTrust? = nil) {
         self.paths = paths
         self.address = address ?? .unix(path: paths.linkSocket.path)
         self.tokenFile = tokenFile ?? paths.pairingToken
@@ -38,12 +41,15 @@ public struct WatchConfiguration: Sendable {
         self.reduceMotion = reduceMotion
         self.textSize = textSize
         self.statusClock = statusClock
+        self.sameMachineFile = sameMachineFile
         self.trust = trust
     }
 }
 
-/// The watch's shell: holds the state, feeds it inputs from the hands, the link and the shared
-/// file, and performs the effects (outbox, haptic log, announcements). No SDL: the host draws
+/// The watch's shell: holds the state, feeds it inputs from the hands and the link, and performs the
+/// effects (outbox, haptic log, announcements). Standings reach it only over the link, as on a
+/// real watch; each one that does is kept in the watch's own container (`watch/standings.json`),
+/// which the next launch shows first. No SDL: the host draws
 /// `frame()` and turns its events into `send(_:)` calls; tests do the same without a window.
 public final class WatchSession: Sendable {
     public let configuration: WatchConfiguration
@@ -64,8 +70,6 @@ public final class WatchSession: Sendable {
         var hapticCounts: [HapticKind: Int] = [:]
         var link = LinkState()
         var snapshotWatcher: FileChangeWatcher?
-        /// The signature of `standings.json` when `loadSnapshot()` read it, until `start()`.
-        var loadedSnapshot: String?
         /// Wrist down: the state the always-on display shows, and when it was last updated (once a minute).
         var alwaysOn: (state: WatchState, at: Date)?
         var statusClock: Bool
@@ -106,27 +110,20 @@ public final class WatchSession: Sendable {
 
     // MARK: Running
 
-    /// Reads the standings last written to `standings.json`, so that the first frame can show
-    /// them before `start()` (which the watch calls once that frame is drawn) watches the file and
-    /// brings the link up.
+    /// Shows the standings last kept in the watch's container (`watch/standings.json`), so that
+    /// the first frame shows them before `start()` (which the watch calls once that frame is
+    /// drawn) brings the link up. They are as old as they say they are.
     public func loadSnapshot() {
-        let url = configuration.paths.standingsSnapshot
-        shell.withLockedValue { $0.loadedSnapshot = FileChangeWatcher.signature(of: url) }
-        readSnapshotFile()
+        readSnapshot(at: configuration.paths.watchSnapshot)
     }
 
-    /// Starts watching `standings.json` and the link to the phone. The file is read here unless
-    /// `loadSnapshot()` read it and it has not changed since.
+    /// Brings the link to the phone up; with `--same-machine-file`, also watches the phone's file.
     public func start() {
-        let url = configuration.paths.standingsSnapshot
-        let watcher = FileChangeWatcher(files: [url]) { [weak self] in self?.readSnapshotFile() }
-        let loaded = shell.withLockedValue { shell in
-            shell.snapshotWatcher = watcher
-            defer { shell.loadedSnapshot = nil }
-            return shell.loadedSnapshot
+        if configuration.sameMachineFile {
+            let watcher = FileChangeWatcher(files: [configuration.paths.standingsSnapshot]) { [weak self] in self?.readPhoneFile() }
+            shell.withLockedValue { $0.snapshotWatcher = watcher }
+            watcher.start(name: "hyzer.watch.snapshot")
         }
-        watcher.start(name: "hyzer.watch.snapshot")
-        if loaded != FileChangeWatcher.signature(of: url) { readSnapshotFile() }
         setLink(up: true)
     }
 
@@ -239,7 +236,10 @@ public final class WatchSession: Sendable {
             // its stop lands; what it says of the phone is no longer this watch's link.
             guard shell.withLockedValue({ $0.link.generation == generation }) else { return }
             send(.reachability(reachable))
-        case .standings(let snapshot): send(.pushed(snapshot))
+            if reachable { readPhoneFile() }
+        case .standings(let snapshot):
+            send(.pushed(snapshot))
+            if current.snapshot == snapshot { keep(snapshot) }
         case .heartbeat(let heartbeat): send(.heartbeat(sequence: heartbeat.sequence))
         case .acked(let event, _, let classification):
             send(.acked(event, classification))
@@ -251,8 +251,24 @@ public final class WatchSession: Sendable {
         }
     }
 
-    private func readSnapshotFile() {
-        switch SnapshotFile.read(configuration.paths.standingsSnapshot) {
+    /// Keeps standings that arrived over the link in the watch's container, for the next launch
+    /// (and, later, the watch face). Not synced: after a crash the phone sends them again.
+    private func keep(_ snapshot: StandingsSnapshot) {
+        do {
+            try DurableFile.replace(configuration.paths.watchSnapshot, with: snapshot.prettyJSON(), durable: false)
+        } catch {
+            logger.error("could not keep the standings in \(configuration.paths.watchSnapshot.path): \(error)")
+        }
+    }
+
+    /// `--same-machine-file`: the phone's own file, read only while the phone is in reach.
+    private func readPhoneFile() {
+        guard configuration.sameMachineFile, current.reachable else { return }
+        readSnapshot(at: configuration.paths.standingsSnapshot)
+    }
+
+    private func readSnapshot(at url: URL) {
+        switch SnapshotFile.read(url) {
         case .success(let snapshot): send(.snapshot(snapshot))
         case .failure(let error):
             // A file not there yet is normal before the phone's first export; a corrupt one is not.

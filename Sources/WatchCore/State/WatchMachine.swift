@@ -415,6 +415,7 @@ public enum WatchMachine {
     // MARK: Phone
 
     private static func receive(_ state: inout WatchState, _ snapshot: StandingsSnapshot, pushed: Bool, _ env: WatchEnvironment) -> [WatchEffect] {
+        if pushed { state.heardFromPhone = true }
         guard snapshot.supersedes(state.snapshot) else { return [] }
         let previous = state.snapshot
         if pushed { state.awaitingPairedStandings = false }

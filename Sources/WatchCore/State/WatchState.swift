@@ -150,6 +150,9 @@ public struct WatchState: Sendable, Hashable {
     /// When the shown standings were last known to be current, on the watch's clock.
     public var freshAt: Date?
     public var reachable = false
+    /// Whether standings have come over the link since this watch started (not only from its
+    /// container): what a script's `wait-snapshot` waits for.
+    public var heardFromPhone = false
     /// Whether the link has said anything yet: "No phone" shows only once a connection attempt
     /// failed or the link went quiet, never while the first one is under way.
     public var linkKnown = false
