@@ -563,6 +563,8 @@ final class WatchHost: ScenarioHost {
             session.send(.voiceDraft(""), inputTime: received)
         case Int(SDLK_UP.rawValue): session.send(.crown(detents: 1), inputTime: received)
         case Int(SDLK_DOWN.rawValue): session.send(.crown(detents: -1), inputTime: received)
+        case Int(SDLK_LEFT.rawValue): session.send(.pickHole(delta: -1), inputTime: received)
+        case Int(SDLK_RIGHT.rawValue): session.send(.pickHole(delta: 1), inputTime: received)
         case Int(SDLK_ESCAPE.rawValue), Int(SDLK_BACKSPACE.rawValue):
             if showsHelp { showsHelp = false } else { session.send(.back, inputTime: received) }
         case Int(SDLK_RETURN.rawValue), Int(SDLK_KP_ENTER.rawValue): session.send(.save, inputTime: received)

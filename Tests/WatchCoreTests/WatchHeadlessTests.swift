@@ -246,3 +246,59 @@ extension TemporaryHome {
         try HyzerJSON.decoder().decode([ScoreEvent].self, from: Data(try await hub("events", "--json").stdout.utf8))
     }
 }
+
+extension WatchHeadlessTests {
+    /// Scores on the hub as (hole, strokes, superseding another) per player name, in log order.
+    static func events(_ home: TemporaryHome) async throws -> [(player: String, hole: Int, strokes: Int, correction: Bool)] {
+        let events = try HyzerJSON.decoder().decode([ScoreEvent].self, from: Data(try await home.hub("events", "--json").stdout.utf8))
+        let names = try HyzerJSON.decoder().decode(StandingsSnapshot.self, from: Data(try await home.hub("standings", "--json").stdout.utf8))
+            .round?.standings.reduce(into: [String: String]()) { $0[$1.playerID] = $1.name } ?? [:]
+        return events.map { (names[$0.playerID] ?? $0.playerID, $0.hole, $0.strokes, $0.supersedesEventID != nil) }
+    }
+
+    @Test("With the phone in the bag the watch scores on: it moves to the next hole when everyone has a score, the crown screen picks another hole, and every score lands in order once the phone is back")
+    func scoresThreeHolesAway() async throws {
+        let home = try TemporaryHome()
+        #expect(try await home.hub("round", "start", "--course", "Willow Creek", "--player", "Ann", "Ben").status == 0)
+        let server = try await home.serve()
+        defer { server.stop() }
+        let script = try Self.script(home, """
+            wait-snapshot
+            link down
+            expect-reachable false
+            expect-text "Hole 1 of 9"
+            tap Ann
+            save
+            tap Ben
+            crown +1
+            save
+            expect-text "Hole 2 of 9"
+            tap Ann
+            crown -1
+            save
+            tap Ben
+            save
+            expect-text "Hole 3 of 9"
+            tap Ann
+            expect-text "Hole 3"
+            hole +1
+            expect-text "Hole 4"
+            hole -1
+            save
+            tap Ben
+            save
+            expect-text "Hole 4 of 9"
+            screenshot away.png
+            link up
+            expect-reachable true
+            wait-snapshot
+            expect-text "1 Ann -1"
+            """)
+        let result = try await Self.watch(home, script: script, ["--expect-timeout", "15"])
+        #expect(result.status == 0, "\(result.stderr.suffix(600))")
+        #expect(await eventually { (try? await Self.events(home).count) == 6 })
+        let landed = try await Self.events(home)
+        #expect(landed.map { "\($0.player) \($0.hole) \($0.strokes)\($0.correction ? " correction" : "")" }
+                == ["Ann 1 3", "Ben 1 4", "Ann 2 2", "Ben 2 3", "Ann 3 3", "Ben 3 3"])
+    }
+}

@@ -7,6 +7,7 @@ public enum WindowKeys {
         ("drag crown", "Digital Crown"),
         ("click", "tap"),
         ("Enter", "Save"),
+        ("← →", "score another hole"),
         ("Esc, right click", "back"),
         ("side button", "back"),
         ("V", "voice: type what is said"),

@@ -251,9 +251,10 @@ private struct Face {
         // The header and the footer band cover rows sliding past the list's ends.
         list.commands.append(.rect(Rect(x: 0, y: 0, width: m.width, height: m.headerHeight), WatchColor.background, cornerRadius: 0))
         list.commands.append(.rect(Rect(x: 0, y: area.y + area.height, width: m.width, height: m.height - area.y - area.height), WatchColor.background, cornerRadius: 0))
-        let title = final ? "Final · \(round.courseName)" : ScoreFormat.holeProgress(current: round.currentHole, of: round.holeCount)
+        let hole = final ? round.currentHole : WatchMachine.scoringHole(state)
+        let title = final ? "Final · \(round.courseName)" : ScoreFormat.holeProgress(current: hole, of: round.holeCount)
         // Large text: "Hole 7/18" before cutting "Hole 7 of 18" to "Hole 7 of…".
-        header(title, shorter: final ? nil : "Hole \(round.currentHole)/\(round.holeCount)", into: &list)
+        header(title, shorter: final ? nil : "Hole \(hole)/\(round.holeCount)", into: &list)
         list.addElement(AccessibilityElement(.list, label: final ? "Final standings" : "Leaderboard",
                                              value: "\(round.standings.count) \(round.standings.count == 1 ? "player" : "players")",
                                              frame: area, children: elements))
@@ -326,7 +327,7 @@ private struct Face {
         }
         let nameX = stacked ? x : x + c.positionWidth
         let scoreX = m.width - m.margin - c.scoreWidth
-        let pending = !final && state.isPending(standing.playerID, hole: round.currentHole)
+        let pending = !final && state.isPending(standing.playerID)
         let markWidth = measurer.width("!", c.nameFont) + m.margin * 0.75
         let nameEnd = stacked ? m.width - m.margin : scoreX - m.margin * 0.5
         let nameRoom = nameEnd - nameX - (standing.discrepancy ? markWidth : 0) - (pending ? markWidth : 0)

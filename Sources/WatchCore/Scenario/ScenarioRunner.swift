@@ -70,6 +70,7 @@ public final class ScenarioRunner {
         case .voice(let transcript): session.send(.voice(transcript))
         case .save: session.send(.save)
         case .back: session.send(.back)
+        case .hole(let delta): session.send(.pickHole(delta: delta))
         case .wait(let seconds): host.pump(for: seconds)
         case .advanceClock(let seconds): session.advanceClock(by: seconds)
         case .link(let up): session.setLink(up: up)

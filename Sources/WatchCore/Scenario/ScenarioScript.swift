@@ -11,6 +11,8 @@ public enum ScenarioCommand: Sendable, Hashable {
     case voice(String)
     case save
     case back
+    /// On crown score input: the next (+1) or an earlier (−1) hole for the same player.
+    case hole(Int)
     case wait(TimeInterval)
     case advanceClock(TimeInterval)
     case link(up: Bool)
@@ -139,6 +141,13 @@ public enum ScenarioScript {
         Verb("voice \"TRANSCRIPT\"") { a throws(Problem) in .voice(try a.one()) },
         Verb("save") { a throws(Problem) in try a.none(); return .save },
         Verb("back") { a throws(Problem) in try a.none(); return .back },
+        Verb("hole +N|-N") { a throws(Problem) in
+            let value = try a.one()
+            guard let first = value.first, first == "+" || first == "-", let holes = Int(value), holes != 0 else {
+                throw Problem(message: "hole takes +N or -N holes from the one on the crown screen, e.g. hole +1")
+            }
+            return .hole(holes)
+        },
         Verb("wait DURATION") { a throws(Problem) in .wait(try a.duration()) },
         Verb("advance-clock DURATION") { a throws(Problem) in .advanceClock(try a.duration()) },
         Verb("link down|up") { a throws(Problem) in .link(up: try a.choice(["up": true, "down": false], "up or down")) },

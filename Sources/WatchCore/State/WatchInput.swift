@@ -10,6 +10,9 @@ public enum WatchInput: Sendable, Hashable {
     case tap(Point)
     case back
     case save
+    /// On crown score input: score another hole for the same player (+1 the next, −1 the one
+    /// before), within the course.
+    case pickHole(delta: Int)
     /// A transcript to score by voice ("Jake 4, Sarah birdie"): opens the confirmation overlay.
     case voice(String)
     /// The window's voice text line: its text as typed so far, or nil to close it.

@@ -23,6 +23,7 @@ public enum WatchMachine {
         case .tap(let point): return tap(&state, point, env)
         case .back: return back(&state, env)
         case .save: return save(&state, env)
+        case .pickHole(let delta): return pickHole(&state, delta)
         case .voice(let transcript): return voice(&state, transcript, env)
         case .voiceDraft(let text):
             state.voiceDraft = text
@@ -164,38 +165,9 @@ public enum WatchMachine {
             guard let round = state.round, round.status.acceptsScores,
                   let row = WatchLayout.row(at: point, state: state, size: env.size) else { return [] }
             let standing = round.standings[row]
-            // A disputed row opens its disputed hole, with every score in play; else the current hole.
-            let dispute = standing.disputes.first
-            let hole = dispute?.hole ?? round.currentHole
-            let par = round.par(ofHole: hole) ?? 3
-            var entry = CrownEntry(playerID: standing.playerID, playerName: standing.name, hole: hole, par: par, value: par)
-            // Re-scoring opens at the score the hole has and corrects it: this watch's own score
-            // if it has one, else the one that counts.
-            (entry.own, entry.counted) = claims(state, playerID: standing.playerID, hole: hole)
-            if let existing = existingScore(state, playerID: standing.playerID, hole: hole) {
-                (entry.value, entry.supersedes, entry.scoredBy, entry.scoredStrokes) = (existing.strokes, existing.id, existing.by, existing.strokes)
-            }
-            if let dispute {
-                entry.disputed = true
-                entry.claims = dispute.claims.map { claim in
-                    // A watch's scores are its wearer's; a phone with no owner set is just "phone".
-                    var who = Scorer(deviceID: claim.deviceID, ownDeviceID: state.deviceID)
-                    if case .other = who {
-                        who = .other(round.standings.first { $0.playerID == claim.reportedByPlayerID }?.name ?? claim.deviceID)
-                    }
-                    return ClaimLine(strokes: claim.strokes, who: who)
-                }
-                (entry.scoredStrokes, entry.scoredBy) = (dispute.claims[0].strokes, entry.claims[0].who)
-            } else {
-                entry.disputed = standing.discrepancy && state.disputedKeys.contains(ScoreKey(playerID: standing.playerID, hole: hole))
-            }
-            state.crown.reset()
-            state.screen = .crown(entry)
-            let already = entry.scoredStrokes.map { " Already scored \($0)\(entry.scoredBy.map { " by \($0.name)" } ?? "")." } ?? ""
-            let disputed = entry.claims.isEmpty
-                ? (entry.disputed ? " Disputed: another device scored this hole differently; the organizer settles it on the phone." : "")
-                : " Hole \(hole) is disputed. " + WatchLayout.spokenClaims(entry.claims) + " The organizer settles it on the phone."
-            return [.announce("Score for \(standing.name).\(entry.claims.isEmpty ? already : "")\(disputed) Current value \(entry.value). Use Digital Crown to adjust. Double tap to save.")]
+            // A disputed row opens its disputed hole, with every score in play; else the hole
+            // this watch is scoring.
+            return openCrown(&state, standing, hole: standing.disputes.first?.hole ?? scoringHole(state))
         case .final:
             return []
         case .crown:
@@ -238,7 +210,7 @@ public enum WatchMachine {
             state.banner = Banner(text: "No round to score", style: .failure, until: env.now.addingTimeInterval(failureBannerDuration))
             return pulse(&state, .failure, value: nil, env) + [.announce("No active round to score. Start one on the phone.")]
         }
-        let hole = round.currentHole
+        let hole = scoringHole(state)
         let par = round.par(ofHole: hole) ?? 3
         let players = round.standings.map { Player(id: $0.playerID, name: $0.name) }
         var overlay = VoiceOverlay(transcript: transcript, hole: hole, par: par,
@@ -318,6 +290,59 @@ public enum WatchMachine {
         let notSaved = skipped.isEmpty ? "" : " Not saved: \(skipped.joined(separator: ", "))."
         return effects + pulse(&state, .success, value: nil, env)
             + [.announce("Saved. \(saved.joined(separator: ", ")) on hole \(overlay.hole).\(same)\(notSaved)")]
+    }
+
+    /// Crown score input for `standing` on `hole`. Re-scoring opens at the score the hole has and
+    /// corrects it: this watch's own score if it has one, else the one that counts.
+    private static func openCrown(_ state: inout WatchState, _ standing: Standing, hole: Int) -> [WatchEffect] {
+        guard let round = state.round else { return [] }
+        let par = round.par(ofHole: hole) ?? 3
+        var entry = CrownEntry(playerID: standing.playerID, playerName: standing.name, hole: hole, par: par, value: par)
+        (entry.own, entry.counted) = claims(state, playerID: standing.playerID, hole: hole)
+        if let existing = existingScore(state, playerID: standing.playerID, hole: hole) {
+            (entry.value, entry.supersedes, entry.scoredBy, entry.scoredStrokes) = (existing.strokes, existing.id, existing.by, existing.strokes)
+        }
+        if let dispute = standing.disputes.first(where: { $0.hole == hole }) {
+            entry.disputed = true
+            entry.claims = dispute.claims.map { claim in
+                // A watch's scores are its wearer's; a phone with no owner set is just "phone".
+                var who = Scorer(deviceID: claim.deviceID, ownDeviceID: state.deviceID)
+                if case .other = who {
+                    who = .other(round.standings.first { $0.playerID == claim.reportedByPlayerID }?.name ?? claim.deviceID)
+                }
+                return ClaimLine(strokes: claim.strokes, who: who)
+            }
+            (entry.scoredStrokes, entry.scoredBy) = (dispute.claims[0].strokes, entry.claims[0].who)
+        } else {
+            entry.disputed = standing.discrepancy && state.disputedKeys.contains(ScoreKey(playerID: standing.playerID, hole: hole))
+        }
+        state.crown.reset()
+        state.screen = .crown(entry)
+        let already = entry.scoredStrokes.map { " Already scored \($0)\(entry.scoredBy.map { " by \($0.name)" } ?? "")." } ?? ""
+        let disputed = entry.claims.isEmpty
+            ? (entry.disputed ? " Disputed: another device scored this hole differently; the organizer settles it on the phone." : "")
+            : " Hole \(hole) is disputed. " + WatchLayout.spokenClaims(entry.claims) + " The organizer settles it on the phone."
+        return [.announce("Score for \(standing.name).\(entry.claims.isEmpty ? already : "")\(disputed) Current value \(entry.value). Use Digital Crown to adjust. Double tap to save.")]
+    }
+
+    /// Crown score input moved to another hole for the same player, within the course.
+    private static func pickHole(_ state: inout WatchState, _ delta: Int) -> [WatchEffect] {
+        guard case .crown(let entry) = state.screen, let round = state.round,
+              let standing = round.standings.first(where: { $0.playerID == entry.playerID }) else { return [] }
+        let hole = min(max(1, entry.hole + delta), round.holeCount)
+        guard hole != entry.hole else { return [.announce("Hole \(hole) is the \(delta > 0 ? "last" : "first").")] }
+        return openCrown(&state, standing, hole: hole)
+    }
+
+    /// The hole this watch scores: the phone's current hole, moved on past each hole every player
+    /// has a score for, the phone's or this watch's still unsent. So with the phone away the watch
+    /// goes on to the next hole as the group does, and its scores queue for it.
+    public static func scoringHole(_ state: WatchState) -> Int {
+        guard let round = state.round else { return 1 }
+        var hole = round.currentHole
+        while hole < round.holeCount,
+              round.standings.allSatisfy({ existingScore(state, playerID: $0.playerID, hole: hole) != nil }) { hole += 1 }
+        return hole
     }
 
     /// This watch's score in play for {player, hole} (its own unsent one first, else the one the

@@ -216,8 +216,9 @@ public struct WatchState: Sendable, Hashable {
     public func metrics(_ size: WatchSize) -> WatchMetrics { WatchMetrics(size: size, textSize: textSize) }
 
     /// Whether a score for {player, hole} is saved here and not yet acked.
-    public func isPending(_ playerID: PlayerID, hole: Int) -> Bool {
-        pendingScores.contains { $0.playerID == playerID && $0.hole == hole }
+    /// Whether a score of this player's (on any hole) waits in the outbox: the row's ↑.
+    public func isPending(_ playerID: PlayerID) -> Bool {
+        pendingScores.contains { $0.playerID == playerID }
     }
 
     public var round: RoundSnapshot? { snapshot?.round }
