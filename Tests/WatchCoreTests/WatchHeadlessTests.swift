@@ -302,3 +302,38 @@ extension WatchHeadlessTests {
                 == ["Ann 1 3", "Ben 1 4", "Ann 2 2", "Ben 2 3", "Ann 3 3", "Ben 3 3"])
     }
 }
+
+extension WatchHeadlessTests {
+    @Test("A score saved while the phone was away, for a round the phone finished meanwhile, is refused saying whose, which hole and why, on the face and in the log")
+    func roundFinishedWhileAway() async throws {
+        let home = try TemporaryHome()
+        #expect(try await home.hub("round", "start", "--course", "Willow Creek", "--player", "Ann", "Ben").status == 0)
+        let server = try await home.serve()
+        defer { server.stop() }
+        let script = try Self.script(home, """
+            wait-snapshot
+            link down
+            expect-reachable false
+            tap Ann
+            crown +1
+            save
+            dump saved.json
+            wait 5s
+            link up
+            expect-text "Ann · hole 1"
+            expect-text "round is over"
+            screenshot refused.png
+            """)
+        let watch = try await RunningProcess("hyzer-watch", [
+            "--home", home.path, "--headless", "--script", script, "--screenshot-dir", home.path, "--expect-timeout", "15", "--size", "41",
+        ])
+        defer { watch.stop() }
+        // The phone finishes the round while the watch is away with Ann's score.
+        #expect(await eventually(timeout: .seconds(15)) { FileManager.default.fileExists(atPath: home.url.appendingPathComponent("saved.json").path) })
+        #expect(try await home.hub("round", "finish", "--force").status == 0)
+        #expect(await watch.waitForExit(timeout: .seconds(60)) == 0, "\(watch.stderr.suffix(800))")
+        #expect(watch.stderr.contains("the phone did not accept the score for Ann, 4 on hole 1"), "\(watch.stderr.suffix(800))")
+        let rejected = try String(contentsOf: home.url.appendingPathComponent("watch/rejected.jsonl"), encoding: .utf8)
+        #expect(rejected.contains("roundNotAcceptingScores"), "\(rejected)")
+    }
+}

@@ -222,14 +222,21 @@ struct WatchMachineTests {
         #expect(entry.playerName == "P6")
     }
 
-    @Test("A rejected score shows why, with a failure haptic")
-    func rejection() {
+    @Test("A rejected score says whose, which hole and why, with a failure haptic")
+    func rejection() throws {
         var state = Fixture.state()
-        let effects = WatchMachine.reduce(&state, .rejected(Rejection(eventID: UUID(), reason: .noActiveRound, message: "No round is active.")), Fixture.env())
+        let round = try #require(state.round)
+        let score = try ScoreEvent(roundID: round.id, playerID: "id-Mike", hole: 3, strokes: 4, reportedByPlayerID: "id-Mike",
+                                   deviceID: "watch-1", source: .crown, createdAt: Fixture.epoch)
+        let effects = WatchMachine.reduce(&state, .rejected(score, Rejection(eventID: score.id.uuidString, reason: .roundNotAcceptingScores,
+                                                                            message: "The round is finished; it takes no more scores.")), Fixture.env())
         #expect(effects.first == .haptic(.failure, value: nil))
         // The banner says it in a few words that fit; the announcement says it whole.
-        #expect(state.banner?.text == "Not accepted: no round on the phone")
-        #expect(effects.contains(.announce("Score not accepted. No round is active.")))
+        #expect(state.banner?.text == "Mike · hole 3: round is over")
+        #expect(effects.contains(.announce("Score not accepted: Mike, 4 on hole 3. The round is finished; it takes no more scores.")))
+        let shown = WatchLayout.displayList(state, now: Fixture.epoch, size: .mm41, measurer: .estimate, clock: nil).texts
+        // On the smallest face it takes two lines rather than lose the why.
+        #expect(shown.contains("Mike · hole 3") && shown.contains("round is over"), "\(shown)")
     }
 
     @Test("A wearer who is not in the round is said on the face, once per round")

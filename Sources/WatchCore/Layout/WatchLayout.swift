@@ -698,11 +698,23 @@ private struct Face {
             case .success: WatchColor.underPar
             case .failure: WatchColor.wayOver
             }
-            let toast = Rect(x: frame.x, y: frame.y - (hasStatus ? frame.height + m.margin * 0.25 : 0),
-                             width: frame.width, height: frame.height)
-            list.commands.append(.rect(toast, WatchColor.elevated, cornerRadius: toast.height / 2))
-            list.commands.append(.text(WatchLayout.fitBanner(banner.text, font: caption, width: toast.width - m.margin, measurer: measurer),
-                                       frame: toast, font: caption, color: color, alignment: .center))
+            // A banner too long for one line that says what and why ("Mike · hole 3: round is
+            // over") takes two, split after the colon, rather than losing the why.
+            let width = frame.width - m.margin
+            let lines: [String] = if measurer.width(banner.text, caption) > width, let colon = banner.text.range(of: ": ") {
+                [String(banner.text[..<colon.lowerBound]), String(banner.text[colon.upperBound...])]
+            } else {
+                [banner.text]
+            }
+            let height = frame.height * Double(lines.count)
+            let toast = Rect(x: frame.x, y: frame.y + frame.height - height - (hasStatus ? frame.height + m.margin * 0.25 : 0),
+                             width: frame.width, height: height)
+            list.commands.append(.rect(toast, WatchColor.elevated, cornerRadius: frame.height / 2))
+            for (index, line) in lines.enumerated() {
+                let band = Rect(x: toast.x, y: toast.y + frame.height * Double(index), width: toast.width, height: frame.height)
+                list.commands.append(.text(WatchLayout.fitBanner(line, font: caption, width: width, measurer: measurer),
+                                           frame: band, font: caption, color: color, alignment: .center))
+            }
             list.addElement(AccessibilityElement(.status, label: banner.text, frame: toast))
         }
     }

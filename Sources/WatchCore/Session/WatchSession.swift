@@ -244,8 +244,11 @@ public final class WatchSession: Sendable {
         case .acked(let event, _, let classification):
             send(.acked(event, classification))
             send(.pending(outbox.pending))
-        case .rejected(_, let rejection):
-            send(.rejected(rejection))
+        case .rejected(let score, let rejection):
+            let state = current
+            let name = (state.round ?? state.finishedRound)?.standings.first { $0.playerID == score.playerID }?.name ?? score.playerID
+            logger.warning("the phone did not accept the score for \(name), \(score.strokes) on hole \(score.hole): \(rejection.message) (kept in \(configuration.paths.rejectedLog.path))")
+            send(.rejected(score, rejection))
             send(.pending(outbox.pending))
         case .refused(let refusal): send(.pairingRefused(refusal.message))
         }

@@ -44,7 +44,8 @@ public enum WatchInput: Sendable, Hashable {
     case pending([ScoreEvent])
     /// The hub committed a score from this watch; a `discrepancy` disagrees with another device.
     case acked(ScoreEvent, ScoreClassification?)
-    case rejected(Rejection)
+    /// The hub refused a score from this watch (kept in `watch/rejected.jsonl`, never sent again).
+    case rejected(ScoreEvent, Rejection)
     /// Writing a saved score to the outbox failed: it was not saved.
     case saveFailed(String)
     /// The hub refused to pair (wrong token, unsupported version).

@@ -86,10 +86,13 @@ public enum WatchMachine {
         case .pendingTransfers(let count):
             state.pendingTransfers = count
             return []
-        case .rejected(let rejection):
-            state.banner = Banner(text: "Not accepted: \(shortReason(rejection.reason))", style: .failure,
+        case .rejected(let event, let rejection):
+            // Who, which hole and why: a refusal can come long after the Save (the phone away).
+            let name = (state.round ?? state.finishedRound)?.standings.first { $0.playerID == event.playerID }?.name ?? event.playerID
+            state.banner = Banner(text: "\(name) · hole \(event.hole): \(shortReason(rejection.reason))", style: .failure,
                                   until: env.now.addingTimeInterval(failureBannerDuration))
-            return pulse(&state, .failure, value: nil, env) + [.announce("Score not accepted. \(rejection.message)")]
+            return pulse(&state, .failure, value: nil, env)
+                + [.announce("Score not accepted: \(name), \(event.strokes) on hole \(event.hole). \(rejection.message)")]
         case .pairingRefused(let reason):
             state.banner = Banner(text: "Phone refused pairing: \(reason)", style: .failure, until: env.now.addingTimeInterval(failureBannerDuration))
             return []
