@@ -54,52 +54,22 @@ public struct HubFrameDecoder: ByteToMessageDecoder, Sendable {
         return .needMoreData
     }
 
-    /// Just enough of a frame to answer it: its type and the score's id as written.
-    private struct Peek: Decodable {
-        let type: String
-        /// The body's `id` when it is a string; nil for anything else.
-        let id: String?
-
-        private enum Keys: String, CodingKey { case type, body, id }
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: Keys.self)
-            type = try container.decode(String.self, forKey: .type)
-            let body = try? container.nestedContainer(keyedBy: Keys.self, forKey: .body)
-            id = (try? body?.decodeIfPresent(String.self, forKey: .id)) ?? nil
-        }
-    }
-
     public static func inbound(in body: ByteBuffer) throws -> LinkInbound {
-        if let (event, id) = body.withUnsafeReadableBytes(CanonicalFrames.score) { return .score(event, idAsSent: id) }
-        // Not JSON anywhere (a key no model reads included) closes the connection, before the
-        // decoder, which would read some of it as a number it cannot hold, or not at all.
-        try LinkFrame.requireJSON(body)
-        let data = Data(body.readableBytesView)
-        let peek = try? HyzerJSON.decoder().decode(Peek.self, from: data)
-        let isScore = peek?.type == LinkMessage.MessageType.score.rawValue
-        // A score's numbers are read as written, before the decoder: a Double reads
-        // 3.000000000000000000001 as 3 and 1e-400 as 0.
-        if isScore, let unfit = Self.notWhole(in: body) {
-            return .unacceptableScore(idAsSent: peek?.id ?? "", reason: .invalidScore, message: "The score is not valid: \(unfit).")
-        }
-        let message: LinkMessage
+        // Not JSON anywhere (a key no model reads included) closes the connection.
+        let value = try LinkFrame.json(body)
+        guard case .string(LinkMessage.MessageType.score.rawValue)? = value["type"] else { return .message(try LinkFrame.message(from: value)) }
+        // A score is answered even when it cannot be read, with its id as sent when that is a string.
+        let sentID: String? = if case .string(let id)? = value["body"]?["id"] { id } else { nil }
         do {
-            message = try HyzerJSON.decoder().decode(LinkMessage.self, from: data)
+            guard case .score(let event) = try LinkJSON.decode(LinkMessage.self, from: value) else { throw LinkError.malformedFrame("not a score") }
+            return .score(event, idAsSent: sentID ?? event.id.uuidString)
         } catch {
-            guard isScore else { throw Self.malformed(error, body: body) }
-            return Self.unacceptable(error, idAsSent: peek?.id ?? "", body: body)
+            return Self.unacceptable(error, idAsSent: sentID ?? "")
         }
-        guard case .score(let event) = message else {
-            if let rounded = LinkFrame.numberProblem(in: body, among: LinkFrame.integerFields) { throw LinkError.malformedFrame(rounded) }
-            if let problem = LinkFrame.boundProblem(in: message) { throw LinkError.malformedFrame(problem) }
-            return .message(message)
-        }
-        return .score(event, idAsSent: peek?.id ?? event.id.uuidString)
     }
 
-    /// A well-framed score the decoder refused, as the answer that says why.
-    private static func unacceptable(_ error: any Error, idAsSent id: String, body: ByteBuffer) -> LinkInbound {
+    /// A well-framed score that cannot be read or accepted, as the answer that says why.
+    private static func unacceptable(_ error: any Error, idAsSent id: String) -> LinkInbound {
         switch error {
         case ScoreError.strokesOutOfRange: return .unacceptableScore(idAsSent: id, reason: .strokesOutOfRange, message: "\(error)")
         case ScoreError.holeOutOfRange: return .unacceptableScore(idAsSent: id, reason: .holeOutOfRange, message: "\(error)")
@@ -107,37 +77,14 @@ public struct HubFrameDecoder: ByteToMessageDecoder, Sendable {
             // A watch's device id has the bound it had at hello, not a stored event's (DEVICE@PHONE).
             return .unacceptableScore(idAsSent: id, reason: .invalidScore, message: ScoreError.invalidField("deviceID", maxLength: LinkProtocol.maxDeviceIDLength).description)
         case let error as ScoreError: return .unacceptableScore(idAsSent: id, reason: .invalidScore, message: error.description)
+        case let number as LinkJSON.UnreadableNumber:
+            // "strokes must be a whole number from 1 to 10; got 3.5"
+            let bounds = ["body.hole": "hole must be a whole number from 1", "body.strokes": "strokes must be a whole number from 1 to 10"]
+            let said = bounds[number.path].map { "\($0); got \(number.text)" } ?? number.description
+            return .unacceptableScore(idAsSent: id, reason: .invalidScore, message: "The score is not valid: \(said).")
         case let error as DecodingError:
-            let explained = HyzerJSON.explain(error)
-            // The frame is JSON (checked first), so what Foundation calls "not valid JSON" is a
-            // number it cannot hold: say which.
-            if explained == "not valid JSON" {
-                let number = LinkFrame.numberProblem(in: body) ?? "a number in it cannot be read (hole and strokes are small whole numbers)"
-                return .unacceptableScore(idAsSent: id, reason: .invalidScore, message: "The score is not valid: \(number).")
-            }
-            return .unacceptableScore(idAsSent: id, reason: .invalidScore, message: "The score is not valid: \(explained).")
+            return .unacceptableScore(idAsSent: id, reason: .invalidScore, message: "The score is not valid: \(HyzerJSON.explain(error)).")
         default: return .unacceptableScore(idAsSent: id, reason: .invalidScore, message: "The score is not valid: \(error).")
-        }
-    }
-
-    /// "strokes must be a whole number from 1 to 10; got 3.5": a score's hole or strokes whose
-    /// number, as written, is not a whole one (or no Int holds it).
-    static func notWhole(in body: ByteBuffer) -> String? {
-        let allowed = ["body.hole": ("hole", "a whole number from 1"), "body.strokes": ("strokes", "a whole number from 1 to 10")]
-        return LinkFrame.unreadableInteger(in: body, among: Set(allowed.keys)).map { number in
-            let (field, bound) = allowed[number.path]!
-            return "\(field) must be \(bound); got \(number.text)"
-        }
-    }
-
-    private static func malformed(_ error: any Error, body: ByteBuffer) -> LinkError {
-        switch error {
-        case let error as DecodingError:
-            // The frame is JSON (checked first): "not valid JSON" from the decoder is a number.
-            .malformedFrame(HyzerJSON.explain(error) == "not valid JSON" ? LinkFrame.numberProblem(in: body) ?? "not valid JSON" : HyzerJSON.explain(error))
-        case let error as ScoreError: .malformedFrame(error.description)
-        case let error as LinkError: error
-        default: .malformedFrame("\(error)")
         }
     }
 }

@@ -125,45 +125,13 @@ public enum LinkFrame {
         throw LinkError.truncatedFrame(expected: expected, received: buffer.readableBytes)
     }
 
-    /// A body that is not one JSON text (RFC 8259, `JSONSyntax`) is a malformed frame, wherever
-    /// the fault is: Foundation's decoder never looks inside values it is not asked for.
-    static func requireJSON(_ body: ByteBuffer) throws {
-        if let problem = body.withUnsafeReadableBytes(JSONSyntax.problem(in:)) {
-            throw LinkError.malformedFrame("not valid JSON: \(problem)")
-        }
-    }
-
-    /// The link's integer fields, wherever they are (array positions left out of the path).
-    static let integerFields: Set<String> = [
-        "body.protocolVersion", "body.heartbeatIntervalMillis", "body.sequence", "body.schemaVersion", "body.hole", "body.strokes",
-        "body.round.currentHole", "body.round.holeCount", "body.round.holes.number", "body.round.holes.par",
-        "body.round.standings.position", "body.round.standings.totalStrokes", "body.round.standings.holesPlayed",
-        "body.round.standings.scoreRelativeToPar", "body.round.standings.currentHoleStrokes",
-        "body.round.standings.disputes.hole", "body.round.standings.disputes.claims.strokes",
-    ]
-
-    /// The first number in the body, among `fields` (paths with array positions left out; every
-    /// number when nil), that is not a whole one as written (a Double reads
-    /// `1.00000000000000000001` as 1 and `1e-400` as 0), or that no 64-bit integer holds.
-    static func unreadableInteger(in body: ByteBuffer, among fields: Set<String>? = nil) -> (path: String, text: String, whole: Bool)? {
-        body.withUnsafeReadableBytes { bytes in
-            for (path, text) in JSONSyntax.numbers(in: bytes) {
-                if let fields, !fields.contains(path.replacing(/\[[0-9]+\]/, with: "")) { continue }
-                guard JSONSyntax.isWholeNumber(text) else { return (path, text, false) }
-                if Int(text) == nil, !(Double(text).map { abs($0) < 9.2e18 } ?? false) { return (path, text, true) }
-            }
-            return nil
-        }
-    }
-
-    /// `unreadableInteger` as a malformed frame's reason: "body.sequence must be a whole number;
-    /// got 1.5". Every number on the link is a whole one that fits in 64 bits; Foundation's
-    /// decoder calls any other "not valid JSON", and rounds some to one.
-    static func numberProblem(in body: ByteBuffer, among fields: Set<String>? = nil) -> String? {
-        unreadableInteger(in: body, among: fields).map { number in
-            !number.whole ? "\(number.path) must be a whole number; got \(number.text)"
-                : number.text.hasPrefix("-") ? "\(number.path) is too small to read; got \(number.text)"
-                : "\(number.path) is too large to read; got \(number.text)"
+    /// The body read as one JSON text (`LinkJSON`); anything else is a malformed frame, wherever
+    /// the fault is.
+    static func json(_ body: ByteBuffer) throws(LinkError) -> JSONValue {
+        let read = body.withUnsafeReadableBytes { bytes in Result { () throws(LinkJSON.SyntaxError) in try LinkJSON.parse(bytes) } }
+        switch read {
+        case .success(let value): return value
+        case .failure(let problem): throw .malformedFrame("not valid JSON: \(problem)")
         }
     }
 
@@ -185,16 +153,20 @@ public enum LinkFrame {
 
     /// The message a frame body holds; anything else is a malformed frame, with the reason.
     public static func message(in body: ByteBuffer) throws -> LinkMessage {
-        if let snapshot = body.withUnsafeReadableBytes(CanonicalFrames.standings) { return .standings(snapshot) }
-        try requireJSON(body)
+        try message(from: json(body))
+    }
+
+    /// The message a frame's JSON holds, every number read as written and checked against its
+    /// field ("body.sequence must be a whole number; got 1.5"), or why it is a malformed frame.
+    static func message(from value: JSONValue) throws -> LinkMessage {
         do {
-            let message = try HyzerJSON.decoder().decode(LinkMessage.self, from: Data(body.readableBytesView))
-            if let rounded = numberProblem(in: body, among: integerFields) { throw LinkError.malformedFrame(rounded) }
+            let message = try LinkJSON.decode(LinkMessage.self, from: value)
             if let problem = boundProblem(in: message) { throw LinkError.malformedFrame(problem) }
             return message
+        } catch let error as LinkJSON.UnreadableNumber {
+            throw LinkError.malformedFrame(error.description)
         } catch let error as DecodingError {
-            let explained = HyzerJSON.explain(error)
-            throw LinkError.malformedFrame(explained == "not valid JSON" ? numberProblem(in: body) ?? explained : explained)
+            throw LinkError.malformedFrame(HyzerJSON.explain(error))
         } catch let error as ScoreError {
             throw LinkError.malformedFrame(error.description)
         } catch let error as LinkError {

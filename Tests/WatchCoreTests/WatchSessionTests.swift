@@ -157,6 +157,8 @@ struct ScenarioScriptTests {
             crown -1
             save
             back
+            hole +1
+            hole -2
             wait 300ms
             advance-clock 2m
             link down
@@ -167,15 +169,16 @@ struct ScenarioScriptTests {
             expect-text "#1 fan"
             expect-stale true
             expect-reachable false
+            expect-pending 2
             expect-haptics 3 tick
             quit
             """
         let commands = try ScenarioScript.parse(script).map(\.command)
         #expect(commands == [
             .waitSnapshot(timeout: 5), .waitSnapshot(timeout: 10), .tap(name: "Holyn Handley"), .crown(3), .crown(-1), .save, .back,
-            .wait(0.3), .advanceClock(120), .link(up: false), .link(up: true), .screenshot(path: "face.png", chrome: nil),
+            .hole(1), .hole(-2), .wait(0.3), .advanceClock(120), .link(up: false), .link(up: true), .screenshot(path: "face.png", chrome: nil),
             .expectScreen("crown"), .expectText("Hole 7 of 18"), .expectText("#1 fan"), .expectStale(true), .expectReachable(false),
-            .expectHaptics(count: 3, kind: .tick), .quit,
+            .expectPending(2), .expectHaptics(count: 3, kind: .tick), .quit,
         ])
         #expect(try ScenarioScript.parse(script)[2].number == 4)
     }
@@ -191,6 +194,8 @@ struct ScenarioScriptTests {
         ("record start face.gif", "line 2: record start face.gif: recordings are animated PNG files (.png or .apng; browsers and image viewers play them); got face.gif"),
         ("dump face.txt", "line 2: dump face.txt: dump writes JSON: dump NAME.json"),
         ("wrist sideways", "line 2: wrist sideways: wrist takes up or down"),
+        ("hole 3", "line 2: hole 3: hole takes +N or -N holes from the one on the crown screen, e.g. hole +1"),
+        ("expect-pending some", "line 2: expect-pending some: expect-pending takes a count of scores, 0 or more; got some"),
         ("screenshot a.png sideways", "line 2: screenshot a.png sideways: screenshot takes a file and optionally chrome or no-chrome: screenshot NAME.png [chrome|no-chrome]"),
     ])
     func syntaxErrors(line: String, message: String) {

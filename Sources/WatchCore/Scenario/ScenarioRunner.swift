@@ -112,6 +112,8 @@ public final class ScenarioRunner {
             })
         case .expectReachable(let reachable):
             try expect(line, { self.session.current.reachable == reachable }, seen: { "reachable is \(!reachable)" })
+        case .expectPending(let count):
+            try expect(line, { self.session.current.pendingTransfers == count }, seen: { "\(self.session.current.pendingTransfers) scores waiting to send" })
         case .expectHaptics(let count, let kind):
             try expect(line, { self.session.hapticCount(kind) == count }, seen: { "\(self.session.hapticCount(kind)) \(kind.rawValue) haptics logged" })
         case .quit:

@@ -31,6 +31,8 @@ public enum ScenarioCommand: Sendable, Hashable {
     case expectText(String)
     case expectStale(Bool)
     case expectReachable(Bool)
+    /// N scores saved on the watch and not yet acked by the phone (in the outbox).
+    case expectPending(Int)
     case expectHaptics(count: Int, kind: HapticKind)
     case quit
 }
@@ -177,6 +179,11 @@ public enum ScenarioScript {
         Verb("expect-text \"TEXT\"") { a throws(Problem) in .expectText(try a.one()) },
         Verb("expect-stale true|false") { a throws(Problem) in .expectStale(try a.bool()) },
         Verb("expect-reachable true|false") { a throws(Problem) in .expectReachable(try a.bool()) },
+        Verb("expect-pending N") { a throws(Problem) in
+            let text = try a.one()
+            guard let count = Int(text), count >= 0 else { throw Problem(message: "expect-pending takes a count of scores, 0 or more; got \(text)") }
+            return .expectPending(count)
+        },
         Verb("expect-haptics N KIND", expectHaptics),
         Verb("quit") { a throws(Problem) in try a.none(); return .quit },
     ]
