@@ -39,7 +39,7 @@ public enum LinkJSON {
     /// `T` from `value`, through `T`'s own `Decodable`. Errors are `DecodingError`s with the path
     /// of the value at fault, or `UnreadableNumber` for an integer field whose number is not one.
     public static func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
-        try ValueDecoder(value: value, codingPath: []).decodeValue(T.self)
+        try ValueDecoder(value: value, parent: nil, key: nil).decodeValue(T.self)
     }
 
     public struct SyntaxError: Error, Equatable, CustomStringConvertible {
@@ -367,20 +367,24 @@ extension LinkJSON {
     /// A `Decoder` over a `JSONValue`: what `Decodable` types read the link's values through.
     struct ValueDecoder: Decoder {
         let value: JSONValue
-        let codingPath: [any CodingKey]
+        /// Where the value is: its container's place and its own key (the path is spelled out
+        /// only for an error; a value read whole, such as a number, allocates nothing for it).
+        let parent: PathNode?
+        let key: (any CodingKey)?
+        var codingPath: [any CodingKey] { (parent?.path ?? []) + (key.map { [$0] } ?? []) }
         var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+        /// This value's place, for the values inside it.
+        private var node: PathNode? { key.map { PathNode(parent: parent, key: $0) } ?? parent }
 
         func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
             guard case .object(let members) = value else { throw mismatch([String: Any].self, value, codingPath) }
-            // The first of a repeated key, as Foundation's decoder reads it.
-            var byKey: [String: JSONValue] = [:]
-            for member in members where byKey[member.key] == nil { byKey[member.key] = member.value }
-            return KeyedDecodingContainer(Keyed<Key>(members: byKey, codingPath: codingPath))
+            return KeyedDecodingContainer(Keyed<Key>(members: members, node: node))
         }
 
         func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
             guard case .array(let elements) = value else { throw mismatch([Any].self, value, codingPath) }
-            return Unkeyed(elements: elements, codingPath: codingPath)
+            return Unkeyed(elements: elements, node: node)
         }
 
         func singleValueContainer() throws -> any SingleValueDecodingContainer { Single(decoder: self) }
@@ -440,6 +444,14 @@ extension LinkJSON {
         return .typeMismatch(type, .init(codingPath: path, debugDescription: "not a \(type)"))
     }
 
+    /// A container's place in the value being decoded: a key and the place of its container.
+    final class PathNode {
+        let parent: PathNode?
+        let key: any CodingKey
+        init(parent: PathNode?, key: any CodingKey) { (self.parent, self.key) = (parent, key) }
+        var path: [any CodingKey] { (parent?.path ?? []) + [key] }
+    }
+
     /// "body.round.standings[2].position".
     static func path(_ codingPath: [any CodingKey]) -> String {
         var path = ""
@@ -458,17 +470,21 @@ extension LinkJSON {
     }
 
     private struct Keyed<Key: CodingKey>: KeyedDecodingContainerProtocol {
-        let members: [String: JSONValue]
-        let codingPath: [any CodingKey]
-        var allKeys: [Key] { members.keys.compactMap(Key.init(stringValue:)) }
+        let members: [(key: String, value: JSONValue)]
+        let node: PathNode?
+        var codingPath: [any CodingKey] { node?.path ?? [] }
+        var allKeys: [Key] { members.compactMap { Key(stringValue: $0.key) } }
 
-        func contains(_ key: Key) -> Bool { members[key.stringValue] != nil }
+        /// The first of a repeated key, as Foundation's decoder reads it.
+        func member(_ key: Key) -> JSONValue? { members.first { $0.key == key.stringValue }?.value }
+
+        func contains(_ key: Key) -> Bool { member(key) != nil }
 
         func decoder(_ key: Key) throws -> ValueDecoder {
-            guard let value = members[key.stringValue] else {
+            guard let value = member(key) else {
                 throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "no \"\(key.stringValue)\""))
             }
-            return ValueDecoder(value: value, codingPath: codingPath + [key])
+            return ValueDecoder(value: value, parent: node, key: key)
         }
 
         func decodeNil(forKey key: Key) throws -> Bool {
@@ -497,20 +513,21 @@ extension LinkJSON {
         }
 
         func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer { try decoder(key).unkeyedContainer() }
-        func superDecoder() throws -> any Decoder { ValueDecoder(value: .object(members.map { ($0.key, $0.value) }), codingPath: codingPath) }
+        func superDecoder() throws -> any Decoder { ValueDecoder(value: .object(members), parent: node, key: nil) }
         func superDecoder(forKey key: Key) throws -> any Decoder { try decoder(key) }
     }
 
     private struct Unkeyed: UnkeyedDecodingContainer {
         let elements: [JSONValue]
-        let codingPath: [any CodingKey]
+        let node: PathNode?
+        var codingPath: [any CodingKey] { node?.path ?? [] }
         var currentIndex = 0
         var count: Int? { elements.count }
         var isAtEnd: Bool { currentIndex >= elements.count }
 
-        init(elements: [JSONValue], codingPath: [any CodingKey]) {
+        init(elements: [JSONValue], node: PathNode?) {
             self.elements = elements
-            self.codingPath = codingPath
+            self.node = node
         }
 
         mutating func next() throws -> ValueDecoder {
@@ -518,7 +535,7 @@ extension LinkJSON {
                 throw DecodingError.valueNotFound(Any.self, .init(codingPath: codingPath + [Index(currentIndex)], debugDescription: "the array has ended"))
             }
             defer { currentIndex += 1 }
-            return ValueDecoder(value: elements[currentIndex], codingPath: codingPath + [Index(currentIndex)])
+            return ValueDecoder(value: elements[currentIndex], parent: node, key: Index(currentIndex))
         }
 
         mutating func decodeNil() throws -> Bool {
