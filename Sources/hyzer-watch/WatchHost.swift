@@ -486,23 +486,7 @@ final class WatchHost: ScenarioHost {
             if event.wheel.direction == SDL_MOUSEWHEEL_FLIPPED.rawValue { delta = -delta }
             session.send(.crown(detents: delta), inputTime: received)
         case SDL_MOUSEBUTTONDOWN.rawValue:
-            let where_ = part(atWindowX: event.button.x, y: event.button.y)
-            switch (Int32(event.button.button), where_) {
-            case (1, .face(let point)):
-                // A double click's second click, when the first changed the screen (Save, a row):
-                // on a watch the screen is moving then and takes no tap; here it would land on
-                // whatever the new screen has under the pointer (another player's row).
-                if event.button.clicks >= 2, firstClickChangedScreen {
-                    logger.debug("ignored the second click of a double click: the first changed the screen")
-                    break
-                }
-                let before = ScreenKind(session.current.screen)
-                session.send(.tap(point), inputTime: received)
-                firstClickChangedScreen = ScreenKind(session.current.screen) != before
-            case (1, .crown): crownDrag = (Double(event.button.y) / scale, 0)
-            case (1, .sideButton), (3, _): session.send(.back, inputTime: received)
-            default: break
-            }
+            click(event.button, received: received)
         case SDL_MOUSEMOTION.rawValue:
             guard var drag = crownDrag else { break }
             // Dragging the crown up turns it up, one detent per 14 px.
@@ -526,29 +510,54 @@ final class WatchHost: ScenarioHost {
             draft? += typed
             session.send(.voiceDraft(draft), inputTime: received)
         case SDL_KEYDOWN.rawValue where draft != nil:
-            // The voice text line has the keyboard: Enter hands the transcript to the watch.
-            switch Int(event.key.keysym.sym) {
-            case Int(SDLK_RETURN.rawValue), Int(SDLK_KP_ENTER.rawValue):
-                let transcript = draft ?? ""
-                closeDraft()
-                if transcript.trimmingCharacters(in: .whitespaces).isEmpty {
-                    session.send(.voiceDraft(nil), inputTime: received)
-                } else {
-                    session.send(.voice(transcript), inputTime: received)
-                }
-            case Int(SDLK_ESCAPE.rawValue):
-                closeDraft()
-                session.send(.voiceDraft(nil), inputTime: received)
-            case Int(SDLK_BACKSPACE.rawValue):
-                if draft?.isEmpty == false { draft?.removeLast() }
-                session.send(.voiceDraft(draft), inputTime: received)
-            default:
-                break
-            }
+            draftKey(event.key.keysym, received: received)
         case SDL_KEYDOWN.rawValue:
             key(event.key.keysym, received: received)
         default:
             break  // the wake event, window exposure: the next renderIfNeeded handles it
+        }
+    }
+
+    /// A click: on the face a tap, on the crown the start of a drag, the side button or a right
+    /// click back.
+    private func click(_ button: SDL_MouseButtonEvent, received: ContinuousClock.Instant) {
+        switch (Int32(button.button), part(atWindowX: button.x, y: button.y)) {
+        case (1, .face(let point)):
+            // A double click's second click, when the first changed the screen (Save, a row):
+            // on a watch the screen is moving then and takes no tap; here it would land on
+            // whatever the new screen has under the pointer (another player's row).
+            if button.clicks >= 2, firstClickChangedScreen {
+                logger.debug("ignored the second click of a double click: the first changed the screen")
+                return
+            }
+            let before = ScreenKind(session.current.screen)
+            session.send(.tap(point), inputTime: received)
+            firstClickChangedScreen = ScreenKind(session.current.screen) != before
+        case (1, .crown): crownDrag = (Double(button.y) / scale, 0)
+        case (1, .sideButton), (3, _): session.send(.back, inputTime: received)
+        default: break
+        }
+    }
+
+    /// A key while the voice text line has the keyboard: Enter hands the transcript to the watch.
+    private func draftKey(_ keysym: SDL_Keysym, received: ContinuousClock.Instant) {
+        switch Int(keysym.sym) {
+        case Int(SDLK_RETURN.rawValue), Int(SDLK_KP_ENTER.rawValue):
+            let transcript = draft ?? ""
+            closeDraft()
+            if transcript.trimmingCharacters(in: .whitespaces).isEmpty {
+                session.send(.voiceDraft(nil), inputTime: received)
+            } else {
+                session.send(.voice(transcript), inputTime: received)
+            }
+        case Int(SDLK_ESCAPE.rawValue):
+            closeDraft()
+            session.send(.voiceDraft(nil), inputTime: received)
+        case Int(SDLK_BACKSPACE.rawValue):
+            if draft?.isEmpty == false { draft?.removeLast() }
+            session.send(.voiceDraft(draft), inputTime: received)
+        default:
+            break
         }
     }
 

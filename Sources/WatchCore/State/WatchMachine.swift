@@ -31,16 +31,25 @@ public enum WatchMachine {
         case .clock:
             if case .voice(let overlay) = state.screen, let deadline = overlay.deadline, env.now >= deadline { return commitVoice(&state, env) }
             return staleness(&state, env)
+        case .scrollTo, .wrist, .textSize, .reduceMotion: return setting(&state, input, env)
+        case .snapshot(let snapshot): return receive(&state, snapshot, pushed: false, env)
+        case .pushed(let snapshot): return receive(&state, snapshot, pushed: true, env)
+        case .snapshotUnreadable, .notPaired, .heartbeat, .reachability, .pendingTransfers, .pending, .acked, .rejected,
+             .pairingRefused, .saveFailed:
+            return link(&state, input, env)
+        }
+    }
+
+    /// The wearer's settings and scrolling: the face changes, nothing is recorded.
+    private static func setting(_ state: inout WatchState, _ input: WatchInput, _ env: WatchEnvironment) -> [WatchEffect] {
+        let rows = (state.round ?? state.finishedRound)?.standings.count ?? 0
+        switch input {
         case .scrollTo(let row):
-            let rows = (state.round ?? state.finishedRound)?.standings.count ?? 0
             let visible = WatchLayout.visibleRows(size: env.size, textSize: state.textSize)
             if row < state.scrollRow { state.scrollRow = max(0, row) }
             if row >= state.scrollRow + visible { state.scrollRow = min(max(0, rows - visible), row - visible + 1) }
-            return []
         case .wrist(let up):
-            guard state.wristDown == up else { return [] }
-            state.wristDown = !up
-            return []
+            if state.wristDown == up { state.wristDown = !up }
         case .textSize(let size):
             guard size != state.textSize else {
                 // Asked past either end: say why nothing changed.
@@ -48,25 +57,28 @@ public enum WatchMachine {
                 return end.map { [.announce("Text size \(size.spokenName) is \($0).")] } ?? []
             }
             state.textSize = size
-            let rows = (state.round ?? state.finishedRound)?.standings.count ?? 0
             state.scrollRow = min(state.scrollRow, max(0, rows - WatchLayout.visibleRows(size: env.size, textSize: size)))
             return [.announce("Text size \(size.spokenName).")]
         case .reduceMotion(let on):
             state.reduceMotion = on
-            return []
-        case .snapshot(let snapshot): return receive(&state, snapshot, pushed: false, env)
-        case .pushed(let snapshot): return receive(&state, snapshot, pushed: true, env)
+        default: break
+        }
+        return []
+    }
+
+    /// What the link and the outbox say: reachability, heartbeats, acks and refusals.
+    private static func link(_ state: inout WatchState, _ input: WatchInput, _ env: WatchEnvironment) -> [WatchEffect] {
+        switch input {
         case .pending(let scores):
             state.pendingScores = scores
             state.pendingTransfers = scores.count
-            return []
+        case .pendingTransfers(let count):
+            state.pendingTransfers = count
         case .acked(let event, let classification): return acked(&state, event, classification, env)
         case .snapshotUnreadable(let reason):
             state.snapshotProblem = reason
-            return []
         case .notPaired(let reason):
             state.pairingProblem = reason
-            return []
         case .heartbeat(let sequence):
             if let sequence, sequence == state.snapshot?.sequence { state.freshAt = env.now }
             state.awaitingPairedStandings = false
@@ -82,10 +94,6 @@ public enum WatchMachine {
                 return [.announce("No phone. Scores you save wait on the watch until it is back.")] + staleness(&state, env)
             }
             if reachable, was.known, !was.reachable { return [.announce("Phone connected.")] }
-            return []
-        case .pendingTransfers(let count):
-            state.pendingTransfers = count
-            return []
         case .rejected(let event, let rejection):
             // Who, which hole and why: a refusal can come long after the Save (the phone away).
             let name = (state.round ?? state.finishedRound)?.standings.first { $0.playerID == event.playerID }?.name ?? event.playerID
@@ -95,11 +103,12 @@ public enum WatchMachine {
                 + [.announce("Score not accepted: \(name), \(event.strokes) on hole \(event.hole). \(rejection.message)")]
         case .pairingRefused(let reason):
             state.banner = Banner(text: "Phone refused pairing: \(reason)", style: .failure, until: env.now.addingTimeInterval(failureBannerDuration))
-            return []
         case .saveFailed(let reason):
             state.banner = Banner(text: "Not saved: \(reason)", style: .failure, until: env.now.addingTimeInterval(failureBannerDuration))
             return pulse(&state, .failure, value: nil, env) + [.announce("Score not saved.")]
+        default: break
         }
+        return []
     }
 
     // MARK: Hands
@@ -461,48 +470,9 @@ public enum WatchMachine {
             state.screen = .crown(entry)
         }
         guard previous?.sequence != snapshot.sequence || previous?.hubID != snapshot.hubID else { return staleness(&state, env) }
-        var effects: [WatchEffect] = []
-
-        // The phone finished the round: show its final standings, say so, and keep them for the
-        // "No active round" summary.
-        if snapshot.round == nil, let last = previous?.round, previous?.hubID == snapshot.hubID {
-            // A score being entered is not saved: say so rather than drop it without a word.
-            var unsaved: [WatchEffect] = []
-            if case .crown(let entry) = state.screen {
-                state.banner = Banner(text: "Not saved: round finished", style: .failure, until: env.now.addingTimeInterval(failureBannerDuration))
-                unsaved = [.announce("Score for \(entry.playerName) not saved: the round finished on the phone.")]
-            }
-            state.finishedRound = last
-            state.screen = .final
-            state.scrollRow = 0
-            state.reshuffle = nil
-            return pulse(&state, .notification, value: nil, env) + unsaved + [.announce(finalAnnouncement(last))]
-        }
+        if snapshot.round == nil, let last = previous?.round, previous?.hubID == snapshot.hubID { return roundFinished(&state, last, env) }
         if snapshot.round != nil, case .final = state.screen { state.screen = .leaderboard }
-
-        if case .crown(let entry) = state.screen, snapshot.round?.status.acceptsScores != true
-            || snapshot.round?.standings.contains(where: { $0.playerID == entry.playerID }) != true {
-            state.screen = .leaderboard
-        }
-        // The phone (or another watch) scored the open hole meanwhile: the screen says so and Save
-        // becomes Correct, as when the row is opened after that score (saving another value over
-        // another device's score is a discrepancy, as it is then); the value turned stays.
-        if case .crown(var entry) = state.screen, let existing = existingScore(state, playerID: entry.playerID, hole: entry.hole),
-           existing.id != entry.supersedes {
-            (entry.supersedes, entry.scoredBy, entry.scoredStrokes) = (existing.id, existing.by, existing.strokes)
-            (entry.own, entry.counted) = claims(state, playerID: entry.playerID, hole: entry.hole)
-            state.screen = .crown(entry)
-            effects += pulse(&state, .notification, value: nil, env)
-            let consequence = existing.by == .thisWatch ? "Save corrects it." : "A different score from this watch disputes it; the organizer settles it on the phone."
-            effects.append(.announce("\(entry.playerName) was just scored \(existing.strokes) by \(existing.by.name). \(consequence)"))
-        }
-        // Scores heard for a round that is over or was replaced are not saved.
-        if case .voice(let overlay) = state.screen, !overlay.failed, snapshot.round?.status.acceptsScores != true
-            || snapshot.round?.id != previous?.round?.id {
-            state.screen = .leaderboard
-            state.banner = Banner(text: "Voice scores not saved: round changed", style: .failure, until: env.now.addingTimeInterval(failureBannerDuration))
-            effects.append(.announce("Voice scores not saved: the round changed on the phone."))
-        }
+        var effects = screensFollow(&state, snapshot, previous: previous, env)
         let rows = snapshot.round?.standings.count ?? 0
         state.scrollRow = min(state.scrollRow, max(0, rows - WatchLayout.visibleRows(size: env.size, textSize: state.textSize)))
 
@@ -528,6 +498,53 @@ public enum WatchMachine {
         let ackSays = Set(state.pendingScores.map(\.playerID))
         if let said = changeAnnouncement(from: old, to: new, disputesSaidElsewhere: ackSays) { effects.append(.announce(said)) }
         return effects + staleness(&state, env)
+    }
+
+    /// The phone finished the round: show its final standings, say so, and keep them for the
+    /// "No active round" summary. A score being entered is not saved: said, not dropped without a word.
+    private static func roundFinished(_ state: inout WatchState, _ last: RoundSnapshot, _ env: WatchEnvironment) -> [WatchEffect] {
+        var unsaved: [WatchEffect] = []
+        if case .crown(let entry) = state.screen {
+            state.banner = Banner(text: "Not saved: round finished", style: .failure, until: env.now.addingTimeInterval(failureBannerDuration))
+            unsaved = [.announce("Score for \(entry.playerName) not saved: the round finished on the phone.")]
+        }
+        state.finishedRound = last
+        state.screen = .final
+        state.scrollRow = 0
+        state.reshuffle = nil
+        return pulse(&state, .notification, value: nil, env) + unsaved + [.announce(finalAnnouncement(last))]
+    }
+
+    /// The open score input and voice overlay follow new standings: closed when their round or
+    /// player is gone, told when the hole was scored meanwhile.
+    private static func screensFollow(_ state: inout WatchState, _ snapshot: StandingsSnapshot, previous: StandingsSnapshot?,
+                                      _ env: WatchEnvironment) -> [WatchEffect] {
+        var effects: [WatchEffect] = []
+
+        if case .crown(let entry) = state.screen, snapshot.round?.status.acceptsScores != true
+            || snapshot.round?.standings.contains(where: { $0.playerID == entry.playerID }) != true {
+            state.screen = .leaderboard
+        }
+        // The phone (or another watch) scored the open hole meanwhile: the screen says so and Save
+        // becomes Correct, as when the row is opened after that score (saving another value over
+        // another device's score is a discrepancy, as it is then); the value turned stays.
+        if case .crown(var entry) = state.screen, let existing = existingScore(state, playerID: entry.playerID, hole: entry.hole),
+           existing.id != entry.supersedes {
+            (entry.supersedes, entry.scoredBy, entry.scoredStrokes) = (existing.id, existing.by, existing.strokes)
+            (entry.own, entry.counted) = claims(state, playerID: entry.playerID, hole: entry.hole)
+            state.screen = .crown(entry)
+            effects += pulse(&state, .notification, value: nil, env)
+            let consequence = existing.by == .thisWatch ? "Save corrects it." : "A different score from this watch disputes it; the organizer settles it on the phone."
+            effects.append(.announce("\(entry.playerName) was just scored \(existing.strokes) by \(existing.by.name). \(consequence)"))
+        }
+        // Scores heard for a round that is over or was replaced are not saved.
+        if case .voice(let overlay) = state.screen, !overlay.failed, snapshot.round?.status.acceptsScores != true
+            || snapshot.round?.id != previous?.round?.id {
+            state.screen = .leaderboard
+            state.banner = Banner(text: "Voice scores not saved: round changed", style: .failure, until: env.now.addingTimeInterval(failureBannerDuration))
+            effects.append(.announce("Voice scores not saved: the round changed on the phone."))
+        }
+        return effects
     }
 
     /// What changed between two standings of one round, said briefly: who moved where, whose
