@@ -45,11 +45,16 @@ struct WatchWindowTests {
         /// `xdotool search --name` cannot read; the title itself is in _NET_WM_NAME).
         func watchWindow(while watch: RunningProcess) async throws -> String {
             var found = ""
-            _ = await eventually(timeout: .seconds(30)) {
+            // Generous: with the whole suite running on two cores, a window has taken over 30 s to show.
+            var searches = 0
+            _ = await eventually(timeout: .seconds(90)) {
+                searches += 1
                 found = (try? await self.xdotool("search", "--onlyvisible", "--class", "hyzer-watch")) ?? ""
                 return !found.isEmpty || !watch.isRunning
             }
-            guard let window = found.split(separator: "\n").first else { throw TestFailure("no hyzer-watch window appeared: \(watch.stderr)") }
+            guard let window = found.split(separator: "\n").first else {
+                throw TestFailure("no hyzer-watch window appeared after \(searches) searches (the watch \(watch.isRunning ? "still runs" : "ended")): \(watch.stderr)")
+            }
             return String(window)
         }
     }
