@@ -6,6 +6,8 @@ import NIOCore
 /// One watch connection on the hub: hello first, then scores and heartbeats. Every frame that
 /// parses as a message gets an answer; only bytes that are not a message close the connection.
 final class ServerConnectionHandler: ChannelInboundHandler {
+    /// How the log says a paired watch went quiet (a test looks for it: one place for the words).
+    static let unreachableLog = "watch unreachable"
     typealias InboundIn = LinkInbound
     typealias OutboundOut = LinkMessage
 
@@ -295,7 +297,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
             guard context.channel.isActive else { return task.cancel() }
             let missed = LinkProtocol.missedHeartbeatsBeforeUnreachable
             if NIODeadline.now() - handler.lastHeard > interval * missed {
-                handler.throttledLog(.info, "watch unreachable: nothing heard for \(missed) heartbeats; closing")
+                handler.throttledLog(.info, "\(Self.unreachableLog): nothing heard for \(missed) heartbeats; closing")
                 handler.close(context: context)
                 return task.cancel()
             }
