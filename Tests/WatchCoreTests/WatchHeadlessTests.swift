@@ -3,6 +3,7 @@ import HyzerKit
 import HyzerLink
 import HyzerHarness
 import Testing
+import WatchCore
 
 /// `hyzer-watch --headless --script` against a real `hyzer-hub serve`, as CI and users run it.
 @Suite("Headless watch end to end", .serialized)
@@ -335,5 +336,42 @@ extension WatchHeadlessTests {
         #expect(watch.stderr.contains("the phone did not accept the score for Ann, 4 on hole 1"), "\(watch.stderr.suffix(800))")
         let rejected = try String(contentsOf: home.url.appendingPathComponent("watch/rejected.jsonl"), encoding: .utf8)
         #expect(rejected.contains("roundNotAcceptingScores"), "\(rejected)")
+    }
+}
+
+extension WatchHeadlessTests {
+    @Test("Scores queued while the phone was away drain on reconnecting as one change: one notification haptic, one announcement of the net change")
+    func reconnectBurstIsOneChange() async throws {
+        let home = try TemporaryHome()
+        #expect(try await home.hub("round", "start", "--course", "Willow Creek", "--player", "Ann", "Ben", "Cat").status == 0)
+        #expect(try await home.hub("voice", "Ann 2, Ben 3, Cat 4", "--hole", "1").status == 0)
+        let server = try await home.serve()
+        defer { server.stop() }
+        // Hole 2 away: Cat and Ben both ace it, each passing Ann, in two scores the phone gets at once.
+        let script = try Self.script(home, """
+            wait-snapshot
+            expect-text "1 Ann -1"
+            link down
+            expect-reachable false
+            tap Cat
+            crown -2
+            save
+            tap Ben
+            crown -2
+            save
+            link up
+            expect-pending 0
+            expect-haptics 1 notification
+            wait 1s
+            expect-haptics 1 notification
+            """)
+        let result = try await Self.watch(home, script: script, ["--expect-timeout", "15"])
+        #expect(result.status == 0, "\(result.stderr.suffix(600))")
+        let said = try String(contentsOf: home.url.appendingPathComponent("watch/announcements.jsonl"), encoding: .utf8)
+            .split(separator: "\n").compactMap { try? HyzerJSON.decoder().decode(AnnouncementRecord.self, from: Data($0.utf8)).text }
+        let afterReconnect = said.drop { $0 != "Phone connected." }.dropFirst()
+        let moves = afterReconnect.filter { $0.contains("moves up") || $0.contains("drops") }
+        #expect(moves.count == 1, "one announcement of the net change: \(afterReconnect)")
+        #expect(moves.first?.hasPrefix("Ben moves up to first") == true, "\(moves)")
     }
 }

@@ -166,6 +166,30 @@ struct WatchMachineTests {
         #expect(state.snapshot?.hubID == "new-hub")
     }
 
+    @Test("A burst of arrivals (a queue draining on reconnecting) is felt and said once, for the net change")
+    func burstIsOneChange() {
+        var state = Fixture.state()
+        let first = Fixture.snapshot(sequence: 2, standings: [
+            Fixture.standing("Mike", 1, -3, holes: 2), Fixture.standing("Jake", 2, -2, holes: 2),
+            Fixture.standing("Sarah", 3, 1), Fixture.standing("Amy", 4, 2),
+        ])
+        let second = Fixture.snapshot(sequence: 3, standings: [
+            Fixture.standing("Sarah", 1, -4, holes: 2), Fixture.standing("Mike", 2, -3, holes: 2),
+            Fixture.standing("Jake", 3, -2, holes: 2), Fixture.standing("Amy", 4, 2),
+        ])
+        var effects = WatchMachine.reduce(&state, .pushed(first), Fixture.env(1))
+        effects += WatchMachine.reduce(&state, .clock, Fixture.env(1.036))
+        effects += WatchMachine.reduce(&state, .pushed(second), Fixture.env(1.036))
+        #expect(effects.isEmpty, "nothing felt or said mid-burst: \(effects)")
+        effects = WatchMachine.reduce(&state, .clock, Fixture.env(1.036 + WatchMachine.arrivalsSettle))
+        #expect(effects.filter { if case .haptic = $0 { true } else { false } } == [.haptic(.notification, value: nil)])
+        // From the standings before the burst (Jake, Mike, Sarah) to after it (Sarah, Mike, Jake):
+        // Mike went up and came back to second, so only his score is news.
+        #expect(effects.last == .announce("Sarah moves up to first, minus four. Mike, minus three. Jake drops to third, minus two."))
+        #expect(state.reshuffle?.movedUp == ["id-Sarah": true, "id-Jake": false])
+        #expect(WatchMachine.reduce(&state, .clock, Fixture.env(5)).isEmpty, "said once")
+    }
+
     @Test("When positions change, rows reshuffle with arrows and a notification haptic")
     func reshuffle() {
         var state = Fixture.state()
@@ -173,7 +197,10 @@ struct WatchMachineTests {
             Fixture.standing("Mike", 1, -3, holes: 2), Fixture.standing("Jake", 2, -2, holes: 2),
             Fixture.standing("Sarah", 3, 1), Fixture.standing("Amy", 4, 2),
         ])
-        let effects = WatchMachine.reduce(&state, .snapshot(swapped), Fixture.env(1))
+        // The rows move at once; the haptic and what is said wait for arrivals to settle.
+        #expect(WatchMachine.reduce(&state, .snapshot(swapped), Fixture.env(1)).isEmpty)
+        #expect(state.nextTimer == Fixture.epoch.addingTimeInterval(1 + WatchMachine.arrivalsSettle))
+        let effects = WatchMachine.reduce(&state, .clock, Fixture.env(1 + WatchMachine.arrivalsSettle))
         #expect(effects.first == .haptic(.notification, value: nil))
         // What changed, not the whole list again.
         #expect(effects.last == .announce("Mike moves up to first, minus three. Jake drops to second, minus two."))

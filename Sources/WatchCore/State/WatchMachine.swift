@@ -6,6 +6,9 @@ import HyzerLink
 public enum WatchMachine {
     public static let savedBannerDuration: TimeInterval = 2
     public static let failureBannerDuration: TimeInterval = 5
+    /// Standings that arrive within this of each other are one change for the wearer: felt and
+    /// said once, for the net change, this long after the last.
+    public static let arrivalsSettle: TimeInterval = 0.3
 
     public static func reduce(_ state: inout WatchState, _ input: WatchInput, _ env: WatchEnvironment) -> [WatchEffect] {
         // With the wrist down, the first touch or crown turn wakes the face and does nothing else.
@@ -29,8 +32,9 @@ public enum WatchMachine {
             state.voiceDraft = text
             return []
         case .clock:
-            if case .voice(let overlay) = state.screen, let deadline = overlay.deadline, env.now >= deadline { return commitVoice(&state, env) }
-            return staleness(&state, env)
+            let news = tellNews(&state, env)
+            if case .voice(let overlay) = state.screen, let deadline = overlay.deadline, env.now >= deadline { return news + commitVoice(&state, env) }
+            return news + staleness(&state, env)
         case .scrollTo, .wrist, .textSize, .reduceMotion: return setting(&state, input, env)
         case .snapshot(let snapshot): return receive(&state, snapshot, pushed: false, env)
         case .pushed(let snapshot): return receive(&state, snapshot, pushed: true, env)
@@ -472,7 +476,7 @@ public enum WatchMachine {
         guard previous?.sequence != snapshot.sequence || previous?.hubID != snapshot.hubID else { return staleness(&state, env) }
         if snapshot.round == nil, let last = previous?.round, previous?.hubID == snapshot.hubID { return roundFinished(&state, last, env) }
         if snapshot.round != nil, case .final = state.screen { state.screen = .leaderboard }
-        var effects = screensFollow(&state, snapshot, previous: previous, env)
+        let effects = screensFollow(&state, snapshot, previous: previous, env)
         let rows = snapshot.round?.standings.count ?? 0
         state.scrollRow = min(state.scrollRow, max(0, rows - WatchLayout.visibleRows(size: env.size, textSize: state.textSize)))
 
@@ -481,23 +485,40 @@ public enum WatchMachine {
             // A new round: the whole list, once.
             return effects + [.announce(leaderboardAnnouncement(new))] + staleness(&state, env)
         }
-        let changes = StandingsChange.positionChanges(from: old.standings, to: new.standings)
-        if !changes.isEmpty {
+        // Within a burst, what the wearer last heard is the round before the burst: the arrows
+        // and what is said are the net change from it.
+        let heard = state.news.map(\.from).flatMap { $0.id == new.id ? $0 : nil } ?? old
+        if !StandingsChange.positionChanges(from: old.standings, to: new.standings).isEmpty {
             // Each row starts from where it is on screen now: mid-slide, that is between two
             // places, and the new slide carries on from there instead of jumping back.
             var fromRow: [PlayerID: Double] = [:]
             for (index, standing) in old.standings.enumerated() {
                 fromRow[standing.playerID] = state.reshuffle.map { $0.row(of: standing.playerID, index: index, at: env.now) } ?? Double(index)
             }
-            state.reshuffle = Reshuffle(startedAt: env.now, fromRow: fromRow, movedUp: changes.mapValues(\.movedUp),
+            let net = StandingsChange.positionChanges(from: heard.standings, to: new.standings)
+            state.reshuffle = Reshuffle(startedAt: env.now, fromRow: fromRow, movedUp: net.mapValues(\.movedUp),
                                         previous: old.standings, newOrder: new.standings.map(\.playerID))
+        }
+        // Felt and said once arrivals settle. A dispute this watch's own score opened is said by
+        // its ack, which follows at once with what this watch said: not twice.
+        let ackSays = Set(state.pendingScores.map(\.playerID))
+        state.news = News(from: heard, due: env.now.addingTimeInterval(arrivalsSettle),
+                          saidElsewhere: (state.news?.saidElsewhere ?? []).union(ackSays))
+        return effects + staleness(&state, env)
+    }
+
+    /// Once standings have stopped arriving: one haptic if anyone moved since the wearer last
+    /// heard, and one announcement of the net change.
+    private static func tellNews(_ state: inout WatchState, _ env: WatchEnvironment) -> [WatchEffect] {
+        guard let news = state.news, env.now >= news.due else { return [] }
+        state.news = nil
+        guard let new = state.round, new.id == news.from.id else { return [] }
+        var effects: [WatchEffect] = []
+        if !StandingsChange.positionChanges(from: news.from.standings, to: new.standings).isEmpty {
             effects += pulse(&state, .notification, value: nil, env)
         }
-        // A dispute this watch's own score opened is said by its ack, which follows at once with
-        // what this watch said: not twice.
-        let ackSays = Set(state.pendingScores.map(\.playerID))
-        if let said = changeAnnouncement(from: old, to: new, disputesSaidElsewhere: ackSays) { effects.append(.announce(said)) }
-        return effects + staleness(&state, env)
+        if let said = changeAnnouncement(from: news.from, to: new, disputesSaidElsewhere: news.saidElsewhere) { effects.append(.announce(said)) }
+        return effects
     }
 
     /// The phone finished the round: show its final standings, say so, and keep them for the
@@ -509,6 +530,7 @@ public enum WatchMachine {
             unsaved = [.announce("Score for \(entry.playerName) not saved: the round finished on the phone.")]
         }
         state.finishedRound = last
+        state.news = nil
         state.screen = .final
         state.scrollRow = 0
         state.reshuffle = nil

@@ -202,6 +202,10 @@ public struct WatchState: Sendable, Hashable {
     public var scrollStreak = 0
     /// Whether "standings out of date" has been said for the current standings.
     public var staleAnnounced = false
+    /// Standings that arrived and moved players, not yet felt or said: a burst of arrivals (a
+    /// reconnection, a queue draining) is one haptic and one announcement for the net change,
+    /// once arrivals have settled.
+    public var news: News?
 
     public init(deviceID: String, wearerID: PlayerID? = nil, wearerName: String? = nil, reduceMotion: Bool = false,
                 textSize: TextSize = .standard) {
@@ -276,9 +280,19 @@ public struct WatchState: Sendable, Hashable {
     /// When something happens by itself next (the voice overlay's auto-save, or saying the
     /// standings turned stale), if anything does.
     public var nextTimer: Date? {
+        if let news { return news.due }
         if case .voice(let overlay) = screen, let deadline = overlay.deadline { return deadline }
         // Saying "out of date" once the standings turn stale.
         if !staleAnnounced, round != nil, judgesStaleness, let freshAt { return freshAt.addingTimeInterval(Self.staleAfter + 0.001) }
         return nil
     }
+}
+
+/// Standings changes not yet felt or said, since `from` (the round as the wearer last heard it).
+public struct News: Sendable, Hashable {
+    public let from: RoundSnapshot
+    /// When arrivals will have settled: no new standings for `WatchMachine.arrivalsSettle`.
+    public var due: Date
+    /// Players whose dispute the watch's own acks say (not said twice).
+    public var saidElsewhere: Set<PlayerID>
 }
