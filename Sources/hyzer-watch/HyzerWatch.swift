@@ -56,14 +56,17 @@ struct HyzerWatch: ParsableCommand {
 
             --headless runs without a window (SDL's dummy video driver), e.g. in CI. With --script it \
             runs a scenario (one command a line: wait-snapshot, tap NAME, wearer NAME, crown +N/-N, voice "TEXT", save, \
-            back, wait DURATION, advance-clock DURATION, link down/up, wrist down/up, text-size SIZE, \
+            back, hole +N/-N, wait DURATION, advance-clock DURATION, link down/up, wrist down/up, text-size SIZE, \
             reduce-motion on/off, screenshot FILE.png [chrome|no-chrome], dump FILE.json, record start FILE.png, \
-            record stop, expect-screen, expect-text, expect-stale, expect-reachable, expect-haptics N KIND, quit) and exits 1 at \
-            the first unmet expectation, naming the line; 2 for a script it cannot read.
+            record stop, expect-screen, expect-text, expect-stale, expect-reachable, expect-pending N, expect-haptics N KIND, \
+            wait-for CONDITION, quit) and exits 1 at the first unmet expectation, naming the line; 2 for a script it cannot read.
+
+            A running watch takes the same commands one at a time from hyzer-watch ctl (see hyzer-watch ctl --help).
 
             Logs go to standard error.
             """,
-        version: HyzerVersion.current
+        version: HyzerVersion.current,
+        subcommands: [WatchCtl.self]
     )
 
     @Option(help: ArgumentHelp("The Hyzer home directory (as for hyzer-hub).", valueName: "DIR"), completion: .directory)
@@ -226,6 +229,8 @@ extension HyzerWatch {
         session.start()
         Logger(label: "hyzer.watch").info("first frame \(started.duration(to: .now)) after start")
 
+        let control = try serveControl(session: session, host: host, wake: wake, paths: paths, expectTimeout: a.expectTimeout)
+        defer { control?.stop() }
         var failure: ScenarioError?
         if a.script != nil {
             let runner = ScenarioRunner(session: session, host: host, screenshotDirectory: host.screenshotDirectory) { line in
@@ -250,6 +255,34 @@ extension HyzerWatch {
 }
 
 extension HyzerWatch {
+    /// `watch/ctl.sock`: each `hyzer-watch ctl` request runs on the watch's own loop between
+    /// frames, as a script's line would (one at a time: a request that pumps the loop, such as a
+    /// `wait-for`, does not start another). Nil, with a warning, when the socket cannot be made.
+    static func serveControl(session: WatchSession, host: WatchHost, wake: WatchHost.Wake, paths: HyzerPaths,
+                             expectTimeout: TimeInterval) throws -> WatchControl? {
+        let logger = Logger(label: "hyzer.watch.control")
+        let control: WatchControl
+        do {
+            control = try WatchControl(at: paths.watchControl) { wake.signal() }
+        } catch {
+            logger.warning("no live control (hyzer-watch ctl): \(error)")
+            return nil
+        }
+        let runner = ScenarioRunner(session: session, host: host, screenshotDirectory: host.screenshotDirectory) { logger.info("\($0)") }
+        runner.expectationTimeout = expectTimeout
+        var running = false
+        host.betweenFrames = {
+            guard !running else { return }
+            running = true
+            defer { running = false }
+            for request in control.takeRequests() {
+                request.answer(runner.perform(request.line, timeout: request.timeout))
+                if request.line.trimmingCharacters(in: .whitespaces) == "quit" { wake.requestStop() }
+            }
+        }
+        return control
+    }
+
     /// What the parser lets through but no watch could use: an empty path or id (`--home ""`
     /// would quietly mean the default home), a device id the hub would refuse at every attempt,
     /// an expectation timeout that is no length of time.

@@ -411,10 +411,14 @@ final class WatchHost: ScenarioHost {
         if recorder != nil { toggleRecording() }  // quitting while recording saves it
     }
 
+    /// Called on every turn of the loop, between frames: where `hyzer-watch ctl`'s requests run.
+    var betweenFrames: (() -> Void)?
+
     /// Handles input and redraws for `seconds`, sleeping whenever nothing is due (idle CPU near zero).
     func pump(for seconds: TimeInterval) {
         let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
         repeat {
+            betweenFrames?()
             let due = renderIfNeeded()
             let wait = max(0, min(due, Self.seconds(ContinuousClock.now.duration(to: deadline))))
             if window == nil {

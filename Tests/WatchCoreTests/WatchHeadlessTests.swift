@@ -375,3 +375,40 @@ extension WatchHeadlessTests {
         #expect(moves.first?.hasPrefix("Ben moves up to first") == true, "\(moves)")
     }
 }
+
+extension WatchHeadlessTests {
+    static func ctl(_ home: TemporaryHome, _ command: String...) async throws -> CLIProcess.Result {
+        try await CLIProcess.run("hyzer-watch", ["ctl", "--home", home.path, "--timeout", "20"] + command)
+    }
+
+    @Test("hyzer-watch ctl drives a running watch between phone steps, without sleeps: out of range, a phone score, back, delivered")
+    func liveControl() async throws {
+        let home = try TemporaryHome()
+        #expect(try await home.hub("round", "start", "--course", "Willow Creek", "--player", "Ann", "Ben").status == 0)
+        let server = try await home.serve()
+        defer { server.stop() }
+        let watch = try await RunningProcess("hyzer-watch", ["--home", home.path, "--headless", "--screenshot-dir", home.path])
+        defer { watch.stop() }
+        #expect(await eventually { FileManager.default.fileExists(atPath: home.url.appendingPathComponent("watch/ctl.sock").path) })
+        #expect(try await Self.ctl(home, "wait-for", "reachable").stdout == "ok\n")
+        #expect(try await Self.ctl(home, "link", "down").status == 0)
+        #expect(try await Self.ctl(home, "wait-for", "unreachable").status == 0)
+        // The phone scores out of range: the watch does not see it.
+        #expect(try await home.hub("score", "Ann", "2").status == 0)
+        let unseen = try await CLIProcess.run("hyzer-watch", ["ctl", "--home", home.path, "--timeout", "2", "expect-text", "1 Ann -1"])
+        #expect(unseen.status == 1 && unseen.stderr.contains("expectation not met"), "\(unseen.stderr)")
+        // The watch scores Ben away, then the phone comes back: both land.
+        for step in [["tap", "Ben"], ["crown", "-1"], ["save"], ["wait-for", "pending", "1"], ["link", "up"], ["wait-for", "delivered", "1"],
+                     ["expect-text", "1 Ann -1"], ["screenshot", "back.png"]] {
+            let result = try await CLIProcess.run("hyzer-watch", ["ctl", "--home", home.path, "--timeout", "20"] + step)
+            #expect(result.status == 0, "\(step): \(result.stderr)")
+        }
+        #expect(try Self.pngSize(home.url.appendingPathComponent("back.png")) != nil)
+        let wrong = try await Self.ctl(home, "dance")
+        #expect(wrong.status == 1 && wrong.stderr.contains("unknown command \"dance\""), "\(wrong.stderr)")
+        #expect(try await Self.ctl(home, "quit").status == 0)
+        #expect(await watch.waitForExit(timeout: .seconds(30)) == 0)
+        let gone = try await Self.ctl(home, "link", "down")
+        #expect(gone.status == 1 && gone.stderr.contains("no watch is running there"), "\(gone.stderr)")
+    }
+}

@@ -171,6 +171,10 @@ struct ScenarioScriptTests {
             expect-reachable false
             expect-pending 2
             expect-haptics 3 tick
+            wait-for stale
+            wait-for unreachable
+            wait-for screen crown
+            wait-for delivered 3
             quit
             """
         let commands = try ScenarioScript.parse(script).map(\.command)
@@ -178,7 +182,8 @@ struct ScenarioScriptTests {
             .waitSnapshot(timeout: 5), .waitSnapshot(timeout: 10), .tap(name: "Holyn Handley"), .crown(3), .crown(-1), .save, .back,
             .hole(1), .hole(-2), .wait(0.3), .advanceClock(120), .link(up: false), .link(up: true), .screenshot(path: "face.png", chrome: nil),
             .expectScreen("crown"), .expectText("Hole 7 of 18"), .expectText("#1 fan"), .expectStale(true), .expectReachable(false),
-            .expectPending(2), .expectHaptics(count: 3, kind: .tick), .quit,
+            .expectPending(2), .expectHaptics(count: 3, kind: .tick), .waitFor(.stale(true)), .waitFor(.reachable(false)),
+            .waitFor(.screen("crown")), .waitFor(.delivered(3)), .quit,
         ])
         #expect(try ScenarioScript.parse(script)[2].number == 4)
     }
@@ -196,6 +201,8 @@ struct ScenarioScriptTests {
         ("wrist sideways", "line 2: wrist sideways: wrist takes up or down"),
         ("hole 3", "line 2: hole 3: hole takes +N or -N holes from the one on the crown screen, e.g. hole +1"),
         ("expect-pending some", "line 2: expect-pending some: expect-pending takes a count of scores, 0 or more; got some"),
+        ("wait-for godot", "line 2: wait-for godot: wait-for takes stale, fresh, reachable, unreachable, screen NAME, delivered N or pending N"),
+        ("wait-for screen settings", "line 2: wait-for screen settings: screens are leaderboard, crown, voice, final and no-round; got settings"),
         ("screenshot a.png sideways", "line 2: screenshot a.png sideways: screenshot takes a file and optionally chrome or no-chrome: screenshot NAME.png [chrome|no-chrome]"),
     ])
     func syntaxErrors(line: String, message: String) {

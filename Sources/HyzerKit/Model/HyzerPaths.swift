@@ -42,6 +42,8 @@ public struct HyzerPaths: Sendable, Hashable {
     public var hapticLog: URL { watchDirectory.appendingPathComponent("haptics.jsonl") }
     public var announcementLog: URL { watchDirectory.appendingPathComponent("announcements.jsonl") }
     public var outbox: URL { watchDirectory.appendingPathComponent("outbox") }
+    /// A running watch's live control (`hyzer-watch ctl`).
+    public var watchControl: URL { watchDirectory.appendingPathComponent("ctl.sock") }
     public var rejectedLog: URL { watchDirectory.appendingPathComponent("rejected.jsonl") }
     /// The hub certificate's fingerprint this watch pinned on first use over TCP.
     public var hubPin: URL { watchDirectory.appendingPathComponent("hub-fingerprint") }

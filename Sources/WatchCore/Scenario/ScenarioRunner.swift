@@ -48,6 +48,56 @@ public final class ScenarioRunner {
         }
     }
 
+    /// One line from `hyzer-watch ctl`, run as a script's line would be: "ok", or "error: …"
+    /// saying what went wrong (a line it cannot read, an expectation not met within `timeout`).
+    public func perform(_ text: String, timeout: TimeInterval? = nil) -> String {
+        let lines: [ScenarioLine]
+        do {
+            lines = try ScenarioScript.parse(text)
+        } catch {
+            return "error: \(Self.withoutLineNumber(error.description))"
+        }
+        guard let line = lines.first, lines.count == 1 else { return "error: send one command (a scenario-script line); got \(lines.count)" }
+        let kept = expectationTimeout
+        defer { expectationTimeout = kept }
+        if let timeout { expectationTimeout = timeout }
+        say("control: \(line.text)")
+        do {
+            try execute(line)
+        } catch {
+            return "error: \(Self.withoutLineNumber(error.description))"
+        }
+        host.pump(for: 0)
+        return "ok"
+    }
+
+    /// A control request is one line: "line 1: " says nothing.
+    private static func withoutLineNumber(_ text: String) -> String {
+        text.hasPrefix("line 1: ") ? String(text.dropFirst(8)) : text
+    }
+
+    private func holds(_ condition: WaitCondition) -> Bool {
+        let state = session.current
+        return switch condition {
+        case .stale(let stale): state.isStale(at: session.now()) == stale
+        case .reachable(let reachable): state.linkKnown && state.reachable == reachable
+        case .screen(let name): state.screenName == name
+        case .delivered(let count): state.delivered >= count
+        case .pending(let count): state.pendingTransfers == count
+        }
+    }
+
+    private func describe(_ condition: WaitCondition) -> String {
+        let state = session.current
+        return switch condition {
+        case .stale: "stale is \(state.isStale(at: session.now()))"
+        case .reachable: state.linkKnown ? "reachable is \(state.reachable)" : "the link has not said yet"
+        case .screen: "the screen is \(state.screenName)"
+        case .delivered: "\(state.delivered) scores delivered"
+        case .pending: "\(state.pendingTransfers) scores waiting to send"
+        }
+    }
+
     private func finishRecording() {
         guard host.isRecording else { return }
         do {
@@ -112,6 +162,8 @@ public final class ScenarioRunner {
             })
         case .expectReachable(let reachable):
             try expect(line, { self.session.current.reachable == reachable }, seen: { "reachable is \(!reachable)" })
+        case .waitFor(let condition):
+            try expect(line, { self.holds(condition) }, seen: { self.describe(condition) })
         case .expectPending(let count):
             try expect(line, { self.session.current.pendingTransfers == count }, seen: { "\(self.session.current.pendingTransfers) scores waiting to send" })
         case .expectHaptics(let count, let kind):

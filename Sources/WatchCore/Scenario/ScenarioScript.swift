@@ -33,8 +33,23 @@ public enum ScenarioCommand: Sendable, Hashable {
     case expectReachable(Bool)
     /// N scores saved on the watch and not yet acked by the phone (in the outbox).
     case expectPending(Int)
+    /// Waits until the watch is in this condition (as an expectation: up to its timeout).
+    case waitFor(WaitCondition)
     case expectHaptics(count: Int, kind: HapticKind)
     case quit
+}
+
+/// What `wait-for` waits for.
+public enum WaitCondition: Sendable, Hashable {
+    case stale(Bool)
+    case reachable(Bool)
+    case screen(String)
+    /// At least N scores from this watch acked by the phone since the watch started.
+    case delivered(Int)
+    /// Exactly N scores waiting in the outbox.
+    case pending(Int)
+
+    static let screens = ["leaderboard", "crown", "voice", "final", "no-round"]
 }
 
 public struct ScenarioLine: Sendable, Hashable {
@@ -185,8 +200,27 @@ public enum ScenarioScript {
             return .expectPending(count)
         },
         Verb("expect-haptics N KIND", expectHaptics),
+        Verb("wait-for stale|fresh|reachable|unreachable|screen NAME|delivered N|pending N", waitFor),
         Verb("quit") { a throws(Problem) in try a.none(); return .quit },
     ]
+
+    private static func waitFor(_ a: Arguments) throws(Problem) -> ScenarioCommand {
+        let words = a.words
+        let usage = "wait-for takes stale, fresh, reachable, unreachable, screen NAME, delivered N or pending N"
+        switch (words.first, words.count) {
+        case ("stale", 1): return .waitFor(.stale(true))
+        case ("fresh", 1): return .waitFor(.stale(false))
+        case ("reachable", 1): return .waitFor(.reachable(true))
+        case ("unreachable", 1): return .waitFor(.reachable(false))
+        case ("screen", 2):
+            guard WaitCondition.screens.contains(words[1]) else { throw Problem(message: "screens are leaderboard, crown, voice, final and no-round; got \(words[1])") }
+            return .waitFor(.screen(words[1]))
+        case ("delivered", 2), ("pending", 2):
+            guard let count = Int(words[1]), count >= 0 else { throw Problem(message: "\(words[0]) takes a count of scores, 0 or more; got \(words[1])") }
+            return .waitFor(words[0] == "delivered" ? .delivered(count) : .pending(count))
+        default: throw Problem(message: usage)
+        }
+    }
 
     private static func screenshot(_ a: Arguments) throws(Problem) -> ScenarioCommand {
         var parts = a.words

@@ -440,6 +440,7 @@ public enum WatchMachine {
     private static func acked(_ state: inout WatchState, _ event: ScoreEvent, _ classification: ScoreClassification?, _ env: WatchEnvironment) -> [WatchEffect] {
         state.pendingScores.removeAll { $0.id == event.id }
         state.pendingTransfers = state.pendingScores.count
+        state.delivered += 1
         guard classification == .discrepancy else { return [] }
         state.disputedKeys.insert(ScoreKey(playerID: event.playerID, hole: event.hole))
         if case .crown(var entry) = state.screen, entry.playerID == event.playerID, entry.hole == event.hole {

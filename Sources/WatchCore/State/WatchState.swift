@@ -153,6 +153,8 @@ public struct WatchState: Sendable, Hashable {
     /// Whether standings have come over the link since this watch started (not only from its
     /// container): what a script's `wait-snapshot` waits for.
     public var heardFromPhone = false
+    /// Scores from this watch the phone has acked since the watch started.
+    public var delivered = 0
     /// Whether the link has said anything yet: "No phone" shows only once a connection attempt
     /// failed or the link went quiet, never while the first one is under way.
     public var linkKnown = false
