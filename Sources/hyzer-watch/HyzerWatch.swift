@@ -41,6 +41,7 @@ struct HyzerWatch: ParsableCommand {
               L                        link down / up (the phone out of reach and back)
               A / Shift+A              advance the watch's clock 1 min / 10 s
               W                        wrist down / up (the always-on display)
+              B                        the app to the background (the watch face) / to the front
               M                        reduce motion on / off
               T / Shift+T              text size up / down
               C                        device chrome on / off

@@ -586,6 +586,7 @@ final class WatchHost: ScenarioHost {
         case Int(SDLK_l.rawValue): session.setLink(up: !session.linkWanted)
         case Int(SDLK_a.rawValue): session.advanceClock(by: shift ? 10 : 60)
         case Int(SDLK_w.rawValue): session.send(.wrist(up: state.wristDown), inputTime: received)
+        case Int(SDLK_b.rawValue): session.send(.app(foreground: state.appInBackground), inputTime: received)
         case Int(SDLK_m.rawValue): session.send(.reduceMotion(!state.reduceMotion), inputTime: received)
         case Int(SDLK_t.rawValue):
             let next = shift ? state.textSize.smaller : state.textSize.larger

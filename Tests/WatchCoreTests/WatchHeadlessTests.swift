@@ -412,3 +412,34 @@ extension WatchHeadlessTests {
         #expect(gone.status == 1 && gone.stderr.contains("no watch is running there"), "\(gone.stderr)")
     }
 }
+
+extension WatchHeadlessTests {
+    @Test("With the watch app in the background, live standings are dropped; in front again it gets only the latest, as the application context, felt once")
+    func backgroundDropsLiveMessages() async throws {
+        let home = try TemporaryHome()
+        #expect(try await home.hub("round", "start", "--course", "Willow Creek", "--player", "Ann", "Ben").status == 0)
+        #expect(try await home.hub("voice", "Ann 3, Ben 3", "--hole", "1").status == 0)
+        let server = try await home.serve()
+        defer { server.stop() }
+        let watch = try await RunningProcess("hyzer-watch", ["--home", home.path, "--headless", "--log-level", "info"])
+        defer { watch.stop() }
+        #expect(await eventually { FileManager.default.fileExists(atPath: home.url.appendingPathComponent("watch/ctl.sock").path) })
+        #expect(try await Self.ctl(home, "wait-for", "reachable").status == 0)
+        #expect(try await Self.ctl(home, "expect-text", "T1 Ann E").status == 0)
+        #expect(try await Self.ctl(home, "app", "background").status == 0)
+        #expect(try await Self.ctl(home, "expect-screen", "watch-face").status == 0)
+        // Two changes on the phone: two live messages, both dropped by the app in the background.
+        #expect(try await home.hub("score", "Ann", "2").status == 0)
+        #expect(try await home.hub("score", "Ben", "5").status == 0)
+        #expect(await eventually { watch.stderr.components(separatedBy: "a live message to the app in the background was dropped").count - 1 == 2 },
+                "\(watch.stderr.suffix(800))")
+        #expect(try await Self.ctl(home, "expect-haptics", "0", "notification").status == 0)
+        // In front: the latest standings arrive once, as the application context.
+        #expect(try await Self.ctl(home, "app", "foreground").status == 0)
+        #expect(try await Self.ctl(home, "expect-text", "1 Ann -1 2 Ben +2").status == 0)
+        #expect(watch.stderr.components(separatedBy: "application context delivered").count - 1 == 1, "\(watch.stderr.suffix(800))")
+        #expect(try await Self.ctl(home, "expect-haptics", "1", "notification").status == 0)
+        #expect(try await Self.ctl(home, "quit").status == 0)
+        #expect(await watch.waitForExit(timeout: .seconds(30)) == 0)
+    }
+}

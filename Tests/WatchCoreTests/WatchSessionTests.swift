@@ -191,7 +191,7 @@ struct ScenarioScriptTests {
     @Test("Mistakes name the line and what is allowed", arguments: [
         ("crown 3", "line 2: crown 3: crown takes +N or -N detents, e.g. crown +2"),
         ("wait soon", "line 2: wait soon: \"soon\" is not a duration; use e.g. 300ms, 2s, 1.5s, 2m, 1h"),
-        ("expect-screen settings", "line 2: expect-screen settings: screens are leaderboard, crown, voice, final and no-round; got settings"),
+        ("expect-screen settings", "line 2: expect-screen settings: screens are leaderboard, crown, voice, final, no-round and watch-face; got settings"),
         ("expect-haptics 2 buzz", "line 2: expect-haptics 2 buzz: haptic kinds are tick, limit, success, failure, notification; got buzz"),
         ("screenshot face.jpg", "line 2: screenshot face.jpg: screenshots are PNG files: screenshot NAME.png"),
         ("link sideways", "line 2: link sideways: link takes up or down"),
@@ -202,7 +202,7 @@ struct ScenarioScriptTests {
         ("hole 3", "line 2: hole 3: hole takes +N or -N holes from the one on the crown screen, e.g. hole +1"),
         ("expect-pending some", "line 2: expect-pending some: expect-pending takes a count of scores, 0 or more; got some"),
         ("wait-for godot", "line 2: wait-for godot: wait-for takes stale, fresh, reachable, unreachable, screen NAME, delivered N or pending N"),
-        ("wait-for screen settings", "line 2: wait-for screen settings: screens are leaderboard, crown, voice, final and no-round; got settings"),
+        ("wait-for screen settings", "line 2: wait-for screen settings: screens are leaderboard, crown, voice, final, no-round and watch-face; got settings"),
         ("screenshot a.png sideways", "line 2: screenshot a.png sideways: screenshot takes a file and optionally chrome or no-chrome: screenshot NAME.png [chrome|no-chrome]"),
     ])
     func syntaxErrors(line: String, message: String) {

@@ -17,7 +17,10 @@ import NIOConcurrencyHelpers
 public final class WatchControl: Sendable {
     public let socketPath: String
     private let listener: Int32
-    private let queue = NIOLockedValueBox<[Request]>([])
+    /// Requests waiting for the host's loop; nil once stopping (a request then is answered at once).
+    private let queue = NIOLockedValueBox<[Request]?>([])
+    /// Held while a connection is served, so `stop()` returns only once its answer is written.
+    private let serving = NIOLock()
     private let wake: @Sendable () -> Void
 
     /// A line to run and where its answer goes.
@@ -62,8 +65,12 @@ public final class WatchControl: Sendable {
         thread.start()
     }
 
-    /// Stops listening and removes the socket file.
+    /// Stops listening, answers what still waits, lets an answer being written finish (a `quit`'s
+    /// own), and removes the socket file.
     public func stop() {
+        let waiting = queue.withLockedValue { queue in defer { queue = nil }; return queue ?? [] }
+        for request in waiting { request.answer("error: the watch is quitting") }
+        serving.withLock {}
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)
         unlink(socketPath)
@@ -71,7 +78,7 @@ public final class WatchControl: Sendable {
 
     /// The requests waiting, oldest first; the host runs each and calls `answer`.
     public func takeRequests() -> [Request] {
-        queue.withLockedValue { waiting in defer { waiting = [] }; return waiting }
+        queue.withLockedValue { waiting in defer { if waiting != nil { waiting = [] } }; return waiting ?? [] }
     }
 
     private func acceptLoop() {
@@ -81,7 +88,7 @@ public final class WatchControl: Sendable {
                 if errno == EINTR { continue }
                 return  // stopped
             }
-            serve(connection)
+            serving.withLock { serve(connection) }
             close(connection)
         }
     }
@@ -89,6 +96,9 @@ public final class WatchControl: Sendable {
     /// Reads one request line (`[timeout SECONDS] LINE`), hands it to the host's loop, and writes
     /// back the answer when it is done.
     private func serve(_ connection: Int32) {
+        // A client that connects and says nothing cannot hold the watch (its quit waits for this).
+        var patience = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &patience, socklen_t(MemoryLayout<timeval>.size))
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1_024)
         while !bytes.contains(0x0A), bytes.count <= Self.maxLineBytes {
@@ -111,11 +121,18 @@ public final class WatchControl: Sendable {
         }
         let done = DispatchSemaphore(value: 0)
         let answer = NIOLockedValueBox("")
-        queue.withLockedValue {
-            $0.append(Request(line: line, timeout: timeout) { text in
-                answer.withLockedValue { $0 = text }
-                done.signal()
-            })
+        let request = Request(line: line, timeout: timeout) { text in
+            answer.withLockedValue { $0 = text }
+            done.signal()
+        }
+        let queued = queue.withLockedValue { queue -> Bool in
+            guard queue != nil else { return false }
+            queue?.append(request)
+            return true
+        }
+        guard queued else {
+            Self.write("error: the watch is quitting\n", to: connection)
+            return
         }
         wake()
         done.wait()

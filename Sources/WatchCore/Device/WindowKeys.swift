@@ -14,6 +14,7 @@ public enum WindowKeys {
         ("L", "link down / up"),
         ("A, ⇧A", "clock +1 min, +10 s"),
         ("W", "wrist down / up"),
+        ("B", "app to background / front"),
         ("M", "reduce motion"),
         ("T, ⇧T", "text size up, down"),
         ("C", "device chrome"),

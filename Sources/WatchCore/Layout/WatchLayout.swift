@@ -98,6 +98,15 @@ public enum WatchLayout {
         let m = state.metrics(size)
         var list = DisplayList(width: m.width, height: m.height, background: WatchColor.background)
         var face = Face(state: state, now: now, size: size, m: m, measurer: measurer, alwaysOn: state.wristDown)
+        if state.appInBackground {
+            face.watchFace(into: &list)
+            if state.wristDown {
+                list.commands = list.commands.map(\.dimmed)
+                list.background = WatchColor.dimmed(list.background)
+            }
+            list.accessibility.label = face.screenLabel
+            return list
+        }
         switch state.screen {
         case .crown(let entry):
             face.crownScreen(entry, into: &list)
@@ -475,6 +484,37 @@ private struct Face {
     }
 
     // MARK: No round
+
+    /// The app in the background: the watch face, with the time, the date and one line of what the
+    /// app last knew (the wearer's place, or the leader's). Its complications and their budget are
+    /// the watch face's own work (not drawn here yet).
+    mutating func watchFace(into list: inout DisplayList) {
+        screenLabel = "Watch face"
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .current
+        let parts = calendar.dateComponents([.hour, .minute, .weekday, .day], from: now)
+        let time = String(format: "%d:%02d", parts.hour ?? 0, parts.minute ?? 0)
+        let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+        let date = "\(weekdays[((parts.weekday ?? 1) - 1) % 7]) \(parts.day ?? 1)"
+        let timeFont = FontSpec(.sansBold, (m.rowText * 3).rounded())
+        let timeFrame = Rect(x: m.margin, y: m.height * 0.22, width: m.width - m.margin * 2, height: timeFont.size * 1.3)
+        list.commands.append(.text(time, frame: timeFrame, font: timeFont, color: WatchColor.textPrimary, alignment: .center))
+        list.addElement(AccessibilityElement(.text, label: time, frame: timeFrame))
+        let dateFrame = Rect(x: m.margin, y: timeFrame.y + timeFrame.height, width: m.width - m.margin * 2, height: m.caption * 1.6)
+        list.commands.append(.text(date, frame: dateFrame, font: FontSpec(.sans, m.caption * 1.2), color: WatchColor.accent, alignment: .center))
+        list.addElement(AccessibilityElement(.text, label: date, frame: dateFrame))
+        let line: String
+        if let round = state.round, let standing = round.standings.first(where: { $0.playerID == state.wearerID }) ?? round.standings.first {
+            let place = standing.position.map { _ in ScoreFormat.position(of: standing) } ?? "–"
+            line = "Hyzer · \(place) \(standing.name) · \(ScoreFormat.relativeToPar(standing.scoreRelativeToPar)) · thru \(standing.holesPlayed)"
+        } else {
+            line = "Hyzer · no round"
+        }
+        let lineFrame = Rect(x: m.margin, y: m.height * 0.72, width: m.width - m.margin * 2, height: m.caption * 1.6)
+        list.commands.append(.text(measurer.truncate(line, font: caption, toFit: lineFrame.width), frame: lineFrame,
+                                   font: caption, color: WatchColor.textSecondary, alignment: .center))
+        list.addElement(AccessibilityElement(.button, label: line, hint: "Opens Hyzer", frame: lineFrame))
+    }
 
     mutating func noRound(into list: inout DisplayList) {
         screenLabel = "No active round"

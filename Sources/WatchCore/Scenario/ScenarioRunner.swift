@@ -148,6 +148,7 @@ public final class ScenarioRunner {
                 throw .commandFailed(line: line.number, text: line.text, reason: "\(error)")
             }
         case .wrist(let up): session.send(.wrist(up: up))
+        case .app(let foreground): session.send(.app(foreground: foreground))
         case .textSize(let size): session.send(.textSize(size))
         case .reduceMotion(let on): session.send(.reduceMotion(on))
         case .expectScreen(let name):

@@ -25,6 +25,8 @@ public enum ScenarioCommand: Sendable, Hashable {
     case recordStop
     /// Wrist down (the always-on display) or up.
     case wrist(up: Bool)
+    /// The watch app to the foreground or the background (the watch face).
+    case app(foreground: Bool)
     case textSize(TextSize)
     case reduceMotion(Bool)
     case expectScreen(String)
@@ -49,7 +51,7 @@ public enum WaitCondition: Sendable, Hashable {
     /// Exactly N scores waiting in the outbox.
     case pending(Int)
 
-    static let screens = ["leaderboard", "crown", "voice", "final", "no-round"]
+    static let screens = ["leaderboard", "crown", "voice", "final", "no-round", "watch-face"]
 }
 
 public struct ScenarioLine: Sendable, Hashable {
@@ -176,6 +178,9 @@ public enum ScenarioScript {
         },
         Verb("record start FILE.png|stop", record),
         Verb("wrist down|up") { a throws(Problem) in .wrist(up: try a.choice(["up": true, "down": false], "up or down")) },
+        Verb("app background|foreground") { a throws(Problem) in
+            .app(foreground: try a.choice(["foreground": true, "background": false], "background or foreground"))
+        },
         Verb("text-size SIZE") { a throws(Problem) in
             let name = try a.one()
             guard let size = TextSize(rawValue: name.lowercased()) else { throw Problem(message: "text sizes are \(TextSize.names) (l is the default); got \(name)") }
@@ -184,10 +189,10 @@ public enum ScenarioScript {
         Verb("reduce-motion on|off") { a throws(Problem) in
             .reduceMotion(try a.choice(["on": true, "true": true, "off": false, "false": false], "on or off"))
         },
-        Verb("expect-screen leaderboard|crown|voice|final|no-round") { a throws(Problem) in
+        Verb("expect-screen leaderboard|crown|voice|final|no-round|watch-face") { a throws(Problem) in
             let screen = try a.one()
-            guard ["leaderboard", "crown", "voice", "no-round", "final"].contains(screen) else {
-                throw Problem(message: "screens are leaderboard, crown, voice, final and no-round; got \(screen)")
+            guard WaitCondition.screens.contains(screen) else {
+                throw Problem(message: "screens are leaderboard, crown, voice, final, no-round and watch-face; got \(screen)")
             }
             return .expectScreen(screen)
         },
@@ -213,7 +218,7 @@ public enum ScenarioScript {
         case ("reachable", 1): return .waitFor(.reachable(true))
         case ("unreachable", 1): return .waitFor(.reachable(false))
         case ("screen", 2):
-            guard WaitCondition.screens.contains(words[1]) else { throw Problem(message: "screens are leaderboard, crown, voice, final and no-round; got \(words[1])") }
+            guard WaitCondition.screens.contains(words[1]) else { throw Problem(message: "screens are leaderboard, crown, voice, final, no-round and watch-face; got \(words[1])") }
             return .waitFor(.screen(words[1]))
         case ("delivered", 2), ("pending", 2):
             guard let count = Int(words[1]), count >= 0 else { throw Problem(message: "\(words[0]) takes a count of scores, 0 or more; got \(words[1])") }

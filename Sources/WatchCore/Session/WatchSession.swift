@@ -73,6 +73,9 @@ public final class WatchSession: Sendable {
         /// Wrist down: the state the always-on display shows, and when it was last updated (once a minute).
         var alwaysOn: (state: WatchState, at: Date)?
         var statusClock: Bool
+        /// The application context: the latest standings the phone sent while the app was in the
+        /// background, delivered when it comes to the front (only the latest is kept).
+        var context: StandingsSnapshot?
     }
 
     /// - Parameter changed: called (on any thread) after anything that may change the face.
@@ -238,6 +241,17 @@ public final class WatchSession: Sendable {
             send(.reachability(reachable))
             if reachable { readPhoneFile() }
         case .standings(let snapshot):
+            // A live message reaches only an app in front; in the background it is dropped, and the
+            // latest standings wait as the application context.
+            let dropped = shell.withLockedValue { shell -> Bool in
+                guard shell.watch.appInBackground else { return false }
+                if snapshot.supersedes(shell.context ?? shell.watch.snapshot) { shell.context = snapshot }
+                return true
+            }
+            if dropped {
+                logger.info("a live message to the app in the background was dropped (standings \(snapshot.sequence)); the latest waits as the application context")
+                return
+            }
             send(.pushed(snapshot))
             if current.snapshot == snapshot { keep(snapshot) }
         case .heartbeat(let heartbeat): send(.heartbeat(sequence: heartbeat.sequence))
@@ -286,9 +300,27 @@ public final class WatchSession: Sendable {
     /// their latency from it.
     public func send(_ input: WatchInput, inputTime: ContinuousClock.Instant? = nil) {
         let env = environment()
-        let effects = shell.withLockedValue { WatchMachine.reduce(&$0.watch, input, env) }
+        let (effects, context) = shell.withLockedValue { shell -> ([WatchEffect], StandingsSnapshot?) in
+            let wasInBackground = shell.watch.appInBackground
+            var effects = WatchMachine.reduce(&shell.watch, input, env)
+            // In front again: the application context is delivered now, as old as it is.
+            guard wasInBackground, !shell.watch.appInBackground, let context = shell.context else { return (effects, nil) }
+            shell.context = nil
+            effects += WatchMachine.reduce(&shell.watch, .snapshot(context), env)
+            return (effects, context)
+        }
+        if let context {
+            logger.info("the app is in front: application context delivered (standings \(context.sequence))")
+            if current.snapshot == context { keep(context) }
+        }
         perform(effects, env: env, inputTime: inputTime ?? .now)
         changed()
+    }
+
+    /// `app background` / `app foreground`: the watch app leaves the screen for the watch face, or
+    /// comes back (a tap on the watch face brings it back too).
+    public func setApp(foreground: Bool) {
+        send(.app(foreground: foreground))
     }
 
     private func perform(_ effects: [WatchEffect], env: WatchEnvironment, inputTime: ContinuousClock.Instant) {

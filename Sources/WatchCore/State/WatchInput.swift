@@ -23,6 +23,9 @@ public enum WatchInput: Sendable, Hashable {
     case scrollTo(row: Int)
     /// Wrist up or down: down is the always-on display (dimmed, updated at most once a minute).
     case wrist(up: Bool)
+    /// The watch app to the foreground, or to the background (the watch face shows; the app sees
+    /// no live message until it is in front again).
+    case app(foreground: Bool)
     /// The text size setting.
     case textSize(TextSize)
     /// Reduce motion on or off.

@@ -21,6 +21,16 @@ public enum WatchMachine {
             default: break
             }
         }
+        // In the background the watch face shows: a tap on it opens the app, nothing else reaches it.
+        if state.appInBackground {
+            switch input {
+            case .tap:
+                state.appInBackground = false
+                return []
+            case .crown, .save, .back, .voice, .pickHole, .voiceDraft: return []
+            default: break
+            }
+        }
         switch input {
         case .crown(let delta): return crown(&state, delta, env)
         case .tap(let point): return tap(&state, point, env)
@@ -36,6 +46,9 @@ public enum WatchMachine {
             if case .voice(let overlay) = state.screen, let deadline = overlay.deadline, env.now >= deadline { return news + commitVoice(&state, env) }
             return news + staleness(&state, env)
         case .scrollTo, .wrist, .textSize, .reduceMotion: return setting(&state, input, env)
+        case .app(let foreground):
+            state.appInBackground = !foreground
+            return []
         case .snapshot(let snapshot): return receive(&state, snapshot, pushed: false, env)
         case .pushed(let snapshot): return receive(&state, snapshot, pushed: true, env)
         case .snapshotUnreadable, .notPaired, .heartbeat, .reachability, .pendingTransfers, .pending, .acked, .rejected,

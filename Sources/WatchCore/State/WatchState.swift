@@ -155,6 +155,10 @@ public struct WatchState: Sendable, Hashable {
     public var heardFromPhone = false
     /// Scores from this watch the phone has acked since the watch started.
     public var delivered = 0
+    /// The watch app is in the background: the watch face shows, and the app gets no live
+    /// message (standings pushed meanwhile are dropped; the latest arrives as application context
+    /// when the app is in front again).
+    public var appInBackground = false
     /// Whether the link has said anything yet: "No phone" shows only once a connection attempt
     /// failed or the link went quiet, never while the first one is under way.
     public var linkKnown = false
@@ -231,7 +235,8 @@ public struct WatchState: Sendable, Hashable {
 
     /// `leaderboard`, `crown`, `voice`, `final` or `no-round` (the names scenario scripts use).
     public var screenName: String {
-        switch screen {
+        if appInBackground { return "watch-face" }
+        return switch screen {
         case .crown: "crown"
         case .final: "final"
         case .voice: "voice"
