@@ -443,3 +443,44 @@ extension WatchHeadlessTests {
         #expect(await watch.waitForExit(timeout: .seconds(30)) == 0)
     }
 }
+
+extension WatchHeadlessTests {
+    @Test("Relaunched, the watch shows what it kept, then gets only the phone's latest standings, and its queued scores land in one burst, felt as one change")
+    func relaunch() async throws {
+        let home = try TemporaryHome()
+        #expect(try await home.hub("round", "start", "--course", "Willow Creek", "--player", "Ann", "Ben", "Cat").status == 0)
+        #expect(try await home.hub("voice", "Ann 3, Ben 3, Cat 3", "--hole", "1").status == 0)
+        let server = try await home.serve()
+        defer { server.stop() }
+        // First run: two scores saved away, then the app ends with them still queued.
+        let away = try Self.script(home, """
+            wait-snapshot
+            expect-text "T1 Ann E"
+            link down
+            tap Cat
+            crown -2
+            save
+            tap Ben
+            crown -1
+            save
+            expect-pending 2
+            quit
+            """)
+        let first = try await Self.watch(home, script: away)
+        #expect(first.status == 0, "\(first.stderr.suffix(600))")
+        // Meanwhile the phone changes the standings three times: a relaunch gets only the latest.
+        #expect(try await home.hub("score", "Ann", "4", "--hole", "2").status == 0)
+        for strokes in ["5", "6"] { #expect(try await home.hub("correct", "Ann", strokes, "--hole", "2").status == 0) }
+        let back = try Self.script(home, """
+            expect-text "T1 Ann E"
+            wait-snapshot
+            expect-pending 0
+            expect-text "1 Cat -2 2 Ben -1 3 Ann +3"
+            expect-haptics 1 notification
+            wait 1s
+            expect-haptics 1 notification
+            """)
+        let second = try await Self.watch(home, script: back, ["--expect-timeout", "15", "--log-level", "info"])
+        #expect(second.status == 0, "\(second.stderr.suffix(600))")
+    }
+}
