@@ -19,7 +19,8 @@ struct WatchCtl: ParsableCommand {
 
             wait-for CONDITION: stale, fresh, reachable, unreachable, screen NAME (leaderboard, crown, \
             voice, final, no-round), delivered N (N scores acked by the phone since the watch started), \
-            pending N (N scores waiting to send).
+            pending N (N scores waiting to send), dropped N (N live messages dropped because the app \
+            was in the background).
 
             Examples, mixing phone and watch steps without sleeps:
               hyzer-watch ctl --home H link down
@@ -40,6 +41,8 @@ struct WatchCtl: ParsableCommand {
     var command: [String] = []
 
     func validate() throws {
+        // The command is taken as written, dashes and all (crown -2): help is asked for here.
+        if ["--help", "-h", "help"].contains(command.first ?? "") { throw CleanExit.helpRequest(self) }
         if home?.isEmpty == true { throw ValidationError("--home needs a value; got an empty one.") }
         if let timeout, !(0...3600).contains(timeout) { throw ValidationError("--timeout must be 0 to 3600 seconds; got \(timeout).") }
         if command.isEmpty { throw ValidationError("Say what the watch should do, e.g. hyzer-watch ctl --home H link down.") }

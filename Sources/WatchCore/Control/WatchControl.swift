@@ -150,8 +150,20 @@ public final class WatchControl: Sendable {
     }
 
     /// Sends `line` to the watch whose control socket is `url` and returns its answer: what
-    /// `hyzer-watch ctl` does.
-    public static func send(_ line: String, timeout: TimeInterval?, to url: URL) throws -> String {
+    /// `hyzer-watch ctl` does. A watch just started has its socket within a moment: until
+    /// `startWait` has passed, a missing one is waited for.
+    public static func send(_ line: String, timeout: TimeInterval?, to url: URL, startWait: TimeInterval = 5) throws -> String {
+        let deadline = Date().addingTimeInterval(startWait)
+        while true {
+            do {
+                return try sendOnce(line, timeout: timeout, to: url)
+            } catch let error as ControlError where error.watchMissing && Date() < deadline {
+                usleep(50_000)
+            }
+        }
+    }
+
+    private static func sendOnce(_ line: String, timeout: TimeInterval?, to url: URL) throws -> String {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw ControlError("could not make a socket: \(String(cString: strerror(errno)))") }
         defer { close(fd) }
@@ -167,8 +179,9 @@ public final class WatchControl: Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         guard connected == 0 else {
-            let reason = errno == ENOENT || errno == ECONNREFUSED ? "no watch is running there (start one: hyzer-watch --home HOME)" : String(cString: strerror(errno))
-            throw ControlError("could not reach the watch at \(url.path): \(reason)")
+            let missing = errno == ENOENT || errno == ECONNREFUSED
+            let reason = missing ? "no watch is running there (start one: hyzer-watch --home HOME)" : String(cString: strerror(errno))
+            throw ControlError("could not reach the watch at \(url.path): \(reason)", watchMissing: missing)
         }
         write((timeout.map { "timeout \($0) " } ?? "") + line + "\n", to: fd)
         var reply: [UInt8] = []
@@ -186,5 +199,7 @@ public final class WatchControl: Sendable {
 
 public struct ControlError: Error, CustomStringConvertible {
     public let description: String
-    init(_ description: String) { self.description = description }
+    /// Nothing listens at the socket (yet).
+    let watchMissing: Bool
+    init(_ description: String, watchMissing: Bool = false) { (self.description, self.watchMissing) = (description, watchMissing) }
 }

@@ -84,6 +84,7 @@ public final class ScenarioRunner {
         case .screen(let name): state.screenName == name
         case .delivered(let count): state.delivered >= count
         case .pending(let count): state.pendingTransfers == count
+        case .dropped(let count): state.droppedLiveMessages >= count
         }
     }
 
@@ -95,6 +96,7 @@ public final class ScenarioRunner {
         case .screen: "the screen is \(state.screenName)"
         case .delivered: "\(state.delivered) scores delivered"
         case .pending: "\(state.pendingTransfers) scores waiting to send"
+        case .dropped: "\(state.droppedLiveMessages) live messages dropped"
         }
     }
 
@@ -129,7 +131,11 @@ public final class ScenarioRunner {
             try writing(path, line) { url in
                 // Motion settles first (pulse, slide, arrows: under 2 s), so the same script
                 // gives the same picture on every run rather than whichever frame of a slide.
-                _ = poll(timeout: Reshuffle.settleTime + 0.1) { !self.session.current.isMoving(at: self.session.now()) }
+                _ = poll(timeout: WatchMachine.arrivalsSettle + HapticPulse.duration + Reshuffle.settleTime + 0.1) {
+                    // Standings just arrived are felt (a pulse) once arrivals settle: that too.
+                    let state = self.session.current
+                    return state.news == nil && !state.isMoving(at: self.session.now())
+                }
                 try host.screenshot(to: url, chrome: chrome)
                 say("screenshot \(url.path)")
             }

@@ -50,6 +50,8 @@ public enum WaitCondition: Sendable, Hashable {
     case delivered(Int)
     /// Exactly N scores waiting in the outbox.
     case pending(Int)
+    /// At least N live messages dropped because the app was in the background.
+    case dropped(Int)
 
     static let screens = ["leaderboard", "crown", "voice", "final", "no-round", "watch-face"]
 }
@@ -205,13 +207,13 @@ public enum ScenarioScript {
             return .expectPending(count)
         },
         Verb("expect-haptics N KIND", expectHaptics),
-        Verb("wait-for stale|fresh|reachable|unreachable|screen NAME|delivered N|pending N", waitFor),
+        Verb("wait-for stale|fresh|reachable|unreachable|screen NAME|delivered N|pending N|dropped N", waitFor),
         Verb("quit") { a throws(Problem) in try a.none(); return .quit },
     ]
 
     private static func waitFor(_ a: Arguments) throws(Problem) -> ScenarioCommand {
         let words = a.words
-        let usage = "wait-for takes stale, fresh, reachable, unreachable, screen NAME, delivered N or pending N"
+        let usage = "wait-for takes stale, fresh, reachable, unreachable, screen NAME, delivered N, pending N or dropped N"
         switch (words.first, words.count) {
         case ("stale", 1): return .waitFor(.stale(true))
         case ("fresh", 1): return .waitFor(.stale(false))
@@ -220,9 +222,9 @@ public enum ScenarioScript {
         case ("screen", 2):
             guard WaitCondition.screens.contains(words[1]) else { throw Problem(message: "screens are leaderboard, crown, voice, final, no-round and watch-face; got \(words[1])") }
             return .waitFor(.screen(words[1]))
-        case ("delivered", 2), ("pending", 2):
-            guard let count = Int(words[1]), count >= 0 else { throw Problem(message: "\(words[0]) takes a count of scores, 0 or more; got \(words[1])") }
-            return .waitFor(words[0] == "delivered" ? .delivered(count) : .pending(count))
+        case ("delivered", 2), ("pending", 2), ("dropped", 2):
+            guard let count = Int(words[1]), count >= 0 else { throw Problem(message: "\(words[0]) takes a count, 0 or more; got \(words[1])") }
+            return .waitFor(words[0] == "delivered" ? .delivered(count) : words[0] == "pending" ? .pending(count) : .dropped(count))
         default: throw Problem(message: usage)
         }
     }

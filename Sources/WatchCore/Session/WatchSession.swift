@@ -249,7 +249,8 @@ public final class WatchSession: Sendable {
                 return true
             }
             if dropped {
-                logger.info("a live message to the app in the background was dropped (standings \(snapshot.sequence)); the latest waits as the application context")
+                logger.warning("a live message to the app in the background was dropped (standings \(snapshot.sequence)); the latest waits as the application context")
+                send(.liveMessageDropped)
                 return
             }
             send(.pushed(snapshot))

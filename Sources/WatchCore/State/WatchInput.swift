@@ -26,6 +26,8 @@ public enum WatchInput: Sendable, Hashable {
     /// The watch app to the foreground, or to the background (the watch face shows; the app sees
     /// no live message until it is in front again).
     case app(foreground: Bool)
+    /// A live message (standings) reached the watch while the app was in the background, and was dropped.
+    case liveMessageDropped
     /// The text size setting.
     case textSize(TextSize)
     /// Reduce motion on or off.

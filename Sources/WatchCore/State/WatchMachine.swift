@@ -49,6 +49,9 @@ public enum WatchMachine {
         case .app(let foreground):
             state.appInBackground = !foreground
             return []
+        case .liveMessageDropped:
+            state.droppedLiveMessages += 1
+            return []
         case .snapshot(let snapshot): return receive(&state, snapshot, pushed: false, env)
         case .pushed(let snapshot): return receive(&state, snapshot, pushed: true, env)
         case .snapshotUnreadable, .notPaired, .heartbeat, .reachability, .pendingTransfers, .pending, .acked, .rejected,

@@ -159,6 +159,8 @@ public struct WatchState: Sendable, Hashable {
     /// message (standings pushed meanwhile are dropped; the latest arrives as application context
     /// when the app is in front again).
     public var appInBackground = false
+    /// Live messages dropped since the watch started because the app was in the background.
+    public var droppedLiveMessages = 0
     /// Whether the link has said anything yet: "No phone" shows only once a connection attempt
     /// failed or the link went quiet, never while the first one is under way.
     public var linkKnown = false
