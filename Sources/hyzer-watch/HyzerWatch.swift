@@ -278,7 +278,7 @@ extension HyzerWatch {
             defer { running = false }
             for request in control.takeRequests() {
                 request.answer(runner.perform(request.line, timeout: request.timeout))
-                if request.line.trimmingCharacters(in: .whitespaces) == "quit" { wake.requestStop() }
+                if (try? ScenarioScript.parse(request.line))?.first?.command == .quit { wake.requestStop() }
             }
         }
         return control

@@ -11,14 +11,14 @@ struct WatchCtl: ParsableCommand {
         abstract: "Send a command to a running watch (in a window or headless) and wait until it is done.",
         discussion: """
             COMMAND is any scenario-script line (see hyzer-watch --help and the README): tap NAME, \
-            crown +N/-N, save, back, hole +N/-N, link down/up, wrist down/up, advance-clock DURATION, \
+            crown +N/-N, save, back, hole +N/-N, link down/up, wrist down/up, app background/foreground, advance-clock DURATION, \
             screenshot FILE.png, dump FILE.json, expect-… and wait-for CONDITION, or quit. It runs on the \
             watch's own loop, between frames, as a script's line would; expectations and wait-for wait up \
             to --timeout (default: the watch's --expect-timeout). Prints ok, or the reason on standard \
             error and exits 1. A relative FILE is under the watch's --screenshot-dir.
 
             wait-for CONDITION: stale, fresh, reachable, unreachable, screen NAME (leaderboard, crown, \
-            voice, final, no-round), delivered N (N scores acked by the phone since the watch started), \
+            voice, final, no-round, watch-face), delivered N (N scores acked by the phone since the watch started), \
             pending N (N scores waiting to send), dropped N (N live messages dropped because the app \
             was in the background).
 

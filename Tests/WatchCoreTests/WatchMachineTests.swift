@@ -406,3 +406,35 @@ extension WatchMachineTests {
         #expect(saved.contains(.announce("No change. Jake already has five on hole 3. Nothing saved.")))
     }
 }
+
+extension WatchMachineTests {
+    @Test("In the background only a tap on the watch face's Hyzer line opens the app; the crown and Save reach nothing")
+    func watchFaceTaps() {
+        var state = Fixture.state()
+        _ = WatchMachine.reduce(&state, .app(foreground: false), Fixture.env())
+        #expect(state.screenName == "watch-face")
+        _ = WatchMachine.reduce(&state, .tap(Point(x: 20, y: 20)), Fixture.env())
+        _ = WatchMachine.reduce(&state, .crown(detents: 3), Fixture.env())
+        _ = WatchMachine.reduce(&state, .save, Fixture.env())
+        #expect(state.appInBackground && state.screenName == "watch-face")
+        _ = WatchMachine.reduce(&state, .tap(WatchLayout.watchFaceLine(state.metrics(.mm45)).center), Fixture.env())
+        #expect(!state.appInBackground && state.screenName == "leaderboard")
+    }
+
+    @Test("Arrivals that never stop are still told within a second of the first, and no other timer waits behind them")
+    func newsIsNotPutOffForever() {
+        var state = Fixture.state()
+        var told: [WatchEffect] = []
+        for step in 0..<20 {
+            let at = 1 + Double(step) * 0.2
+            let swapped = Fixture.snapshot(sequence: 2 + step, standings: step % 2 == 0
+                ? [Fixture.standing("Mike", 1, -3, holes: 2), Fixture.standing("Jake", 2, -2, holes: 2), Fixture.standing("Sarah", 3, 1), Fixture.standing("Amy", 4, 2)]
+                : [Fixture.standing("Jake", 1, -4, holes: 2), Fixture.standing("Mike", 2, -3, holes: 2), Fixture.standing("Sarah", 3, 1), Fixture.standing("Amy", 4, 2)])
+            told += WatchMachine.reduce(&state, .pushed(swapped), Fixture.env(at))
+            if let due = state.nextTimer, due <= Fixture.epoch.addingTimeInterval(at + 0.2) {
+                told += WatchMachine.reduce(&state, .clock, WatchEnvironment(now: due, size: .mm45, makeID: UUID.init))
+            }
+        }
+        #expect(told.contains(.haptic(.notification, value: nil)), "told within the stream, not after it")
+    }
+}

@@ -85,8 +85,10 @@ public final class WatchControl: Sendable {
         while true {
             let connection = accept(listener, nil, nil)
             if connection < 0 {
-                if errno == EINTR { continue }
-                return  // stopped
+                // Closed by stop(): done. Anything else (EMFILE, an aborted connection) passes.
+                if errno == EBADF || errno == EINVAL { return }
+                if errno != EINTR { usleep(10_000) }
+                continue
             }
             serving.withLock { serve(connection) }
             close(connection)
@@ -108,7 +110,8 @@ public final class WatchControl: Sendable {
             bytes += chunk[0..<count]
         }
         guard let end = bytes.firstIndex(of: 0x0A), end <= Self.maxLineBytes, let text = String(validating: bytes[..<end], as: UTF8.self) else {
-            Self.write("error: send one line of at most \(Self.maxLineBytes) bytes of UTF-8, ending in a newline\n", to: connection)
+            let said = bytes.isEmpty ? "nothing was sent within 5 s" : "send one line of at most \(Self.maxLineBytes) bytes of UTF-8, ending in a newline"
+            Self.write("error: \(said)\n", to: connection)
             return
         }
         var line = text
@@ -116,6 +119,10 @@ public final class WatchControl: Sendable {
         // "timeout 30 wait-for stale": how long an expectation may take, from `hyzer-watch ctl --timeout`.
         if line.hasPrefix("timeout "), let space = line.dropFirst(8).firstIndex(of: " "),
            let seconds = TimeInterval(line[line.index(line.startIndex, offsetBy: 8)..<space]) {
+            guard (0...3600).contains(seconds) else {
+                Self.write("error: a timeout is 0 to 3600 seconds; got \(line[line.index(line.startIndex, offsetBy: 8)..<space])\n", to: connection)
+                return
+            }
             timeout = seconds
             line = String(line[line.index(after: space)...])
         }
@@ -142,7 +149,8 @@ public final class WatchControl: Sendable {
     private static func write(_ text: String, to connection: Int32) {
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { Glibc.write(connection, $0.baseAddress, $0.count) }
+            // MSG_NOSIGNAL: a client gone before its answer must not end the watch with SIGPIPE.
+            let written = bytes.withUnsafeBytes { Glibc.send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             if written < 0, errno == EINTR { continue }
             guard written > 0 else { return }
             bytes = bytes.dropFirst(written)
@@ -183,6 +191,9 @@ public final class WatchControl: Sendable {
             let reason = missing ? "no watch is running there (start one: hyzer-watch --home HOME)" : String(cString: strerror(errno))
             throw ControlError("could not reach the watch at \(url.path): \(reason)", watchMissing: missing)
         }
+        // The answer comes once the command is done: within its timeout, and the watch's own at most.
+        var patience = timeval(tv_sec: Int((timeout ?? 3_600) + 60), tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &patience, socklen_t(MemoryLayout<timeval>.size))
         write((timeout.map { "timeout \($0) " } ?? "") + line + "\n", to: fd)
         var reply: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1_024)

@@ -141,6 +141,11 @@ public enum WatchLayout {
         return list
     }
 
+    /// The watch face's Hyzer line: a tap on it opens the app.
+    public static func watchFaceLine(_ m: WatchMetrics) -> Rect {
+        Rect(x: m.margin, y: m.height * 0.72, width: m.width - m.margin * 2, height: m.caption * 1.6)
+    }
+
     /// Who won the finished round: "Jake won, -2", "Jake & Mike tied, -1"; nil if nobody scored.
     /// A disputed hole's scores in play as shown: "Disputed · 3 Sarah · 4 you", the counted first;
     /// without the word when that is what makes it fit (the status hue still says it).
@@ -510,7 +515,7 @@ private struct Face {
         } else {
             line = "Hyzer · no round"
         }
-        let lineFrame = Rect(x: m.margin, y: m.height * 0.72, width: m.width - m.margin * 2, height: m.caption * 1.6)
+        let lineFrame = WatchLayout.watchFaceLine(m)
         list.commands.append(.text(measurer.truncate(line, font: caption, toFit: lineFrame.width), frame: lineFrame,
                                    font: caption, color: WatchColor.textSecondary, alignment: .center))
         list.addElement(AccessibilityElement(.button, label: line, hint: "Opens Hyzer", frame: lineFrame))

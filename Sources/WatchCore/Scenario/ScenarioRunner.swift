@@ -14,6 +14,8 @@ public protocol ScenarioHost: AnyObject {
     func stopRecording() throws -> Int
     /// Whether a recording is under way.
     var isRecording: Bool { get }
+    /// Whether the watch was asked to quit (window closed, Q, SIGTERM): waits end at once.
+    var quitRequested: Bool { get }
     /// Measures text the way the face is drawn.
     var measurer: TextMeasurer { get }
     /// Where the face, crown and side button are in the window as it is now.
@@ -182,6 +184,10 @@ public final class ScenarioRunner {
 
     private func tap(_ name: String, _ line: ScenarioLine) throws(ScenarioError) {
         let state = session.current
+        guard !state.appInBackground else {
+            throw .commandFailed(line: line.number, text: line.text,
+                                 reason: "the app is in the background (the watch face shows): app foreground, or tap its Hyzer line in the window")
+        }
         if case .voice(let overlay) = state.screen {
             // On the voice overlay: the row for that player, or for what was heard.
             // "Sarah?" as the face shows an unsure row is that row too.
@@ -224,7 +230,7 @@ public final class ScenarioRunner {
         let deadline = ContinuousClock.now + .milliseconds(Int64(timeout * 1000))
         while true {
             if condition() { return true }
-            if ContinuousClock.now >= deadline { return false }
+            if ContinuousClock.now >= deadline || host.quitRequested { return false }
             host.pump(for: 0.02)
         }
     }

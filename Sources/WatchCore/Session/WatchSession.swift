@@ -117,6 +117,8 @@ public final class WatchSession: Sendable {
     /// the first frame shows them before `start()` (which the watch calls once that frame is
     /// drawn) brings the link up. They are as old as they say they are.
     public func loadSnapshot() {
+        // None yet (a first launch) is no problem to show: the phone's standings are awaited.
+        guard FileManager.default.fileExists(atPath: configuration.paths.watchSnapshot.path) else { return }
         readSnapshot(at: configuration.paths.watchSnapshot)
     }
 
@@ -241,20 +243,13 @@ public final class WatchSession: Sendable {
             send(.reachability(reachable))
             if reachable { readPhoneFile() }
         case .standings(let snapshot):
-            // A live message reaches only an app in front; in the background it is dropped, and the
-            // latest standings wait as the application context.
-            let dropped = shell.withLockedValue { shell -> Bool in
-                guard shell.watch.appInBackground else { return false }
-                if snapshot.supersedes(shell.context ?? shell.watch.snapshot) { shell.context = snapshot }
-                return true
-            }
-            if dropped {
-                logger.warning("a live message to the app in the background was dropped (standings \(snapshot.sequence)); the latest waits as the application context")
-                send(.liveMessageDropped)
-                return
-            }
+            let dropsBefore = current.droppedLiveMessages
             send(.pushed(snapshot))
-            if current.snapshot == snapshot { keep(snapshot) }
+            if current.droppedLiveMessages > dropsBefore {
+                logger.warning("a live message to the app in the background was dropped (standings \(snapshot.sequence)); the latest waits as the application context")
+            } else if current.snapshot == snapshot {
+                keep(snapshot)
+            }
         case .heartbeat(let heartbeat): send(.heartbeat(sequence: heartbeat.sequence))
         case .acked(let event, _, let classification):
             send(.acked(event, classification))
@@ -303,11 +298,20 @@ public final class WatchSession: Sendable {
         let env = environment()
         let (effects, context) = shell.withLockedValue { shell -> ([WatchEffect], StandingsSnapshot?) in
             let wasInBackground = shell.watch.appInBackground
+            // A live message reaches only an app in front; in the background it is dropped (decided
+            // under the same lock as the app's state), and the latest waits as the application context.
+            if case .pushed(let snapshot) = input, wasInBackground {
+                if snapshot.supersedes(shell.context ?? shell.watch.snapshot) { shell.context = snapshot }
+                return (WatchMachine.reduce(&shell.watch, .liveMessageDropped, env), nil)
+            }
             var effects = WatchMachine.reduce(&shell.watch, input, env)
+            // An app in the background is not running: nothing is felt or said until it is in front.
+            if shell.watch.appInBackground { effects.removeAll { if case .enqueue = $0 { false } else { true } } }
             // In front again: the application context is delivered now, as old as it is.
             guard wasInBackground, !shell.watch.appInBackground, let context = shell.context else { return (effects, nil) }
             shell.context = nil
             effects += WatchMachine.reduce(&shell.watch, .snapshot(context), env)
+            shell.watch.heardFromPhone = true
             return (effects, context)
         }
         if let context {

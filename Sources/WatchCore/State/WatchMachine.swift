@@ -21,11 +21,12 @@ public enum WatchMachine {
             default: break
             }
         }
-        // In the background the watch face shows: a tap on it opens the app, nothing else reaches it.
+        // In the background the watch face shows: a tap on its Hyzer line opens the app; nothing
+        // else reaches the app.
         if state.appInBackground {
             switch input {
-            case .tap:
-                state.appInBackground = false
+            case .tap(let point):
+                if WatchLayout.watchFaceLine(state.metrics(env.size)).contains(point) { state.appInBackground = false }
                 return []
             case .crown, .save, .back, .voice, .pickHole, .voiceDraft: return []
             default: break
@@ -454,9 +455,9 @@ public enum WatchMachine {
     /// The hub committed a score from this watch. A discrepancy (another device scored this hole
     /// differently) is said out loud; anything else was already "Saved".
     private static func acked(_ state: inout WatchState, _ event: ScoreEvent, _ classification: ScoreClassification?, _ env: WatchEnvironment) -> [WatchEffect] {
+        if state.pendingScores.contains(where: { $0.id == event.id }) { state.delivered += 1 }
         state.pendingScores.removeAll { $0.id == event.id }
         state.pendingTransfers = state.pendingScores.count
-        state.delivered += 1
         guard classification == .discrepancy else { return [] }
         state.disputedKeys.insert(ScoreKey(playerID: event.playerID, hole: event.hole))
         if case .crown(var entry) = state.screen, entry.playerID == event.playerID, entry.hole == event.hole {
@@ -519,7 +520,8 @@ public enum WatchMachine {
         // Felt and said once arrivals settle. A dispute this watch's own score opened is said by
         // its ack, which follows at once with what this watch said: not twice.
         let ackSays = Set(state.pendingScores.map(\.playerID))
-        state.news = News(from: heard, due: env.now.addingTimeInterval(arrivalsSettle),
+        let since = state.news?.since ?? env.now
+        state.news = News(from: heard, since: since, due: min(env.now.addingTimeInterval(arrivalsSettle), since.addingTimeInterval(1)),
                           saidElsewhere: (state.news?.saidElsewhere ?? []).union(ackSays))
         return effects + staleness(&state, env)
     }

@@ -289,17 +289,20 @@ public struct WatchState: Sendable, Hashable {
     /// When something happens by itself next (the voice overlay's auto-save, or saying the
     /// standings turned stale), if anything does.
     public var nextTimer: Date? {
-        if let news { return news.due }
-        if case .voice(let overlay) = screen, let deadline = overlay.deadline { return deadline }
+        var due: [Date] = []
+        if let news { due.append(news.due) }
+        if case .voice(let overlay) = screen, let deadline = overlay.deadline { due.append(deadline) }
         // Saying "out of date" once the standings turn stale.
-        if !staleAnnounced, round != nil, judgesStaleness, let freshAt { return freshAt.addingTimeInterval(Self.staleAfter + 0.001) }
-        return nil
+        if !staleAnnounced, round != nil, judgesStaleness, let freshAt { due.append(freshAt.addingTimeInterval(Self.staleAfter + 0.001)) }
+        return due.min()
     }
 }
 
 /// Standings changes not yet felt or said, since `from` (the round as the wearer last heard it).
 public struct News: Sendable, Hashable {
     public let from: RoundSnapshot
+    /// When the first of these arrivals came: a stream of arrivals is told at most a second after it.
+    public let since: Date
     /// When arrivals will have settled: no new standings for `WatchMachine.arrivalsSettle`.
     public var due: Date
     /// Players whose dispute the watch's own acks say (not said twice).
