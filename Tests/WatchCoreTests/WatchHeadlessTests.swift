@@ -484,3 +484,25 @@ extension WatchHeadlessTests {
         #expect(second.status == 0, "\(second.stderr.suffix(600))")
     }
 }
+
+extension WatchHeadlessTests {
+    @Test("An application context left when the app ended in the background is delivered at the next launch, even out of range")
+    func contextSurvivesAnExit() async throws {
+        let home = try TemporaryHome()
+        #expect(try await home.hub("round", "start", "--course", "Willow Creek", "--player", "Ann", "Ben").status == 0)
+        let server = try await home.serve()
+        let watch = try await RunningProcess("hyzer-watch", ["--home", home.path, "--headless"])
+        defer { watch.stop() }
+        #expect(try await Self.ctl(home, "wait-for", "reachable").status == 0)
+        #expect(try await Self.ctl(home, "app", "background").status == 0)
+        #expect(try await home.hub("score", "Ann", "2").status == 0)
+        #expect(try await Self.ctl(home, "wait-for", "dropped", "1").status == 0)
+        #expect(try await Self.ctl(home, "quit").status == 0)
+        #expect(await watch.waitForExit(timeout: .seconds(30)) == 0)
+        server.stop()
+        // Relaunched with the phone gone: the context the system kept is what the app shows.
+        let script = try Self.script(home, "expect-text \"1 Ann -1\"\nexpect-reachable false\n")
+        let relaunched = try await Self.watch(home, script: script, ["--expect-timeout", "10"])
+        #expect(relaunched.status == 0, "\(relaunched.stderr.suffix(600))")
+    }
+}

@@ -39,6 +39,9 @@ public struct HyzerPaths: Sendable, Hashable {
     /// The watch's own container (the seeds' app group): the last standings that reached the
     /// watch over the link, written by the watch, read at its launch.
     public var watchSnapshot: URL { watchDirectory.appendingPathComponent("standings.json") }
+    /// The application context the system keeps for the watch app: the latest standings the phone
+    /// sent while the app was in the background, delivered at its next activation or launch.
+    public var watchContext: URL { watchDirectory.appendingPathComponent("context.json") }
     public var hapticLog: URL { watchDirectory.appendingPathComponent("haptics.jsonl") }
     public var announcementLog: URL { watchDirectory.appendingPathComponent("announcements.jsonl") }
     public var outbox: URL { watchDirectory.appendingPathComponent("outbox") }

@@ -118,8 +118,14 @@ public final class WatchSession: Sendable {
     /// drawn) brings the link up. They are as old as they say they are.
     public func loadSnapshot() {
         // None yet (a first launch) is no problem to show: the phone's standings are awaited.
-        guard FileManager.default.fileExists(atPath: configuration.paths.watchSnapshot.path) else { return }
-        readSnapshot(at: configuration.paths.watchSnapshot)
+        if FileManager.default.fileExists(atPath: configuration.paths.watchSnapshot.path) { readSnapshot(at: configuration.paths.watchSnapshot) }
+        // An application context left from a run that ended in the background: delivered at launch.
+        if case .success(let context) = SnapshotFile.read(configuration.paths.watchContext) {
+            logger.info("application context delivered at launch (standings \(context.sequence))")
+            send(.snapshot(context))
+            unlink(configuration.paths.watchContext.path)
+            if current.snapshot == context { keep(context) }
+        }
     }
 
     /// Brings the link to the phone up; with `--same-machine-file`, also watches the phone's file.
@@ -302,7 +308,7 @@ public final class WatchSession: Sendable {
             // under the same lock as the app's state), and the latest waits as the application context.
             if case .pushed(let snapshot) = input, wasInBackground {
                 if snapshot.supersedes(shell.context ?? shell.watch.snapshot) { shell.context = snapshot }
-                return (WatchMachine.reduce(&shell.watch, .liveMessageDropped, env), nil)
+                return (WatchMachine.reduce(&shell.watch, .liveMessageDropped, env), shell.context)
             }
             var effects = WatchMachine.reduce(&shell.watch, input, env)
             // An app in the background is not running: nothing is felt or said until it is in front.
@@ -315,8 +321,14 @@ public final class WatchSession: Sendable {
             return (effects, context)
         }
         if let context {
-            logger.info("the app is in front: application context delivered (standings \(context.sequence))")
-            if current.snapshot == context { keep(context) }
+            if case .pushed = input {
+                // Kept by "the system" across the app's exits, as WatchConnectivity keeps it.
+                try? DurableFile.replace(configuration.paths.watchContext, with: context.prettyJSON(), durable: false)
+            } else {
+                logger.info("the app is in front: application context delivered (standings \(context.sequence))")
+                unlink(configuration.paths.watchContext.path)
+                if current.snapshot == context { keep(context) }
+            }
         }
         perform(effects, env: env, inputTime: inputTime ?? .now)
         changed()
