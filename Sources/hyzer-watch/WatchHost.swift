@@ -446,10 +446,14 @@ final class WatchHost: ScenarioHost {
     /// Which screen, without its contents: what a click may change (a voice overlay's row being
     /// tapped changes the overlay, not the screen).
     private enum ScreenKind: Equatable {
-        case leaderboard, crown(playerID: String), final, voice
+        case leaderboard, crown(playerID: String), final, voice, watchFace
 
-        init(_ screen: Screen) {
-            switch screen {
+        init(_ state: WatchState) {
+            if state.appInBackground {
+                self = .watchFace
+                return
+            }
+            switch state.screen {
             case .leaderboard: self = .leaderboard
             case .crown(let entry): self = .crown(playerID: entry.playerID)
             case .final: self = .final
@@ -534,9 +538,9 @@ final class WatchHost: ScenarioHost {
                 logger.debug("ignored the second click of a double click: the first changed the screen")
                 return
             }
-            let before = ScreenKind(session.current.screen)
+            let before = ScreenKind(session.current)
             session.send(.tap(point), inputTime: received)
-            firstClickChangedScreen = ScreenKind(session.current.screen) != before
+            firstClickChangedScreen = ScreenKind(session.current) != before
         case (1, .crown): crownDrag = (Double(button.y) / scale, 0)
         case (1, .sideButton), (3, _): session.send(.back, inputTime: received)
         default: break

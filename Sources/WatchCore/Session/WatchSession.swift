@@ -76,6 +76,8 @@ public final class WatchSession: Sendable {
         /// The application context: the latest standings the phone sent while the app was in the
         /// background, delivered when it comes to the front (only the latest is kept).
         var context: StandingsSnapshot?
+        /// What the container (`watch/standings.json`) holds, as this session last wrote it.
+        var kept: StandingsSnapshot?
     }
 
     /// - Parameter changed: called (on any thread) after anything that may change the face.
@@ -272,12 +274,20 @@ public final class WatchSession: Sendable {
 
     /// Keeps standings that arrived over the link in the watch's container, for the next launch
     /// (and, later, the watch face). Not synced: after a crash the phone sends them again.
+    /// Written under the session's lock and only when newer than what it holds, so two arrivals
+    /// on two threads never leave the older one in the file.
     private func keep(_ snapshot: StandingsSnapshot) {
-        do {
-            try DurableFile.replace(configuration.paths.watchSnapshot, with: snapshot.prettyJSON(), durable: false)
-        } catch {
-            logger.error("could not keep the standings in \(configuration.paths.watchSnapshot.path): \(error)")
+        let failure = shell.withLockedValue { shell -> DurableFileError? in
+            guard snapshot.supersedes(shell.kept) else { return nil }
+            do {
+                try DurableFile.replace(configuration.paths.watchSnapshot, with: snapshot.prettyJSON(), durable: false)
+                shell.kept = snapshot
+                return nil
+            } catch {
+                return error as? DurableFileError ?? .failed("write", configuration.paths.watchSnapshot.path, EIO)
+            }
         }
+        if let failure { logger.error("could not keep the standings in \(configuration.paths.watchSnapshot.path): \(failure)") }
     }
 
     /// `--same-machine-file`: the phone's own file, read only while the phone is in reach.
