@@ -28,12 +28,8 @@ public enum LinkJSON {
         return value
     }
 
-    public static func parse(_ bytes: some Collection<UInt8>) throws(SyntaxError) -> JSONValue {
-        let parsed: Result<JSONValue, SyntaxError>? = bytes.withContiguousStorageIfAvailable { buffer in
-            Result { () throws(SyntaxError) in try parse(UnsafeRawBufferPointer(buffer)) }
-        }
-        if let parsed { return try parsed.get() }
-        return try Array(bytes).withUnsafeBytes { buffer in Result { () throws(SyntaxError) in try parse(buffer) } }.get()
+    public static func parse(_ bytes: [UInt8]) throws(SyntaxError) -> JSONValue {
+        try bytes.withUnsafeBytes { buffer in Result { () throws(SyntaxError) in try parse(buffer) } }.get()
     }
 
     /// `T` from `value`, through `T`'s own `Decodable`. Errors are `DecodingError`s with the path

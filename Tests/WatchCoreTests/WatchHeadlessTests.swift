@@ -122,8 +122,7 @@ struct WatchHeadlessTests {
     @Test("Out of range is out of range: with one shared home, a phone score reaches the watch only once the link is back")
     func outOfRangeDeliversNothing() async throws {
         let home = try TemporaryHome()
-        #expect(try await home.hub("round", "start", "--course", "Willow Creek", "--player", "Ann", "Ben").status == 0)
-        let server = try await home.serve()
+        let server = try await Self.servedRound(home, ["Ann", "Ben"])
         defer { server.stop() }
         // Ann scores on the phone while the link is down (the test scores once line 4 has run; the
         // script gives it 5 s, and the test checks that the score was in by then): the watch still
@@ -260,8 +259,7 @@ extension WatchHeadlessTests {
     @Test("With the phone in the bag the watch scores on: it moves to the next hole when everyone has a score, the crown screen picks another hole, and every score lands in order once the phone is back")
     func scoresThreeHolesAway() async throws {
         let home = try TemporaryHome()
-        #expect(try await home.hub("round", "start", "--course", "Willow Creek", "--player", "Ann", "Ben").status == 0)
-        let server = try await home.serve()
+        let server = try await Self.servedRound(home, ["Ann", "Ben"])
         defer { server.stop() }
         let script = try Self.script(home, """
             wait-snapshot
@@ -308,8 +306,7 @@ extension WatchHeadlessTests {
     @Test("A score saved while the phone was away, for a round the phone finished meanwhile, is refused saying whose, which hole and why, on the face and in the log")
     func roundFinishedWhileAway() async throws {
         let home = try TemporaryHome()
-        #expect(try await home.hub("round", "start", "--course", "Willow Creek", "--player", "Ann", "Ben").status == 0)
-        let server = try await home.serve()
+        let server = try await Self.servedRound(home, ["Ann", "Ben"])
         defer { server.stop() }
         let script = try Self.script(home, """
             wait-snapshot
@@ -343,9 +340,7 @@ extension WatchHeadlessTests {
     @Test("Scores queued while the phone was away drain on reconnecting as one change: one notification haptic, one announcement of the net change")
     func reconnectBurstIsOneChange() async throws {
         let home = try TemporaryHome()
-        #expect(try await home.hub("round", "start", "--course", "Willow Creek", "--player", "Ann", "Ben", "Cat").status == 0)
-        #expect(try await home.hub("voice", "Ann 2, Ben 3, Cat 4", "--hole", "1").status == 0)
-        let server = try await home.serve()
+        let server = try await Self.servedRound(home, ["Ann", "Ben", "Cat"], holeOne: "Ann 2, Ben 3, Cat 4")
         defer { server.stop() }
         // Hole 2 away: Cat and Ben both ace it, each passing Ann, in two scores the phone gets at once.
         let script = try Self.script(home, """
@@ -384,13 +379,10 @@ extension WatchHeadlessTests {
     @Test("hyzer-watch ctl drives a running watch between phone steps, without sleeps: out of range, a phone score, back, delivered")
     func liveControl() async throws {
         let home = try TemporaryHome()
-        #expect(try await home.hub("round", "start", "--course", "Willow Creek", "--player", "Ann", "Ben").status == 0)
-        let server = try await home.serve()
+        let server = try await Self.servedRound(home, ["Ann", "Ben"])
         defer { server.stop() }
-        let watch = try await RunningProcess("hyzer-watch", ["--home", home.path, "--headless", "--screenshot-dir", home.path])
+        let watch = try await Self.controlledWatch(home, ["--screenshot-dir", home.path])
         defer { watch.stop() }
-        #expect(await eventually { FileManager.default.fileExists(atPath: home.url.appendingPathComponent("watch/ctl.sock").path) })
-        #expect(try await Self.ctl(home, "wait-for", "reachable").stdout == "ok\n")
         #expect(try await Self.ctl(home, "link", "down").status == 0)
         #expect(try await Self.ctl(home, "wait-for", "unreachable").status == 0)
         // The phone scores out of range: the watch does not see it.
@@ -417,14 +409,10 @@ extension WatchHeadlessTests {
     @Test("With the watch app in the background, live standings are dropped; in front again it gets only the latest, as the application context, felt once")
     func backgroundDropsLiveMessages() async throws {
         let home = try TemporaryHome()
-        #expect(try await home.hub("round", "start", "--course", "Willow Creek", "--player", "Ann", "Ben").status == 0)
-        #expect(try await home.hub("voice", "Ann 3, Ben 3", "--hole", "1").status == 0)
-        let server = try await home.serve()
+        let server = try await Self.servedRound(home, ["Ann", "Ben"], holeOne: "Ann 3, Ben 3")
         defer { server.stop() }
-        let watch = try await RunningProcess("hyzer-watch", ["--home", home.path, "--headless", "--log-level", "info"])
+        let watch = try await Self.controlledWatch(home, ["--log-level", "info"])
         defer { watch.stop() }
-        #expect(await eventually { FileManager.default.fileExists(atPath: home.url.appendingPathComponent("watch/ctl.sock").path) })
-        #expect(try await Self.ctl(home, "wait-for", "reachable").status == 0)
         #expect(try await Self.ctl(home, "expect-text", "T1 Ann E").status == 0)
         #expect(try await Self.ctl(home, "app", "background").status == 0)
         #expect(try await Self.ctl(home, "expect-screen", "watch-face").status == 0)
@@ -448,9 +436,7 @@ extension WatchHeadlessTests {
     @Test("Relaunched, the watch shows what it kept, then gets only the phone's latest standings, and its queued scores land in one burst, felt as one change")
     func relaunch() async throws {
         let home = try TemporaryHome()
-        #expect(try await home.hub("round", "start", "--course", "Willow Creek", "--player", "Ann", "Ben", "Cat").status == 0)
-        #expect(try await home.hub("voice", "Ann 3, Ben 3, Cat 3", "--hole", "1").status == 0)
-        let server = try await home.serve()
+        let server = try await Self.servedRound(home, ["Ann", "Ben", "Cat"], holeOne: "Ann 3, Ben 3, Cat 3")
         defer { server.stop() }
         // First run: two scores saved away, then the app ends with them still queued.
         let away = try Self.script(home, """
@@ -489,11 +475,9 @@ extension WatchHeadlessTests {
     @Test("An application context left when the app ended in the background is delivered at the next launch, even out of range")
     func contextSurvivesAnExit() async throws {
         let home = try TemporaryHome()
-        #expect(try await home.hub("round", "start", "--course", "Willow Creek", "--player", "Ann", "Ben").status == 0)
-        let server = try await home.serve()
-        let watch = try await RunningProcess("hyzer-watch", ["--home", home.path, "--headless"])
+        let server = try await Self.servedRound(home, ["Ann", "Ben"])
+        let watch = try await Self.controlledWatch(home)
         defer { watch.stop() }
-        #expect(try await Self.ctl(home, "wait-for", "reachable").status == 0)
         #expect(try await Self.ctl(home, "app", "background").status == 0)
         #expect(try await home.hub("score", "Ann", "2").status == 0)
         #expect(try await Self.ctl(home, "wait-for", "dropped", "1").status == 0)
@@ -504,5 +488,23 @@ extension WatchHeadlessTests {
         let script = try Self.script(home, "expect-text \"1 Ann -1\"\nexpect-reachable false\n")
         let relaunched = try await Self.watch(home, script: script, ["--expect-timeout", "10"])
         #expect(relaunched.status == 0, "\(relaunched.stderr.suffix(600))")
+    }
+}
+
+extension WatchHeadlessTests {
+    /// A round on Willow Creek with `players` (hole 1 scored by voice when `holeOne` says how), the
+    /// phone serving it.
+    static func servedRound(_ home: TemporaryHome, _ players: [String], holeOne: String? = nil) async throws -> RunningProcess {
+        #expect(try await CLIProcess.run("hyzer-hub", ["--home", home.path, "round", "start", "--course", "Willow Creek", "--player"] + players).status == 0)
+        if let holeOne { #expect(try await home.hub("voice", holeOne, "--hole", "1").status == 0) }
+        return try await home.serve()
+    }
+
+    /// A headless watch on `home` with no script, once its live control answers and it has paired.
+    static func controlledWatch(_ home: TemporaryHome, _ extra: [String] = []) async throws -> RunningProcess {
+        let watch = try await RunningProcess("hyzer-watch", ["--home", home.path, "--headless"] + extra)
+        #expect(await eventually { FileManager.default.fileExists(atPath: home.url.appendingPathComponent("watch/ctl.sock").path) })
+        #expect(try await ctl(home, "wait-for", "reachable").stdout == "ok\n", "\(watch.stderr.suffix(600))")
+        return watch
     }
 }

@@ -38,19 +38,9 @@ public final class WatchControl: Sendable {
         socketPath = url.path
         self.wake = wake
         unlink(url.path)
+        var address = try Self.address(url)
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw ControlError("could not make the control socket: \(String(cString: strerror(errno)))") }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let path = Array(url.path.utf8)
-        guard path.count < MemoryLayout.size(ofValue: address.sun_path) else {
-            close(fd)
-            throw ControlError("the control socket's path is too long for a Unix socket (\(path.count) bytes): \(url.path)")
-        }
-        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-            buffer.copyBytes(from: path)
-            buffer[path.count] = 0
-        }
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
@@ -146,6 +136,21 @@ public final class WatchControl: Sendable {
         Self.write(answer.withLockedValue { $0 } + "\n", to: connection)
     }
 
+    /// The socket address of `url`, or why it cannot be one (a path too long for a Unix socket).
+    private static func address(_ url: URL) throws -> sockaddr_un {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let path = Array(url.path.utf8)
+        guard path.count < MemoryLayout.size(ofValue: address.sun_path) else {
+            throw ControlError("the path is too long for a Unix socket (\(path.count) bytes): \(url.path)")
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            buffer.copyBytes(from: path)
+            buffer[path.count] = 0
+        }
+        return address
+    }
+
     private static func write(_ text: String, to connection: Int32) {
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
@@ -172,17 +177,10 @@ public final class WatchControl: Sendable {
     }
 
     private static func sendOnce(_ line: String, timeout: TimeInterval?, to url: URL) throws -> String {
+        var address = try Self.address(url)
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw ControlError("could not make a socket: \(String(cString: strerror(errno)))") }
         defer { close(fd) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let path = Array(url.path.utf8)
-        guard path.count < MemoryLayout.size(ofValue: address.sun_path) else { throw ControlError("the path is too long for a Unix socket: \(url.path)") }
-        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-            buffer.copyBytes(from: path)
-            buffer[path.count] = 0
-        }
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }

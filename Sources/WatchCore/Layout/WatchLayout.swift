@@ -141,6 +141,14 @@ public enum WatchLayout {
         return list
     }
 
+    /// "9:41": the status-bar time, in the watch's clock and the local time zone.
+    public static func clockText(_ date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .current
+        let parts = calendar.dateComponents([.hour, .minute], from: date)
+        return String(format: "%d:%02d", parts.hour ?? 0, parts.minute ?? 0)
+    }
+
     /// The watch face's Hyzer line: a tap on it opens the app.
     public static func watchFaceLine(_ m: WatchMetrics) -> Rect {
         Rect(x: m.margin, y: m.height * 0.72, width: m.width - m.margin * 2, height: m.caption * 1.6)
@@ -497,8 +505,8 @@ private struct Face {
         screenLabel = "Watch face"
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = .current
-        let parts = calendar.dateComponents([.hour, .minute, .weekday, .day], from: now)
-        let time = String(format: "%d:%02d", parts.hour ?? 0, parts.minute ?? 0)
+        let parts = calendar.dateComponents([.weekday, .day], from: now)
+        let time = WatchLayout.clockText(now)
         let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
         let date = "\(weekdays[((parts.weekday ?? 1) - 1) % 7]) \(parts.day ?? 1)"
         let timeFont = FontSpec(.sansBold, (m.rowText * 3).rounded())

@@ -1,4 +1,5 @@
 import Foundation
+import HyzerKit
 
 /// One command of a scenario script (DESIGN, "Scenario script").
 public enum ScenarioCommand: Sendable, Hashable {
@@ -194,7 +195,7 @@ public enum ScenarioScript {
         Verb("expect-screen leaderboard|crown|voice|final|no-round|watch-face") { a throws(Problem) in
             let screen = try a.one()
             guard WaitCondition.screens.contains(screen) else {
-                throw Problem(message: "screens are leaderboard, crown, voice, final, no-round and watch-face; got \(screen)")
+                throw Problem(message: "screens are \(ListText.joined(WaitCondition.screens)); got \(screen)")
             }
             return .expectScreen(screen)
         },
@@ -220,7 +221,7 @@ public enum ScenarioScript {
         case ("reachable", 1): return .waitFor(.reachable(true))
         case ("unreachable", 1): return .waitFor(.reachable(false))
         case ("screen", 2):
-            guard WaitCondition.screens.contains(words[1]) else { throw Problem(message: "screens are leaderboard, crown, voice, final, no-round and watch-face; got \(words[1])") }
+            guard WaitCondition.screens.contains(words[1]) else { throw Problem(message: "screens are \(ListText.joined(WaitCondition.screens)); got \(words[1])") }
             return .waitFor(.screen(words[1]))
         case ("delivered", 2), ("pending", 2), ("dropped", 2):
             guard let count = Int(words[1]), count >= 0 else { throw Problem(message: "\(words[0]) takes a count, 0 or more; got \(words[1])") }

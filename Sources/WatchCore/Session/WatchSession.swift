@@ -263,8 +263,7 @@ public final class WatchSession: Sendable {
             send(.acked(event, classification))
             send(.pending(outbox.pending))
         case .rejected(let score, let rejection):
-            let state = current
-            let name = (state.round ?? state.finishedRound)?.standings.first { $0.playerID == score.playerID }?.name ?? score.playerID
+            let name = current.name(of: score.playerID)
             logger.warning("the phone did not accept the score for \(name), \(score.strokes) on hole \(score.hole): \(rejection.message) (kept in \(configuration.paths.rejectedLog.path))")
             send(.rejected(score, rejection))
             send(.pending(outbox.pending))
@@ -395,7 +394,7 @@ public final class WatchSession: Sendable {
     public func frame(measurer: TextMeasurer, at time: Date? = nil) -> DisplayList {
         let (state, at) = shown(at: time)
         return WatchLayout.displayList(state, now: at, size: configuration.size, measurer: measurer,
-                                       clock: shell.withLockedValue { $0.statusClock } ? Self.clockText(at) : nil)
+                                       clock: shell.withLockedValue { $0.statusClock } ? WatchLayout.clockText(at) : nil)
     }
 
     /// The state on the face and the moment it shows: now, or wrist down the last minute update.
@@ -426,13 +425,6 @@ public final class WatchSession: Sendable {
         changed()
     }
 
-    /// "9:41": the status-bar time, in the watch's clock and the local time zone.
-    static func clockText(_ date: Date) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = .current
-        let parts = calendar.dateComponents([.hour, .minute], from: date)
-        return String(format: "%d:%02d", parts.hour ?? 0, parts.minute ?? 0)
-    }
 
     /// The face's accessibility tree as `dump FILE.json` writes it, with where the face, crown and
     /// side button are in the window.

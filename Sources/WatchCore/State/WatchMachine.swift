@@ -117,7 +117,7 @@ public enum WatchMachine {
             if reachable, was.known, !was.reachable { return [.announce("Phone connected.")] }
         case .rejected(let event, let rejection):
             // Who, which hole and why: a refusal can come long after the Save (the phone away).
-            let name = (state.round ?? state.finishedRound)?.standings.first { $0.playerID == event.playerID }?.name ?? event.playerID
+            let name = state.name(of: event.playerID)
             state.banner = Banner(text: "\(name) · hole \(event.hole): \(shortReason(rejection.reason))", style: .failure,
                                   until: env.now.addingTimeInterval(failureBannerDuration))
             return pulse(&state, .failure, value: nil, env)

@@ -228,6 +228,12 @@ public struct WatchState: Sendable, Hashable {
     public func metrics(_ size: WatchSize) -> WatchMetrics { WatchMetrics(size: size, textSize: textSize) }
 
     /// Whether a score for {player, hole} is saved here and not yet acked.
+    /// A player's name as the watch last knew it (the round in play, else the finished one), or
+    /// their id when it knows no such player.
+    public func name(of playerID: PlayerID) -> String {
+        (round ?? finishedRound)?.standings.first { $0.playerID == playerID }?.name ?? playerID
+    }
+
     /// Whether a score of this player's (on any hole) waits in the outbox: the row's ↑.
     public func isPending(_ playerID: PlayerID) -> Bool {
         pendingScores.contains { $0.playerID == playerID }
