@@ -5,7 +5,9 @@ import Testing
 /// docs/HANDOFF.md is run as written: its setup, then each case's commands, in bash with the
 /// built `hyzer-hub` and `hyzer-watch` first on PATH. A case whose command fails (an expectation
 /// not met, a score not delivered) fails here, so the catalogue cannot drift from what Hyzer does.
-@Suite("docs/HANDOFF.md, run as written")
+/// One case at a time: each starts a phone and a watch, and eight at once starved other suites'
+/// timing on two cores.
+@Suite("docs/HANDOFF.md, run as written", .serialized)
 struct HandoffDocTests {
     static let page = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("docs/HANDOFF.md")
