@@ -49,7 +49,7 @@ let package = Package(
         // Pure domain: Foundation only, no I/O.
         .target(name: "HyzerKit"),
         // The seeded courses; the target lives in Assets/ so the JSON files stay at the top level.
-        .target(name: "HyzerAssets", path: "Assets", exclude: ["README.md"], resources: [.copy("courses")]),
+        .target(name: "HyzerAssets", path: "Assets", exclude: ["README.md"], resources: [.copy("courses"), .copy("rounds")]),
         // Hyzer's one way of writing files (replaced whole, created once, appended to; durable or
         // not) and inter-process file locks.
         .target(name: "HyzerStorage", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),

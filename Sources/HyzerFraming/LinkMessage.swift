@@ -19,6 +19,10 @@ public enum LinkMessage: Sendable, Hashable, Codable {
     case standings(StandingsSnapshot)
     /// either way: I am still here.
     case heartbeat(Heartbeat)
+    /// hub → watch, only to a watch whose hello said `complicationEnabled`: new content for the
+    /// watch face's complications (transferCurrentComplicationUserInfo semantics: budgeted by the
+    /// watch per day; past the budget it is delivered to the app and the face is not refreshed).
+    case complication(ComplicationTransfer)
 
     public var type: MessageType {
         switch self {
@@ -30,11 +34,12 @@ public enum LinkMessage: Sendable, Hashable, Codable {
         case .rejected: .rejected
         case .standings: .standings
         case .heartbeat: .heartbeat
+        case .complication: .complication
         }
     }
 
     public enum MessageType: String, Sendable, Hashable, Codable, CaseIterable {
-        case hello, welcome, refused, score, ack, rejected, standings, heartbeat
+        case hello, welcome, refused, score, ack, rejected, standings, heartbeat, complication
     }
 
     private enum CodingKeys: String, CodingKey { case type, body }
@@ -51,6 +56,7 @@ public enum LinkMessage: Sendable, Hashable, Codable {
         case .rejected: self = try .rejected(c.decode(Rejection.self, forKey: .body))
         case .standings: self = try .standings(c.decode(StandingsSnapshot.self, forKey: .body))
         case .heartbeat: self = try .heartbeat(c.decode(Heartbeat.self, forKey: .body))
+        case .complication: self = try .complication(c.decode(ComplicationTransfer.self, forKey: .body))
         }
     }
 
@@ -66,6 +72,7 @@ public enum LinkMessage: Sendable, Hashable, Codable {
         case .rejected(let body): try c.encode(body, forKey: .body)
         case .standings(let body): try c.encode(body, forKey: .body)
         case .heartbeat(let body): try c.encode(body, forKey: .body)
+        case .complication(let body): try c.encode(body, forKey: .body)
         }
     }
 }
@@ -74,11 +81,15 @@ public struct Hello: Sendable, Hashable, Codable {
     public let protocolVersion: Int
     public let deviceID: String
     public let token: String
+    /// True when the watch face shows one of the app's complications (WatchConnectivity's
+    /// `isComplicationEnabled`): only then does the hub send complication transfers. Optional.
+    public let complicationEnabled: Bool?
 
-    public init(protocolVersion: Int = LinkProtocol.version, deviceID: String, token: String) {
+    public init(protocolVersion: Int = LinkProtocol.version, deviceID: String, token: String, complicationEnabled: Bool? = nil) {
         self.protocolVersion = protocolVersion
         self.deviceID = deviceID
         self.token = token
+        self.complicationEnabled = complicationEnabled
     }
 }
 
@@ -181,5 +192,22 @@ public struct Heartbeat: Sendable, Hashable, Codable {
     public init(sentAt: Date, sequence: Int? = nil) {
         self.sentAt = sentAt
         self.sequence = sequence
+    }
+}
+
+/// New content for the watch face's complications, and why the phone spent a transfer on it
+/// (`ComplicationPolicy`).
+public struct ComplicationTransfer: Sendable, Hashable, Codable {
+    public let reason: ComplicationPolicy.Reason
+    /// The standings sequence the content comes from, and when those standings were current.
+    public let sequence: Int
+    public let asOf: Date
+    public let content: ComplicationContent
+
+    public init(reason: ComplicationPolicy.Reason, sequence: Int, asOf: Date, content: ComplicationContent) {
+        self.reason = reason
+        self.sequence = sequence
+        self.asOf = asOf
+        self.content = content
     }
 }

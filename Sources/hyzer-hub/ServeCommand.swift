@@ -47,6 +47,9 @@ struct ServeCommand: AsyncParsableCommand {
     var player: String?
     @Option(name: .customLong("hello-timeout"), help: ArgumentHelp("How long a new connection may take to say hello, in milliseconds.", valueName: "MS"))
     var helloTimeout = 5000
+    @Option(name: .customLong("complication-updates"),
+            help: ArgumentHelp("When a watch whose face shows Hyzer's complications is sent one of its complication transfers (50 a day on a real watch): worthwhile (the wearer's place, the hole, the finish; docs/HANDOFF.md), every-change (the naive app, to rehearse running out) or off.", valueName: "POLICY"))
+    var complicationUpdates = ComplicationPolicy.Mode.worthwhile
 
     func validate() throws {
         guard latency >= 0 else { throw ValidationError("--latency must be 0 or more milliseconds; got \(latency).") }
@@ -88,7 +91,7 @@ struct ServeCommand: AsyncParsableCommand {
         let hub = try Hub.open(paths: paths, forServe: true)
         if let cloud { try hub.setCloud(CloudConfiguration(url: cloud, player: player ?? (try hub.cloudConfiguration()?.player))) }
         let address = listen ?? .unix(path: paths.linkSocket.path)
-        let service = HubLinkService(hub: hub)
+        let service = HubLinkService(hub: hub, complicationMode: complicationUpdates)
         let server = LinkServer(
             configuration: LinkServerConfiguration(
                 address: address,
@@ -167,3 +170,5 @@ struct HubServeService: Service {
         await server.shutdown()
     }
 }
+
+extension ComplicationPolicy.Mode: ExpressibleByArgument {}

@@ -108,6 +108,9 @@ struct HyzerWatch: ParsableCommand {
     @Flag(name: .customLong("same-machine-file"),
           help: "Also read the phone's shared/standings.json on this home while the phone is in range: a shortcut no real watch has (off by default; out of range nothing arrives by any path).")
     var sameMachineFile = false
+    @Option(name: .customLong("complication-budget"),
+            help: ArgumentHelp("Complication transfers the watch face takes per day, by the watch's clock (a real watch gives 50); past them the face keeps what it showed, growing older (0 to 1000).", valueName: "N"))
+    var complicationBudget = ComplicationBudget.defaultDaily
 
     func run() throws { try Self.launch(arguments) }
 
@@ -116,7 +119,8 @@ struct HyzerWatch: ParsableCommand {
         WatchArguments(home: home, connect: connect, tokenFile: tokenFile, hubFingerprint: hubFingerprint, insecure: insecure, size: size,
                        headless: headless, script: script, screenshotDir: screenshotDir, expectTimeout: expectTimeout,
                        reduceMotion: reduceMotion, textSize: textSize, chrome: chrome, scale: scale, device: device, wearer: wearer,
-                       logLevel: logging.logLevel, reportFirstFrame: reportFirstFrame, sameMachineFile: sameMachineFile)
+                       logLevel: logging.logLevel, reportFirstFrame: reportFirstFrame, sameMachineFile: sameMachineFile,
+                       complicationBudget: complicationBudget)
     }
 }
 
@@ -196,7 +200,8 @@ extension HyzerWatch {
             deviceID: a.device ?? a.wearer.map(Player.watchDeviceID(wearer:)) ?? "watch",
             wearerName: a.wearer,
             size: a.size, reduceMotion: a.reduceMotion, textSize: a.textSize, sameMachineFile: a.sameMachineFile,
-            trust: a.connect.flatMap { HubTrust.forWatch(address: $0, fingerprint: a.hubFingerprint, insecure: a.insecure, pinStore: paths.hubPin) })
+            trust: a.connect.flatMap { HubTrust.forWatch(address: $0, fingerprint: a.hubFingerprint, insecure: a.insecure, pinStore: paths.hubPin) },
+            complicationBudget: a.complicationBudget)
         let (held, session, savedFontPaths) = try openHome(paths, configuration, wake: wake)
         defer { withExtendedLifetime(held) {} }
         guard SDL_Init(UInt32(SDL_INIT_VIDEO)) == 0 else {
@@ -296,6 +301,9 @@ extension HyzerWatch {
         if let device = a.device, device.utf8.count > LinkProtocol.maxDeviceIDLength
             || device.containsControlCharacter {
             throw ValidationError("--device takes 1 to \(LinkProtocol.maxDeviceIDLength) bytes with no control characters; got \(device.utf8.count) bytes.")
+        }
+        guard (0...1000).contains(a.complicationBudget) else {
+            throw ValidationError("--complication-budget takes 0 to 1000 transfers a day; got \(a.complicationBudget).")
         }
         guard a.expectTimeout.isFinite, (0...3600).contains(a.expectTimeout) else {
             throw ValidationError("--expect-timeout takes seconds from 0 to 3600; got \(a.expectTimeout).")

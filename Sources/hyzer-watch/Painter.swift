@@ -274,6 +274,7 @@ final class Painter {
             switch command {
             case .rect(let rect, let color, let radius): fillRoundedRect(scaled(rect), radius: radius * s, color)
             case .ring(let rect, let color, let thickness, let radius): ring(scaled(rect), thickness: thickness * s, radius: radius * s, color)
+            case .arc(let rect, let color, let thickness, let fraction): arc(scaled(rect), thickness: thickness * s, fraction: fraction, color)
             case .text(let text, let frame, let font, let color, let alignment):
                 try drawText(text, scaled(frame), FontSpec(font.family, font.size * s), color, alignment)
             }
@@ -356,6 +357,25 @@ final class Painter {
                                          w: Int32((right - (inner.x + inner.width - innerInset)).rounded()), h: 1)
                 SDL_RenderFillRect(renderer, &leftSpan)
                 SDL_RenderFillRect(renderer, &rightSpan)
+            }
+        }
+    }
+
+    /// Part of a circular band: the pixels between the two radii whose angle, clockwise from
+    /// the top, is within `fraction` of the turn.
+    func arc(_ rect: Rect, thickness: Double, fraction: Double, _ color: RGBA) {
+        setColor(color)
+        let outer = min(rect.width, rect.height) / 2, inner = outer - thickness
+        let cx = rect.x + rect.width / 2, cy = rect.y + rect.height / 2
+        let sweep = min(1, max(0, fraction)) * 2 * Double.pi
+        for y in Int((cy - outer).rounded(.down))..<Int((cy + outer).rounded(.up)) {
+            for x in Int((cx - outer).rounded(.down))..<Int((cx + outer).rounded(.up)) {
+                let dx = Double(x) + 0.5 - cx, dy = Double(y) + 0.5 - cy
+                let distance = (dx * dx + dy * dy).squareRoot()
+                guard distance <= outer, distance >= inner else { continue }
+                var angle = atan2(dx, -dy)
+                if angle < 0 { angle += 2 * Double.pi }
+                if angle <= sweep { SDL_RenderDrawPoint(renderer, Int32(x), Int32(y)) }
             }
         }
     }

@@ -25,4 +25,5 @@ struct WatchArguments: Equatable {
     var logLevel: Logger.Level?
     var reportFirstFrame = false
     var sameMachineFile = false
+    var complicationBudget = ComplicationBudget.defaultDaily
 }

@@ -67,6 +67,7 @@ struct HyzerLinkClient: AsyncParsableCommand {
             case .standings(let snapshot): show(snapshot, via: "push")
             case .refused(let refusal): emit("refused \(refusal.reason.rawValue)")
             case .heartbeat(let heartbeat): if printHeartbeats { emit("heartbeat \(heartbeat.sequence.map(String.init) ?? "-")") }
+            case .complication(let transfer): emit("complication \(transfer.sequence) \(transfer.reason.rawValue)")
             }
         }
         client.start()

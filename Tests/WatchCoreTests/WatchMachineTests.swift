@@ -408,17 +408,19 @@ extension WatchMachineTests {
 }
 
 extension WatchMachineTests {
-    @Test("In the background only a tap on the watch face's Hyzer line opens the app; the crown and Save reach nothing")
+    @Test("In the background only a tap on one of Hyzer's complications opens the app; the time, the crown and Save reach nothing")
     func watchFaceTaps() {
-        var state = Fixture.state()
-        _ = WatchMachine.reduce(&state, .app(foreground: false), Fixture.env())
-        #expect(state.screenName == "watch-face")
-        _ = WatchMachine.reduce(&state, .tap(Point(x: 20, y: 20)), Fixture.env())
-        _ = WatchMachine.reduce(&state, .crown(detents: 3), Fixture.env())
-        _ = WatchMachine.reduce(&state, .save, Fixture.env())
-        #expect(state.appInBackground && state.screenName == "watch-face")
-        _ = WatchMachine.reduce(&state, .tap(WatchLayout.watchFaceLine(state.metrics(.mm45)).center), Fixture.env())
-        #expect(!state.appInBackground && state.screenName == "leaderboard")
+        for slot in WatchLayout.complicationSlots(WatchMetrics(size: .mm45)) {
+            var state = Fixture.state()
+            _ = WatchMachine.reduce(&state, .app(foreground: false), Fixture.env())
+            #expect(state.screenName == "watch-face")
+            _ = WatchMachine.reduce(&state, .tap(WatchLayout.watchFaceSlots(state.metrics(.mm45)).time.center), Fixture.env())
+            _ = WatchMachine.reduce(&state, .crown(detents: 3), Fixture.env())
+            _ = WatchMachine.reduce(&state, .save, Fixture.env())
+            #expect(state.appInBackground && state.screenName == "watch-face")
+            _ = WatchMachine.reduce(&state, .tap(slot.frame.center), Fixture.env())
+            #expect(!state.appInBackground && state.screenName == "leaderboard", "a tap on the \(slot.family) complication")
+        }
     }
 
     @Test("Arrivals that never stop are still told within a second of the first, and no other timer waits behind them")
@@ -436,5 +438,52 @@ extension WatchMachineTests {
             }
         }
         #expect(told.contains(.haptic(.notification, value: nil)), "told within the stream, not after it")
+    }
+}
+
+extension WatchMachineTests {
+    static func transfer(_ sequence: Int, position: Int) -> ComplicationTransfer {
+        ComplicationTransfer(reason: .changed, sequence: sequence, asOf: Fixture.epoch, content: ComplicationContent(
+            playerID: "id-Jake", name: "Jake", position: position, tied: false, scoreRelativeToPar: -sequence, holesPlayed: sequence,
+            holeCount: 9, currentHole: sequence + 1, finished: false))
+    }
+
+    @Test("A budget of 5: the 6th complication transfer of the day leaves the face as it was, growing older, and is logged as a fallback; after midnight the face refreshes again")
+    func complicationBudget() {
+        var state = Fixture.state()
+        state.complicationBudget = ComplicationBudget(daily: 5)
+        _ = WatchMachine.reduce(&state, .app(foreground: false), Fixture.env(1))
+        for sequence in 1...5 {
+            let effects = WatchMachine.reduce(&state, .complication(Self.transfer(sequence, position: sequence)), Fixture.env(Double(10 * sequence)))
+            guard case .logComplication(let record)? = effects.first else { Issue.record("no log line for transfer \(sequence)"); return }
+            #expect(record.delivered == .complication && record.remaining == 5 - sequence)
+            #expect(state.complication?.content.position == sequence && state.complication?.refreshedAt == Fixture.env(Double(10 * sequence)).now)
+        }
+        let sixth = WatchMachine.reduce(&state, .complication(Self.transfer(6, position: 6)), Fixture.env(60))
+        guard case .logComplication(let fallback)? = sixth.first else { Issue.record("no log line for the 6th transfer"); return }
+        #expect(fallback.delivered == .userInfo && fallback.remaining == 0 && fallback.inline == "6th · -6 · thru 6")
+        #expect(state.complication?.content.position == 5 && state.complication?.refreshedAt == Fixture.env(50).now)
+        let face = WatchLayout.displayList(state, now: Fixture.env(50 + 600).now, size: .mm45, measurer: .estimate)
+        #expect(face.containsText("Updated 10m ago") && face.containsText("5th · Jake"), "\(face.texts)")
+        // The next day (by the watch's clock): a fresh budget.
+        let tomorrow = Fixture.env(86_400 + 60)
+        _ = WatchMachine.reduce(&state, .complication(Self.transfer(7, position: 7)), tomorrow)
+        #expect(state.complication?.content.position == 7)
+        #expect(state.complicationBudget.remaining(on: ComplicationBudget.day(of: tomorrow.now)) == 4)
+    }
+
+    @Test("The app in front reloads its complications from its own standings without spending the budget; leaving the screen is a reload too")
+    func appReloadsForFree() {
+        var state = Fixture.state()
+        #expect(state.complication?.content.name == "Jake" && state.complication?.content.position == 1)
+        _ = WatchMachine.reduce(&state, .pushed(Fixture.snapshot(sequence: 2, standings: [Fixture.standing("Mike", 1, -3), Fixture.standing("Jake", 2, -2)])),
+                                Fixture.env(5))
+        #expect(state.complication?.content.name == "Mike")
+        _ = WatchMachine.reduce(&state, .app(foreground: false), Fixture.env(30))
+        #expect(state.complication?.refreshedAt == Fixture.env(30).now)
+        #expect(state.complicationBudget.used == 0)
+        // In the background, standings alone do not touch the face (only a transfer does).
+        _ = WatchMachine.reduce(&state, .snapshot(Fixture.snapshot(sequence: 3, standings: [Fixture.standing("Jake", 1, -4)])), Fixture.env(40))
+        #expect(state.complication?.content.name == "Mike")
     }
 }

@@ -19,7 +19,16 @@ public final class HubLinkService: LinkServerDelegate {
     /// A `publishIfChanged` is waiting on the score queue.
     private let checkQueued = NIOLockedValueBox(false)
 
-    public init(hub: Hub) { self.hub = hub }
+    /// When a watch's complications are worth one of its transfers (`serve --complication-updates`).
+    public let complicationMode: ComplicationPolicy.Mode
+    /// Each watch's policy, by device id: kept across its reconnections, so a watch that comes
+    /// back is sent what changed while it was away only if that is worth a transfer.
+    private let complicationPolicies = NIOLockedValueBox<[String: ComplicationPolicy]>([:])
+
+    public init(hub: Hub, complicationMode: ComplicationPolicy.Mode = .worthwhile) {
+        self.hub = hub
+        self.complicationMode = complicationMode
+    }
 
     /// The server this service pushes through; set once, right after both exist.
     public func attach(_ server: LinkServer) { self.server.withLockedValue { $0 = server } }
@@ -108,6 +117,7 @@ public final class HubLinkService: LinkServerDelegate {
             }
             let pushed = server.withLockedValue { $0 }?.broadcast(snapshot, then: { [self] in exportLater(snapshot) }) ?? false
             if !pushed { export(snapshot) }
+            for deviceID in server.withLockedValue({ $0 })?.complicationWatches ?? [] { updateComplication(of: deviceID, from: snapshot) }
             let before = previous?.round?.standings ?? [], after = snapshot.round?.standings ?? []
             let cleared = after.filter(\.discrepancy).count < before.filter(\.discrepancy).count
             let change = StandingsChange(previousStandings: before, newStandings: after,
@@ -116,6 +126,26 @@ public final class HubLinkService: LinkServerDelegate {
         } catch {
             logger.error("could not publish standings: \(error)")
         }
+    }
+
+    public func paired(complicationWatch deviceID: String) {
+        guard let snapshot = lastPushed.withLockedValue({ $0 }) ?? currentSnapshot() else { return }
+        updateComplication(of: deviceID, from: snapshot)
+    }
+
+    /// Sends the watch `deviceID` a complication transfer when its policy says the change is worth
+    /// one. The content is the wearer's (the watch paired as `watch-NAME`), else the leader's.
+    private func updateComplication(of deviceID: String, from snapshot: StandingsSnapshot) {
+        let wearer = snapshot.round?.standings.first { Player.watchDeviceID(wearer: $0.name) == deviceID }?.playerID
+        let content = ComplicationContent(round: snapshot.round, wearer: wearer)
+        let decision = complicationPolicies.withLockedValue { policies in
+            policies[deviceID, default: ComplicationPolicy(mode: complicationMode)].consider(content)
+        }
+        guard let decision else { return }
+        server.withLockedValue { $0 }?.send(ComplicationTransfer(reason: decision.reason, sequence: snapshot.sequence,
+                                                                 asOf: snapshot.lastUpdatedAt, content: decision.content),
+                                            toDevice: deviceID)
+        logger.info("complication transfer to \(deviceID) (\(decision.reason.rawValue)): \(decision.content.inline)")
     }
 
     private func export(_ snapshot: StandingsSnapshot) {

@@ -44,6 +44,8 @@ public struct HyzerPaths: Sendable, Hashable {
     public var watchContext: URL { watchDirectory.appendingPathComponent("context.json") }
     public var hapticLog: URL { watchDirectory.appendingPathComponent("haptics.jsonl") }
     public var announcementLog: URL { watchDirectory.appendingPathComponent("announcements.jsonl") }
+    /// Every complication transfer the watch received, and whether it refreshed the face.
+    public var complicationLog: URL { watchDirectory.appendingPathComponent("complications.jsonl") }
     public var outbox: URL { watchDirectory.appendingPathComponent("outbox") }
     /// A running watch's live control (`hyzer-watch ctl`).
     public var watchControl: URL { watchDirectory.appendingPathComponent("ctl.sock") }

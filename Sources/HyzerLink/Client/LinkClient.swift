@@ -20,9 +20,13 @@ public struct LinkClientConfiguration: Sendable {
     /// How to trust the hub over TCP (TLS with a pinned certificate); nil for plain bytes: the
     /// Unix socket, or TCP when asked for explicitly (`--insecure`).
     public var trust: HubTrust?
+    /// Said in the hello: this watch's face shows the app's complication, so the hub may send
+    /// complication transfers.
+    public var complicationEnabled: Bool
 
     public init(
-        address: LinkAddress, token: String, deviceID: String, trust: HubTrust? = nil, handshakeTimeout: TimeAmount = .seconds(2),
+        address: LinkAddress, token: String, deviceID: String, trust: HubTrust? = nil, complicationEnabled: Bool = false,
+        handshakeTimeout: TimeAmount = .seconds(2),
         backoffBase: TimeAmount = LinkProtocol.backoffBase, backoffCap: TimeAmount = LinkProtocol.backoffCap,
         minimumAckTimeout: TimeAmount = .milliseconds(200), maxFrameBytes: Int = LinkProtocol.maxFrameBytes
     ) {
@@ -30,6 +34,7 @@ public struct LinkClientConfiguration: Sendable {
         self.token = token
         self.deviceID = deviceID
         self.trust = trust
+        self.complicationEnabled = complicationEnabled
         self.handshakeTimeout = handshakeTimeout
         self.backoffBase = backoffBase
         self.backoffCap = backoffCap
@@ -46,6 +51,7 @@ public enum LinkClientEvent: Sendable, Equatable {
     case acked(ScoreEvent, alreadyStored: Bool, classification: ScoreClassification?)
     case rejected(ScoreEvent, Rejection)
     case refused(Refusal)
+    case complication(ComplicationTransfer)
 }
 
 /// The watch's end of the link: connects and pairs, reconnects with capped exponential backoff
@@ -169,7 +175,8 @@ public final class LinkClient: Sendable {
                 }
                 self.loop.value.channel = channel
                 self.loop.value.lastHeard = .now()
-                channel.writeAndFlush(LinkMessage.hello(Hello(deviceID: self.configuration.deviceID, token: self.configuration.token)), promise: nil)
+                channel.writeAndFlush(LinkMessage.hello(Hello(deviceID: self.configuration.deviceID, token: self.configuration.token,
+                                                                  complicationEnabled: self.configuration.complicationEnabled ? true : nil)), promise: nil)
                 self.loop.value.handshakeTimer = self.eventLoop.scheduleTask(in: self.configuration.handshakeTimeout) {
                     self.logger.info("no welcome in time; reconnecting")
                     channel.close(promise: nil)
@@ -277,6 +284,8 @@ public final class LinkClient: Sendable {
             loop.value.ackTimer?.cancel()
             loop.value.recordingRejections.insert(event.id)
             record(event, rejection)
+        case .complication(let transfer):
+            onEvent(.complication(transfer))
         case .hello, .score:
             logger.warning("closing connection: unexpected \(message.type.rawValue) message from the hub")
             loop.value.channel?.close(promise: nil)

@@ -36,6 +36,9 @@ public protocol LinkServerDelegate: Sendable {
     func verdictIfStored(id: UUID) -> ScoreVerdict?
     /// Why a watch may not pair under `deviceID` (it is one the hub's own scores carry), or nil.
     func refusal(forDeviceID deviceID: String) -> String?
+    /// A watch whose face shows a complication (its hello's `complicationEnabled`) has paired,
+    /// and has been sent its standings.
+    func paired(complicationWatch deviceID: String)
 }
 
 extension LinkServerDelegate {
@@ -44,6 +47,7 @@ extension LinkServerDelegate {
     public func verdictIfStored(id: UUID) -> ScoreVerdict? { nil }
     /// By default every valid device id may pair.
     public func refusal(forDeviceID deviceID: String) -> String? { nil }
+    public func paired(complicationWatch deviceID: String) {}
 }
 
 public struct LinkServerConfiguration: Sendable {
@@ -112,6 +116,10 @@ public final class LinkServer: Sendable {
         /// Hands a snapshot to the connection's handler on its loop (newest wins if it cannot write),
         /// then calls the second closure there.
         let push: @Sendable (StandingsSnapshot, @escaping @Sendable () -> Void) -> Void
+        /// Whether its face shows a complication (only then is it sent complication transfers).
+        let complicationEnabled: Bool
+        /// Writes a message on the connection's loop, after whatever was handed to it before.
+        let send: @Sendable (LinkMessage) -> Void
     }
 
     /// Repeated log lines (refusals, hostile frames) are rate-limited so an attack cannot fill the disk.
@@ -194,6 +202,18 @@ public final class LinkServer: Sendable {
     }
 
     var lastSnapshot: StandingsSnapshot? { state.withLockedValue { $0.lastSnapshot } }
+
+    /// The device ids of the paired watches whose face shows a complication.
+    public var complicationWatches: Set<String> {
+        state.withLockedValue { Set($0.paired.values.filter(\.complicationEnabled).map(\.deviceID)) }
+    }
+
+    /// Sends a complication transfer to the paired watches of `deviceID` that show a complication,
+    /// after any standings already pushed to them.
+    public func send(_ transfer: ComplicationTransfer, toDevice deviceID: String) {
+        let watches = state.withLockedValue { $0.paired.values.filter { $0.deviceID == deviceID && $0.complicationEnabled } }
+        for watch in watches { watch.send(.complication(transfer)) }
+    }
 
     /// Stops accepting, closes every connection, removes the socket file.
     public func shutdown() async {

@@ -280,18 +280,25 @@ final class ServerConnectionHandler: ChannelInboundHandler {
         // Registered before anything is written: a peer already gone makes the welcome's write
         // fail and the channel close at once, and channelInactive then unregisters it. Registered
         // after, a dead channel would stay registered for good (and every push would walk it).
-        server.register(LinkServer.PairedWatch(channel: context.channel, deviceID: hello.deviceID) { snapshot, pushed in
+        server.register(LinkServer.PairedWatch(channel: context.channel, deviceID: hello.deviceID, push: { snapshot, pushed in
             loopBound.eventLoop.execute {
                 loopBound.value.0.push(snapshot, context: loopBound.value.1)
                 pushed()
             }
-        })
+        }, complicationEnabled: hello.complicationEnabled == true, send: { message in
+            loopBound.eventLoop.execute {
+                let (handler, context) = loopBound.value
+                guard case .paired = handler.phase else { return }
+                context.writeAndFlush(handler.wrapOutboundOut(message), promise: nil)
+            }
+        }))
         context.writeAndFlush(wrapOutboundOut(.welcome(Welcome(
             hubID: server.configuration.hubID, heartbeatIntervalMillis: Int(interval.nanoseconds / 1_000_000)))), promise: nil)
         guard context.channel.isActive else { return server.unregister(context.channel) }
         if let snapshot = server.lastSnapshot ?? server.delegate.currentSnapshot() {
             context.writeAndFlush(wrapOutboundOut(.standings(snapshot)), promise: nil)
         }
+        if hello.complicationEnabled == true { server.delegate.paired(complicationWatch: hello.deviceID) }
         heartbeats = context.eventLoop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { task in
             let (handler, context) = loopBound.value
             guard context.channel.isActive else { return task.cancel() }

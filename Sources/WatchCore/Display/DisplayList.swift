@@ -119,6 +119,9 @@ public enum DrawCommand: Sendable, Hashable {
     case text(String, frame: Rect, font: FontSpec, color: RGBA, alignment: TextAlignment)
     /// A ring of `thickness` inside `frame` (the visible haptic pulse).
     case ring(Rect, RGBA, thickness: Double, cornerRadius: Double)
+    /// Part of a circular band `thickness` wide inside the circle that fits `frame`: from the top,
+    /// clockwise, `fraction` (0…1) of the turn (a circular complication's gauge).
+    case arc(Rect, RGBA, thickness: Double, fraction: Double)
 }
 
 /// Everything on one frame of the face.

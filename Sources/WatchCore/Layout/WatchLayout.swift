@@ -149,9 +149,47 @@ public enum WatchLayout {
         return String(format: "%d:%02d", parts.hour ?? 0, parts.minute ?? 0)
     }
 
-    /// The watch face's Hyzer line: a tap on it opens the app.
-    public static func watchFaceLine(_ m: WatchMetrics) -> Rect {
-        Rect(x: m.margin, y: m.height * 0.72, width: m.width - m.margin * 2, height: m.caption * 1.6)
+    /// The watch face's slots, top to bottom: the inline complication above the time, the time
+    /// and date, the rectangular complication, then the corner (bottom left) and the circular
+    /// (bottom right). Hyzer fills the four complication slots; a tap on any opens the app.
+    public struct WatchFaceSlots: Sendable {
+        public let inline: Rect, time: Rect, date: Rect, rectangular: Rect, corner: Rect, circular: Rect
+        public let timeFont: FontSpec
+    }
+
+    public static func watchFaceSlots(_ m: WatchMetrics) -> WatchFaceSlots {
+        let f = m.band, inset = m.titleInset, width = m.width - 2 * inset
+        let inlineHeight = (26 * f * 1.5).rounded()
+        let dateHeight = (26 * f * 1.1 * 1.4).rounded()
+        let rectangularHeight = watchFaceRectangularHeight(m)
+        let gap = 12.0, bottom = 16.0
+        // The time takes what the complications leave, within 11–20 % of the height.
+        let others = 12 + inlineHeight + dateHeight + gap + rectangularHeight + gap + bottom
+        let minimumCircular = (m.height * 0.15).rounded()
+        let timeSize = min(m.height * 0.2, max(m.height * 0.11, (m.height - others - minimumCircular) / 1.2)).rounded()
+        let inline = Rect(x: inset, y: 12, width: width, height: inlineHeight)
+        let time = Rect(x: m.margin, y: inline.y + inline.height, width: m.width - 2 * m.margin, height: (timeSize * 1.2).rounded())
+        let date = Rect(x: m.margin, y: time.y + time.height, width: m.width - 2 * m.margin, height: dateHeight)
+        let rectangular = Rect(x: m.margin, y: date.y + date.height + gap, width: m.width - 2 * m.margin, height: rectangularHeight)
+        let top = rectangular.y + rectangular.height + gap
+        let diameter = min(m.height - bottom - top, (m.height * 0.2).rounded())
+        let circular = Rect(x: m.width - inset - diameter, y: m.height - bottom - diameter, width: diameter, height: diameter)
+        let cornerHeight = ((22 * 1.3 + 34 * 1.4) * f).rounded()  // a label over the value
+        let corner = Rect(x: inset, y: m.height - bottom - cornerHeight, width: circular.x - inset - gap, height: cornerHeight)
+        return WatchFaceSlots(inline: inline, time: time, date: date, rectangular: rectangular, corner: corner, circular: circular,
+                              timeFont: FontSpec(.sansBold, timeSize))
+    }
+
+    /// Three lines (place and name; score and holes; how old) with room around them.
+    static func watchFaceRectangularHeight(_ m: WatchMetrics) -> Double {
+        let f = m.band
+        return (24 + (30 + 28 + 24) * f * 1.3).rounded()
+    }
+
+    /// The Hyzer complications on the watch face and where they are: a tap on any opens the app.
+    public static func complicationSlots(_ m: WatchMetrics) -> [(family: String, frame: Rect)] {
+        let slots = watchFaceSlots(m)
+        return [("inline", slots.inline), ("rectangular", slots.rectangular), ("corner", slots.corner), ("circular", slots.circular)]
     }
 
     /// Who won the finished round: "Jake won, -2", "Jake & Mike tied, -1"; nil if nobody scored.
@@ -198,6 +236,7 @@ extension DrawCommand {
         case .rect(let rect, let color, let radius): .rect(rect, WatchColor.dimmed(color), cornerRadius: radius)
         case .text(let text, let frame, let font, let color, let alignment): .text(text, frame: frame, font: font, color: WatchColor.dimmed(color), alignment: alignment)
         case .ring(let rect, let color, let thickness, let radius): .ring(rect, WatchColor.dimmed(color), thickness: thickness, cornerRadius: radius)
+        case .arc(let rect, let color, let thickness, let fraction): .arc(rect, WatchColor.dimmed(color), thickness: thickness, fraction: fraction)
         }
     }
 }
@@ -498,35 +537,84 @@ private struct Face {
 
     // MARK: No round
 
-    /// The app in the background: the watch face, with the time, the date and one line of what the
-    /// app last knew (the wearer's place, or the leader's). Its complications and their budget are
-    /// the watch face's own work (not drawn here yet).
+    /// The app in the background: the watch face, with the time and date and Hyzer's four
+    /// complications (inline, rectangular, corner, circular), showing what they were last
+    /// refreshed with and how long ago (`ShownComplication`).
     mutating func watchFace(into list: inout DisplayList) {
         screenLabel = "Watch face"
+        let slots = WatchLayout.watchFaceSlots(m)
+        let f = m.band
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = .current
         let parts = calendar.dateComponents([.weekday, .day], from: now)
-        let time = WatchLayout.clockText(now)
-        let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+        let weekdays = ["SUN", "MON", "TUE", "WED", "THU", "FRI", "SAT"]
         let date = "\(weekdays[((parts.weekday ?? 1) - 1) % 7]) \(parts.day ?? 1)"
-        let timeFont = FontSpec(.sansBold, (m.rowText * 3).rounded())
-        let timeFrame = Rect(x: m.margin, y: m.height * 0.22, width: m.width - m.margin * 2, height: timeFont.size * 1.3)
-        list.commands.append(.text(time, frame: timeFrame, font: timeFont, color: WatchColor.textPrimary, alignment: .center))
-        list.addElement(AccessibilityElement(.text, label: time, frame: timeFrame))
-        let dateFrame = Rect(x: m.margin, y: timeFrame.y + timeFrame.height, width: m.width - m.margin * 2, height: m.caption * 1.6)
-        list.commands.append(.text(date, frame: dateFrame, font: FontSpec(.sans, m.caption * 1.2), color: WatchColor.accent, alignment: .center))
-        list.addElement(AccessibilityElement(.text, label: date, frame: dateFrame))
-        let line: String
-        if let round = state.round, let standing = round.standings.first(where: { $0.playerID == state.wearerID }) ?? round.standings.first {
-            let place = standing.position.map { _ in ScoreFormat.position(of: standing) } ?? "–"
-            line = "Hyzer · \(place) \(standing.name) · \(ScoreFormat.relativeToPar(standing.scoreRelativeToPar)) · thru \(standing.holesPlayed)"
-        } else {
-            line = "Hyzer · no round"
+        let shown = state.complication
+        let content = shown?.content ?? .noRound
+        let age = shown.map { ScoreFormat.relativeAge(from: $0.refreshedAt, to: now) }
+        let spokenAge = shown.map { "updated " + ScoreFormat.spokenAge(seconds: now.timeIntervalSince($0.refreshedAt)) }
+
+        // Inline, above the time.
+        let inlineFont = FontSpec(.sansBold, (26 * f).rounded())
+        list.commands.append(.text(measurer.truncate(content.inline, font: inlineFont, toFit: slots.inline.width), frame: slots.inline,
+                                   font: inlineFont, color: WatchColor.textPrimary, alignment: .center))
+        list.addElement(complicationElement("Hyzer inline", content, spokenAge, slots.inline))
+
+        // The time and the date.
+        let time = WatchLayout.clockText(now)
+        list.commands.append(.text(time, frame: slots.time, font: slots.timeFont, color: WatchColor.textPrimary, alignment: .center))
+        list.addElement(AccessibilityElement(.text, label: time, frame: slots.time))
+        list.commands.append(.text(date, frame: slots.date, font: FontSpec(.sansBold, (26 * f * 1.1).rounded()), color: WatchColor.accent,
+                                   alignment: .center))
+        list.addElement(AccessibilityElement(.text, label: date, frame: slots.date))
+
+        rectangularComplication(content, age: age, spokenAge: spokenAge, in: slots.rectangular, into: &list)
+
+        // Corner: the score to par, in its colour, under a label.
+        let labelFont = FontSpec(.sansBold, (22 * f).rounded()), cornerFont = FontSpec(.monoBold, (34 * f).rounded())
+        let corner = slots.corner, labelHeight = (labelFont.size * 1.3).rounded()
+        list.commands.append(.text("TO PAR", frame: Rect(x: corner.x, y: corner.y, width: corner.width, height: labelHeight),
+                                   font: labelFont, color: WatchColor.textSecondary, alignment: .leading))
+        let tone = ScoreTone.forRound(relativeToPar: content.scoreRelativeToPar, holesPlayed: content.holesPlayed)
+        list.commands.append(.text(content.corner, frame: Rect(x: corner.x, y: corner.y + labelHeight, width: corner.width, height: corner.height - labelHeight),
+                                   font: cornerFont, color: content.hasRound ? tone.color : WatchColor.textSecondary, alignment: .leading))
+        list.addElement(complicationElement("Hyzer corner", content, spokenAge, slots.corner))
+
+        // Circular: the position inside a gauge of the holes played.
+        let ring = slots.circular
+        let thickness = (ring.width * 0.09).rounded()
+        list.commands.append(.arc(ring, WatchColor.tertiary, thickness: thickness, fraction: 1))
+        if content.gauge > 0 { list.commands.append(.arc(ring, WatchColor.accent, thickness: thickness, fraction: content.gauge)) }
+        let positionFont = FontSpec(.sansBold, (ring.height * 0.36).rounded())
+        let inner = Rect(x: ring.x + thickness * 1.5, y: ring.y, width: ring.width - thickness * 3, height: ring.height)
+        list.commands.append(.text(measurer.truncate(content.circular, font: positionFont, toFit: inner.width), frame: inner,
+                                   font: positionFont, color: WatchColor.textPrimary, alignment: .center))
+        list.addElement(complicationElement("Hyzer circular", content, spokenAge, ring))
+    }
+
+    /// The rectangular complication: place and name, score and holes, and how old it is.
+    private func rectangularComplication(_ content: ComplicationContent, age: String?, spokenAge: String?, in frame: Rect,
+                                         into list: inout DisplayList) {
+        let f = m.band
+        list.commands.append(.rect(frame, WatchColor.elevated, cornerRadius: 24))
+        let fonts = [FontSpec(.sansBold, (30 * f).rounded()), FontSpec(.sans, (28 * f).rounded()), FontSpec(.sans, (24 * f).rounded())]
+        let lines = content.rectangular + [age.map { "Updated \($0)" } ?? "Not updated yet"]
+        let colors = [WatchColor.textPrimary, WatchColor.textPrimary, WatchColor.textSecondary]
+        var y = frame.y + 12
+        for (index, line) in lines.enumerated() {
+            let height = (fonts[index].size * 1.3).rounded()
+            let lineFrame = Rect(x: frame.x + 20, y: y, width: frame.width - 40, height: height)
+            list.commands.append(.text(measurer.truncate(line, font: fonts[index], toFit: lineFrame.width), frame: lineFrame,
+                                       font: fonts[index], color: colors[index], alignment: .leading))
+            y += height
         }
-        let lineFrame = WatchLayout.watchFaceLine(m)
-        list.commands.append(.text(measurer.truncate(line, font: caption, toFit: lineFrame.width), frame: lineFrame,
-                                   font: caption, color: WatchColor.textSecondary, alignment: .center))
-        list.addElement(AccessibilityElement(.button, label: line, hint: "Opens Hyzer", frame: lineFrame))
+        list.addElement(complicationElement("Hyzer rectangular", content, spokenAge, frame))
+    }
+
+    /// A complication as VoiceOver reads it: which one, what it says, how old; a button that opens Hyzer.
+    private func complicationElement(_ label: String, _ content: ComplicationContent, _ spokenAge: String?, _ frame: Rect) -> AccessibilityElement {
+        AccessibilityElement(.button, label: label, value: [content.spoken, spokenAge].compactMap { $0 }.joined(separator: ", "),
+                             hint: "Opens Hyzer", frame: frame)
     }
 
     mutating func noRound(into list: inout DisplayList) {

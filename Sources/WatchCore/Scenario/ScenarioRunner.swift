@@ -87,6 +87,7 @@ public final class ScenarioRunner {
         case .delivered(let count): state.delivered >= count
         case .pending(let count): state.pendingTransfers == count
         case .dropped(let count): state.droppedLiveMessages >= count
+        case .complications(let count): state.complicationTransfers >= count
         }
     }
 
@@ -99,6 +100,7 @@ public final class ScenarioRunner {
         case .delivered: "\(state.delivered) scores delivered"
         case .pending: "\(state.pendingTransfers) scores waiting to send"
         case .dropped: "\(state.droppedLiveMessages) live messages dropped"
+        case .complications: "\(state.complicationTransfers) complication transfers received"
         }
     }
 
@@ -175,6 +177,9 @@ public final class ScenarioRunner {
             try expect(line, { self.holds(condition) }, seen: { self.describe(condition) })
         case .expectPending(let count):
             try expect(line, { self.session.current.pendingTransfers == count }, seen: { "\(self.session.current.pendingTransfers) scores waiting to send" })
+        case .expectComplicationBudget(let count):
+            let left = { self.session.current.complicationBudget.remaining(on: ComplicationBudget.day(of: self.session.now())) }
+            try expect(line, { left() == count }, seen: { "\(left()) complication transfers left today" })
         case .expectHaptics(let count, let kind):
             try expect(line, { self.session.hapticCount(kind) == count }, seen: { "\(self.session.hapticCount(kind)) \(kind.rawValue) haptics logged" })
         case .quit:

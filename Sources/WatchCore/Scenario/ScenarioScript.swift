@@ -36,6 +36,8 @@ public enum ScenarioCommand: Sendable, Hashable {
     case expectReachable(Bool)
     /// N scores saved on the watch and not yet acked by the phone (in the outbox).
     case expectPending(Int)
+    /// Complication transfers left today.
+    case expectComplicationBudget(Int)
     /// Waits until the watch is in this condition (as an expectation: up to its timeout).
     case waitFor(WaitCondition)
     case expectHaptics(count: Int, kind: HapticKind)
@@ -53,6 +55,8 @@ public enum WaitCondition: Sendable, Hashable {
     case pending(Int)
     /// At least N live messages dropped because the app was in the background.
     case dropped(Int)
+    /// At least N complication transfers received (within the budget or past it).
+    case complications(Int)
 
     static let screens = ["leaderboard", "crown", "voice", "final", "no-round", "watch-face"]
 }
@@ -207,14 +211,19 @@ public enum ScenarioScript {
             guard let count = Int(text), count >= 0 else { throw Problem(message: "expect-pending takes a count of scores, 0 or more; got \(text)") }
             return .expectPending(count)
         },
+        Verb("expect-complication-budget N") { a throws(Problem) in
+            let text = try a.one()
+            guard let count = Int(text), count >= 0 else { throw Problem(message: "expect-complication-budget takes the transfers left today, 0 or more; got \(text)") }
+            return .expectComplicationBudget(count)
+        },
         Verb("expect-haptics N KIND", expectHaptics),
-        Verb("wait-for stale|fresh|reachable|unreachable|screen NAME|delivered N|pending N|dropped N", waitFor),
+        Verb("wait-for stale|fresh|reachable|unreachable|screen NAME|delivered N|pending N|dropped N|complications N", waitFor),
         Verb("quit") { a throws(Problem) in try a.none(); return .quit },
     ]
 
     private static func waitFor(_ a: Arguments) throws(Problem) -> ScenarioCommand {
         let words = a.words
-        let usage = "wait-for takes stale, fresh, reachable, unreachable, screen NAME, delivered N, pending N or dropped N"
+        let usage = "wait-for takes stale, fresh, reachable, unreachable, screen NAME, delivered N, pending N, dropped N or complications N"
         switch (words.first, words.count) {
         case ("stale", 1): return .waitFor(.stale(true))
         case ("fresh", 1): return .waitFor(.stale(false))
@@ -223,9 +232,11 @@ public enum ScenarioScript {
         case ("screen", 2):
             guard WaitCondition.screens.contains(words[1]) else { throw Problem(message: "screens are \(ListText.joined(WaitCondition.screens)); got \(words[1])") }
             return .waitFor(.screen(words[1]))
-        case ("delivered", 2), ("pending", 2), ("dropped", 2):
+        case ("delivered", 2), ("pending", 2), ("dropped", 2), ("complications", 2):
             guard let count = Int(words[1]), count >= 0 else { throw Problem(message: "\(words[0]) takes a count, 0 or more; got \(words[1])") }
-            return .waitFor(words[0] == "delivered" ? .delivered(count) : words[0] == "pending" ? .pending(count) : .dropped(count))
+            let conditions: [String: WaitCondition] = ["delivered": .delivered(count), "pending": .pending(count), "dropped": .dropped(count),
+                                                       "complications": .complications(count)]
+            return .waitFor(conditions[words[0]]!)
         default: throw Problem(message: usage)
         }
     }

@@ -27,10 +27,13 @@ public struct WatchConfiguration: Sendable {
     /// `--same-machine-file`: also read the phone's `shared/standings.json` on this home while the
     /// phone is reachable. A shortcut no real watch has; out of range it is cut like the link.
     public var sameMachineFile: Bool
+    /// Complication transfers the face takes per day (`--complication-budget`).
+    public var complicationBudget: Int
 
     public init(paths: HyzerPaths, address: LinkAddress? = nil, tokenFile: URL? = nil, deviceID: String = "watch",
                 wearerID: PlayerID? = nil, wearerName: String? = nil, size: WatchSize = .mm45, reduceMotion: Bool = false,
-                textSize: TextSize = .standard, statusClock: Bool = false, sameMachineFile: Bool = false, trust: HubTrust? = nil) {
+                textSize: TextSize = .standard, statusClock: Bool = false, sameMachineFile: Bool = false, trust: HubTrust? = nil,
+                complicationBudget: Int = ComplicationBudget.defaultDaily) {
         self.paths = paths
         self.address = address ?? .unix(path: paths.linkSocket.path)
         self.tokenFile = tokenFile ?? paths.pairingToken
@@ -43,6 +46,7 @@ public struct WatchConfiguration: Sendable {
         self.statusClock = statusClock
         self.sameMachineFile = sameMachineFile
         self.trust = trust
+        self.complicationBudget = complicationBudget
     }
 }
 
@@ -56,6 +60,7 @@ public final class WatchSession: Sendable {
     public let outbox: DurableOutbox
     private let hapticLog: JSONLinesLog
     private let announcementLog: JSONLinesLog
+    private let complicationLog: JSONLinesLog
     /// Everything the session knows, under one lock: a decision that reads one part and changes
     /// another ("connect when wanted and not yet connected") is made whole.
     private let shell: NIOLockedValueBox<Shell>
@@ -87,14 +92,24 @@ public final class WatchSession: Sendable {
         outbox = try DurableOutbox(directory: paths.outbox)
         hapticLog = try JSONLinesLog(url: paths.hapticLog)
         announcementLog = try JSONLinesLog(url: paths.announcementLog)
+        complicationLog = try JSONLinesLog(url: paths.complicationLog)
+        // The budget outlives the app, as the system keeps it: today's transfers so far.
+        let budget = ComplicationRecord.budget(daily: configuration.complicationBudget, from: Self.readLines(paths.complicationLog))
         var initial = WatchState(deviceID: configuration.deviceID, wearerID: configuration.wearerID,
                                  wearerName: configuration.wearerName, reduceMotion: configuration.reduceMotion,
-                                 textSize: configuration.textSize)
+                                 textSize: configuration.textSize, complicationBudget: budget)
         initial.pendingScores = outbox.pending
         initial.pendingTransfers = initial.pendingScores.count
         initial.unreadableScores = outbox.quarantined
         shell = NIOLockedValueBox(Shell(watch: initial, statusClock: configuration.statusClock))
         self.changed = changed
+    }
+
+    /// The records of a JSON-lines log; lines that do not read (a torn last line) are skipped.
+    static func readLines<Record: Decodable>(_ url: URL) -> [Record] {
+        guard let data = try? Data(contentsOf: url) else { return [] }
+        let decoder = HyzerJSON.decoder()
+        return data.split(separator: 0x0A).compactMap { try? decoder.decode(Record.self, from: Data($0)) }
     }
 
     // MARK: Clock
@@ -149,6 +164,7 @@ public final class WatchSession: Sendable {
         for task in stopping { await task.value }
         hapticLog.close()
         announcementLog.close()
+        complicationLog.close()
     }
 
     /// `wearer NAME` (script) or `--wearer`: whose watch this is.
@@ -231,7 +247,7 @@ public final class WatchSession: Sendable {
         let generation = shell.withLockedValue { $0.link.generation }
         let client = LinkClient(
             configuration: LinkClientConfiguration(address: configuration.address, token: token, deviceID: configuration.deviceID,
-                                                   trust: configuration.trust),
+                                                   trust: configuration.trust, complicationEnabled: true),
             outbox: outbox, rejectedLog: RejectedLog(url: configuration.paths.rejectedLog)
         ) { [weak self] event in self?.linkEvent(event, from: generation) }
         let adopted = shell.withLockedValue { shell in
@@ -268,6 +284,7 @@ public final class WatchSession: Sendable {
             send(.rejected(score, rejection))
             send(.pending(outbox.pending))
         case .refused(let refusal): send(.pairingRefused(refusal.message))
+        case .complication(let transfer): send(.complication(transfer))
         }
     }
 
@@ -321,7 +338,14 @@ public final class WatchSession: Sendable {
             }
             var effects = WatchMachine.reduce(&shell.watch, input, env)
             // An app in the background is not running: nothing is felt or said until it is in front.
-            if shell.watch.appInBackground { effects.removeAll { if case .enqueue = $0 { false } else { true } } }
+            if shell.watch.appInBackground {
+                effects.removeAll { effect in
+                    switch effect {
+                    case .enqueue, .logComplication: false
+                    case .haptic, .announce: true
+                    }
+                }
+            }
             // In front again: the application context is delivered now, as old as it is.
             guard wasInBackground, !shell.watch.appInBackground, let context = shell.context else { return (effects, nil) }
             shell.context = nil
@@ -377,6 +401,13 @@ public final class WatchSession: Sendable {
             case .announce(let text):
                 do { try announcementLog.append(line: AnnouncementRecord(at: env.now, text: text).compactJSON()) } catch {
                     logger.error("could not write the announcement log: \(error)")
+                }
+            case .logComplication(let record):
+                if record.delivered == .userInfo {
+                    logger.warning("complication budget spent for today (\(record.day), \(configuration.complicationBudget) transfers): the watch face keeps what it showed; the transfer went to the app as a queued one (\(record.inline))")
+                }
+                do { try complicationLog.append(line: Array(HyzerJSON.encoder().encode(record))) } catch {
+                    logger.error("could not write the complication log: \(error)")
                 }
             }
         }
@@ -434,6 +465,7 @@ public final class WatchSession: Sendable {
         return AccessibilityDump(screen: state.screenName, size: configuration.size.rawValue, width: Int(list.width), height: Int(list.height),
                                  textSize: state.textSize.rawValue, wristDown: state.wristDown, reduceMotion: state.reduceMotion,
                                  rowsPerScreen: WatchLayout.visibleRows(size: configuration.size, textSize: state.textSize),
+                                 complicationTransfersLeft: state.complicationBudget.remaining(on: ComplicationBudget.day(of: now())),
                                  window: window, tree: list.accessibility)
     }
 
@@ -466,7 +498,7 @@ public final class WatchSession: Sendable {
 /// What `dump FILE.json` writes: the face's accessibility tree (each element's role, label, value,
 /// hint and frame in face pixels, in VoiceOver's reading order) and the settings that shape it.
 public struct AccessibilityDump: Sendable, Codable, Hashable {
-    /// `leaderboard`, `crown`, `voice`, `final` or `no-round`.
+    /// `leaderboard`, `crown`, `voice`, `final`, `no-round` or `watch-face`.
     public var screen: String
     /// Case size in mm.
     public var size: Int
@@ -479,6 +511,8 @@ public struct AccessibilityDump: Sendable, Codable, Hashable {
     public var reduceMotion: Bool
     /// Leaderboard rows wholly on screen at this size and text size.
     public var rowsPerScreen: Int
+    /// Complication transfers the watch face still takes today (`--complication-budget`).
+    public var complicationTransfersLeft: Int
     /// Where the face, the crown and the side button are in the window (its frames are the tree's
     /// face pixels scaled and moved into the display).
     public var window: WindowGeometry

@@ -55,6 +55,8 @@ public enum WatchInput: Sendable, Hashable {
     case saveFailed(String)
     /// The hub refused to pair (wrong token, unsupported version).
     case pairingRefused(String)
+    /// A complication transfer from the phone: refreshes the watch face within the day's budget.
+    case complication(ComplicationTransfer)
 }
 
 /// What the watch does about an input, performed by the shell in order.
@@ -63,6 +65,8 @@ public enum WatchEffect: Sendable, Hashable {
     case enqueue(ScoreEvent)
     case haptic(HapticKind, value: Int?)
     case announce(String)
+    /// Append to `watch/complications.jsonl`.
+    case logComplication(ComplicationRecord)
 }
 
 /// What a reduction needs from outside: the watch's clock and fresh ids.

@@ -11,6 +11,16 @@ public enum WatchMachine {
     public static let arrivalsSettle: TimeInterval = 0.3
 
     public static func reduce(_ state: inout WatchState, _ input: WatchInput, _ env: WatchEnvironment) -> [WatchEffect] {
+        let wasInFront = !state.appInBackground
+        let effects = apply(&state, input, env)
+        // The app in front (or leaving it) reloads its complications from its own standings: a
+        // reload from an app in the foreground costs no budget. In the background only a
+        // complication transfer refreshes them.
+        if wasInFront { refreshComplication(&state, env) }
+        return effects
+    }
+
+    private static func apply(_ state: inout WatchState, _ input: WatchInput, _ env: WatchEnvironment) -> [WatchEffect] {
         // With the wrist down, the first touch or crown turn wakes the face and does nothing else.
         if state.wristDown {
             switch input {
@@ -26,7 +36,7 @@ public enum WatchMachine {
         if state.appInBackground {
             switch input {
             case .tap(let point):
-                if WatchLayout.watchFaceLine(state.metrics(env.size)).contains(point) { state.appInBackground = false }
+                if WatchLayout.complicationSlots(state.metrics(env.size)).contains(where: { $0.frame.contains(point) }) { state.appInBackground = false }
                 return []
             case .crown, .save, .back, .voice, .pickHole, .voiceDraft: return []
             default: break
@@ -53,12 +63,38 @@ public enum WatchMachine {
         case .liveMessageDropped:
             state.droppedLiveMessages += 1
             return []
+        case .complication(let transfer): return complication(&state, transfer, env)
         case .snapshot(let snapshot): return receive(&state, snapshot, pushed: false, env)
         case .pushed(let snapshot): return receive(&state, snapshot, pushed: true, env)
         case .snapshotUnreadable, .notPaired, .heartbeat, .reachability, .pendingTransfers, .pending, .acked, .rejected,
              .pairingRefused, .saveFailed:
             return link(&state, input, env)
         }
+    }
+
+    /// A complication transfer: within the day's budget it refreshes the face; past it, it is a
+    /// plain queued transfer to the app (which has the standings anyway) and the face keeps what it
+    /// showed, growing older. Logged either way.
+    private static func complication(_ state: inout WatchState, _ transfer: ComplicationTransfer, _ env: WatchEnvironment) -> [WatchEffect] {
+        let day = ComplicationBudget.day(of: env.now)
+        let refreshed = state.complicationBudget.spend(on: day)
+        state.complicationTransfers += 1
+        if refreshed { state.complication = ShownComplication(content: transfer.content, refreshedAt: env.now) }
+        return [.logComplication(ComplicationRecord(at: env.now, day: day, transfer: transfer,
+                                                    remaining: state.complicationBudget.remaining(on: day),
+                                                    delivered: refreshed ? .complication : .userInfo))]
+    }
+
+    /// The app's own reload: the wearer's line (the leader's without a wearer) in the round in
+    /// play, or the final one.
+    private static func refreshComplication(_ state: inout WatchState, _ env: WatchEnvironment) {
+        let content = state.round.map { ComplicationContent(round: $0, wearer: state.wearerID) }
+            ?? state.finishedRound.map { ComplicationContent(round: $0, wearer: state.wearerID, finished: true) }
+            ?? (state.snapshot == nil ? nil : .noRound)
+        guard let content else { return }
+        // Leaving the screen is a reload too: the face's age counts from then.
+        guard content != state.complication?.content || state.appInBackground else { return }
+        state.complication = ShownComplication(content: content, refreshedAt: env.now)
     }
 
     /// The wearer's settings and scrolling: the face changes, nothing is recorded.

@@ -214,9 +214,16 @@ public struct WatchState: Sendable, Hashable {
     /// reconnection, a queue draining) is one haptic and one announcement for the net change,
     /// once arrivals have settled.
     public var news: News?
+    /// What the watch face's Hyzer complications show (nil: nothing yet).
+    public var complication: ShownComplication?
+    /// Complication transfers taken today, against the daily budget.
+    public var complicationBudget: ComplicationBudget
+    /// Complication transfers received since the watch started (delivered or over the budget).
+    public var complicationTransfers = 0
 
     public init(deviceID: String, wearerID: PlayerID? = nil, wearerName: String? = nil, reduceMotion: Bool = false,
-                textSize: TextSize = .standard) {
+                textSize: TextSize = .standard, complicationBudget: ComplicationBudget = ComplicationBudget()) {
+        self.complicationBudget = complicationBudget
         self.deviceID = deviceID
         self.wearerID = wearerID
         self.wearerName = wearerName

@@ -1,0 +1,104 @@
+import Foundation
+
+/// What Hyzer's complications on the watch face show: one player's place in the round (the
+/// wearer's, or the leader's when the watch has no wearer). The phone sends it in a complication
+/// transfer; the watch app makes it from its own standings while it is in front (a reload from an
+/// app in the foreground costs no budget). The families are read from it (`inline`, `corner`, …).
+public struct ComplicationContent: Sendable, Hashable, Codable {
+    /// The player shown; nil when there is no round (or nobody in it).
+    public var playerID: PlayerID?
+    public var name: String?
+    /// Competition rank; nil while the player has no holes.
+    public var position: Int?
+    public var tied: Bool
+    public var scoreRelativeToPar: Int
+    public var holesPlayed: Int
+    public var holeCount: Int
+    /// The round's current hole (0 when there is no round).
+    public var currentHole: Int
+    /// The round is over: the standings are its final ones.
+    public var finished: Bool
+
+    public init(playerID: PlayerID?, name: String?, position: Int?, tied: Bool, scoreRelativeToPar: Int, holesPlayed: Int,
+                holeCount: Int, currentHole: Int, finished: Bool) {
+        self.playerID = playerID
+        self.name = name
+        self.position = position
+        self.tied = tied
+        self.scoreRelativeToPar = scoreRelativeToPar
+        self.holesPlayed = holesPlayed
+        self.holeCount = holeCount
+        self.currentHole = currentHole
+        self.finished = finished
+    }
+
+    /// Nothing to show: no round in play.
+    public static let noRound = ComplicationContent(playerID: nil, name: nil, position: nil, tied: false, scoreRelativeToPar: 0,
+                                                    holesPlayed: 0, holeCount: 0, currentHole: 0, finished: false)
+
+    /// `wearer`'s line in `round` (the leader's when `wearer` is nil or not in the round).
+    public init(round: RoundSnapshot?, wearer: PlayerID?, finished: Bool = false) {
+        guard let round, let standing = round.standings.first(where: { $0.playerID == wearer }) ?? round.standings.first else {
+            self = .noRound
+            return
+        }
+        self.init(playerID: standing.playerID, name: standing.name, position: standing.position, tied: standing.tied,
+                  scoreRelativeToPar: standing.scoreRelativeToPar, holesPlayed: standing.holesPlayed, holeCount: round.holeCount,
+                  currentHole: round.currentHole, finished: finished)
+    }
+
+    public var hasRound: Bool { playerID != nil }
+
+    // MARK: The families (watchOS's accessory families)
+
+    /// "2nd", "T2nd", "–" before the first hole.
+    public var place: String {
+        guard let position else { return "–" }
+        return (tied ? "T" : "") + Self.ordinal(position)
+    }
+
+    /// Inline (one line above the time): "2nd · -3 · thru 7", "Final · 2nd · -3", "Jake · no holes
+    /// yet", "Hyzer · no round".
+    public var inline: String {
+        guard hasRound, let name else { return "Hyzer · no round" }
+        guard position != nil else { return "\(name) · no holes yet" }
+        let toPar = ScoreFormat.relativeToPar(scoreRelativeToPar)
+        return finished ? "Final · \(place) · \(toPar)" : "\(place) · \(toPar) · thru \(holesPlayed)"
+    }
+
+    /// Corner: the score to par ("-3"); "–" with no round.
+    public var corner: String { hasRound ? ScoreFormat.relativeToPar(scoreRelativeToPar) : "–" }
+
+    /// Circular: the position ("2", "T2"), with a gauge of holes played (`gauge`).
+    public var circular: String {
+        guard hasRound, position != nil else { return "–" }
+        return ScoreFormat.position(position, tied: tied)
+    }
+
+    /// The circular gauge: the part of the round played, 0…1.
+    public var gauge: Double { holeCount > 0 ? min(1, Double(holesPlayed) / Double(holeCount)) : 0 }
+
+    /// Rectangular: a heading and a line ("2nd · Jake", "-3 · thru 7 of 18"); the face adds how
+    /// old it is.
+    public var rectangular: [String] {
+        guard hasRound, let name else { return ["Hyzer", "No round"] }
+        guard position != nil else { return [name, "No holes yet · \(holeCount) to play"] }
+        let toPar = ScoreFormat.relativeToPar(scoreRelativeToPar)
+        return ["\(place) · \(name)", finished ? "Final · \(toPar)" : "\(toPar) · thru \(holesPlayed) of \(holeCount)"]
+    }
+
+    /// What VoiceOver says for the complication: "Jake, second, 3 under par, thru 7 of 18 holes".
+    public var spoken: String {
+        guard hasRound, let name else { return "Hyzer, no round" }
+        let place = position.map { (tied ? "tied " : "") + ScoreFormat.spokenOrdinal($0) } ?? "no holes yet"
+        let toPar = scoreRelativeToPar == 0 ? "even par" : scoreRelativeToPar < 0 ? "\(-scoreRelativeToPar) under par" : "\(scoreRelativeToPar) over par"
+        let progress = finished ? "final" : "thru \(holesPlayed) of \(holeCount) holes"
+        return "\(name), \(place), \(toPar), \(progress)"
+    }
+
+    /// "1st", "2nd", "3rd", "4th", "11th", "22nd".
+    static func ordinal(_ n: Int) -> String {
+        let suffix = (11...13).contains(n % 100) ? "th" : [1: "st", 2: "nd", 3: "rd"][n % 10] ?? "th"
+        return "\(n)\(suffix)"
+    }
+}
