@@ -43,6 +43,8 @@ struct ReplayCommand: ParsableCommand {
         if plan { return try printPlan(recorded) }
 
         let hub = try root.openHub()
+        // Checked before the course is added: a replay that cannot start leaves nothing behind.
+        if let inPlay = try hub.roundInPlay() { throw HubError.roundAlreadyInPlay(course: inPlay.courseName) }
         let course = try Course(name: recorded.course, holes: recorded.holes)
         if let existing = try hub.courses().first(where: { $0.name.lowercased() == course.name.lowercased() }) {
             guard existing.holes == course.holes else {

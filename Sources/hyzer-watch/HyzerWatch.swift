@@ -57,7 +57,7 @@ struct HyzerWatch: ParsableCommand {
 
             --headless runs without a window (SDL's dummy video driver), e.g. in CI. With --script it \
             runs a scenario (one command a line: wait-snapshot, tap NAME, wearer NAME, crown +N/-N, voice "TEXT", save, \
-            back, hole +N/-N, wait DURATION, advance-clock DURATION, link down/up, wrist down/up, text-size SIZE, \
+            back, hole +N/-N, wait DURATION, advance-clock DURATION, set-clock YYYY-MM-DDTHH:MM, link down/up, wrist down/up, text-size SIZE, \
             reduce-motion on/off, screenshot FILE.png [chrome|no-chrome], dump FILE.json, record start FILE.png, \
             record stop, expect-screen, expect-text, expect-stale, expect-reachable, expect-pending N, expect-haptics N KIND, \
             wait-for CONDITION, quit) and exits 1 at the first unmet expectation, naming the line; 2 for a script it cannot read.

@@ -11,7 +11,7 @@ struct WatchCtl: ParsableCommand {
         abstract: "Send a command to a running watch (in a window or headless) and wait until it is done.",
         discussion: """
             COMMAND is any scenario-script line (see hyzer-watch --help and the README): tap NAME, \
-            crown +N/-N, save, back, hole +N/-N, link down/up, wrist down/up, app background/foreground, advance-clock DURATION, \
+            crown +N/-N, save, back, hole +N/-N, link down/up, wrist down/up, app background/foreground, advance-clock DURATION, set-clock YYYY-MM-DDTHH:MM, \
             screenshot FILE.png, dump FILE.json, expect-… and wait-for CONDITION, or quit. It runs on the \
             watch's own loop, between frames, as a script's line would; expectations and wait-for wait up \
             to --timeout (default: the watch's --expect-timeout). Prints ok, or the reason on standard \

@@ -343,3 +343,26 @@ struct HubCLITests {
     }
 }
 
+
+extension HubCLITests {
+    @Test("replay refuses what it cannot play, naming the file and the fault, and stores nothing")
+    func replayRefusals() async throws {
+        let home = try TemporaryHome()
+        let bad = home.url.appendingPathComponent("bad.json")
+        try #"{"course": "C", "pars": [3, 3], "players": [{"name": "Ann", "strokes": [3]}]}"#.write(to: bad, atomically: true, encoding: .utf8)
+        let refused = try await home.hub("replay", bad.path)
+        #expect(refused.status != 0 && refused.stderr.contains("bad.json: not a recorded round: Ann has 1 scores for 2 holes"), "\(refused.stderr)")
+        let missing = try await home.hub("replay", home.url.appendingPathComponent("none.json").path)
+        #expect(missing.status != 0 && missing.stderr.contains("none.json: cannot be read"), "\(missing.stderr)")
+        let speed = try await home.hub("replay", bad.path, "--speed", "0")
+        #expect(speed.status != 0 && speed.stderr.contains("--speed must be more than 0"), "\(speed.stderr)")
+        #expect(try await home.hub("round", "start", "--course", "Willow Creek", "--player", "Ann").status == 0)
+        let good = home.url.appendingPathComponent("good.json")
+        try #"{"course": "Tiny", "pars": [3, 3], "players": [{"name": "Bo", "strokes": [3, 4]}]}"#.write(to: good, atomically: true, encoding: .utf8)
+        let busy = try await home.hub("replay", good.path, "--hole-minutes", "0")
+        #expect(busy.status != 0 && busy.stderr.contains("A round on Willow Creek is already in play"), "\(busy.stderr)")
+        #expect(try await home.hub("course", "list").stdout.contains("Tiny") == false)
+        let plan = try await home.hub("replay", good.path, "--plan")
+        #expect(plan.status == 0 && plan.stdout.contains("Bo") && plan.stdout.contains("every-change"), "\(plan.stdout)")
+    }
+}

@@ -78,12 +78,23 @@ struct SchemaTests {
             let types = Set(Self.bodies(in: received).compactMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }.compactMap { $0["type"] as? String })
             return types.isSuperset(of: ["ack", "rejected", "standings", "heartbeat"])
         })
+        // A watch whose face shows the complication is sent a complication transfer at pairing.
+        let face = try RawSocket(unixPath: home.socketPath)
+        let faceHello = try LinkFrame.encode(.hello(Hello(deviceID: "raw-face", token: home.token, complicationEnabled: true)))
+        try keep(Data(faceHello.dropFirst(4)), "hello-complication")
+        face.send(faceHello)
+        var faceReceived: [UInt8] = []
+        #expect(await eventually(timeout: .seconds(30)) {
+            faceReceived += await face.receiveAll(timeout: .milliseconds(20)).bytes
+            return (try? frames(in: faceReceived))?.contains { if case .complication = $0 { true } else { false } } == true
+        })
+        received += faceReceived
         let refusedSocket = try RawSocket(unixPath: home.socketPath)
         refusedSocket.send(try LinkFrame.encode(.hello(Hello(deviceID: "guesser", token: "guess"))))
         received += await refusedSocket.receiveAll(timeout: .seconds(2)).bytes
         for body in Self.bodies(in: received) { try keep(body, "from-hub") }
         let types = files.compactMap { try? JSONSerialization.jsonObject(with: Data(contentsOf: $0)) as? [String: Any] }.compactMap { $0["type"] as? String }
-        #expect(Set(types) == ["hello", "score", "heartbeat", "welcome", "standings", "ack", "rejected", "refused"])
+        #expect(Set(types) == ["hello", "score", "heartbeat", "welcome", "standings", "ack", "rejected", "refused", "complication"])
 
         let messages = try await Self.validate("link-message", files)
         #expect(messages.status == 0, "\(messages.stdout)\(messages.stderr)")
@@ -103,6 +114,7 @@ struct SchemaTests {
             #"{"type":"hello","body":{"protocolVersion":1,"token":"t"}}"#,
             #"{"type":"rejected","body":{"eventID":"x","reason":"becauseISaidSo","message":"no"}}"#,
             #"{"type":"heartbeat","body":{"sentAt":"2026-11-21T10:00:00.000+01:00"}}"#,
+            #"{"type":"complication","body":{"reason":"becauseISaidSo","sequence":1,"asOf":"2026-11-21T10:00:00.000Z","content":{"tied":false,"scoreRelativeToPar":0,"holesPlayed":0,"holeCount":18,"currentHole":1,"finished":false}}}"#,
         ]
         for (index, text) in cases.enumerated() {
             let file = home.url.appendingPathComponent("bad-\(index).json")

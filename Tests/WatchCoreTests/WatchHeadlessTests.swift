@@ -508,3 +508,31 @@ extension WatchHeadlessTests {
         return watch
     }
 }
+
+extension WatchHeadlessTests {
+    static let rounds = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Assets/rounds")
+
+    @Test("A real PDGA round replayed through the phone: the wearer's face in the background ends on the final place, within the policy's budget")
+    func replayedRound() async throws {
+        let home = try TemporaryHome()
+        let server = try await home.serve()
+        defer { server.stop() }
+        let watch = try await Self.controlledWatch(home, ["--wearer", "Kristin Tattar", "--log-level", "error"])
+        defer { watch.stop() }
+        #expect(try await Self.ctl(home, "app", "background").status == 0)
+        let replay = try await home.hub("replay", Self.rounds.appendingPathComponent("waco-2024-fpo-r1.json").path, "--speed", "2000",
+                                        "--hole-minutes", "1")
+        #expect(replay.status == 0, "\(replay.stderr)")
+        #expect(replay.stdout.contains("hole 18 · Ella Hansen 3 (one under par)") && replay.stdout.contains("1    Ella Hansen"), "\(replay.stdout.suffix(600))")
+        // Kristin Tattar finished 2nd at -6 (60 on a par 66): the face says so without the app.
+        #expect(try await Self.ctl(home, "expect-text", "Final · 2nd · -6").status == 0)
+        #expect(try await Self.ctl(home, "expect-screen", "watch-face").status == 0)
+        let lines = try String(contentsOf: home.url.appendingPathComponent("watch/complications.jsonl"), encoding: .utf8)
+            .split(separator: "\n").map { try HyzerJSON.decoder().decode(ComplicationRecord.self, from: Data($0.utf8)) }
+        // The pairing's first update, the round's start, then at most 2 a hole, the last hole and the finish.
+        #expect(lines.count <= 40 && lines.allSatisfy { $0.delivered == .complication }, "\(lines.count) transfers")
+        #expect(lines.last?.reason == .roundFinished && lines.last?.inline == "Final · 2nd · -6")
+        #expect(try await Self.ctl(home, "quit").status == 0)
+    }
+}

@@ -129,6 +129,7 @@ public final class ScenarioRunner {
         case .hole(let delta): session.send(.pickHole(delta: delta))
         case .wait(let seconds): host.pump(for: seconds)
         case .advanceClock(let seconds): session.advanceClock(by: seconds)
+        case .setClock(let date): session.advanceClock(by: date.timeIntervalSince(session.now()))
         case .link(let up): session.setLink(up: up)
         case .wearer(let name): session.setWearer(name)
         case .screenshot(let path, let chrome):

@@ -16,6 +16,8 @@ public enum ScenarioCommand: Sendable, Hashable {
     case hole(Int)
     case wait(TimeInterval)
     case advanceClock(TimeInterval)
+    /// Sets the watch's clock to this moment (time travel; the pictures in docs/ use it).
+    case setClock(Date)
     case link(up: Bool)
     /// A PNG of the face; with `chrome`, of the whole device (case, bezel, crown and button).
     case screenshot(path: String, chrome: Bool?)
@@ -176,6 +178,7 @@ public enum ScenarioScript {
         },
         Verb("wait DURATION") { a throws(Problem) in .wait(try a.duration()) },
         Verb("advance-clock DURATION") { a throws(Problem) in .advanceClock(try a.duration()) },
+        Verb("set-clock YYYY-MM-DDTHH:MM") { a throws(Problem) in .setClock(try localTime(a.one())) },
         Verb("link down|up") { a throws(Problem) in .link(up: try a.choice(["up": true, "down": false], "up or down")) },
         Verb("screenshot FILE.png [chrome|no-chrome]", screenshot),
         Verb("dump FILE.json") { a throws(Problem) in
@@ -281,6 +284,19 @@ public enum ScenarioScript {
     }
 
     /// "300ms", "2s", "1.5s", "2m", "1h".
+    /// "2026-03-07T10:09", in the local time zone.
+    static func localTime(_ text: String) throws(Problem) -> Date {
+        let parts = text.split(whereSeparator: { "-T:".contains($0) }).map { Int($0) }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .current
+        guard parts.count == 5, !parts.contains(nil), text.count == 16,
+              let date = calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2], hour: parts[3], minute: parts[4])),
+              calendar.component(.day, from: date) == parts[2]!, (0...23).contains(parts[3]!), (0...59).contains(parts[4]!) else {
+            throw Problem(message: "set-clock takes a local date and time, YYYY-MM-DDTHH:MM (e.g. 2026-03-07T10:09); got \(text)")
+        }
+        return date
+    }
+
     static func duration(_ text: String) throws(Problem) -> TimeInterval {
         let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600)]
         for (suffix, scale) in units where text.hasSuffix(suffix) {
