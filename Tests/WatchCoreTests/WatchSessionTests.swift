@@ -201,7 +201,7 @@ struct ScenarioScriptTests {
         ("wrist sideways", "line 2: wrist sideways: wrist takes up or down"),
         ("hole 3", "line 2: hole 3: hole takes +N or -N holes from the one on the crown screen, e.g. hole +1"),
         ("expect-pending some", "line 2: expect-pending some: expect-pending takes a count of scores, 0 or more; got some"),
-        ("wait-for godot", "line 2: wait-for godot: wait-for takes stale, fresh, reachable, unreachable, screen NAME, delivered N, pending N or dropped N"),
+        ("wait-for godot", "line 2: wait-for godot: wait-for takes stale, fresh, reachable, unreachable, screen NAME, delivered N, pending N, dropped N or complications N"),
         ("wait-for screen settings", "line 2: wait-for screen settings: screens are leaderboard, crown, voice, final, no-round and watch-face; got settings"),
         ("screenshot a.png sideways", "line 2: screenshot a.png sideways: screenshot takes a file and optionally chrome or no-chrome: screenshot NAME.png [chrome|no-chrome]"),
     ])
