@@ -188,10 +188,14 @@ public struct Heartbeat: Sendable, Hashable, Codable {
     /// From the hub: the sequence of its newest snapshot, so a watch showing that sequence knows
     /// its standings are current even when nothing changed.
     public let sequence: Int?
+    /// From the watch, optional: whether its app is in the foreground. The phone can reach the
+    /// watch app with a live message only then (WatchConnectivity's `isReachable`, phone side).
+    public let appActive: Bool?
 
-    public init(sentAt: Date, sequence: Int? = nil) {
+    public init(sentAt: Date, sequence: Int? = nil, appActive: Bool? = nil) {
         self.sentAt = sentAt
         self.sequence = sequence
+        self.appActive = appActive
     }
 }
 

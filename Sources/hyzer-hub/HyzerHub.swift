@@ -36,7 +36,7 @@ struct HyzerHub: AsyncParsableCommand {
         subcommands: [
             CourseCommand.self, RoundCommand.self, ScoreCommand.self, CorrectCommand.self, VoiceCommand.self,
             HoleCommand.self, StandingsCommand.self, EventsCommand.self, DiscrepanciesCommand.self,
-            ResolveCommand.self, ReplayCommand.self, TokenCommand.self, CloudCommand.self, ServeCommand.self,
+            ResolveCommand.self, ReplayCommand.self, AppCommand.self, TokenCommand.self, CloudCommand.self, ServeCommand.self,
         ]
     )
 

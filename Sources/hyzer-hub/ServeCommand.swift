@@ -50,11 +50,17 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("complication-updates"),
             help: ArgumentHelp("When a watch whose face shows Hyzer's complications is sent one of its complication transfers (50 a day on a real watch): worthwhile (the wearer's place, the hole, the finish; docs/HANDOFF.md), every-change (the naive app, to rehearse running out) or off.", valueName: "POLICY"))
     var complicationUpdates = ComplicationPolicy.Mode.worthwhile
+    @Option(name: .customLong("wake-seconds"),
+            help: ArgumentHelp("How long the phone app runs in the background after a watch's message woke it from suspended or not running (hyzer-hub app), before it is suspended again, as iOS does (0.1 to 600).", valueName: "S"))
+    var wakeSeconds = 10.0
 
     func validate() throws {
         guard latency >= 0 else { throw ValidationError("--latency must be 0 or more milliseconds; got \(latency).") }
         guard jitter >= 0 else { throw ValidationError("--jitter must be 0 or more milliseconds; got \(jitter).") }
         guard (0...1).contains(drop) else { throw ValidationError("--drop is a probability between 0 and 1; got \(drop).") }
+        guard wakeSeconds.isFinite, (0.1...600).contains(wakeSeconds) else {
+            throw ValidationError("--wake-seconds must be 0.1 to 600 seconds; got \(wakeSeconds).")
+        }
         guard helloTimeout >= 10 else { throw ValidationError("--hello-timeout must be at least 10 milliseconds; got \(helloTimeout).") }
         if insecure, case .unix = listen ?? .unix(path: "") {
             throw ValidationError("--insecure applies only to --listen tcp:HOST:PORT; the Unix socket is private to this user already.")
@@ -91,7 +97,8 @@ struct ServeCommand: AsyncParsableCommand {
         let hub = try Hub.open(paths: paths, forServe: true)
         if let cloud { try hub.setCloud(CloudConfiguration(url: cloud, player: player ?? (try hub.cloudConfiguration()?.player))) }
         let address = listen ?? .unix(path: paths.linkSocket.path)
-        let service = HubLinkService(hub: hub, complicationMode: complicationUpdates)
+        let service = HubLinkService(hub: hub, complicationMode: complicationUpdates, appStatusFile: paths.appState, wakeDuration: wakeSeconds)
+        service.followAppRequest(paths.appRequest)
         let server = LinkServer(
             configuration: LinkServerConfiguration(
                 address: address,
@@ -106,7 +113,7 @@ struct ServeCommand: AsyncParsableCommand {
         )
         service.attach(server)
         let sync = try cloudSync(hub: hub, service: service, paths: paths)
-        let serving = HubServeService(server: server, service: service, database: paths.database, logger: logger,
+        let serving = HubServeService(server: server, service: service, database: paths.database, appRequest: paths.appRequest, logger: logger,
                                       storeChanged: { sync.kick() }) { bound in
             // Unbuffered, so a script waiting for this line sees it at once.
             FileHandle.standardOutput.write(Data("hyzer-hub serving on \(bound) (home \(paths.home.path))\n".utf8))
@@ -143,6 +150,8 @@ struct HubServeService: Service {
     let service: HubLinkService
     /// The hub's SQLite file: every commit, this process's or another's, writes its WAL.
     let database: URL
+    /// `hyzer-hub app STATE` writes it: the phone app's lifecycle.
+    let appRequest: URL
     let logger: Logger
     /// Also told of every change to the store (the cloud sync uploads it).
     let storeChanged: @Sendable () -> Void
@@ -156,8 +165,9 @@ struct HubServeService: Service {
         // signal: inotify on it tells at once. The database and its WAL are only polled (1 s), for
         // writers that do not signal and where inotify is missing: this process's own commits
         // write the WAL several times each, and waking for them would compete with its pushes.
-        let watcher = FileChangeWatcher(files: [HubDatabase.commitSignal(for: database)],
-                                        polledFiles: [database, URL(fileURLWithPath: database.path + "-wal")]) { [service, storeChanged] in
+        let watcher = FileChangeWatcher(files: [HubDatabase.commitSignal(for: database), appRequest],
+                                        polledFiles: [database, URL(fileURLWithPath: database.path + "-wal")]) { [service, storeChanged, appRequest] in
+            service.followAppRequest(appRequest)
             service.storeChanged()
             storeChanged()
         }

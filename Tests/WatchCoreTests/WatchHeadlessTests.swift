@@ -536,3 +536,54 @@ extension WatchHeadlessTests {
         #expect(try await Self.ctl(home, "quit").status == 0)
     }
 }
+
+extension WatchHeadlessTests {
+    /// `hub/app-state.json` as a client reads it (docs/HUB.md).
+    struct AppStatus: Decodable {
+        struct Watch: Decodable { let deviceID: String, appActive: Bool?, reachable: Bool }
+        let state: String
+        let watches: [Watch]
+    }
+
+    static func appStatus(_ home: TemporaryHome) -> AppStatus? {
+        guard let data = try? Data(contentsOf: home.url.appendingPathComponent("hub/app-state.json")) else { return nil }
+        return try? JSONDecoder().decode(AppStatus.self, from: data)
+    }
+
+    @Test("The phone app suspended sends nothing; a watch's score wakes it, it sends what changed, iOS suspends it again; the phone reaches the watch app only in the foreground")
+    func phoneAppSuspended() async throws {
+        let home = try TemporaryHome()
+        #expect(try await CLIProcess.run("hyzer-hub", ["--home", home.path, "round", "start", "--course", "Willow Creek", "--player", "Ann", "Ben"]).status == 0)
+        let server = try await home.serve(["--wake-seconds", "0.5", "--log-level", "info"])
+        defer { server.stop() }
+        let watch = try await Self.controlledWatch(home)
+        defer { watch.stop() }
+        #expect(await eventually { Self.appStatus(home)?.watches.first?.appActive == true })
+        let suspended = try await home.hub("app", "suspended")
+        #expect(suspended.status == 0 && suspended.stdout.contains("The phone app is suspended"), "\(suspended.stdout)\(suspended.stderr)")
+        // A change on the phone's side: not sent while the app is suspended.
+        #expect(try await home.hub("score", "Ann", "2").status == 0)
+        let unseen = try await CLIProcess.run("hyzer-watch", ["ctl", "--home", home.path, "--timeout", "1", "expect-text", "1 Ann -1"])
+        #expect(unseen.status == 1, "the suspended app sent standings: \(unseen.stdout)")
+        // The watch's score wakes it: acked, and everything new is sent.
+        for step in [["tap", "Ben"], ["save"], ["wait-for", "delivered", "1"], ["expect-text", "1 Ann -1"]] {
+            let result = try await CLIProcess.run("hyzer-watch", ["ctl", "--home", home.path, "--timeout", "20"] + step)
+            #expect(result.status == 0, "\(step): \(result.stderr)")
+        }
+        #expect(server.stderr.contains("the phone app is background (woken by a message from watch)"), "\(server.stderr.suffix(800))")
+        // Half a second later iOS suspends it again: a new change waits for the app to run.
+        #expect(await eventually { Self.appStatus(home)?.state == "suspended" })
+        #expect(try await home.hub("score", "Ben", "4", "--hole", "2").status == 0)
+        let still = try await CLIProcess.run("hyzer-watch", ["ctl", "--home", home.path, "--timeout", "1", "expect-text", "Hole 2"])
+        #expect(still.status == 0, "\(still.stderr)")
+        #expect(try await home.hub("app", "foreground").status == 0)
+        #expect(try await Self.ctl(home, "expect-text", "2 Ben +1").status == 0)
+        // The phone's side of reachability: the watch app in the background is not reachable.
+        #expect(try await Self.ctl(home, "app", "background").status == 0)
+        #expect(await eventually { Self.appStatus(home)?.watches.first.map { !$0.reachable && $0.appActive == false } == true })
+        let shown = try await home.hub("app")
+        #expect(shown.stdout.contains("watch: not reachable from the phone (its app is in the background)"), "\(shown.stdout)")
+        #expect(try await Self.ctl(home, "quit").status == 0)
+        #expect(await eventually { Self.appStatus(home)?.watches.isEmpty == true })
+    }
+}

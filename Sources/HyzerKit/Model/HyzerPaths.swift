@@ -31,6 +31,10 @@ public struct HyzerPaths: Sendable, Hashable {
     public var linkSocket: URL { hubDirectory.appendingPathComponent("link.sock") }
     /// What a running `serve` last knew about its cloud (see docs/SYNC.md).
     public var cloudStatus: URL { hubDirectory.appendingPathComponent("cloud-status.json") }
+    /// The phone app's state as `serve` runs it, and the watches it can reach (`hyzer-hub app`).
+    public var appState: URL { hubDirectory.appendingPathComponent("app-state.json") }
+    /// The state `hyzer-hub app STATE` asked for.
+    public var appRequest: URL { hubDirectory.appendingPathComponent("app-request") }
 
     public var sharedDirectory: URL { home.appendingPathComponent("shared", isDirectory: true) }
     public var standingsSnapshot: URL { sharedDirectory.appendingPathComponent("standings.json") }

@@ -92,6 +92,8 @@ public final class LinkClient: Sendable {
         /// The newest standings sequence heard from the hub; heartbeats carry it so the hub can
         /// send newer standings again if a push was lost.
         var newestSequence: Int?
+        /// Whether the watch app is in the foreground, said in every heartbeat (nil: not said).
+        var appActive: Bool?
         /// Why the last standings the hub sent were not taken (logged once per reason).
         var refusedStandings: String?
         /// How often the hub hung up while this event was in flight, without answering it.
@@ -135,6 +137,16 @@ public final class LinkClient: Sendable {
     /// Call after enqueuing: sends at once when the link is idle.
     public func outboxChanged() {
         eventLoop.execute { self.sendNext() }
+    }
+
+    /// The watch app came to the foreground or left it: said to the hub at once (in a heartbeat)
+    /// and in every heartbeat after, so the phone knows whether it can reach the app.
+    public func setAppActive(_ active: Bool) {
+        eventLoop.execute {
+            guard self.loop.value.appActive != active else { return }
+            self.loop.value.appActive = active
+            if self.loop.value.paired, let channel = self.loop.value.channel { self.sendHeartbeat(on: channel) }
+        }
     }
 
     // MARK: Connection
@@ -248,6 +260,8 @@ public final class LinkClient: Sendable {
             loop.value.attempt = 0
             // At most a day: a larger one would overflow the timer's nanoseconds (the schema sets no maximum).
             startHeartbeats(every: .milliseconds(Int64(min(welcome.heartbeatIntervalMillis, 86_400_000))))
+            // The hub learns at once whether the app is in front (not a second later).
+            if loop.value.appActive != nil, let channel = loop.value.channel { sendHeartbeat(on: channel) }
             setReachable(true)
             sendNext()
         case .refused(let refusal):
@@ -324,8 +338,13 @@ public final class LinkClient: Sendable {
                 channel.close(promise: nil)
                 return
             }
-            channel.writeAndFlush(LinkMessage.heartbeat(Heartbeat(sentAt: Date(), sequence: self.loop.value.newestSequence)), promise: nil)
+            self.sendHeartbeat(on: channel)
         }
+    }
+
+    private func sendHeartbeat(on channel: any Channel) {
+        channel.writeAndFlush(LinkMessage.heartbeat(Heartbeat(sentAt: Date(), sequence: loop.value.newestSequence, appActive: loop.value.appActive)),
+                              promise: nil)
     }
 
     // MARK: Delivery

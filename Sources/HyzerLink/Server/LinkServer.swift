@@ -39,6 +39,9 @@ public protocol LinkServerDelegate: Sendable {
     /// A watch whose face shows a complication (its hello's `complicationEnabled`) has paired,
     /// and has been sent its standings.
     func paired(complicationWatch deviceID: String)
+    /// A paired watch said whether its app is in the foreground (its heartbeat's `appActive`), or
+    /// left (nil): what the phone's reachability of the watch app follows.
+    func watch(_ deviceID: String, appActive: Bool?)
 }
 
 extension LinkServerDelegate {
@@ -48,6 +51,7 @@ extension LinkServerDelegate {
     /// By default every valid device id may pair.
     public func refusal(forDeviceID deviceID: String) -> String? { nil }
     public func paired(complicationWatch deviceID: String) {}
+    public func watch(_ deviceID: String, appActive: Bool?) {}
 }
 
 public struct LinkServerConfiguration: Sendable {
@@ -202,6 +206,9 @@ public final class LinkServer: Sendable {
     }
 
     var lastSnapshot: StandingsSnapshot? { state.withLockedValue { $0.lastSnapshot } }
+
+    /// The device ids of the paired watches.
+    public var pairedDevices: Set<String> { state.withLockedValue { Set($0.paired.values.map(\.deviceID)) } }
 
     /// The device ids of the paired watches whose face shows a complication.
     public var complicationWatches: Set<String> {

@@ -30,6 +30,10 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     /// The newest standings not yet written because the watch is not reading: a slow watch gets
     /// the latest, never a backlog.
     private var pendingSnapshot: StandingsSnapshot?
+    /// Whether the watch's app is in the foreground, as its heartbeats last said (nil: not said).
+    private var appActive: Bool?
+    /// The device that paired on this connection, once it has.
+    private var pairedDevice: String?
     private var logger: Logger
 
     init(server: LinkServer, frameLimit: FrameLimit) {
@@ -68,7 +72,11 @@ final class ServerConnectionHandler: ChannelInboundHandler {
         heartbeats?.cancel()
         leaveUnpaired(context: context)
         server.unregister(context.channel)
-        if case .paired(let deviceID) = phase { throttledLog(.info, "watch disconnected", metadata: ["device": "\(deviceID)"]) }
+        // Said whether it left abruptly or closing (after its answers): `phase` is `.closing` then.
+        if let deviceID = pairedDevice {
+            throttledLog(.info, "watch disconnected", metadata: ["device": "\(deviceID)"])
+            if appActive != nil { server.delegate.watch(deviceID, appActive: nil) }
+        }
         phase = .closing
         context.fireChannelInactive()
     }
@@ -118,7 +126,11 @@ final class ServerConnectionHandler: ChannelInboundHandler {
             } else {
                 dispatch(inbound, deviceID: deviceID, context: context)
             }
-        case (.paired, .message(.heartbeat(let heartbeat))):
+        case (.paired(let deviceID), .message(.heartbeat(let heartbeat))):
+            if let active = heartbeat.appActive, active != appActive {
+                appActive = active
+                server.delegate.watch(deviceID, appActive: active)
+            }
             catchUp(context: context, watchSequence: heartbeat.sequence)
         case (.paired, _):
             throttledLog(.warning, "closing connection: unexpected \(inbound.typeName) message from a paired watch")
@@ -271,6 +283,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
         // (they would run for a connection that no longer exists).
         guard context.channel.isActive else { return }
         phase = .paired(deviceID: hello.deviceID)
+        pairedDevice = hello.deviceID
         leaveUnpaired(context: context)
         frameLimit.value = min(LinkProtocol.maxWatchFrameBytes, server.configuration.maxFrameBytes)
         logger[metadataKey: "device"] = "\(hello.deviceID)"

@@ -255,7 +255,10 @@ public final class WatchSession: Sendable {
             shell.link.client = client
             return true
         }
-        if adopted { client.start() }
+        if adopted {
+            client.setAppActive(!current.appInBackground)
+            client.start()
+        }
     }
 
     private func linkEvent(_ event: LinkClientEvent, from generation: Int) {
@@ -328,31 +331,14 @@ public final class WatchSession: Sendable {
     /// their latency from it.
     public func send(_ input: WatchInput, inputTime: ContinuousClock.Instant? = nil) {
         let env = environment()
-        let (effects, context) = shell.withLockedValue { shell -> ([WatchEffect], StandingsSnapshot?) in
+        let (effects, context, appMoved) = shell.withLockedValue { shell -> ([WatchEffect], StandingsSnapshot?, (LinkClient, Bool)?) in
             let wasInBackground = shell.watch.appInBackground
-            // A live message reaches only an app in front; in the background it is dropped (decided
-            // under the same lock as the app's state), and the latest waits as the application context.
-            if case .pushed(let snapshot) = input, wasInBackground {
-                if snapshot.supersedes(shell.context ?? shell.watch.snapshot) { shell.context = snapshot }
-                return (WatchMachine.reduce(&shell.watch, .liveMessageDropped, env), shell.context)
-            }
-            var effects = WatchMachine.reduce(&shell.watch, input, env)
-            // An app in the background is not running: nothing is felt or said until it is in front.
-            if shell.watch.appInBackground {
-                effects.removeAll { effect in
-                    switch effect {
-                    case .enqueue, .logComplication: false
-                    case .haptic, .announce: true
-                    }
-                }
-            }
-            // In front again: the application context is delivered now, as old as it is.
-            guard wasInBackground, !shell.watch.appInBackground, let context = shell.context else { return (effects, nil) }
-            shell.context = nil
-            effects += WatchMachine.reduce(&shell.watch, .snapshot(context), env)
-            shell.watch.heardFromPhone = true
-            return (effects, context)
+            let (effects, context) = Self.reduce(&shell, input, env, wasInBackground: wasInBackground)
+            // The app came to the front or left it: the phone is told (its reachability of the app).
+            let moved = shell.watch.appInBackground != wasInBackground ? shell.link.client.map { ($0, !shell.watch.appInBackground) } : nil
+            return (effects, context, moved)
         }
+        if let (client, active) = appMoved { client.setAppActive(active) }
         if let context {
             if case .pushed = input {
                 // Kept by "the system" across the app's exits, as WatchConnectivity keeps it.
@@ -365,6 +351,35 @@ public final class WatchSession: Sendable {
         }
         perform(effects, env: env, inputTime: inputTime ?? .now)
         changed()
+    }
+
+    /// One input under the session's lock: the machine's reduction, with what the system does
+    /// around the app (live messages dropped in the background, the application context delivered
+    /// when it comes to the front).
+    private static func reduce(_ shell: inout Shell, _ input: WatchInput, _ env: WatchEnvironment,
+                               wasInBackground: Bool) -> ([WatchEffect], StandingsSnapshot?) {
+        // A live message reaches only an app in front; in the background it is dropped (decided
+        // under the same lock as the app's state), and the latest waits as the application context.
+        if case .pushed(let snapshot) = input, wasInBackground {
+            if snapshot.supersedes(shell.context ?? shell.watch.snapshot) { shell.context = snapshot }
+            return (WatchMachine.reduce(&shell.watch, .liveMessageDropped, env), shell.context)
+        }
+        var effects = WatchMachine.reduce(&shell.watch, input, env)
+        // An app in the background is not running: nothing is felt or said until it is in front.
+        if shell.watch.appInBackground {
+            effects.removeAll { effect in
+                switch effect {
+                case .enqueue, .logComplication: false
+                case .haptic, .announce: true
+                }
+            }
+        }
+        // In front again: the application context is delivered now, as old as it is.
+        guard wasInBackground, !shell.watch.appInBackground, let context = shell.context else { return (effects, nil) }
+        shell.context = nil
+        effects += WatchMachine.reduce(&shell.watch, .snapshot(context), env)
+        shell.watch.heardFromPhone = true
+        return (effects, context)
     }
 
     /// `app background` / `app foreground`: the watch app leaves the screen for the watch face, or
