@@ -68,7 +68,7 @@ struct SchemaTests {
                                    reportedByPlayerID: round.standings[0].playerID, deviceID: "raw-watch", source: .crown, createdAt: Date())
         let score = try LinkFrame.encode(.score(event))
         try keep(Data(score.dropFirst(4)), "score")
-        let heartbeat = try LinkFrame.encode(.heartbeat(Heartbeat(sentAt: Date(), sequence: snapshot.sequence)))
+        let heartbeat = try LinkFrame.encode(.heartbeat(Heartbeat(sentAt: Date(), sequence: snapshot.sequence, appActive: true)))
         try keep(Data(heartbeat.dropFirst(4)), "heartbeat")
         socket.send(score + rawScoreFrame(scoreBody(snapshot, strokes: 11)) + heartbeat)
 
