@@ -140,3 +140,27 @@ struct WatchLayoutTests {
         #expect(rings(10.3) == 0)
     }
 }
+
+extension WatchLayoutTests {
+    @Test("The watch face at every size and text size: the time, the date and the four complications inside the face, none over another")
+    func watchFaceFits() {
+        for size in WatchSize.allCases {
+            for textSize in TextSize.allCases {
+                let m = WatchMetrics(size: size, textSize: textSize)
+                let slots = WatchLayout.watchFaceSlots(m)
+                let frames = [("inline", slots.inline), ("time", slots.time), ("rectangular", slots.rectangular), ("corner", slots.corner),
+                              ("circular", slots.circular)] + (slots.date.map { [("date", $0)] } ?? [])
+                let face = Rect(x: 0, y: 0, width: m.width, height: m.height)
+                for (name, frame) in frames {
+                    #expect(frame.clipped(to: face) == frame && frame.height > 0, "\(size) \(textSize): \(name) \(frame) leaves the face")
+                }
+                for (i, a) in frames.enumerated() {
+                    for b in frames[(i + 1)...] where a.1.clipped(to: b.1).height > 0 && a.1.clipped(to: b.1).width > 0 {
+                        Issue.record("\(size) \(textSize): \(a.0) \(a.1) overlaps \(b.0) \(b.1)")
+                    }
+                }
+                #expect(slots.circular.width >= m.height * 0.15 - 1, "\(size) \(textSize): the circular complication is \(slots.circular.width) px")
+            }
+        }
+    }
+}

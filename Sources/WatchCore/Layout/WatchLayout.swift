@@ -153,31 +153,43 @@ public enum WatchLayout {
     /// and date, the rectangular complication, then the corner (bottom left) and the circular
     /// (bottom right). Hyzer fills the four complication slots; a tap on any opens the app.
     public struct WatchFaceSlots: Sendable {
-        public let inline: Rect, time: Rect, date: Rect, rectangular: Rect, corner: Rect, circular: Rect
+        public let inline: Rect, time: Rect, date: Rect?, rectangular: Rect, corner: Rect, circular: Rect
         public let timeFont: FontSpec
+        /// Whether the corner complication has its label over the value (there is room for it).
+        public let cornerLabel: Bool
     }
 
+    /// At large text sizes the face keeps every complication and gives up, in order, the date
+    /// line and the corner's label, so nothing overlaps and nothing falls off the bottom.
     public static func watchFaceSlots(_ m: WatchMetrics) -> WatchFaceSlots {
         let f = m.band, inset = m.titleInset, width = m.width - 2 * inset
         let inlineHeight = (26 * f * 1.5).rounded()
-        let dateHeight = (26 * f * 1.1 * 1.4).rounded()
         let rectangularHeight = watchFaceRectangularHeight(m)
         let gap = 12.0, bottom = 16.0
+        let minimumTime = (m.height * 0.11).rounded(), minimumCircular = (m.height * 0.15).rounded()
+        func height(date: Bool, label: Bool) -> (date: Double, corner: Double) {
+            (date ? (26 * f * 1.1 * 1.4).rounded() : 0, ((label ? 22 * 1.3 : 0) + 34 * 1.4) * f)
+        }
+        let fixed = 12 + inlineHeight + gap + rectangularHeight + gap + bottom
+        let fits = { (date: Bool, label: Bool) in
+            let h = height(date: date, label: label)
+            return fixed + minimumTime * 1.2 + h.date + max(h.corner, minimumCircular) <= m.height
+        }
+        let (showsDate, cornerLabel) = fits(true, true) ? (true, true) : fits(false, true) ? (false, true) : (false, false)
+        let (dateHeight, cornerHeight) = height(date: showsDate, label: cornerLabel)
         // The time takes what the complications leave, within 11–20 % of the height.
-        let others = 12 + inlineHeight + dateHeight + gap + rectangularHeight + gap + bottom
-        let minimumCircular = (m.height * 0.15).rounded()
-        let timeSize = min(m.height * 0.2, max(m.height * 0.11, (m.height - others - minimumCircular) / 1.2)).rounded()
+        let bottomRow = max(cornerHeight.rounded(), minimumCircular)
+        let timeSize = min(m.height * 0.2, max(minimumTime, (m.height - fixed - dateHeight - bottomRow) / 1.2)).rounded()
         let inline = Rect(x: inset, y: 12, width: width, height: inlineHeight)
         let time = Rect(x: m.margin, y: inline.y + inline.height, width: m.width - 2 * m.margin, height: (timeSize * 1.2).rounded())
-        let date = Rect(x: m.margin, y: time.y + time.height, width: m.width - 2 * m.margin, height: dateHeight)
-        let rectangular = Rect(x: m.margin, y: date.y + date.height + gap, width: m.width - 2 * m.margin, height: rectangularHeight)
+        let date = showsDate ? Rect(x: m.margin, y: time.y + time.height, width: m.width - 2 * m.margin, height: dateHeight) : nil
+        let rectangular = Rect(x: m.margin, y: time.y + time.height + dateHeight + gap, width: m.width - 2 * m.margin, height: rectangularHeight)
         let top = rectangular.y + rectangular.height + gap
         let diameter = min(m.height - bottom - top, (m.height * 0.2).rounded())
         let circular = Rect(x: m.width - inset - diameter, y: m.height - bottom - diameter, width: diameter, height: diameter)
-        let cornerHeight = ((22 * 1.3 + 34 * 1.4) * f).rounded()  // a label over the value
-        let corner = Rect(x: inset, y: m.height - bottom - cornerHeight, width: circular.x - inset - gap, height: cornerHeight)
+        let corner = Rect(x: inset, y: m.height - bottom - cornerHeight.rounded(), width: circular.x - inset - gap, height: cornerHeight.rounded())
         return WatchFaceSlots(inline: inline, time: time, date: date, rectangular: rectangular, corner: corner, circular: circular,
-                              timeFont: FontSpec(.sansBold, timeSize))
+                              timeFont: FontSpec(.sansBold, timeSize), cornerLabel: cornerLabel)
     }
 
     /// Three lines (place and name; score and holes; how old) with room around them.
@@ -564,17 +576,21 @@ private struct Face {
         let time = WatchLayout.clockText(now)
         list.commands.append(.text(time, frame: slots.time, font: slots.timeFont, color: WatchColor.textPrimary, alignment: .center))
         list.addElement(AccessibilityElement(.text, label: time, frame: slots.time))
-        list.commands.append(.text(date, frame: slots.date, font: FontSpec(.sansBold, (26 * f * 1.1).rounded()), color: WatchColor.accent,
-                                   alignment: .center))
-        list.addElement(AccessibilityElement(.text, label: date, frame: slots.date))
+        if let dateFrame = slots.date {
+            list.commands.append(.text(date, frame: dateFrame, font: FontSpec(.sansBold, (26 * f * 1.1).rounded()), color: WatchColor.accent,
+                                       alignment: .center))
+            list.addElement(AccessibilityElement(.text, label: date, frame: dateFrame))
+        }
 
         rectangularComplication(content, age: age, spokenAge: spokenAge, in: slots.rectangular, into: &list)
 
         // Corner: the score to par, in its colour, under a label.
         let labelFont = FontSpec(.sansBold, (22 * f).rounded()), cornerFont = FontSpec(.monoBold, (34 * f).rounded())
-        let corner = slots.corner, labelHeight = (labelFont.size * 1.3).rounded()
-        list.commands.append(.text("TO PAR", frame: Rect(x: corner.x, y: corner.y, width: corner.width, height: labelHeight),
-                                   font: labelFont, color: WatchColor.textSecondary, alignment: .leading))
+        let corner = slots.corner, labelHeight = slots.cornerLabel ? (labelFont.size * 1.3).rounded() : 0
+        if slots.cornerLabel {
+            list.commands.append(.text("TO PAR", frame: Rect(x: corner.x, y: corner.y, width: corner.width, height: labelHeight),
+                                       font: labelFont, color: WatchColor.textSecondary, alignment: .leading))
+        }
         let tone = ScoreTone.forRound(relativeToPar: content.scoreRelativeToPar, holesPlayed: content.holesPlayed)
         list.commands.append(.text(content.corner, frame: Rect(x: corner.x, y: corner.y + labelHeight, width: corner.width, height: corner.height - labelHeight),
                                    font: cornerFont, color: content.hasRound ? tone.color : WatchColor.textSecondary, alignment: .leading))
