@@ -311,13 +311,18 @@ public final class Hub: Sendable {
     public func snapshot() throws -> StandingsSnapshot {
         try database.read { store in
             let sequence = try store.sequence
+            let inPlay = try store.roundInPlay()
             return StandingsSnapshot(
                 hubID: try hubID(in: store),
                 sequence: sequence,
                 lastUpdatedAt: clock(),
-                round: try store.roundInPlay().map { round in
+                round: try inPlay.map { round in
                     keepRoundInPlayRead(round, at: sequence)
                     return RoundSnapshot(round: round, ledger: try ledger(of: round, at: sequence, in: store))
+                },
+                // With none in play, the last one finished: a watch away when it finished shows it from here.
+                finishedRound: inPlay != nil ? nil : try store.latestRound().flatMap { round in
+                    round.status == .completed ? RoundSnapshot(round: round, ledger: try ledger(of: round, at: sequence, in: store)) : nil
                 }
             )
         }
@@ -342,7 +347,7 @@ public final class Hub: Sendable {
         guard let exporter, let written = exporter.writtenSnapshotHeader(),
               written.hubID == current.hubID, written.sequence == current.sequence else { return current }
         return StandingsSnapshot(schemaVersion: current.schemaVersion, hubID: current.hubID, sequence: current.sequence,
-                                 lastUpdatedAt: written.lastUpdatedAt, round: current.round)
+                                 lastUpdatedAt: written.lastUpdatedAt, round: current.round, finishedRound: current.finishedRound)
     }
 
     /// The round's ledger at `sequence`: the cached one brought up to date with the rows that

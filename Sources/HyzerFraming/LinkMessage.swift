@@ -84,12 +84,18 @@ public struct Hello: Sendable, Hashable, Codable {
     /// True when the watch face shows one of the app's complications (WatchConnectivity's
     /// `isComplicationEnabled`): only then does the hub send complication transfers. Optional.
     public let complicationEnabled: Bool?
+    /// Whose watch this is (a player's name, any case; at most 64 bytes): the player its
+    /// complications show. Optional: without it, `watch-NAME` as `--wearer` makes it names
+    /// the wearer, else the complications show the leader.
+    public let wearer: String?
 
-    public init(protocolVersion: Int = LinkProtocol.version, deviceID: String, token: String, complicationEnabled: Bool? = nil) {
+    public init(protocolVersion: Int = LinkProtocol.version, deviceID: String, token: String, complicationEnabled: Bool? = nil,
+                wearer: String? = nil) {
         self.protocolVersion = protocolVersion
         self.deviceID = deviceID
         self.token = token
         self.complicationEnabled = complicationEnabled
+        self.wearer = wearer
     }
 }
 

@@ -587,3 +587,39 @@ extension WatchHeadlessTests {
         #expect(await eventually { Self.appStatus(home)?.watches.isEmpty == true })
     }
 }
+
+extension WatchHeadlessTests {
+    @Test("The complications show the hello's wearer whatever the device id; nothing is spent while the watch app is in front; the final place outlives a relaunch")
+    func complicationsFollowTheWearer() async throws {
+        let home = try TemporaryHome()
+        let server = try await Self.servedRound(home, ["Ann", "Ben"], holeOne: "Ann 2, Ben 3")
+        defer { server.stop() }
+        let arguments = ["--device", "mywatch", "--wearer", "Ben", "--log-level", "error"]
+        var watch = try await Self.controlledWatch(home, arguments)
+        defer { watch.stop() }
+        func ctl(_ steps: [String]...) async throws {
+            for step in steps {
+                let result = try await CLIProcess.run("hyzer-watch", ["ctl", "--home", home.path, "--timeout", "20"] + step)
+                #expect(result.status == 0, "\(step): \(result.stderr)")
+            }
+        }
+        // Paired: the phone does not know yet where the app is, and spends one.
+        try await ctl(["wait-for", "complications", "1"], ["expect-complication-budget", "49"])
+        // The app in front refreshes its complications itself: the phone spends nothing.
+        #expect(try await home.hub("voice", "Ann 3, Ben 2", "--hole", "2").status == 0)
+        try await ctl(["expect-text", "T1 Ann -1 T1 Ben -1"], ["expect-complication-budget", "49"])
+        try await ctl(["app", "background"], ["expect-text", "T1 · -1 · thru 2"], ["expect-text", "T1 · Ben"])
+        // Ben takes the lead mid-hole: worth one, and it shows Ben, not the leader by default.
+        #expect(try await home.hub("score", "Ben", "2", "--hole", "3").status == 0)
+        try await ctl(["wait-for", "complications", "2"], ["expect-text", "1st · Ben"], ["expect-complication-budget", "48"])
+        #expect(try await home.hub("round", "finish", "--force").status == 0)
+        try await ctl(["wait-for", "complications", "3"], ["expect-text", "Final · 1st · -2"], ["quit"])
+        #expect(await watch.waitForExit(timeout: .seconds(30)) == 0)
+        // Relaunched: the app learns the final standings it missed from the phone, and the face
+        // keeps the final place (the system keeps complications across launches).
+        watch = try await Self.controlledWatch(home, arguments)
+        try await ctl(["expect-screen", "final"], ["expect-text", "1 Ben -2 2 Ann -1"], ["app", "background"], ["expect-text", "Final · 1st · -2"],
+                      ["expect-complication-budget", "47"], ["quit"])
+        #expect(await watch.waitForExit(timeout: .seconds(30)) == 0)
+    }
+}

@@ -470,6 +470,16 @@ extension WatchMachineTests {
         _ = WatchMachine.reduce(&state, .complication(Self.transfer(7, position: 7)), tomorrow)
         #expect(state.complication?.content.position == 7)
         #expect(state.complicationBudget.remaining(on: ComplicationBudget.day(of: tomorrow.now)) == 4)
+        // Back to a day already spent (time travel either way): still spent.
+        _ = WatchMachine.reduce(&state, .complication(Self.transfer(8, position: 8)), Fixture.env(120))
+        #expect(state.complication?.content.position == 7)
+        // Relaunched, the budget is read back from the log, day by day.
+        let log = [ComplicationRecord(at: Fixture.epoch, day: "2026-03-07", transfer: Self.transfer(1, position: 1), remaining: 1, delivered: .complication),
+                   ComplicationRecord(at: Fixture.epoch, day: "2026-03-08", transfer: Self.transfer(2, position: 2), remaining: 1, delivered: .complication),
+                   ComplicationRecord(at: Fixture.epoch, day: "2026-03-07", transfer: Self.transfer(3, position: 3), remaining: 0, delivered: .complication),
+                   ComplicationRecord(at: Fixture.epoch, day: "2026-03-07", transfer: Self.transfer(4, position: 4), remaining: 0, delivered: .userInfo)]
+        let read = ComplicationRecord.budget(daily: 2, from: log)
+        #expect(read.remaining(on: "2026-03-07") == 0 && read.remaining(on: "2026-03-08") == 1 && read.remaining(on: "2026-03-09") == 2)
     }
 
     @Test("The app in front reloads its complications from its own standings without spending the budget; leaving the screen is a reload too")
@@ -481,7 +491,7 @@ extension WatchMachineTests {
         #expect(state.complication?.content.name == "Mike")
         _ = WatchMachine.reduce(&state, .app(foreground: false), Fixture.env(30))
         #expect(state.complication?.refreshedAt == Fixture.env(30).now)
-        #expect(state.complicationBudget.used == 0)
+        #expect(state.complicationBudget.used.isEmpty)
         // In the background, standings alone do not touch the face (only a transfer does).
         _ = WatchMachine.reduce(&state, .snapshot(Fixture.snapshot(sequence: 3, standings: [Fixture.standing("Jake", 1, -4)])), Fixture.env(40))
         #expect(state.complication?.content.name == "Mike")

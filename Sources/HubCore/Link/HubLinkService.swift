@@ -229,7 +229,9 @@ public final class HubLinkService: LinkServerDelegate {
             }
             let pushed = server.withLockedValue { $0 }?.broadcast(snapshot, then: { [self] in exportLater(snapshot) }) ?? false
             if !pushed { export(snapshot) }
-            for deviceID in server.withLockedValue({ $0 })?.complicationWatches ?? [] { updateComplication(of: deviceID, from: snapshot) }
+            for watch in server.withLockedValue({ $0 })?.complicationWatches ?? [] {
+                updateComplication(of: watch.deviceID, wearer: watch.wearer, from: snapshot)
+            }
             let before = previous?.round?.standings ?? [], after = snapshot.round?.standings ?? []
             let cleared = after.filter(\.discrepancy).count < before.filter(\.discrepancy).count
             let change = StandingsChange(previousStandings: before, newStandings: after,
@@ -240,18 +242,27 @@ public final class HubLinkService: LinkServerDelegate {
         }
     }
 
-    public func paired(complicationWatch deviceID: String) {
+    public func paired(complicationWatch deviceID: String, wearer: String?) {
         guard appState.runs, let snapshot = lastPushed.withLockedValue({ $0 }) ?? currentSnapshot() else { return }
-        updateComplication(of: deviceID, from: snapshot)
+        updateComplication(of: deviceID, wearer: wearer, from: snapshot)
     }
 
     /// Sends the watch `deviceID` a complication transfer when its policy says the change is worth
-    /// one. The content is the wearer's (the watch paired as `watch-NAME`), else the leader's.
-    private func updateComplication(of deviceID: String, from snapshot: StandingsSnapshot) {
-        let wearer = snapshot.round?.standings.first { Player.watchDeviceID(wearer: $0.name) == deviceID }?.playerID
-        let content = ComplicationContent(round: snapshot.round, wearer: wearer)
-        let decision = complicationPolicies.withLockedValue { policies in
-            policies[deviceID, default: ComplicationPolicy(mode: complicationMode)].consider(content)
+    /// one. The content is the wearer's (its hello's `wearer`, any case, or the watch paired as
+    /// `watch-NAME`), else the leader's.
+    private func updateComplication(of deviceID: String, wearer: String?, from snapshot: StandingsSnapshot) {
+        let standings = snapshot.round?.standings ?? []
+        let player = wearer.flatMap { name in standings.first { $0.name.lowercased() == name.lowercased() } }
+            ?? standings.first { Player.watchDeviceID(wearer: $0.name) == deviceID }
+        let content = ComplicationContent(round: snapshot.round, wearer: player?.playerID)
+        // A watch app in front refreshes its own complications for free: no transfer is worth it.
+        let appInFront = complicationMode == .worthwhile && app.withLockedValue { $0.watches[deviceID] } == true
+        let decision = complicationPolicies.withLockedValue { policies -> (content: ComplicationContent, reason: ComplicationPolicy.Reason)? in
+            if appInFront {
+                policies[deviceID, default: ComplicationPolicy(mode: complicationMode)].shownByApp(content)
+                return nil
+            }
+            return policies[deviceID, default: ComplicationPolicy(mode: complicationMode)].consider(content)
         }
         guard let decision else { return }
         server.withLockedValue { $0 }?.send(ComplicationTransfer(reason: decision.reason, sequence: snapshot.sequence,

@@ -51,10 +51,10 @@ public struct ComplicationContent: Sendable, Hashable, Codable {
 
     // MARK: The families (watchOS's accessory families)
 
-    /// "2nd", "T2nd", "–" before the first hole.
+    /// "2nd", "T2" when shared, "–" before the first hole.
     public var place: String {
         guard let position else { return "–" }
-        return (tied ? "T" : "") + Self.ordinal(position)
+        return tied ? "T\(position)" : Self.ordinal(position)
     }
 
     /// Inline (one line above the time): "2nd · -3 · thru 7", "Final · 2nd · -3", "Jake · no holes
@@ -82,18 +82,24 @@ public struct ComplicationContent: Sendable, Hashable, Codable {
     /// old it is.
     public var rectangular: [String] {
         guard hasRound, let name else { return ["Hyzer", "No round"] }
-        guard position != nil else { return [name, "No holes yet · \(holeCount) to play"] }
+        guard position != nil else { return [name, "\(holeCount) holes to play"] }
         let toPar = ScoreFormat.relativeToPar(scoreRelativeToPar)
         return ["\(place) · \(name)", finished ? "Final · \(toPar)" : "\(toPar) · thru \(holesPlayed) of \(holeCount)"]
     }
 
-    /// What VoiceOver says for the complication: "Jake, second, 3 under par, thru 7 of 18 holes".
+    /// What VoiceOver says for the whole line: "Jake, second, 3 under par, thru 7 of 18 holes".
     public var spoken: String {
-        guard hasRound, let name else { return "Hyzer, no round" }
-        let place = position.map { (tied ? "tied " : "") + ScoreFormat.spokenOrdinal($0) } ?? "no holes yet"
-        let toPar = scoreRelativeToPar == 0 ? "even par" : scoreRelativeToPar < 0 ? "\(-scoreRelativeToPar) under par" : "\(scoreRelativeToPar) over par"
-        let progress = finished ? "final" : "thru \(holesPlayed) of \(holeCount) holes"
-        return "\(name), \(place), \(toPar), \(progress)"
+        guard hasRound, let name else { return "No round" }
+        guard let spokenPlace else { return "\(name), no holes yet" }
+        return "\(name), \(spokenPlace), \(spokenToPar), \(finished ? "final" : "thru \(holesPlayed) of \(holeCount) holes")"
+    }
+
+    /// "second", "tied second"; nil before the first hole.
+    public var spokenPlace: String? { position.map { (tied ? "tied " : "") + ScoreFormat.spokenOrdinal($0) } }
+
+    /// "3 under par", "even par", "2 over par".
+    public var spokenToPar: String {
+        scoreRelativeToPar == 0 ? "even par" : scoreRelativeToPar < 0 ? "\(-scoreRelativeToPar) under par" : "\(scoreRelativeToPar) over par"
     }
 
     /// "1st", "2nd", "3rd", "4th", "11th", "22nd".

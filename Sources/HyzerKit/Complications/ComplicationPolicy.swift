@@ -17,6 +17,9 @@ import Foundation
 /// The arithmetic: at most 2 a hole, the wearer's last hole and the finish: 2 × 18 + 2 = 38 for an
 /// 18-hole round, 12 under the 50 a day (docs/HANDOFF.md has the figures measured on real rounds).
 ///
+/// While the watch app is in the foreground (it says so in its heartbeats) nothing is spent: the
+/// app reloads its complications itself, for free (`shownByApp`).
+///
 /// `everyChange` is the naive app, kept to rehearse what it does to the budget: one transfer for
 /// every standings change (every score), whether or not the face would show anything new.
 public struct ComplicationPolicy: Sendable, Hashable {
@@ -71,6 +74,17 @@ public struct ComplicationPolicy: Sendable, Hashable {
         if reason == .positionChanged { midHoleSpentOn = next.currentHole }
         lastSent = next
         return (next, reason)
+    }
+
+    /// The watch app is in the foreground and reloads its complications itself (free): what it
+    /// shows is `content`, and the next transfer is judged against it.
+    public mutating func shownByApp(_ content: ComplicationContent) {
+        if content.hasRound {
+            latest = content
+        } else if lastSent?.finished == true {
+            return  // the app keeps the final place too
+        }
+        lastSent = content
     }
 
     private func worthwhile(_ next: ComplicationContent) -> Reason? {

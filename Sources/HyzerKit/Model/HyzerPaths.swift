@@ -50,6 +50,8 @@ public struct HyzerPaths: Sendable, Hashable {
     public var announcementLog: URL { watchDirectory.appendingPathComponent("announcements.jsonl") }
     /// Every complication transfer the watch received, and whether it refreshed the face.
     public var complicationLog: URL { watchDirectory.appendingPathComponent("complications.jsonl") }
+    /// What the watch face's complications show (the system keeps it across the app's launches).
+    public var shownComplication: URL { watchDirectory.appendingPathComponent("complication.json") }
     public var outbox: URL { watchDirectory.appendingPathComponent("outbox") }
     /// A running watch's live control (`hyzer-watch ctl`).
     public var watchControl: URL { watchDirectory.appendingPathComponent("ctl.sock") }

@@ -16,10 +16,19 @@ extension StandingsSnapshot {
     public func compactJSON() -> [UInt8] { jsonBytes(pretty: false) }
 
     private func jsonBytes(pretty: Bool) -> [UInt8] {
-        var out = JSONBytes(capacity: (pretty ? 512 : 256) + (round?.standings.count ?? 0) * (pretty ? 420 : 300) + (round?.holes.count ?? 0) * 50,
+        let shown = round ?? finishedRound
+        var out = JSONBytes(capacity: (pretty ? 512 : 256) + (shown?.standings.count ?? 0) * (pretty ? 420 : 300) + (shown?.holes.count ?? 0) * 50,
                             pretty: pretty)
         out.object(indent: 0) { out in
-            out.key("hubID", first: true); out.string(hubID)
+            // Keys in sorted order, as the encoder writes them; `finishedRound` only when there is one.
+            if let finishedRound {
+                out.key("finishedRound", first: true)
+                finishedRound.write(to: &out)
+                out.key("hubID")
+            } else {
+                out.key("hubID", first: true)
+            }
+            out.string(hubID)
             out.key("lastUpdatedAt"); out.string(HyzerJSON.formatTimestamp(lastUpdatedAt))
             out.key("round")
             if let round { round.write(to: &out) } else { out.raw("null") }

@@ -12,13 +12,18 @@ public struct StandingsSnapshot: Sendable, Hashable, Codable {
     public let lastUpdatedAt: Date
     /// nil (written as null) when no round is active.
     @EncodedNull public private(set) var round: RoundSnapshot?
+    /// With no round active: the last round finished, with its final standings, until another
+    /// starts (absent otherwise). A watch that was away when the round finished shows it from here.
+    public let finishedRound: RoundSnapshot?
 
-    public init(schemaVersion: Int = currentSchemaVersion, hubID: String, sequence: Int, lastUpdatedAt: Date, round: RoundSnapshot?) {
+    public init(schemaVersion: Int = currentSchemaVersion, hubID: String, sequence: Int, lastUpdatedAt: Date, round: RoundSnapshot?,
+                finishedRound: RoundSnapshot? = nil) {
         self.schemaVersion = schemaVersion
         self.hubID = hubID
         self.sequence = sequence
         self.lastUpdatedAt = lastUpdatedAt
         self.round = round
+        self.finishedRound = round == nil ? finishedRound : nil
     }
 
     /// Whether `self` should replace `shown`: a different hub always, the same hub only with a
@@ -94,18 +99,25 @@ extension StandingsSnapshot {
         }
         guard sequence >= 0 else { return "sequence is \(sequence); it counts from 0" }
         guard !hubID.isEmpty else { return "hubID is empty" }
-        guard let round else { return nil }
-        guard !round.courseName.isEmpty else { return "round.courseName is empty" }
-        guard round.holeCount >= 1 else { return "round.holeCount is \(round.holeCount); a round has at least one hole" }
-        guard round.currentHole >= 1 else { return "round.currentHole is \(round.currentHole); holes are numbered from 1" }
+        if round != nil, finishedRound != nil { return "finishedRound is given with a round active; it is only there when round is null" }
+        if let round, let problem = Self.violation(in: round, at: "round") { return problem }
+        if let finishedRound, let problem = Self.violation(in: finishedRound, at: "finishedRound") { return problem }
+        return nil
+    }
+
+    /// What in one round of a snapshot breaks the schema's bounds; `at` names where it is.
+    private static func violation(in round: RoundSnapshot, at name: String) -> String? {
+        guard !round.courseName.isEmpty else { return "\(name).courseName is empty" }
+        guard round.holeCount >= 1 else { return "\(name).holeCount is \(round.holeCount); a round has at least one hole" }
+        guard round.currentHole >= 1 else { return "\(name).currentHole is \(round.currentHole); holes are numbered from 1" }
         for (index, hole) in round.holes.enumerated() {
-            guard hole.number >= 1 else { return "round.holes[\(index)].number is \(hole.number); holes are numbered from 1" }
+            guard hole.number >= 1 else { return "\(name).holes[\(index)].number is \(hole.number); holes are numbered from 1" }
             guard Hole.allowedPar.contains(hole.par) else {
-                return "round.holes[\(index)].par is \(hole.par); par is \(Hole.allowedPar.lowerBound) to \(Hole.allowedPar.upperBound)"
+                return "\(name).holes[\(index)].par is \(hole.par); par is \(Hole.allowedPar.lowerBound) to \(Hole.allowedPar.upperBound)"
             }
         }
         for (index, standing) in round.standings.enumerated() {
-            let at = "round.standings[\(index)]"
+            let at = "\(name).standings[\(index)]"
             guard !standing.playerID.isEmpty, standing.playerID.utf8.count <= ScoreEvent.maxPlayerIDLength else {
                 return "\(at).playerID is not 1 to \(ScoreEvent.maxPlayerIDLength) bytes"
             }

@@ -23,9 +23,11 @@ public struct LinkClientConfiguration: Sendable {
     /// Said in the hello: this watch's face shows the app's complication, so the hub may send
     /// complication transfers.
     public var complicationEnabled: Bool
+    /// Said in the hello: whose watch this is (`--wearer`).
+    public var wearer: String?
 
     public init(
-        address: LinkAddress, token: String, deviceID: String, trust: HubTrust? = nil, complicationEnabled: Bool = false,
+        address: LinkAddress, token: String, deviceID: String, trust: HubTrust? = nil, complicationEnabled: Bool = false, wearer: String? = nil,
         handshakeTimeout: TimeAmount = .seconds(2),
         backoffBase: TimeAmount = LinkProtocol.backoffBase, backoffCap: TimeAmount = LinkProtocol.backoffCap,
         minimumAckTimeout: TimeAmount = .milliseconds(200), maxFrameBytes: Int = LinkProtocol.maxFrameBytes
@@ -35,6 +37,7 @@ public struct LinkClientConfiguration: Sendable {
         self.deviceID = deviceID
         self.trust = trust
         self.complicationEnabled = complicationEnabled
+        self.wearer = wearer
         self.handshakeTimeout = handshakeTimeout
         self.backoffBase = backoffBase
         self.backoffCap = backoffCap
@@ -188,7 +191,8 @@ public final class LinkClient: Sendable {
                 self.loop.value.channel = channel
                 self.loop.value.lastHeard = .now()
                 channel.writeAndFlush(LinkMessage.hello(Hello(deviceID: self.configuration.deviceID, token: self.configuration.token,
-                                                                  complicationEnabled: self.configuration.complicationEnabled ? true : nil)), promise: nil)
+                                                                  complicationEnabled: self.configuration.complicationEnabled ? true : nil,
+                                                                  wearer: self.configuration.wearer)), promise: nil)
                 self.loop.value.handshakeTimer = self.eventLoop.scheduleTask(in: self.configuration.handshakeTimeout) {
                     self.logger.info("no welcome in time; reconnecting")
                     channel.close(promise: nil)

@@ -37,8 +37,8 @@ public protocol LinkServerDelegate: Sendable {
     /// Why a watch may not pair under `deviceID` (it is one the hub's own scores carry), or nil.
     func refusal(forDeviceID deviceID: String) -> String?
     /// A watch whose face shows a complication (its hello's `complicationEnabled`) has paired,
-    /// and has been sent its standings.
-    func paired(complicationWatch deviceID: String)
+    /// and has been sent its standings; `wearer` is its hello's.
+    func paired(complicationWatch deviceID: String, wearer: String?)
     /// A paired watch said whether its app is in the foreground (its heartbeat's `appActive`), or
     /// left (nil): what the phone's reachability of the watch app follows.
     func watch(_ deviceID: String, appActive: Bool?)
@@ -50,7 +50,7 @@ extension LinkServerDelegate {
     public func verdictIfStored(id: UUID) -> ScoreVerdict? { nil }
     /// By default every valid device id may pair.
     public func refusal(forDeviceID deviceID: String) -> String? { nil }
-    public func paired(complicationWatch deviceID: String) {}
+    public func paired(complicationWatch deviceID: String, wearer: String?) {}
     public func watch(_ deviceID: String, appActive: Bool?) {}
 }
 
@@ -122,6 +122,8 @@ public final class LinkServer: Sendable {
         let push: @Sendable (StandingsSnapshot, @escaping @Sendable () -> Void) -> Void
         /// Whether its face shows a complication (only then is it sent complication transfers).
         let complicationEnabled: Bool
+        /// Whose watch it is, as its hello said.
+        let wearer: String?
         /// Writes a message on the connection's loop, after whatever was handed to it before.
         let send: @Sendable (LinkMessage) -> Void
     }
@@ -210,9 +212,12 @@ public final class LinkServer: Sendable {
     /// The device ids of the paired watches.
     public var pairedDevices: Set<String> { state.withLockedValue { Set($0.paired.values.map(\.deviceID)) } }
 
-    /// The device ids of the paired watches whose face shows a complication.
-    public var complicationWatches: Set<String> {
-        state.withLockedValue { Set($0.paired.values.filter(\.complicationEnabled).map(\.deviceID)) }
+    /// The paired watches whose face shows a complication: device id and wearer (as their hello said).
+    public var complicationWatches: [(deviceID: String, wearer: String?)] {
+        state.withLockedValue { state in
+            var seen: Set<String> = []
+            return state.paired.values.filter { $0.complicationEnabled && seen.insert($0.deviceID).inserted }.map { ($0.deviceID, $0.wearer) }
+        }
     }
 
     /// Sends a complication transfer to the paired watches of `deviceID` that show a complication,

@@ -257,6 +257,11 @@ final class ServerConnectionHandler: ChannelInboundHandler {
         if let reserved = server.delegate.refusal(forDeviceID: hello.deviceID) {
             return refuse(context: context, Refusal(reason: .invalidHello, message: reserved))
         }
+        if let wearer = hello.wearer, !Self.isValidDeviceID(wearer) {
+            return refuse(context: context, Refusal(
+                reason: .invalidHello,
+                message: "wearer must be 1 to \(LinkProtocol.maxDeviceIDLength) bytes with no control or invisible characters; got \(wearer.utf8.count) bytes."))
+        }
         guard hello.token.utf8.count <= LinkProtocol.maxTokenLength else {
             return refuse(context: context, Refusal(
                 reason: .invalidHello,
@@ -298,7 +303,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
                 loopBound.value.0.push(snapshot, context: loopBound.value.1)
                 pushed()
             }
-        }, complicationEnabled: hello.complicationEnabled == true, send: { message in
+        }, complicationEnabled: hello.complicationEnabled == true, wearer: hello.wearer, send: { message in
             loopBound.eventLoop.execute {
                 let (handler, context) = loopBound.value
                 guard case .paired = handler.phase else { return }
@@ -311,7 +316,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
         if let snapshot = server.lastSnapshot ?? server.delegate.currentSnapshot() {
             context.writeAndFlush(wrapOutboundOut(.standings(snapshot)), promise: nil)
         }
-        if hello.complicationEnabled == true { server.delegate.paired(complicationWatch: hello.deviceID) }
+        if hello.complicationEnabled == true { server.delegate.paired(complicationWatch: hello.deviceID, wearer: hello.wearer) }
         heartbeats = context.eventLoop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { task in
             let (handler, context) = loopBound.value
             guard context.channel.isActive else { return task.cancel() }

@@ -570,7 +570,7 @@ private struct Face {
         let inlineFont = FontSpec(.sansBold, (26 * f).rounded())
         list.commands.append(.text(measurer.truncate(content.inline, font: inlineFont, toFit: slots.inline.width), frame: slots.inline,
                                    font: inlineFont, color: WatchColor.textPrimary, alignment: .center))
-        list.addElement(complicationElement("Hyzer inline", content, spokenAge, slots.inline))
+        list.addElement(complicationElement("Hyzer", content.spoken, spokenAge, slots.inline))
 
         // The time and the date.
         let time = WatchLayout.clockText(now)
@@ -594,18 +594,21 @@ private struct Face {
         let tone = ScoreTone.forRound(relativeToPar: content.scoreRelativeToPar, holesPlayed: content.holesPlayed)
         list.commands.append(.text(content.corner, frame: Rect(x: corner.x, y: corner.y + labelHeight, width: corner.width, height: corner.height - labelHeight),
                                    font: cornerFont, color: content.hasRound ? tone.color : WatchColor.textSecondary, alignment: .leading))
-        list.addElement(complicationElement("Hyzer corner", content, spokenAge, slots.corner))
+        list.addElement(complicationElement("Hyzer score to par", content.hasRound ? content.spokenToPar : content.spoken, spokenAge, slots.corner))
 
         // Circular: the position inside a gauge of the holes played.
         let ring = slots.circular
         let thickness = (ring.width * 0.09).rounded()
         list.commands.append(.arc(ring, WatchColor.tertiary, thickness: thickness, fraction: 1))
         if content.gauge > 0 { list.commands.append(.arc(ring, WatchColor.accent, thickness: thickness, fraction: content.gauge)) }
-        let positionFont = FontSpec(.sansBold, (ring.height * 0.36).rounded())
         let inner = Rect(x: ring.x + thickness * 1.5, y: ring.y, width: ring.width - thickness * 3, height: ring.height)
+        // "T11" as well as "2": the type shrinks to fit inside the ring rather than being cut.
+        var positionFont = FontSpec(.sansBold, (ring.height * 0.36).rounded())
+        while positionFont.size > 12, measurer.width(content.circular, positionFont) > inner.width { positionFont.size -= 2 }
         list.commands.append(.text(measurer.truncate(content.circular, font: positionFont, toFit: inner.width), frame: inner,
                                    font: positionFont, color: WatchColor.textPrimary, alignment: .center))
-        list.addElement(complicationElement("Hyzer circular", content, spokenAge, ring))
+        let circularValue = content.spokenPlace.map { "\($0), thru \(content.holesPlayed) of \(content.holeCount) holes" } ?? content.spoken
+        list.addElement(complicationElement("Hyzer place", circularValue, spokenAge, ring))
     }
 
     /// The rectangular complication: place and name, score and holes, and how old it is.
@@ -624,12 +627,12 @@ private struct Face {
                                        font: fonts[index], color: colors[index], alignment: .leading))
             y += height
         }
-        list.addElement(complicationElement("Hyzer rectangular", content, spokenAge, frame))
+        list.addElement(complicationElement("Hyzer standings", content.spoken, spokenAge, frame))
     }
 
     /// A complication as VoiceOver reads it: which one, what it says, how old; a button that opens Hyzer.
-    private func complicationElement(_ label: String, _ content: ComplicationContent, _ spokenAge: String?, _ frame: Rect) -> AccessibilityElement {
-        AccessibilityElement(.button, label: label, value: [content.spoken, spokenAge].compactMap { $0 }.joined(separator: ", "),
+    private func complicationElement(_ label: String, _ value: String, _ spokenAge: String?, _ frame: Rect) -> AccessibilityElement {
+        AccessibilityElement(.button, label: label, value: [value, spokenAge].compactMap { $0 }.joined(separator: ", "),
                              hint: "Opens Hyzer", frame: frame)
     }
 

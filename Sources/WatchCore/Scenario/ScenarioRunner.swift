@@ -190,9 +190,16 @@ public final class ScenarioRunner {
 
     private func tap(_ name: String, _ line: ScenarioLine) throws(ScenarioError) {
         let state = session.current
-        guard !state.appInBackground else {
-            throw .commandFailed(line: line.number, text: line.text,
-                                 reason: "the app is in the background (the watch face shows): app foreground, or tap its Hyzer line in the window")
+        if state.appInBackground {
+            // The watch face: its complications by family; a tap on one opens the app.
+            let slots = WatchLayout.complicationSlots(state.metrics(session.configuration.size))
+            guard let slot = slots.first(where: { $0.family == name.lowercased() }) else {
+                throw .commandFailed(line: line.number, text: line.text,
+                                     reason: "the watch face shows (the app is in the background): tap one of its complications (\(ListText.joined(slots.map(\.family), conjunction: "or"))) or app foreground")
+            }
+            if state.wristDown { session.send(.wrist(up: true)) }
+            session.send(.tap(slot.frame.center))
+            return
         }
         if case .voice(let overlay) = state.screen {
             // On the voice overlay: the row for that player, or for what was heard.

@@ -98,6 +98,8 @@ public final class WatchSession: Sendable {
         var initial = WatchState(deviceID: configuration.deviceID, wearerID: configuration.wearerID,
                                  wearerName: configuration.wearerName, reduceMotion: configuration.reduceMotion,
                                  textSize: configuration.textSize, complicationBudget: budget)
+        // The face's complications as the system kept them (they outlive the app).
+        initial.complication = (try? Data(contentsOf: paths.shownComplication)).flatMap { try? HyzerJSON.decoder().decode(ShownComplication.self, from: $0) }
         initial.pendingScores = outbox.pending
         initial.pendingTransfers = initial.pendingScores.count
         initial.unreadableScores = outbox.quarantined
@@ -247,7 +249,7 @@ public final class WatchSession: Sendable {
         let generation = shell.withLockedValue { $0.link.generation }
         let client = LinkClient(
             configuration: LinkClientConfiguration(address: configuration.address, token: token, deviceID: configuration.deviceID,
-                                                   trust: configuration.trust, complicationEnabled: true),
+                                                   trust: configuration.trust, complicationEnabled: true, wearer: configuration.wearerName),
             outbox: outbox, rejectedLog: RejectedLog(url: configuration.paths.rejectedLog)
         ) { [weak self] event in self?.linkEvent(event, from: generation) }
         let adopted = shell.withLockedValue { shell in
@@ -333,7 +335,12 @@ public final class WatchSession: Sendable {
         let env = environment()
         let (effects, context, appMoved) = shell.withLockedValue { shell -> ([WatchEffect], StandingsSnapshot?, (LinkClient, Bool)?) in
             let wasInBackground = shell.watch.appInBackground
+            let shown = shell.watch.complication
             let (effects, context) = Self.reduce(&shell, input, env, wasInBackground: wasInBackground)
+            if let now = shell.watch.complication, now != shown {
+                // Written under the lock, so two changes never leave the older in the file.
+                try? DurableFile.replace(configuration.paths.shownComplication, with: HyzerJSON.encoder().encode(now), durable: false)
+            }
             // The app came to the front or left it: the phone is told (its reachability of the app).
             let moved = shell.watch.appInBackground != wasInBackground ? shell.link.client.map { ($0, !shell.watch.appInBackground) } : nil
             return (effects, context, moved)

@@ -5,7 +5,7 @@ import HyzerLink
 /// What the watch face's Hyzer complications show, and when it was last refreshed: by the app
 /// while it is in front (free: a reload from an app in the foreground is not counted), or by a
 /// complication transfer from the phone (budgeted).
-public struct ShownComplication: Sendable, Hashable {
+public struct ShownComplication: Sendable, Hashable, Codable {
     public var content: ComplicationContent
     public var refreshedAt: Date
 
@@ -19,31 +19,27 @@ public struct ShownComplication: Sendable, Hashable {
 /// the active face 50 a day). Past the budget a transfer is delivered to the app as a plain
 /// queued transfer and the face is not refreshed. The day is the watch's local calendar day, by
 /// its clock (`advance-clock` crosses midnight); a real watch's 24-hour window is its own.
+/// Counted per day, and kept across relaunches (read back from `watch/complications.jsonl`).
 public struct ComplicationBudget: Sendable, Hashable {
     public static let defaultDaily = 50
 
     public var daily: Int
-    /// The day the count is for ("2026-11-26"), and the transfers taken that day.
-    public var day: String?
-    public var used = 0
+    /// Transfers taken on each day ("2026-11-26": 3), so that time travel either way finds each
+    /// day's count as it was.
+    public var used: [String: Int]
 
-    public init(daily: Int = defaultDaily, day: String? = nil, used: Int = 0) {
+    public init(daily: Int = defaultDaily, used: [String: Int] = [:]) {
         self.daily = daily
-        self.day = day
         self.used = used
     }
 
     /// Transfers left on `day`.
-    public func remaining(on day: String) -> Int { self.day == day ? max(0, daily - used) : daily }
+    public func remaining(on day: String) -> Int { max(0, daily - used[day, default: 0]) }
 
     /// Takes one transfer on `day` if any is left; false when the budget is spent.
     public mutating func spend(on day: String) -> Bool {
-        if self.day != day {
-            self.day = day
-            used = 0
-        }
-        guard used < daily else { return false }
-        used += 1
+        guard remaining(on: day) > 0 else { return false }
+        used[day, default: 0] += 1
         return true
     }
 
@@ -95,9 +91,10 @@ public struct ComplicationRecord: Sendable, Hashable, Codable {
         self.delivered = delivered
     }
 
-    /// The budget as a log left it: the transfers delivered as complications on its last day.
+    /// The budget as a log left it: the transfers delivered as complications, day by day.
     public static func budget(daily: Int, from lines: [ComplicationRecord]) -> ComplicationBudget {
-        guard let day = lines.last?.day else { return ComplicationBudget(daily: daily) }
-        return ComplicationBudget(daily: daily, day: day, used: lines.filter { $0.day == day && $0.delivered == .complication }.count)
+        var used: [String: Int] = [:]
+        for line in lines where line.delivered == .complication { used[line.day, default: 0] += 1 }
+        return ComplicationBudget(daily: daily, used: used)
     }
 }

@@ -12,11 +12,12 @@ public enum WatchMachine {
 
     public static func reduce(_ state: inout WatchState, _ input: WatchInput, _ env: WatchEnvironment) -> [WatchEffect] {
         let wasInFront = !state.appInBackground
+        let known = (state.snapshot, state.finishedRound)
         let effects = apply(&state, input, env)
-        // The app in front (or leaving it) reloads its complications from its own standings: a
-        // reload from an app in the foreground costs no budget. In the background only a
-        // complication transfer refreshes them.
-        if wasInFront { refreshComplication(&state, env) }
+        // The app in front reloads its complications when its standings change, and as it leaves
+        // the screen: a reload from an app in the foreground costs no budget. In the background
+        // only a complication transfer refreshes them.
+        if wasInFront, state.appInBackground || known != (state.snapshot, state.finishedRound) { refreshComplication(&state, env) }
         return effects
     }
 
@@ -92,6 +93,8 @@ public enum WatchMachine {
             ?? state.finishedRound.map { ComplicationContent(round: $0, wearer: state.wearerID, finished: true) }
             ?? (state.snapshot == nil ? nil : .noRound)
         guard let content else { return }
+        // The final place stays until another round starts (as the phone's policy keeps it).
+        if !content.hasRound, state.complication?.content.finished == true { return }
         // Leaving the screen is a reload too: the face's age counts from then.
         guard content != state.complication?.content || state.appInBackground else { return }
         state.complication = ShownComplication(content: content, refreshedAt: env.now)
@@ -528,7 +531,18 @@ public enum WatchMachine {
             state.screen = .crown(entry)
         }
         guard previous?.sequence != snapshot.sequence || previous?.hubID != snapshot.hubID else { return staleness(&state, env) }
-        if snapshot.round == nil, let last = previous?.round, previous?.hubID == snapshot.hubID { return roundFinished(&state, last, env) }
+        if snapshot.round == nil {
+            // The phone says which round finished and how (its final standings); a phone that
+            // does not say leaves the last round this watch saw.
+            let sameHub = previous?.hubID == snapshot.hubID
+            if let last = sameHub ? previous?.round : nil { return roundFinished(&state, snapshot.finishedRound ?? last, env) }
+            if let final = snapshot.finishedRound, final.id != state.finishedRound?.id {
+                // Finished while this watch was away (or not running): the final standings, told
+                // as news when they came from the phone, shown quietly when read at launch.
+                guard previous == nil else { return roundFinished(&state, final, env) }
+                state.finishedRound = final
+            }
+        }
         if snapshot.round != nil, case .final = state.screen { state.screen = .leaderboard }
         let effects = screensFollow(&state, snapshot, previous: previous, env)
         let rows = snapshot.round?.standings.count ?? 0
