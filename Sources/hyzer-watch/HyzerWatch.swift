@@ -56,11 +56,9 @@ struct HyzerWatch: ParsableCommand {
             until the phone acks them.
 
             --headless runs without a window (SDL's dummy video driver), e.g. in CI. With --script it \
-            runs a scenario (one command a line: wait-snapshot, tap NAME, wearer NAME, crown +N/-N, voice "TEXT", save, \
-            back, hole +N/-N, wait DURATION, advance-clock DURATION, set-clock YYYY-MM-DDTHH:MM, link down/up, wrist down/up, text-size SIZE, \
-            reduce-motion on/off, screenshot FILE.png [chrome|no-chrome], dump FILE.json, record start FILE.png, \
-            record stop, expect-screen, expect-text, expect-stale, expect-reachable, expect-pending N, expect-haptics N KIND, \
-            wait-for CONDITION, quit) and exits 1 at the first unmet expectation, naming the line; 2 for a script it cannot read.
+            runs a scenario, one command a line, and exits 1 at the first unmet expectation, naming the \
+            line; 2 for a script it cannot read. The commands (docs/WATCH.md says what each does): \
+            \(ScenarioScript.usage).
 
             A running watch takes the same commands one at a time from hyzer-watch ctl (see hyzer-watch ctl --help).
 

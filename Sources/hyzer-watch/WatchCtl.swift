@@ -11,7 +11,8 @@ struct WatchCtl: ParsableCommand {
         abstract: "Send a command to a running watch (in a window or headless) and wait until it is done.",
         discussion: """
             COMMAND is any scenario-script line (see hyzer-watch --help and the README): tap NAME, \
-            crown +N/-N, save, back, hole +N/-N, link down/up, wrist down/up, app background/foreground, advance-clock DURATION, set-clock YYYY-MM-DDTHH:MM, \
+            crown +N/-N, save, back, hole +N/-N, link down/up, wrist down/up, app background/foreground, advance-clock DURATION, \
+            set-clock YYYY-MM-DDTHH:MM, expect-complication-budget N, \
             screenshot FILE.png, dump FILE.json, expect-… and wait-for CONDITION, or quit. It runs on the \
             watch's own loop, between frames, as a script's line would; expectations and wait-for wait up \
             to --timeout (default: the watch's --expect-timeout). Prints ok, or the reason on standard \
@@ -20,7 +21,7 @@ struct WatchCtl: ParsableCommand {
             wait-for CONDITION: stale, fresh, reachable, unreachable, screen NAME (leaderboard, crown, \
             voice, final, no-round, watch-face), delivered N (N scores acked by the phone since the watch started), \
             pending N (N scores waiting to send), dropped N (N live messages dropped because the app \
-            was in the background).
+            was in the background), complications N (N complication transfers received).
 
             Examples, mixing phone and watch steps without sleeps:
               hyzer-watch ctl --home H link down

@@ -157,7 +157,7 @@ public enum ScenarioScript {
 
     static let verbs: [Verb] = [
         Verb("wait-snapshot [TIMEOUT]") { a throws(Problem) in .waitSnapshot(timeout: a.rest.isEmpty ? 5 : try a.duration()) },
-        Verb("tap NAME") { a throws(Problem) in .tap(name: try a.one()) },
+        Verb("tap NAME|COMPLICATION") { a throws(Problem) in .tap(name: try a.one()) },
         Verb("wearer NAME") { a throws(Problem) in .wearer(name: try a.one()) },
         Verb("crown +N|-N") { a throws(Problem) in
             let value = try a.one()
