@@ -56,10 +56,11 @@ final class FontBook: @unchecked Sendable {
         let scalar: UInt32
     }
 
-    static let patterns: [FontSpec.Family: (pattern: String, file: String)] = [
-        .sans: ("DejaVu Sans", "DejaVuSans.ttf"),
-        .sansBold: ("DejaVu Sans:bold", "DejaVuSans-Bold.ttf"),
-        .monoBold: ("DejaVu Sans Mono:bold", "DejaVuSansMono-Bold.ttf"),
+    static let patterns: [FontSpec.Family: (pattern: String, file: String, package: String)] = [
+        .sans: ("DejaVu Sans", "DejaVuSans.ttf", "fonts-dejavu-core"),
+        .sansBold: ("DejaVu Sans:bold", "DejaVuSans-Bold.ttf", "fonts-dejavu-core"),
+        .sansCondensedBold: ("DejaVu Sans Condensed:bold", "DejaVuSansCondensed-Bold.ttf", "fonts-dejavu-extra"),
+        .monoBold: ("DejaVu Sans Mono:bold", "DejaVuSansMono-Bold.ttf", "fonts-dejavu-core"),
     ]
 
     /// `cache` keeps where fontconfig found the face's fonts: fontconfig's start (reading its
@@ -76,9 +77,9 @@ final class FontBook: @unchecked Sendable {
             return
         }
         for family in FontSpec.Family.allCases {
-            let (pattern, file) = Self.patterns[family]!
+            let (pattern, file, package) = Self.patterns[family]!
             guard let path = try Self.match(pattern), URL(fileURLWithPath: path).lastPathComponent == file else {
-                throw HostError("Font \(pattern) (\(file)) not found through fontconfig (fc-match '\(pattern)'). Install it: apt-get install fonts-dejavu-core")
+                throw HostError("Font \(pattern) (\(file)) not found through fontconfig (fc-match '\(pattern)'). Install it: apt-get install \(package)")
             }
             paths[family] = path
         }

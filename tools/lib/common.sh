@@ -7,6 +7,7 @@ HYZER_DEBIAN_PACKAGES=(
     libsdl2-dev libsdl2-ttf-dev                           # hyzer-watch draws with SDL2
     libsdl2-image-2.0-0                                   # and saves screenshots with SDL_image (opened when first used)
     fonts-dejavu-core libfontconfig-dev                   # DejaVu Sans / Sans Mono, found through fontconfig
+    fonts-dejavu-extra                                    # DejaVu Sans Condensed Bold: the leaderboard's names
     fonts-noto-cjk                                        # Chinese, Japanese and Korean names on the watch face
     python3 python3-jsonschema                            # docs/schema/validate.py checks real output against the schemas
 )

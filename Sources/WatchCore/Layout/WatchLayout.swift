@@ -13,17 +13,20 @@ public enum WatchLayout {
         return Rect(x: 0, y: m.headerHeight, width: m.width, height: bottom - m.headerHeight)
     }
 
-    /// Rows wholly on screen: 41 mm 3, 45 mm 4, 49 mm 4 (and most of a fifth peeking below them);
-    /// fewer with larger text. Never less than one.
+    /// Rows on screen: 41 mm 3, 45 mm 4, 49 mm 4, sharing the list's height; fewer with larger
+    /// text. Never less than one.
     public static func visibleRows(size: WatchSize, textSize: TextSize = .standard) -> Int {
         let m = WatchMetrics(size: size, textSize: textSize)
         return max(1, Int(listArea(m).height / m.rowHeight))
     }
 
-    /// The frame of the row shown at `slot` (0 is the top visible row).
+    /// The frame of the row shown at `slot` (0 is the top visible row). The rows on screen share
+    /// the list's whole height: no row is cut through its letters at the bottom and no band of
+    /// black is left under the last (the scroll indicator says there are more).
     public static func rowFrame(slot: Double, size: WatchSize, textSize: TextSize = .standard) -> Rect {
         let m = WatchMetrics(size: size, textSize: textSize)
-        return Rect(x: 0, y: m.headerHeight + slot * m.rowHeight, width: m.width, height: m.rowHeight)
+        let height = (listArea(m).height / Double(visibleRows(size: size, textSize: textSize))).rounded(.down)
+        return Rect(x: 0, y: m.headerHeight + slot * height, width: m.width, height: height)
     }
 
     /// Which standing a tap lands on, by index into the round's standings (the peeking row counts
@@ -60,25 +63,40 @@ public enum WatchLayout {
     /// The title band above the overlay's rows.
     static func voiceTitleHeight(_ m: WatchMetrics) -> Double { m.headerHeight }
 
-    /// The frame of overlay row `index` of `count`: 56 pt rows (the spec's correction targets),
-    /// shrinking to fit many.
-    public static func voiceRowFrame(_ index: Int, of count: Int, size: WatchSize, textSize: TextSize = .standard) -> Rect {
+    /// How many overlay rows are on screen at once: all of them, shrinking from 56 pt (the
+    /// spec's correction targets) to fit, but never under 44 pt; past that they scroll.
+    public static func voiceRowsShown(of count: Int, size: WatchSize, textSize: TextSize = .standard) -> Int {
+        let m = WatchMetrics(size: size, textSize: textSize)
+        return min(max(1, count), max(1, Int(voiceRowsRoom(m, size: size, textSize: textSize) / LayoutCheck.minimumTarget)))
+    }
+
+    static func voiceRowsRoom(_ m: WatchMetrics, size: WatchSize, textSize: TextSize) -> Double {
+        voiceSaveButton(size: size, textSize: textSize).y - m.margin * 0.5 - voiceTitleHeight(m)
+    }
+
+    /// The frame of overlay row `index` of `count` with `firstRow` at the top (a row scrolled off
+    /// has a frame outside the rows' band).
+    public static func voiceRowFrame(_ index: Int, of count: Int, firstRow: Int = 0, size: WatchSize, textSize: TextSize = .standard) -> Rect {
         let m = WatchMetrics(size: size, textSize: textSize)
         let top = voiceTitleHeight(m)
-        let room = voiceSaveButton(size: size, textSize: textSize).y - m.margin * 0.5 - top
-        let height = min(m.rowHeight * 56 / 44, room / Double(max(1, count)))
-        return Rect(x: m.margin * 0.5, y: top + Double(index) * height, width: m.width - m.margin, height: height)
+        let shown = voiceRowsShown(of: count, size: size, textSize: textSize)
+        let height = min(m.rowHeight * 56 / 44, voiceRowsRoom(m, size: size, textSize: textSize) / Double(shown))
+        return Rect(x: m.margin * 0.5, y: top + Double(index - firstRow) * height, width: m.width - m.margin, height: height)
     }
 
-    /// Which overlay row a tap lands on.
+    /// Which overlay row a tap lands on (only rows on screen).
     public static func voiceRow(at point: Point, overlay: VoiceOverlay, size: WatchSize, textSize: TextSize = .standard) -> Int? {
-        overlay.rows.indices.first { voiceRowFrame($0, of: overlay.rows.count, size: size, textSize: textSize).contains(point) }
+        let shown = voiceRowsShown(of: overlay.rows.count, size: size, textSize: textSize)
+        return overlay.rows.indices.filter { $0 >= overlay.firstRow && $0 < overlay.firstRow + shown }.first {
+            voiceRowFrame($0, of: overlay.rows.count, firstRow: overlay.firstRow, size: size, textSize: textSize).contains(point)
+        }
     }
 
-    /// The overlay's Save button (shown while a tapped row waits for the crown) and countdown bar.
+    /// The overlay's Save button (shown while a tapped row waits for the crown, or while rows
+    /// scroll) and countdown bar: a 44 pt control.
     public static func voiceSaveButton(size: WatchSize, textSize: TextSize = .standard) -> Rect {
         let m = WatchMetrics(size: size, textSize: textSize)
-        let height = m.buttonHeight * 0.7
+        let height = max(LayoutCheck.minimumTarget, m.buttonHeight * 0.7)
         return Rect(x: m.margin * 2, y: m.height - m.margin * 0.75 - height, width: m.width - m.margin * 4, height: height)
     }
 
@@ -166,17 +184,19 @@ public enum WatchLayout {
         let inlineHeight = (26 * f * 1.5).rounded()
         let rectangularHeight = watchFaceRectangularHeight(m)
         let gap = 12.0, bottom = 16.0
-        let minimumTime = (m.height * 0.11).rounded(), minimumCircular = (m.height * 0.15).rounded()
+        // The bottom row's complications are controls: at least 44 pt (88 px) each way.
+        let minimumTime = (m.height * 0.11).rounded(), minimumCircular = max(LayoutCheck.minimumTarget, (m.height * 0.15).rounded())
         func height(date: Bool, label: Bool) -> (date: Double, corner: Double) {
             (date ? (26 * f * 1.1 * 1.4).rounded() : 0, ((label ? 22 * 1.3 : 0) + 34 * 1.4) * f)
         }
         let fixed = 12 + inlineHeight + gap + rectangularHeight + gap + bottom
         let fits = { (date: Bool, label: Bool) in
             let h = height(date: date, label: label)
-            return fixed + minimumTime * 1.2 + h.date + max(h.corner, minimumCircular) <= m.height
+            return fixed + minimumTime * 1.2 + h.date + max(h.corner, minimumCircular, LayoutCheck.minimumTarget) <= m.height
         }
         let (showsDate, cornerLabel) = fits(true, true) ? (true, true) : fits(false, true) ? (false, true) : (false, false)
-        let (dateHeight, cornerHeight) = height(date: showsDate, label: cornerLabel)
+        let (dateHeight, cornerText) = height(date: showsDate, label: cornerLabel)
+        let cornerHeight = max(cornerText, LayoutCheck.minimumTarget)
         // The time takes what the complications leave, within 11–20 % of the height.
         let bottomRow = max(cornerHeight.rounded(), minimumCircular)
         let timeSize = min(m.height * 0.2, max(minimumTime, (m.height - fixed - dateHeight - bottomRow) / 1.2)).rounded()
@@ -185,7 +205,7 @@ public enum WatchLayout {
         let date = showsDate ? Rect(x: m.margin, y: time.y + time.height, width: m.width - 2 * m.margin, height: dateHeight) : nil
         let rectangular = Rect(x: m.margin, y: time.y + time.height + dateHeight + gap, width: m.width - 2 * m.margin, height: rectangularHeight)
         let top = rectangular.y + rectangular.height + gap
-        let diameter = min(m.height - bottom - top, (m.height * 0.2).rounded())
+        let diameter = max(min(m.height - bottom - top, (m.height * 0.2).rounded()), LayoutCheck.minimumTarget)
         let circular = Rect(x: m.width - inset - diameter, y: m.height - bottom - diameter, width: diameter, height: diameter)
         let corner = Rect(x: inset, y: m.height - bottom - cornerHeight.rounded(), width: circular.x - inset - gap, height: cornerHeight.rounded())
         return WatchFaceSlots(inline: inline, time: time, date: date, rectangular: rectangular, corner: corner, circular: circular,
@@ -198,10 +218,14 @@ public enum WatchLayout {
         return (24 + (30 + 28 + 24) * f * 1.3).rounded()
     }
 
-    /// The Hyzer complications on the watch face and where they are: a tap on any opens the app.
+    /// The Hyzer complications on the watch face and where a tap on each opens the app: the
+    /// inline one's line is shorter than a finger, so its target reaches down over the time (which
+    /// takes no taps) to 44 pt.
     public static func complicationSlots(_ m: WatchMetrics) -> [(family: String, frame: Rect)] {
         let slots = watchFaceSlots(m)
-        return [("inline", slots.inline), ("rectangular", slots.rectangular), ("corner", slots.corner), ("circular", slots.circular)]
+        let inline = Rect(x: slots.inline.x, y: slots.inline.y, width: slots.inline.width,
+                          height: max(slots.inline.height, min(LayoutCheck.minimumTarget, slots.rectangular.y - slots.inline.y)))
+        return [("inline", inline), ("rectangular", slots.rectangular), ("corner", slots.corner), ("circular", slots.circular)]
     }
 
     /// Who won the finished round: "Jake won, -2", "Jake & Mike tied, -1"; nil if nobody scored.
@@ -350,7 +374,7 @@ private struct Face {
                                  round.standings.map { measurer.width(ScoreFormat.position(of: $0), positionFont) }.max() ?? 0)
         let scoreWidth = max(measurer.width("E", scoreFont),
                              round.standings.map { measurer.width($0.holesPlayed > 0 ? ScoreFormat.relativeToPar($0.scoreRelativeToPar) : "-", scoreFont) }.max() ?? 0)
-        return LeaderboardColumns(positionFont: positionFont, nameFont: FontSpec(.sansBold, m.rowText), scoreFont: scoreFont, arrowFont: arrowFont,
+        return LeaderboardColumns(positionFont: positionFont, nameFont: FontSpec(.sansCondensedBold, m.rowText), scoreFont: scoreFont, arrowFont: arrowFont,
                                   arrowWidth: arrowWidth, widestPosition: widestPosition,
                                   positionWidth: widestPosition + max(m.margin * 0.5, arrowWidth + 8), scoreWidth: scoreWidth)
     }
@@ -360,10 +384,13 @@ private struct Face {
     /// background and the rows moving up pass over the others.
     func placedRows(_ round: RoundSnapshot, visible: Int, reshuffle: Reshuffle?, crossfading: Bool) -> [(standing: Standing, slot: Double, index: Int)] {
         var rows: [(standing: Standing, slot: Double, index: Int)] = []
+        // At rest the rows on screen fill the list; while rows slide, one more may pass under the
+        // footer band on its way in or out.
+        let sliding = reshuffle.map { now.timeIntervalSince($0.startedAt) < $0.slideEnd } ?? false
         for (index, standing) in round.standings.enumerated() {
             let at = state.reduceMotion ? Double(index) : reshuffle?.row(of: standing.playerID, index: index, at: now) ?? Double(index)
             let slot = at - Double(state.scrollRow)
-            guard slot > -1, slot < Double(visible) + 1 else { continue }
+            guard slot > -1, slot < Double(visible) + (sliding ? 1 : 0) else { continue }
             rows.append((standing, slot, index))
         }
         if let reshuffle, !crossfading, now.timeIntervalSince(reshuffle.startedAt) < reshuffle.slideEnd {
@@ -477,13 +504,16 @@ private struct Face {
     }
 
     /// Where a long list is: a thumb along the right edge, and "5–8 of 20" for a moment after scrolling.
-    private func scrollIndicator(count: Int, visible: Int, area: Rect, into list: inout DisplayList) {
+    /// The scroll track and thumb at the right edge; `first` is the first row on screen (the
+    /// leaderboard's scroll position by default).
+    private func scrollIndicator(count: Int, visible: Int, first top: Int? = nil, area: Rect, into list: inout DisplayList) {
+        let top = top ?? state.scrollRow
         let track = Rect(x: m.width - 8, y: area.y + 4, width: 5, height: area.height - 8)
         let thumbHeight = max(24, track.height * Double(visible) / Double(count))
-        let offset = (track.height - thumbHeight) * Double(state.scrollRow) / Double(count - visible)
+        let offset = (track.height - thumbHeight) * Double(top) / Double(count - visible)
         list.commands.append(.rect(track, WatchColor.tertiary, cornerRadius: 2.5))
         list.commands.append(.rect(Rect(x: track.x, y: track.y + offset, width: track.width, height: thumbHeight), WatchColor.scrollThumb, cornerRadius: 2.5))
-        let first = state.scrollRow + 1, last = min(count, state.scrollRow + visible)
+        let first = top + 1, last = min(count, top + visible)
         list.addElement(AccessibilityElement(.status, label: "Scroll position", value: "rows \(first) to \(last) of \(count)", frame: track))
         guard let at = state.lastScrollAt, now.timeIntervalSince(at) < WatchState.scrollPositionShown else { return }
         let text = "\(first)–\(last) of \(count)"
@@ -503,13 +533,16 @@ private struct Face {
         // whom (Save corrects it).
         let heading = "Hole \(entry.hole)"
         let room = WatchLayout.clockArea(m).x - m.titleInset
-        let headingFrame = Rect(x: m.titleInset, y: m.margin * 0.25, width: room, height: m.caption * 1.6)
-        list.commands.append(.text(heading, frame: headingFrame, font: caption, color: WatchColor.textSecondary, alignment: .leading))
+        // The hole and the line under it grow as the header does (less than the rows): the
+        // number below is what large text is for.
+        let headingFont = FontSpec(.sans, (26 * m.band).rounded())
+        let headingFrame = Rect(x: m.titleInset, y: m.margin * 0.25, width: room, height: headingFont.size * 1.6)
+        list.commands.append(.text(heading, frame: headingFrame, font: headingFont, color: WatchColor.textSecondary, alignment: .leading))
         list.addElement(AccessibilityElement(.heading, label: heading, frame: headingFrame))
         if let strokes = entry.scoredStrokes {
             // A disputed hole says so first, in the status hue the leaderboard's mark uses.
             let by = entry.scoredBy.map { " by \($0.name)" } ?? ""
-            let font = FontSpec(.sans, (m.caption * 0.85).rounded())
+            let font = FontSpec(.sans, (headingFont.size * 0.85).rounded())
             let frame = Rect(x: m.margin, y: headingFrame.y + headingFrame.height - 6, width: m.width - m.margin * 2, height: font.size * 1.3)
             let scored = !entry.claims.isEmpty ? WatchLayout.shownClaims(entry.claims, fitting: frame.width, font: font, measurer: measurer)
                 : entry.disputed ? "Disputed · \(strokes)\(by)" : "Scored \(strokes)\(by)"
@@ -519,31 +552,38 @@ private struct Face {
                 : entry.disputed ? "Disputed. Scored \(strokes)\(by). The organizer settles it on the phone." : scored
             list.addElement(AccessibilityElement(.text, label: label, frame: frame))
         }
-        let nameFont = FontSpec(.sansBold, m.title)
-        let name = measurer.truncate(entry.playerName, font: nameFont, toFit: m.width - m.margin * 2)
-        let nameTop = m.caption * 1.6 + (entry.scoredStrokes == nil ? 0 : m.caption * 0.7)
-        let nameFrame = Rect(x: m.margin, y: nameTop, width: m.width - m.margin * 2, height: m.title * 1.5)
-        list.commands.append(.text(name, frame: nameFrame, font: nameFont, color: WatchColor.textPrimary, alignment: .center))
         let button = WatchLayout.saveButton(size: size, textSize: state.textSize)
+        let nameTop = headingFrame.y + headingFrame.height + (entry.scoredStrokes == nil ? 0 : headingFont.size * 0.7)
+        // The name, the number and par stack between the top and Save; at large text sizes they
+        // shrink together to fit, the number staying the largest, rather than Save covering the
+        // number or par falling off the face.
+        let wanted = m.title * 1.5 + m.hero * 1.25 + m.caption * 1.5
+        let fit = max(0.4, min(1, (button.y - 8 - nameTop) / wanted))
+        let nameFont = FontSpec(.sansBold, (m.title * fit).rounded()), heroFont = FontSpec(.monoBold, (m.hero * fit).rounded())
+        let parFont = FontSpec(.sans, (m.caption * fit).rounded()), relativeFont = FontSpec(.monoBold, (m.caption * fit).rounded())
+        let name = measurer.truncate(entry.playerName, font: nameFont, toFit: m.width - m.margin * 2)
+        let nameFrame = Rect(x: m.margin, y: nameTop, width: m.width - m.margin * 2, height: nameFont.size * 1.5)
+        list.commands.append(.text(name, frame: nameFrame, font: nameFont, color: WatchColor.textPrimary, alignment: .center))
         // The number, par and relative value sit centred between the name and the Save button.
-        let nameBottom = nameTop + m.title * 1.5
-        let block = m.hero * 1.25 + m.caption * 1.5
+        let nameBottom = nameTop + nameFrame.height
+        let block = heroFont.size * 1.25 + parFont.size * 1.5
         let numberTop = nameBottom + max(0, (button.y - nameBottom - block) / 2)
-        let numberFrame = Rect(x: 0, y: numberTop, width: m.width, height: m.hero * 1.25)
-        list.commands.append(.text("\(entry.value)", frame: numberFrame, font: FontSpec(.monoBold, m.hero), color: tone.color, alignment: .center))
-        let parTop = numberTop + m.hero * 1.25
-        list.commands.append(.text("Par \(entry.par)", frame: Rect(x: 0, y: parTop, width: m.width / 2 - m.margin * 0.25, height: m.caption * 1.5),
-                                   font: caption, color: WatchColor.textSecondary, alignment: .trailing))
+        let numberFrame = Rect(x: 0, y: numberTop, width: m.width, height: heroFont.size * 1.25)
+        list.commands.append(.text("\(entry.value)", frame: numberFrame, font: heroFont, color: tone.color, alignment: .center))
+        let parTop = numberTop + numberFrame.height
+        list.commands.append(.text("Par \(entry.par)", frame: Rect(x: 0, y: parTop, width: m.width / 2 - m.margin * 0.25, height: parFont.size * 1.5),
+                                   font: parFont, color: WatchColor.textSecondary, alignment: .trailing))
         list.commands.append(.text(ScoreFormat.relativeToPar(entry.relativeToPar),
-                                   frame: Rect(x: m.width / 2 + m.margin * 0.25, y: parTop, width: m.width / 2, height: m.caption * 1.5),
-                                   font: FontSpec(.monoBold, m.caption), color: tone.color, alignment: .leading))
+                                   frame: Rect(x: m.width / 2 + m.margin * 0.25, y: parTop, width: m.width / 2, height: parFont.size * 1.5),
+                                   font: relativeFont, color: tone.color, alignment: .leading))
         list.addElement(AccessibilityElement(.adjustable, label: "Score for \(entry.playerName)",
                                              value: "\(entry.value), \(ScoreFormat.spokenHoleRelative(entry.relativeToPar)), par \(entry.par)",
                                              hint: "Turn the Digital Crown to adjust",
-                                             frame: Rect(x: 0, y: nameFrame.y, width: m.width, height: parTop + m.caption * 1.5 - nameFrame.y)))
+                                             frame: Rect(x: 0, y: nameFrame.y, width: m.width, height: parTop + parFont.size * 1.5 - nameFrame.y)))
         list.commands.append(.rect(button, WatchColor.accent, cornerRadius: button.height / 2))
         let label = entry.supersedes == nil ? "Save" : "Correct"
-        list.commands.append(.text(label, frame: button, font: FontSpec(.sansBold, m.rowText), color: WatchColor.background, alignment: .center))
+        // The button's word grows as the band type does: the number above stays the largest thing.
+        list.commands.append(.text(label, frame: button, font: FontSpec(.sansBold, (34 * m.band).rounded()), color: WatchColor.background, alignment: .center))
         list.addElement(AccessibilityElement(.button, label: label, hint: "Double tap to save \(entry.value) for \(entry.playerName)", frame: button))
     }
 
@@ -570,7 +610,7 @@ private struct Face {
         let inlineFont = FontSpec(.sansBold, (26 * f).rounded())
         list.commands.append(.text(measurer.truncate(content.inline, font: inlineFont, toFit: slots.inline.width), frame: slots.inline,
                                    font: inlineFont, color: WatchColor.textPrimary, alignment: .center))
-        list.addElement(complicationElement("Hyzer", content.spoken, spokenAge, slots.inline))
+        list.addElement(complicationElement("Hyzer", content.spoken, spokenAge, WatchLayout.complicationSlots(m)[0].frame))
 
         // The time and the date.
         let time = WatchLayout.clockText(now)
@@ -671,9 +711,14 @@ private struct Face {
         screenLabel = "Voice scores"
         voiceHeading(overlay, into: &list)
         if overlay.failed { return voiceNotUnderstood(overlay, into: &list) }
-        let rows = overlay.rows.indices.map { voiceRow($0, of: overlay, into: &list) }
+        // More rows than fit at 44 pt: those on screen and a scroll indicator; the crown scrolls
+        // (and restarts the 1.5 s, as a correction does).
+        let shown = WatchLayout.voiceRowsShown(of: overlay.rows.count, size: size, textSize: state.textSize)
+        let onScreen = overlay.rows.indices.filter { $0 >= overlay.firstRow && $0 < overlay.firstRow + shown }
+        let rows = onScreen.map { voiceRow($0, of: overlay, into: &list) }
         let area = Rect(x: 0, y: WatchLayout.voiceTitleHeight(m), width: m.width, height: WatchLayout.voiceSaveButton(size: size, textSize: state.textSize).y - WatchLayout.voiceTitleHeight(m))
         list.addElement(AccessibilityElement(.list, label: "Scores heard", value: "\(overlay.rows.count) \(overlay.rows.count == 1 ? "score" : "scores")", frame: area, children: rows))
+        if shown < overlay.rows.count { scrollIndicator(count: overlay.rows.count, visible: shown, first: overlay.firstRow, area: area, into: &list) }
         voiceSave(overlay, into: &list)
     }
 
@@ -682,10 +727,12 @@ private struct Face {
         // Clear of the corner and the status-bar clock.
         let title = overlay.failed ? "Couldn't understand" : "Scores heard"
         let titleFrame = Rect(x: m.titleInset, y: 0, width: WatchLayout.clockArea(m).x - m.titleInset, height: WatchLayout.voiceTitleHeight(m) * 0.55)
-        list.commands.append(.text(measurer.truncate(title, font: caption, toFit: titleFrame.width - 4), frame: titleFrame,
-                                   font: caption, color: overlay.failed ? WatchColor.wayOver : WatchColor.textSecondary, alignment: .leading))
+        // The header's type, which grows less than the rows' (it shares the top with the clock).
+        let titleFont = FontSpec(.sans, (26 * m.band).rounded())
+        list.commands.append(.text(measurer.truncate(title, font: titleFont, toFit: titleFrame.width - 4), frame: titleFrame,
+                                   font: titleFont, color: overlay.failed ? WatchColor.wayOver : WatchColor.textSecondary, alignment: .leading))
         let subtitle = "Hole \(overlay.hole) · par \(overlay.par)"
-        let subtitleFont = FontSpec(.sans, (m.caption * 0.85).rounded())
+        let subtitleFont = FontSpec(.sans, (titleFont.size * 0.85).rounded())
         let subtitleFrame = Rect(x: m.titleInset, y: titleFrame.height - 4, width: titleFrame.width, height: WatchLayout.voiceTitleHeight(m) - titleFrame.height)
         list.commands.append(.text(measurer.truncate(subtitle, font: subtitleFont, toFit: subtitleFrame.width), frame: subtitleFrame,
                                    font: subtitleFont, color: WatchColor.textSecondary, alignment: .leading))
@@ -712,10 +759,11 @@ private struct Face {
     /// disputes under it, a dotted leader, the strokes; returns what VoiceOver says of it.
     func voiceRow(_ index: Int, of overlay: VoiceOverlay, into list: inout DisplayList) -> AccessibilityElement {
         let row = overlay.rows[index]
-        let nameFont = FontSpec(.sansBold, m.rowText)
-        let scoreFont = FontSpec(.monoBold, m.title)
+        let frame = WatchLayout.voiceRowFrame(index, of: overlay.rows.count, firstRow: overlay.firstRow, size: size, textSize: state.textSize)
+        // The type grows with the text size as far as the row's height lets it.
+        let nameFont = FontSpec(.sansBold, min(m.rowText, (frame.height * 0.6).rounded()))
+        let scoreFont = FontSpec(.monoBold, min(m.title, (frame.height * 0.75).rounded()))
         let scoreWidth = measurer.width("10?", scoreFont)
-        let frame = WatchLayout.voiceRowFrame(index, of: overlay.rows.count, size: size, textSize: state.textSize)
         let selected = overlay.selected == index
         if selected {
             list.commands.append(.rect(frame, WatchColor.elevated, cornerRadius: 12))
@@ -784,8 +832,12 @@ private struct Face {
             if !alwaysOn {
                 list.commands.append(.rect(Rect(x: bar.x, y: bar.y, width: bar.width * remaining, height: bar.height), WatchColor.accent, cornerRadius: 3))
             }
-            let hintFrame = Rect(x: button.x, y: bar.y - m.caption * 1.6, width: button.width, height: m.caption * 1.4)
-            list.commands.append(.text("Tap a score to correct", frame: hintFrame, font: caption, color: WatchColor.textSecondary, alignment: .center))
+            let hintFont = FontSpec(.sans, (26 * m.band).rounded())
+            let hintFrame = Rect(x: button.x, y: bar.y - hintFont.size * 1.6, width: button.width, height: hintFont.size * 1.4)
+            // "Tap to correct" where the whole sentence does not fit.
+            let hint = measurer.width("Tap a score to correct", hintFont) <= hintFrame.width ? "Tap a score to correct" : "Tap to correct"
+            list.commands.append(.text(measurer.truncate(hint, font: hintFont, toFit: hintFrame.width), frame: hintFrame, font: hintFont,
+                                       color: WatchColor.textSecondary, alignment: .center))
             let seconds = max(0, (overlay.deadline ?? now).timeIntervalSince(now))
             list.addElement(AccessibilityElement(.status, label: "Auto-saving", value: String(format: "in %.1f seconds", seconds),
                                                  hint: "Tap a score to correct it", frame: Rect(x: bar.x, y: hintFrame.y, width: bar.width, height: bar.y + bar.height - hintFrame.y)))
@@ -820,6 +872,9 @@ private struct Face {
     func footer(into list: inout DisplayList) {
         if case .crown = state.screen { return }
         if case .voice = state.screen { return }
+        // Status and banners use the footer band's type, which grows less than the rows' (so
+        // "No phone" stays on the display at the largest sizes).
+        let caption = FontSpec(.sans, (26 * m.band).rounded())
         // Inset enough that a capsule's round ends clear the display's rounded bottom corners.
         let frame = Rect(x: m.margin * 1.5, y: m.height - m.footerHeight - m.margin * 0.25, width: m.width - m.margin * 3, height: m.footerHeight)
         let noPhone = state.linkKnown && !state.reachable

@@ -214,7 +214,13 @@ public final class ScenarioRunner {
                 ?? overlay.rows.firstIndex(where: { names($0).contains { $0.hasPrefix(wanted) } }) else {
                 throw .commandFailed(line: line.number, text: line.text, reason: "no voice row named \(name); rows: \(overlay.rows.map { $0.player?.name ?? "\($0.heard)?" }.joined(separator: ", "))")
             }
-            session.send(.tap(WatchLayout.voiceRowFrame(index, of: overlay.rows.count, size: session.configuration.size, textSize: state.textSize).center))
+            // A row scrolled off (more rows than fit) is brought on screen with the crown first.
+            let size = session.configuration.size
+            let shown = WatchLayout.voiceRowsShown(of: overlay.rows.count, size: size, textSize: state.textSize)
+            if index < overlay.firstRow { session.send(.crown(detents: Double(overlay.firstRow - index))) }
+            if index >= overlay.firstRow + shown { session.send(.crown(detents: -Double(index - overlay.firstRow - shown + 1))) }
+            guard case .voice(let now) = session.current.screen else { return }
+            session.send(.tap(WatchLayout.voiceRowFrame(index, of: now.rows.count, firstRow: now.firstRow, size: size, textSize: state.textSize).center))
             return
         }
         guard let standings = state.round?.standings else {

@@ -36,6 +36,9 @@ public struct VoiceOverlay: Sendable, Hashable {
     public var rows: [Row]
     /// The row being corrected with the crown.
     public var selected: Int?
+    /// The first row on screen, when there are more rows than fit at 44 pt (the crown scrolls
+    /// them while no row is being corrected).
+    public var firstRow = 0
     /// When the scores save by themselves; nil while a tapped row waits for the crown, or when
     /// nothing was understood.
     public var deadline: Date?

@@ -210,7 +210,17 @@ public enum WatchMachine {
             // every detent turned past it).
             return effects.isEmpty ? [] : effects + [.announce("Score: \(entry.value)")]
         case .voice(var overlay):
-            guard let index = overlay.selected, var value = overlay.rows[index].value else { return [] }
+            guard let index = overlay.selected, var value = overlay.rows[index].value else {
+                // No row being corrected, more rows than fit: the crown scrolls them.
+                let shown = WatchLayout.voiceRowsShown(of: overlay.rows.count, size: env.size, textSize: state.textSize)
+                let first = min(max(0, overlay.firstRow - detents.signum() * min(abs(detents), overlay.rows.count)), overlay.rows.count - shown)
+                guard shown < overlay.rows.count, first != overlay.firstRow else { return [] }
+                overlay.firstRow = first
+                // Looking at the rest is looking: the 1.5 s start again, as after a correction.
+                if overlay.deadline != nil { overlay.deadline = env.now.addingTimeInterval(VoiceOverlay.autoCommitAfter) }
+                state.screen = .voice(overlay)
+                return pulse(&state, .tick, value: nil, env)
+            }
             var effects: [WatchEffect] = []
             for _ in 0..<abs(detents) {
                 let next = value + detents.signum()
