@@ -22,13 +22,17 @@ struct LayoutSweepTests {
     }
 
     enum Screen: String, CaseIterable { case leaderboard, crown, voice, final, noRound = "no-round", watchFace = "watch-face" }
-    enum Condition: String, CaseIterable { case fresh, stale, noPhone = "no-phone", wristDown = "wrist-down", reduceMotion = "reduce-motion" }
+    enum Condition: String, CaseIterable {
+        case fresh, stale, noPhone = "no-phone", wristDown = "wrist-down", reduceMotion = "reduce-motion"
+        /// The phone away and a score just saved: the "Saved" banner, the row's mark, "1 to send".
+        case saved
+    }
 
     /// The face on `screen` in `condition`, a second after it was set up (motion settled).
     static func face(_ screen: Screen, _ condition: Condition, size: WatchSize, textSize: TextSize) -> DisplayList {
         var state = WatchState(deviceID: "watch", wearerName: "Holyn Handley-Montgomery", reduceMotion: condition == .reduceMotion, textSize: textSize)
         let env = Fixture.env(0, size: size)
-        _ = WatchMachine.reduce(&state, .reachability(condition != .noPhone), env)
+        _ = WatchMachine.reduce(&state, .reachability(condition != .noPhone && condition != .saved), env)
         _ = WatchMachine.reduce(&state, .snapshot(snapshot(sequence: 1, round: screen != .noRound)), env)
         switch screen {
         case .leaderboard, .noRound: break
@@ -38,8 +42,14 @@ struct LayoutSweepTests {
         case .watchFace: _ = WatchMachine.reduce(&state, .app(foreground: false), env)
         }
         if condition == .wristDown { _ = WatchMachine.reduce(&state, .wrist(up: false), env) }
-        // The voice overlay saves itself after 1.5 s: it is looked at before.
-        let seconds: TimeInterval = screen == .voice ? 1 : condition == .stale ? 120 : 3
+        if condition == .saved, screen == .leaderboard {
+            _ = WatchMachine.reduce(&state, .tap(WatchLayout.rowFrame(slot: 0, size: size, textSize: textSize).center), env)
+            for effect in WatchMachine.reduce(&state, .save, env) {
+                if case .enqueue(let event) = effect { _ = WatchMachine.reduce(&state, .pending([event]), env) }
+            }
+        }
+        // The voice overlay saves itself after 1.5 s and a banner lasts 2 s: they are looked at before.
+        let seconds: TimeInterval = screen == .voice || condition == .saved ? 1 : condition == .stale ? 120 : 3
         _ = WatchMachine.reduce(&state, .clock, Fixture.env(seconds, size: size))
         return WatchLayout.displayList(state, now: Fixture.env(seconds, size: size).now, size: size, measurer: .estimate)
     }

@@ -497,3 +497,17 @@ extension WatchMachineTests {
         #expect(state.complication?.content.name == "Mike")
     }
 }
+
+extension WatchMachineTests {
+    @Test("At the round's end the wearer hears and sees their own result first, and the final list shows their row")
+    func wearerFinishes() {
+        let standings = ["Jake", "Mike", "Sarah", "Amy", "Bo", "Cy"].enumerated().map { Fixture.standing($0.element, $0.offset + 1, $0.offset - 2) }
+        var state = WatchState(deviceID: "watch-cy", wearerName: "Cy")
+        _ = WatchMachine.reduce(&state, .snapshot(Fixture.snapshot(standings: standings)), Fixture.env())
+        let effects = WatchMachine.reduce(&state, .pushed(StandingsSnapshot(hubID: "hub", sequence: 2, lastUpdatedAt: Fixture.epoch, round: nil)), Fixture.env(1))
+        #expect(effects.contains(.announce("Round finished on Willow Creek. You finished sixth at plus three. Final standings. First, Jake, minus two. Second, Mike, minus one. Third, Sarah, even. Fourth, Amy, plus one. Fifth, Bo, plus two. Sixth, Cy, plus three.")))
+        #expect(state.screenName == "final" && state.scrollRow + WatchLayout.visibleRows(size: .mm45) >= 6, "Cy's row (the 6th) is on screen")
+        let face = WatchLayout.displayList(state, now: Fixture.env(1).now, size: .mm45, measurer: .estimate)
+        #expect(face.containsText("You: 6th · +3") && face.containsText("Cy"), "\(face.texts)")
+    }
+}

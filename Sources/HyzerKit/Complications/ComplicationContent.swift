@@ -54,7 +54,7 @@ public struct ComplicationContent: Sendable, Hashable, Codable {
     /// "2nd", "T2" when shared, "–" before the first hole.
     public var place: String {
         guard let position else { return "–" }
-        return tied ? "T\(position)" : Self.ordinal(position)
+        return Self.ordinal(position, tied: tied)
     }
 
     /// Inline (one line above the time): "2nd · -3 · thru 7", "Final · 2nd · -3", "Jake · no holes
@@ -101,6 +101,9 @@ public struct ComplicationContent: Sendable, Hashable, Codable {
     public var spokenToPar: String {
         scoreRelativeToPar == 0 ? "even par" : scoreRelativeToPar < 0 ? "\(-scoreRelativeToPar) under par" : "\(scoreRelativeToPar) over par"
     }
+
+    /// "2nd", or "T2" when shared.
+    public static func ordinal(_ n: Int, tied: Bool) -> String { tied ? "T\(n)" : ordinal(n) }
 
     /// "1st", "2nd", "3rd", "4th", "11th", "22nd".
     static func ordinal(_ n: Int) -> String {

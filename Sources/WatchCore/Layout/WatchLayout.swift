@@ -103,9 +103,14 @@ public enum WatchLayout {
     /// The status-bar area at the top right that watchOS keeps for the time: nothing of the app's
     /// is drawn there.
     public static func clockArea(_ m: WatchMetrics) -> Rect {
-        let width = (26 * m.band * 0.62 * 5 + m.titleInset).rounded()
-        return Rect(x: m.width - width, y: 0, width: width, height: min(m.headerHeight, (26 * m.band).rounded() * 1.6 + 8))
+        let font = titleFont(m)
+        let width = (font.size * 0.62 * 5 + m.titleInset).rounded()
+        return Rect(x: m.width - width, y: 0, width: width, height: min(m.headerHeight, font.size * 1.6 + 8))
     }
+
+    /// The type of a screen's title and of the status-bar time beside it (15 pt, growing as the
+    /// header band does): one size, on one baseline.
+    static func titleFont(_ m: WatchMetrics) -> FontSpec { FontSpec(.sansBold, (30 * min(m.band, 1.1)).rounded()) }
 
     // MARK: Frames
 
@@ -147,7 +152,7 @@ public enum WatchLayout {
             // The status bar's type grows as the header's does (less than the rows'), so the time
             // stays inside the area kept for it at any text size.
             list.commands.append(.text(clock, frame: Rect(x: area.x, y: area.y, width: area.width - m.titleInset, height: area.height),
-                                       font: FontSpec(.sansBold, (26 * m.band).rounded()), color: WatchColor.textPrimary, alignment: .trailing))
+                                       font: titleFont(m), color: WatchColor.textPrimary, alignment: .trailing))
         }
         if state.wristDown {
             // The always-on display: everything at about half brightness, the background too.
@@ -351,7 +356,7 @@ private struct Face {
         let hole = final ? round.currentHole : WatchMachine.scoringHole(state)
         let title = final ? "Final · \(round.courseName)" : ScoreFormat.holeProgress(current: hole, of: round.holeCount)
         // Large text: "Hole 7/18" before cutting "Hole 7 of 18" to "Hole 7 of…".
-        header(title, shorter: final ? nil : "Hole \(hole)/\(round.holeCount)", into: &list)
+        header(title, shorter: final ? "Final" : "Hole \(hole)/\(round.holeCount)", into: &list)
         list.addElement(AccessibilityElement(.list, label: final ? "Final standings" : "Leaderboard",
                                              value: "\(round.standings.count) \(round.standings.count == 1 ? "player" : "players")",
                                              frame: area, children: elements))
@@ -366,7 +371,9 @@ private struct Face {
     /// the name, touching neither.
     func leaderboardColumns(_ round: RoundSnapshot) -> LeaderboardColumns {
         let positionFont = FontSpec(.sansBold, m.rowText)
-        let scoreFont = FontSpec(.monoBold, m.rowText)
+        // The spec's 22 pt for the score; DejaVu Sans Bold's digits are all one width (they line
+        // up as SF Mono's do) without the mono face's dotted zero, which makes "10" read like code.
+        let scoreFont = FontSpec(.sansBold, m.title)
         let arrowFont = FontSpec(.sans, m.caption * 0.8)
         let arrowWidth = measurer.width("▲", arrowFont)
         let widestTie = "T\(max(1, round.standings.count - 1))"
@@ -419,6 +426,11 @@ private struct Face {
         let stacked = m.stackedRows
         let firstLine = stacked ? Rect(x: 0, y: frame.y + 8, width: m.width, height: (frame.height - 16) / 2) : frame
         let nameLine = stacked ? Rect(x: 0, y: firstLine.y + firstLine.height, width: m.width, height: firstLine.height) : frame
+        if stacked {
+            // Two-line rows need a rule between them, or a name reads as the row below's.
+            list.commands.append(.rect(Rect(x: m.margin, y: frame.y + frame.height - 2, width: m.width - m.margin * 2, height: 2),
+                                       WatchColor.tertiary.opacity(opacity), cornerRadius: 1))
+        }
         let positionText = ScoreFormat.position(of: standing)
         if !positionText.isEmpty {
             list.commands.append(.text(positionText, frame: Rect(x: x, y: firstLine.y, width: c.positionWidth, height: firstLine.height),
@@ -444,10 +456,12 @@ private struct Face {
                                        font: FontSpec(.sansBold, m.caption), color: WatchColor.background.opacity(opacity), alignment: .center))
             markX += markWidth
         }
-        // A score saved here for this row and not yet acked by the phone.
+        // A score saved here for this row and not yet acked by the phone: a hollow status ring
+        // (the "No phone" capsule's hue), not an arrow beside the reshuffle's ▲.
         if pending {
-            list.commands.append(.text("↑", frame: Rect(x: markX, y: nameLine.y, width: markWidth, height: nameLine.height),
-                                       font: caption, color: WatchColor.textSecondary.opacity(opacity), alignment: .leading))
+            let d = (m.rowText * 0.45).rounded()
+            list.commands.append(.ring(Rect(x: markX, y: nameLine.y + (nameLine.height - d) / 2, width: d, height: d),
+                                       WatchColor.status.opacity(opacity), thickness: 3, cornerRadius: d / 2))
         }
         let played = standing.holesPlayed > 0
         let tone = ScoreTone.forRound(relativeToPar: standing.scoreRelativeToPar, holesPlayed: standing.holesPlayed)
@@ -476,9 +490,9 @@ private struct Face {
     private mutating func header(_ title: String, shorter: String? = nil, into list: inout DisplayList) {
         let room = WatchLayout.clockArea(m).x - m.titleInset
         let age = state.isStale(at: now) && state.screen != .final ? state.age(at: now) : nil
-        let titleHeight = age == nil ? m.headerHeight : m.headerHeight * 0.55
-        // The header's type grows less than the rows' (it shares the top with the clock).
-        let headerFont = FontSpec(.sans, (26 * m.band).rounded())
+        // The title shares the status bar's band and baseline with the time; staleness goes under it.
+        let titleHeight = WatchLayout.clockArea(m).height
+        let headerFont = WatchLayout.titleFont(m)
         let available = room - m.margin * 0.25
         let shown = measurer.width(title, headerFont) <= available ? title
             : shorter.flatMap { measurer.width($0, headerFont) <= available ? $0 : nil } ?? title
@@ -559,8 +573,8 @@ private struct Face {
         // number or par falling off the face.
         let wanted = m.title * 1.5 + m.hero * 1.25 + m.caption * 1.5
         let fit = max(0.4, min(1, (button.y - 8 - nameTop) / wanted))
-        let nameFont = FontSpec(.sansBold, (m.title * fit).rounded()), heroFont = FontSpec(.monoBold, (m.hero * fit).rounded())
-        let parFont = FontSpec(.sans, (m.caption * fit).rounded()), relativeFont = FontSpec(.monoBold, (m.caption * fit).rounded())
+        let nameFont = FontSpec(.sansBold, (m.title * fit).rounded()), heroFont = FontSpec(.sansBold, (m.hero * fit).rounded())
+        let parFont = FontSpec(.sans, (m.caption * fit).rounded()), relativeFont = FontSpec(.sansBold, (m.caption * fit).rounded())
         let name = measurer.truncate(entry.playerName, font: nameFont, toFit: m.width - m.margin * 2)
         let nameFrame = Rect(x: m.margin, y: nameTop, width: m.width - m.margin * 2, height: nameFont.size * 1.5)
         list.commands.append(.text(name, frame: nameFrame, font: nameFont, color: WatchColor.textPrimary, alignment: .center))
@@ -625,7 +639,7 @@ private struct Face {
         rectangularComplication(content, age: age, spokenAge: spokenAge, in: slots.rectangular, into: &list)
 
         // Corner: the score to par, in its colour, under a label.
-        let labelFont = FontSpec(.sansBold, (22 * f).rounded()), cornerFont = FontSpec(.monoBold, (34 * f).rounded())
+        let labelFont = FontSpec(.sansBold, (22 * f).rounded()), cornerFont = FontSpec(.sansBold, (34 * f).rounded())
         let corner = slots.corner, labelHeight = slots.cornerLabel ? (labelFont.size * 1.3).rounded() : 0
         if slots.cornerLabel {
             list.commands.append(.text("TO PAR", frame: Rect(x: corner.x, y: corner.y, width: corner.width, height: labelHeight),
@@ -762,7 +776,7 @@ private struct Face {
         let frame = WatchLayout.voiceRowFrame(index, of: overlay.rows.count, firstRow: overlay.firstRow, size: size, textSize: state.textSize)
         // The type grows with the text size as far as the row's height lets it.
         let nameFont = FontSpec(.sansBold, min(m.rowText, (frame.height * 0.6).rounded()))
-        let scoreFont = FontSpec(.monoBold, min(m.title, (frame.height * 0.75).rounded()))
+        let scoreFont = FontSpec(.sansBold, min(m.title, (frame.height * 0.75).rounded()))
         let scoreWidth = measurer.width("10?", scoreFont)
         let selected = overlay.selected == index
         if selected {
@@ -881,8 +895,16 @@ private struct Face {
         // With the phone there, unsent scores show on their rows; the count matters when it is away.
         let pending = noPhone && state.pendingTransfers > 0 ? "\(state.pendingTransfers) to send"
             : state.unreadableScores > 0 ? "\(state.unreadableScores) saved \(state.unreadableScores == 1 ? "score" : "scores") unreadable" : nil
-        let hasStatus = noPhone || pending != nil
-        if noPhone {
+        // A one-line banner takes the footer band for its seconds, in place of the status (which
+        // comes back after it), rather than standing over the last row; VoiceOver still has both.
+        let banner = alwaysOn ? nil : state.banner.flatMap { now < $0.until ? $0 : nil }
+        let bannerLines = banner.map { measurer.width($0.text, caption) > frame.width - m.margin && $0.text.contains(": ") ? 2 : 1 } ?? 0
+        let statusHidden = bannerLines == 1
+        let hasStatus = (noPhone || pending != nil) && !statusHidden
+        if noPhone, statusHidden {
+            list.addElement(AccessibilityElement(.status, label: "No phone", value: pending.map { _ in "\(state.pendingTransfers) \(state.pendingTransfers == 1 ? "score" : "scores") to send" },
+                                                 frame: frame))
+        } else if noPhone {
             // Status has its own treatment: a capsule with a purple dot, never a score colour.
             let text = "No phone"
             let dot = m.caption * 0.4
@@ -904,10 +926,18 @@ private struct Face {
             list.addElement(AccessibilityElement(.status, label: "No phone", value: pending.map { _ in "\(state.pendingTransfers) \(state.pendingTransfers == 1 ? "score" : "scores") to send" },
                                                  frame: capsule))
         } else if let pending {
-            list.commands.append(.text(pending, frame: frame, font: caption, color: WatchColor.textSecondary, alignment: .center))
+            if !statusHidden { list.commands.append(.text(pending, frame: frame, font: caption, color: WatchColor.textSecondary, alignment: .center)) }
             list.addElement(AccessibilityElement(.status, label: pending, frame: frame))
+        } else if case .final = state.screen, banner == nil, let own = state.finishedRound?.standings.first(where: { $0.playerID == state.wearerID }),
+                  let position = own.position {
+            // The wearer's result, as the round-end announcement says it.
+            let text = "You: \(ComplicationContent.ordinal(position, tied: own.tied)) · \(ScoreFormat.relativeToPar(own.scoreRelativeToPar))"
+            list.commands.append(.text(measurer.truncate(text, font: caption, toFit: frame.width), frame: frame, font: caption,
+                                       color: WatchColor.textPrimary, alignment: .center))
+            list.addElement(AccessibilityElement(.status, label: "You finished \(own.tied ? "tied " : "")\(ScoreFormat.spokenOrdinal(position))",
+                                                 value: ScoreFormat.spokenRelativeToPar(own.scoreRelativeToPar), frame: frame))
         }
-        if !alwaysOn, let banner = state.banner, now < banner.until {
+        if let banner {
             let color: RGBA = switch banner.style {
             case .info: WatchColor.textPrimary
             case .success: WatchColor.underPar
@@ -942,10 +972,11 @@ private struct Face {
         case .tick: WatchColor.accent
         case .limit, .failure: WatchColor.wayOver
         case .success: WatchColor.underPar
-        case .notification: WatchColor.overPar
+        // The accent, not amber: amber says "over par" on this face.
+        case .notification: WatchColor.accent
         }
         let strength = 1 - t / HapticPulse.duration
-        let thickness = pulse.kind == .tick ? 4.0 : 8.0
+        let thickness = pulse.kind == .tick || pulse.kind == .notification ? 4.0 : 8.0
         list.commands.append(.ring(Rect(x: 0, y: 0, width: m.width, height: m.height), color.opacity(strength),
                                    thickness: thickness, cornerRadius: m.margin * 2))
     }

@@ -611,9 +611,12 @@ public enum WatchMachine {
         state.finishedRound = last
         state.news = nil
         state.screen = .final
-        state.scrollRow = 0
         state.reshuffle = nil
-        return pulse(&state, .notification, value: nil, env) + unsaved + [.announce(finalAnnouncement(last))]
+        // The wearer's own row in view (the top when the watch has no wearer in this round).
+        let visible = WatchLayout.visibleRows(size: env.size, textSize: state.textSize)
+        let own = last.standings.firstIndex { $0.playerID == state.wearerID }
+        state.scrollRow = own.map { max(0, min($0 - visible / 2, last.standings.count - visible)) } ?? 0
+        return pulse(&state, .notification, value: nil, env) + unsaved + [.announce(finalAnnouncement(last, wearer: state.wearerID))]
     }
 
     /// The open score input and voice overlay follow new standings: closed when their round or
@@ -735,8 +738,14 @@ public enum WatchMachine {
     }
 
     /// "Round finished on Maple Hill. Final standings. First, Jake, minus two. …"
-    public static func finalAnnouncement(_ round: RoundSnapshot) -> String {
-        "Round finished on \(round.courseName). Final standings. " + leaderboardAnnouncement(round).dropFirst("Leaderboard. ".count)
+    /// "Round finished on Maple Hill. You finished second at minus three. Final standings. …":
+    /// the wearer's own result first, as the spec's round-end announcement has it.
+    public static func finalAnnouncement(_ round: RoundSnapshot, wearer: PlayerID? = nil) -> String {
+        let own = round.standings.first { $0.playerID == wearer }.flatMap { standing -> String? in
+            guard let position = standing.position else { return nil }
+            return "You finished \(standing.tied ? "tied " : "")\(ScoreFormat.spokenOrdinal(position)) at \(ScoreFormat.spokenRelativeToPar(standing.scoreRelativeToPar)). "
+        } ?? ""
+        return "Round finished on \(round.courseName). \(own)Final standings. " + leaderboardAnnouncement(round).dropFirst("Leaderboard. ".count)
     }
 
     /// "Leaderboard. First, Jake, minus two. Second, Mike, minus one."

@@ -241,7 +241,7 @@ public struct WatchState: Sendable, Hashable {
         (round ?? finishedRound)?.standings.first { $0.playerID == playerID }?.name ?? playerID
     }
 
-    /// Whether a score of this player's (on any hole) waits in the outbox: the row's ↑.
+    /// Whether a score of this player's (on any hole) waits in the outbox: the row's status ring.
     public func isPending(_ playerID: PlayerID) -> Bool {
         pendingScores.contains { $0.playerID == playerID }
     }
