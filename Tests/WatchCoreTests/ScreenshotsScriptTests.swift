@@ -10,7 +10,7 @@ struct ScreenshotsScriptTests {
 
     /// Pictures timed by the real clock (the voice overlay's countdown bar, a recording): compared
     /// by size only.
-    static let timed: Set<String> = ["watch-voice.png", "watch-voice-correct.png", "watch-reshuffle.png"]
+    static let timed: Set<String> = ["watch-voice.png", "watch-voice-correct.png", "watch-reshuffle.png", "watch-reduce-motion.png"]
 
     /// Every `watch-….png` the README and docs/*.md show.
     static func shownInDocs() throws -> Set<String> {

@@ -101,7 +101,7 @@ struct WatchHeadlessTests {
             save
             tap Ben
             save
-            expect-text "2 to send"
+            expect-pending 2
             expect-reachable true
             expect-text "1 Ann -1 2 Ben E"
             expect-haptics 2 success
@@ -290,7 +290,7 @@ extension WatchHeadlessTests {
             screenshot away.png
             link up
             expect-reachable true
-            wait-snapshot
+            wait-for delivered 6
             expect-text "1 Ann -1"
             """)
         let result = try await Self.watch(home, script: script, ["--expect-timeout", "15"])

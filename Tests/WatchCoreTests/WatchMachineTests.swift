@@ -232,6 +232,12 @@ struct WatchMachineTests {
         }
         #expect(ys(of: "Mike", at: 1.1, reduced) == [second, top])
         #expect(ys(of: "Mike", at: 1.25, reduced) == [top])
+        // Only what changed crossfades: a row in the same place with the same line is drawn once,
+        // whole, all the way through (no blackout of the list).
+        let third = WatchLayout.rowFrame(slot: 2, size: .mm45).y
+        #expect(ys(of: "Sarah", at: 1.1, reduced) == [third])
+        let mid = WatchLayout.displayList(reduced, now: Fixture.epoch.addingTimeInterval(1.1), size: .mm45, measurer: measurer)
+        #expect(WatchLayoutTests.color(of: "Sarah", in: mid)?.a == 255)
         #expect(WatchLayout.displayList(reduced, now: Fixture.epoch.addingTimeInterval(1), size: .mm45, measurer: measurer).texts.contains("▲"))
     }
 

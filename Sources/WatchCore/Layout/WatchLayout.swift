@@ -338,15 +338,21 @@ private struct Face {
         let pass = LeaderboardPass(round: round, final: final, stale: !final && state.isStale(at: now), columns: leaderboardColumns(round),
                                    reshuffle: reshuffle, arrows: reshuffle.map { $0.arrowOpacity(at: now) } ?? 0, area: area)
         var elements: [AccessibilityElement] = []
+        // Reduce motion crossfades what changed: a row whose place and line are the same before
+        // and after stays as it is; the others fade out of their old places into their new ones.
+        let unchanged: Set<PlayerID> = crossfade == nil ? [] : Set((reshuffle?.previous ?? []).enumerated().compactMap { index, old in
+            round.standings.indices.contains(index) && round.standings[index] == old ? old.playerID : nil
+        })
         if let crossfade, let previous = reshuffle?.previous {
-            for (index, standing) in previous.enumerated() {
+            for (index, standing) in previous.enumerated() where !unchanged.contains(standing.playerID) {
                 let slot = Double(index - state.scrollRow)
-                guard slot > -1, slot < Double(visible) + 1 else { continue }
+                guard slot > -1, slot < Double(visible) else { continue }
                 _ = leaderboardRow(standing, slot: slot, opacity: 1 - crossfade, pass, into: &list)
             }
         }
         for row in placedRows(round, visible: visible, reshuffle: reshuffle, crossfading: crossfade != nil) {
-            if let element = leaderboardRow(row.standing, slot: row.slot, opacity: crossfade ?? 1, pass, into: &list) { elements.append(element) }
+            let opacity = unchanged.contains(row.standing.playerID) ? 1 : crossfade ?? 1
+            if let element = leaderboardRow(row.standing, slot: row.slot, opacity: opacity, pass, into: &list) { elements.append(element) }
         }
         elements.sort { $0.frame.y < $1.frame.y }
 
@@ -415,7 +421,7 @@ private struct Face {
         let c = pass.columns, final = pass.final, round = pass.round, area = pass.area
         let frame = WatchLayout.rowFrame(slot: slot, size: size, textSize: state.textSize)
         let own = standing.playerID == state.wearerID
-        list.commands.append(.rect(Rect(x: 0, y: frame.y, width: m.width, height: frame.height), WatchColor.background, cornerRadius: 0))
+        // No background of its own: a row sliding past another does not wipe its text out.
         if own {
             list.commands.append(.rect(Rect(x: m.margin * 0.25, y: frame.y + 4, width: m.width - m.margin * 0.5, height: frame.height - 8),
                                        WatchColor.elevated.opacity(opacity), cornerRadius: 12))
