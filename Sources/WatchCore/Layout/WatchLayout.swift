@@ -948,6 +948,7 @@ private struct Face {
             case .info: WatchColor.textPrimary
             case .success: WatchColor.underPar
             case .failure: WatchColor.wayOver
+            case .status: WatchColor.status
             }
             // A banner too long for one line that says what and why ("Mike · hole 3: round is
             // over") takes two, split after the colon, rather than losing the why.

@@ -514,7 +514,7 @@ public enum WatchMachine {
             state.screen = .crown(entry)
         }
         let name = state.round?.standings.first { $0.playerID == event.playerID }?.name ?? "This score"
-        state.banner = Banner(text: "Disputed: \(name) \(event.strokes)", style: .failure,
+        state.banner = Banner(text: "Disputed: \(name) \(event.strokes)", style: .status,
                               until: env.now.addingTimeInterval(failureBannerDuration))
         return pulse(&state, .notification, value: event.strokes, env)
             + [.announce("Discrepancy. \(name), hole \(event.hole): this watch says \(event.strokes), another device disagrees. The organizer settles it on the phone.")]
@@ -577,12 +577,9 @@ public enum WatchMachine {
             state.reshuffle = Reshuffle(startedAt: env.now, fromRow: fromRow, movedUp: net.mapValues(\.movedUp),
                                         previous: old.standings, newOrder: new.standings.map(\.playerID))
         }
-        // Felt and said once arrivals settle. A dispute this watch's own score opened is said by
-        // its ack, which follows at once with what this watch said: not twice.
-        let ackSays = Set(state.pendingScores.map(\.playerID))
+        // Felt and said once arrivals settle.
         let since = state.news?.since ?? env.now
-        state.news = News(from: heard, since: since, due: min(env.now.addingTimeInterval(arrivalsSettle), since.addingTimeInterval(1)),
-                          saidElsewhere: (state.news?.saidElsewhere ?? []).union(ackSays))
+        state.news = News(from: heard, since: since, due: min(env.now.addingTimeInterval(arrivalsSettle), since.addingTimeInterval(1)))
         return effects + staleness(&state, env)
     }
 
@@ -596,7 +593,7 @@ public enum WatchMachine {
         if !StandingsChange.positionChanges(from: news.from.standings, to: new.standings).isEmpty {
             effects += pulse(&state, .notification, value: nil, env)
         }
-        if let said = changeAnnouncement(from: news.from, to: new, disputesSaidElsewhere: news.saidElsewhere) { effects.append(.announce(said)) }
+        if let said = changeAnnouncement(from: news.from, to: new) { effects.append(.announce(said)) }
         return effects
     }
 
@@ -652,11 +649,12 @@ public enum WatchMachine {
     }
 
     /// What changed between two standings of one round, said briefly: who moved where, whose
-    /// score changed, discrepancies opened or settled (but not opened for the players in
-    /// `disputesSaidElsewhere`). Nil when nothing a wearer hears changed.
-    public static func changeAnnouncement(from old: RoundSnapshot, to new: RoundSnapshot, disputesSaidElsewhere: Set<PlayerID> = []) -> String? {
+    /// score changed. Other devices' discrepancies are not said: the spec alerts only the
+    /// organizer (on the phone); a wearer sees the row's quiet badge come and go, and a dispute
+    /// this watch's own score opened is said by its ack. Nil when nothing a wearer hears changed.
+    public static func changeAnnouncement(from old: RoundSnapshot, to new: RoundSnapshot) -> String? {
         let before = Dictionary(old.standings.map { ($0.playerID, $0) }, uniquingKeysWith: { a, _ in a })
-        var said: [String] = [], disputes: [String] = []
+        var said: [String] = []
         if new.currentHole != old.currentHole { said.append("Hole \(new.currentHole).") }
         for standing in new.standings {
             guard let was = before[standing.playerID] else {
@@ -672,16 +670,7 @@ public enum WatchMachine {
             } else if standing.scoreRelativeToPar != was.scoreRelativeToPar || standing.holesPlayed != was.holesPlayed {
                 said.append("\(standing.name), \(score).")
             }
-            if standing.discrepancy && !was.discrepancy {
-                if !disputesSaidElsewhere.contains(standing.playerID) {
-                    disputes.append("Discrepancy for \(standing.name): two devices disagree. The organizer settles it on the phone.")
-                }
-            } else if !standing.discrepancy && was.discrepancy {
-                disputes.append("\(standing.name)'s discrepancy is settled.")
-            }
         }
-        // Places and scores first, in standings order; then what opened or settled.
-        said += disputes
         return said.isEmpty ? nil : said.joined(separator: " ")
     }
 

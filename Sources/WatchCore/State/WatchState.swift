@@ -135,7 +135,11 @@ public struct HapticPulse: Sendable, Hashable {
 
 /// A short message across the bottom of the face.
 public struct Banner: Sendable, Hashable {
-    public enum Style: Sendable, Hashable { case info, success, failure }
+    public enum Style: Sendable, Hashable {
+        case info, success, failure
+        /// A dispute: the status hue the row's badge has (one colour for one meaning).
+        case status
+    }
     public let text: String
     public let style: Style
     public let until: Date
@@ -318,6 +322,4 @@ public struct News: Sendable, Hashable {
     public let since: Date
     /// When arrivals will have settled: no new standings for `WatchMachine.arrivalsSettle`.
     public var due: Date
-    /// Players whose dispute the watch's own acks say (not said twice).
-    public var saidElsewhere: Set<PlayerID>
 }
