@@ -164,6 +164,15 @@ public enum WatchLayout {
         return list
     }
 
+    /// "Sat 7": a day as the watch face and the round's summary say it.
+    public static func dayText(_ date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .current
+        let parts = calendar.dateComponents([.weekday, .day], from: date)
+        let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+        return "\(weekdays[((parts.weekday ?? 1) - 1) % 7]) \(parts.day ?? 1)"
+    }
+
     /// "9:41": the status-bar time, in the watch's clock and the local time zone.
     public static func clockText(_ date: Date) -> String {
         var calendar = Calendar(identifier: .gregorian)
@@ -616,11 +625,7 @@ private struct Face {
         screenLabel = "Watch face"
         let slots = WatchLayout.watchFaceSlots(m)
         let f = m.band
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = .current
-        let parts = calendar.dateComponents([.weekday, .day], from: now)
-        let weekdays = ["SUN", "MON", "TUE", "WED", "THU", "FRI", "SAT"]
-        let date = "\(weekdays[((parts.weekday ?? 1) - 1) % 7]) \(parts.day ?? 1)"
+        let date = WatchLayout.dayText(now).uppercased()
         let shown = state.complication
         let content = shown?.content ?? .noRound
         let age = shown.map { ScoreFormat.relativeAge(from: $0.refreshedAt, to: now) }
@@ -702,7 +707,7 @@ private struct Face {
         let title = waiting ? "No standings yet" : "No active round"
         // Waiting says for what: a hub to pair with, a readable standings file, or the phone.
         let detail = waiting ? state.pairingProblem ?? (state.snapshotProblem?.contains("corrupt") == true ? "Standings file unreadable" : "Waiting for the phone")
-            : state.finishedRound.map { "Last: \($0.courseName)" } ?? "Start one on the phone"
+            : state.finishedRound.map { "Last: \($0.courseName)" + (state.finishedAt.map { " · \(WatchLayout.dayText($0))" } ?? "") } ?? "Start one on the phone"
         let titleFont = FontSpec(.sansBold, m.rowText)
         let titleFrame = Rect(x: m.margin, y: m.height / 2 - m.rowText * 1.5, width: m.width - m.margin * 2, height: m.rowText * 1.5)
         list.commands.append(.text(measurer.truncate(title, font: titleFont, toFit: m.width - m.margin * 2), frame: titleFrame,
@@ -937,7 +942,9 @@ private struct Face {
         } else if case .final = state.screen, banner == nil, let own = state.finishedRound?.standings.first(where: { $0.playerID == state.wearerID }),
                   let position = own.position {
             // The wearer's result, as the round-end announcement says it.
-            let text = "You: \(ComplicationContent.ordinal(position, tied: own.tied)) · \(ScoreFormat.relativeToPar(own.scoreRelativeToPar))"
+            let result = "You: \(ComplicationContent.ordinal(position, tied: own.tied)) · \(ScoreFormat.relativeToPar(own.scoreRelativeToPar))"
+            let withStrokes = result + " · \(own.totalStrokes) strokes"
+            let text = measurer.width(withStrokes, caption) <= frame.width ? withStrokes : result
             list.commands.append(.text(measurer.truncate(text, font: caption, toFit: frame.width), frame: frame, font: caption,
                                        color: WatchColor.textPrimary, alignment: .center))
             list.addElement(AccessibilityElement(.status, label: "You finished \(own.tied ? "tied " : "")\(ScoreFormat.spokenOrdinal(position))",

@@ -606,6 +606,7 @@ public enum WatchMachine {
             unsaved = [.announce("Score for \(entry.playerName) not saved: the round finished on the phone.")]
         }
         state.finishedRound = last
+        state.finishedAt = env.now
         state.news = nil
         state.screen = .final
         state.reshuffle = nil

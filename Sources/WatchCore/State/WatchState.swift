@@ -190,6 +190,8 @@ public struct WatchState: Sendable, Hashable {
     public var unreadableScores = 0
     /// The last round the phone finished, shown as "Final" and then summed up on "No active round".
     public var finishedRound: RoundSnapshot?
+    /// When this watch learned the round had finished (its date on the summary).
+    public var finishedAt: Date?
     /// The text line the window's voice key opens, as typed so far (nil: closed).
     public var voiceDraft: String?
     /// Why the last read of `standings.json` failed, if it did.
