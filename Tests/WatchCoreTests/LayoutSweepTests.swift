@@ -26,6 +26,8 @@ struct LayoutSweepTests {
         case fresh, stale, noPhone = "no-phone", wristDown = "wrist-down", reduceMotion = "reduce-motion"
         /// The phone away and a score just saved: the "Saved" banner, the row's mark, "1 to send".
         case saved
+        /// A score the phone refused: a two-line banner ("Jake · hole 4: round is over").
+        case refused
     }
 
     /// The face on `screen` in `condition`, a second after it was set up (motion settled).
@@ -47,6 +49,9 @@ struct LayoutSweepTests {
             for effect in WatchMachine.reduce(&state, .save, env) {
                 if case .enqueue(let event) = effect { _ = WatchMachine.reduce(&state, .pending([event]), env) }
             }
+        }
+        if condition == .refused {
+            state.banner = Banner(text: "Holyn Handley-Montgomery · hole 9: round is over", style: .failure, until: Fixture.env(60).now)
         }
         // The voice overlay saves itself after 1.5 s and a banner lasts 2 s: they are looked at before.
         let seconds: TimeInterval = screen == .voice || condition == .saved ? 1 : condition == .stale ? 120 : 3

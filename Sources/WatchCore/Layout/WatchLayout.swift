@@ -600,10 +600,13 @@ private struct Face {
         let numberFrame = Rect(x: 0, y: numberTop, width: m.width, height: heroFont.size * 1.25)
         list.commands.append(.text("\(entry.value)", frame: numberFrame, font: heroFont, color: tone.color, alignment: .center))
         let parTop = numberTop + numberFrame.height
-        list.commands.append(.text("Par \(entry.par)", frame: Rect(x: 0, y: parTop, width: m.width / 2 - m.margin * 0.25, height: parFont.size * 1.5),
-                                   font: parFont, color: WatchColor.textSecondary, alignment: .trailing))
-        list.commands.append(.text(ScoreFormat.relativeToPar(entry.relativeToPar),
-                                   frame: Rect(x: m.width / 2 + m.margin * 0.25, y: parTop, width: m.width / 2, height: parFont.size * 1.5),
+        // "Par 3  -1" centred as one line under the number.
+        let parText = "Par \(entry.par)", relative = ScoreFormat.relativeToPar(entry.relativeToPar)
+        let parWidth = measurer.width(parText, parFont), relativeWidth = measurer.width(relative, relativeFont), gap = m.margin * 0.5
+        let parX = (m.width - parWidth - gap - relativeWidth) / 2
+        list.commands.append(.text(parText, frame: Rect(x: parX, y: parTop, width: parWidth, height: parFont.size * 1.5),
+                                   font: parFont, color: WatchColor.textSecondary, alignment: .leading))
+        list.commands.append(.text(relative, frame: Rect(x: parX + parWidth + gap, y: parTop, width: relativeWidth + 2, height: parFont.size * 1.5),
                                    font: relativeFont, color: tone.color, alignment: .leading))
         list.addElement(AccessibilityElement(.adjustable, label: "Score for \(entry.playerName)",
                                              value: "\(entry.value), \(ScoreFormat.spokenHoleRelative(entry.relativeToPar)), par \(entry.par)",
@@ -683,7 +686,9 @@ private struct Face {
         list.commands.append(.rect(frame, WatchColor.elevated, cornerRadius: 24))
         let fonts = [FontSpec(.sansBold, (30 * f).rounded()), FontSpec(.sans, (28 * f).rounded()), FontSpec(.sans, (24 * f).rounded())]
         let lines = content.rectangular + [age.map { "Updated \($0)" } ?? "Not updated yet"]
-        let colors = [WatchColor.textPrimary, WatchColor.textPrimary, WatchColor.textSecondary]
+        // Past 15 minutes (WidgetKit's shortest reload interval) the age says so in the status hue.
+        let old = state.complication.map { now.timeIntervalSince($0.refreshedAt) >= 15 * 60 } ?? false
+        let colors = [WatchColor.textPrimary, WatchColor.textPrimary, old ? WatchColor.status : WatchColor.textSecondary]
         var y = frame.y + 12
         for (index, line) in lines.enumerated() {
             let height = (fonts[index].size * 1.3).rounded()
@@ -750,12 +755,12 @@ private struct Face {
     /// "Scores heard" and, under it, the hole.
     func voiceHeading(_ overlay: VoiceOverlay, into list: inout DisplayList) {
         // Clear of the corner and the status-bar clock.
-        let title = overlay.failed ? "Couldn't understand" : "Scores heard"
+        let title = overlay.failed ? "Not understood" : "Scores heard"
         let titleFrame = Rect(x: m.titleInset, y: 0, width: WatchLayout.clockArea(m).x - m.titleInset, height: WatchLayout.voiceTitleHeight(m) * 0.55)
         // The header's type, which grows less than the rows' (it shares the top with the clock).
         let titleFont = FontSpec(.sans, (26 * m.band).rounded())
         list.commands.append(.text(measurer.truncate(title, font: titleFont, toFit: titleFrame.width - 4), frame: titleFrame,
-                                   font: titleFont, color: overlay.failed ? WatchColor.wayOver : WatchColor.textSecondary, alignment: .leading))
+                                   font: titleFont, color: overlay.failed ? WatchColor.textPrimary : WatchColor.textSecondary, alignment: .leading))
         let subtitle = "Hole \(overlay.hole) · par \(overlay.par)"
         let subtitleFont = FontSpec(.sans, (titleFont.size * 0.85).rounded())
         let subtitleFrame = Rect(x: m.titleInset, y: titleFrame.height - 4, width: titleFrame.width, height: WatchLayout.voiceTitleHeight(m) - titleFrame.height)
@@ -968,6 +973,14 @@ private struct Face {
             let height = frame.height * Double(lines.count)
             let toast = Rect(x: frame.x, y: frame.y + frame.height - height - (hasStatus ? frame.height + m.margin * 0.25 : 0),
                              width: frame.width, height: height)
+            // A toast taller than the footer band stands over the last rows: those it reaches are
+            // covered whole, never cut through their letters.
+            let visible = WatchLayout.visibleRows(size: size, textSize: state.textSize)
+            let reached = (0..<visible).map { WatchLayout.rowFrame(slot: Double($0), size: size, textSize: state.textSize) }
+                .filter { $0.y + $0.height > toast.y && $0.y < toast.y + toast.height }
+            if let top = reached.map(\.y).min() {
+                list.commands.append(.rect(Rect(x: 0, y: top, width: m.width, height: m.height - top), WatchColor.background, cornerRadius: 0))
+            }
             list.commands.append(.rect(toast, WatchColor.elevated, cornerRadius: frame.height / 2))
             for (index, line) in lines.enumerated() {
                 let band = Rect(x: toast.x, y: toast.y + frame.height * Double(index), width: toast.width, height: frame.height)

@@ -43,7 +43,7 @@ public struct VoiceOverlay: Sendable, Hashable {
     /// nothing was understood.
     public var deadline: Date?
 
-    /// Nothing in the transcript could become a score: "Couldn't understand. Try again?"
+    /// Nothing in the transcript could become a score: "Not understood. Try again?"
     public var failed: Bool { !rows.contains { $0.player != nil || !$0.candidates.isEmpty } }
 
     public init(transcript: String, hole: Int, par: Int, parse: VoiceParseResult, now: Date) {

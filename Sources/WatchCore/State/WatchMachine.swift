@@ -285,7 +285,7 @@ public enum WatchMachine {
 
     // MARK: Voice
 
-    /// A transcript from the wearer: the confirmation overlay, or "Couldn't understand".
+    /// A transcript from the wearer: the confirmation overlay, or "Not understood".
     private static func voice(_ state: inout WatchState, _ transcript: String, _ env: WatchEnvironment) -> [WatchEffect] {
         state.voiceDraft = nil
         guard let round = state.round, round.status.acceptsScores else {
