@@ -36,9 +36,13 @@ struct LinkFairnessTests {
     static func server(
         _ home: TemporaryHome, delegate: AckingDelegate = AckingDelegate(), helloTimeout: TimeAmount = LinkProtocol.defaultHelloTimeout
     ) async throws -> LinkServer {
+        // Heartbeats a minute apart: these peers are raw sockets that never send one, and at the
+        // default second a paired one is called unreachable and closed after three, which a test
+        // kept waiting for a core on a loaded machine can take between two of its steps (the
+        // flood then went to a closed connection and its first score never arrived).
         let server = LinkServer(configuration: LinkServerConfiguration(
             address: .unix(path: home.url.appendingPathComponent("link.sock").path), token: "right-token", hubID: "fairness",
-            helloTimeout: helloTimeout),
+            heartbeatInterval: .seconds(60), helloTimeout: helloTimeout),
             delegate: delegate)
         try await server.start()
         return server

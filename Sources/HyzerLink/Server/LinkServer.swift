@@ -91,7 +91,7 @@ public final class LinkServer: Sendable {
     let logger = Logger(label: "hyzer.hub.link")
     /// Scores are handled one at a time, in arrival order, off the event loops (the store blocks).
     /// Other work that publishes standings runs here too, so it never races a score's publish.
-    public let scoreQueue = SerialWorker()
+    public let scoreQueue = DispatchQueue(label: "hyzer.hub.link.scores")
     private let state = NIOLockedValueBox(State())
     /// The standings frame last encoded, shared by every connection's encoder.
     private let pushFrames = PushFrameCache()
@@ -238,7 +238,6 @@ public final class LinkServer: Sendable {
         try? await listener?.close()
         for channel in channels { try? await channel.close() }
         if case .unix(let path) = configuration.address { unlink(path) }
-        await scoreQueue.shutdown()
         logger.info("stopped")
     }
 
