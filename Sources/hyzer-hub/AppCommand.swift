@@ -11,8 +11,9 @@ struct AppCommand: ParsableCommand {
             The phone (serve) keeps its side of the link in every state; the phone app's own code \
             runs only in the foreground and the background. Suspended or not running, it sends no \
             standings and no complication transfers; a score from a watch wakes it in the \
-            background (as iOS wakes an app for a WatchConnectivity message), and it then sends \
-            what changed meanwhile. Not running also forgets what each watch's complications were \
+            background (as iOS wakes an app for a WatchConnectivity message), sends what changed \
+            meanwhile, and is suspended again serve --wake-seconds (10) later. Not running also \
+            forgets what each watch's complications were \
             last sent. Without serve running, the state asked for is how the next serve starts. \
             A watch is reachable from the phone while it is paired and its app is in the \
             foreground. See docs/HANDOFF.md.
