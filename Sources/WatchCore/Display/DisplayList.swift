@@ -60,7 +60,7 @@ public struct AccessibilityElement: Sendable, Hashable, Codable {
     public var hint: String?
     /// In face pixels (2 per point), clipped to what is on screen.
     public var frame: Rect
-    /// True for a row only partly on screen (the one peeking under the last full row).
+    /// True for a row only partly on screen (one sliding in or out under the header or footer).
     public var partial: Bool
     public var children: [AccessibilityElement]
 

@@ -29,7 +29,7 @@ public enum WatchLayout {
         return Rect(x: 0, y: m.headerHeight + slot * height, width: m.width, height: height)
     }
 
-    /// Which standing a tap lands on, by index into the round's standings (the peeking row counts
+    /// Which standing a tap lands on, by index into the round's standings (a row partly on screen counts
     /// where it shows).
     public static func row(at point: Point, state: WatchState, size: WatchSize) -> Int? {
         guard let standings = state.round?.standings else { return nil }
@@ -484,7 +484,7 @@ private struct Face {
                                    frame: Rect(x: scoreX, y: firstLine.y, width: c.scoreWidth, height: firstLine.height), font: c.scoreFont,
                                    color: color(played ? tone.color : WatchColor.textSecondary), alignment: .trailing))
         // After the row's own text, so a row still reads "1 Sarah -2" while its arrow shows; only
-        // on a row whose text shows (not on the sliver of a row peeking below the list).
+        // on a row whose text shows (not on the sliver of a row sliding in below the list).
         if pass.arrows > 0, let up = pass.reshuffle?.movedUp[standing.playerID], firstLine.y + firstLine.height / 2 < area.y + area.height {
             list.commands.append(.text(up ? "▲" : "▼", frame: Rect(x: x + c.widestPosition + 4, y: firstLine.y, width: c.arrowWidth, height: firstLine.height * 0.55),
                                        font: c.arrowFont,

@@ -32,7 +32,7 @@ public enum WatchMachine {
             default: break
             }
         }
-        // In the background the watch face shows: a tap on its Hyzer line opens the app; nothing
+        // In the background the watch face shows: a tap on one of Hyzer's complications opens the app; nothing
         // else reaches the app.
         if state.appInBackground {
             switch input {
