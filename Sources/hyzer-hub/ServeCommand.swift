@@ -98,7 +98,7 @@ struct ServeCommand: AsyncParsableCommand {
         if let cloud { try hub.setCloud(CloudConfiguration(url: cloud, player: player ?? (try hub.cloudConfiguration()?.player))) }
         let address = listen ?? .unix(path: paths.linkSocket.path)
         let service = HubLinkService(hub: hub, complicationMode: complicationUpdates, appStatusFile: paths.appState, wakeDuration: wakeSeconds)
-        service.followAppRequest(paths.appRequest)
+        service.app.follow(request: paths.appRequest)
         let server = LinkServer(
             configuration: LinkServerConfiguration(
                 address: address,
@@ -167,7 +167,7 @@ struct HubServeService: Service {
         // write the WAL several times each, and waking for them would compete with its pushes.
         let watcher = FileChangeWatcher(files: [HubDatabase.commitSignal(for: database), appRequest],
                                         polledFiles: [database, URL(fileURLWithPath: database.path + "-wal")]) { [service, storeChanged, appRequest] in
-            service.followAppRequest(appRequest)
+            service.app.follow(request: appRequest)
             service.storeChanged()
             storeChanged()
         }

@@ -26,123 +26,33 @@ public final class HubLinkService: LinkServerDelegate {
     private let complicationPolicies = NIOLockedValueBox<[String: ComplicationPolicy]>([:])
 
     /// The phone app's lifecycle and the watch apps it can reach (`hub/app-state.json`).
-    private let app: NIOLockedValueBox<AppShell>
-    private let appStatusFile: URL?
+    public let app: PhoneApp
 
-    private struct AppShell {
-        var status: PhoneAppStatus
-        /// Each paired watch's app, as its heartbeats say (true: in the foreground).
-        var watches: [String: Bool] = [:]
-        /// When the request file applied last was written.
-        var lastRequest: Date?
-        /// The app runs because a watch's message woke it: the number of the latest wake (its
-        /// timer is the one that suspends the app again); nil when it runs for another reason.
-        var woken: Int?
-        var wakes = 0
-    }
-
-    /// How long an app a watch's message woke runs in the background before iOS suspends it again.
-    public let wakeDuration: TimeInterval
-
-    /// - Parameter appStatusFile: where the app's state is written (`hub/app-state.json`); nil: nowhere.
+    /// - Parameters:
+    ///   - appStatusFile: where the app's state is written (`hub/app-state.json`); nil: nowhere.
+    ///   - wakeDuration: how long an app a watch's message woke runs before iOS suspends it again.
     public init(hub: Hub, complicationMode: ComplicationPolicy.Mode = .worthwhile, appState: PhoneAppState = .foreground,
                 appStatusFile: URL? = nil, wakeDuration: TimeInterval = 10) {
         self.hub = hub
         self.complicationMode = complicationMode
-        self.appStatusFile = appStatusFile
-        self.wakeDuration = wakeDuration
-        app = NIOLockedValueBox(AppShell(status: PhoneAppStatus(state: appState, since: Date(), why: "serve started")))
-        writeAppStatus()
-    }
-
-    public var appState: PhoneAppState { app.withLockedValue { $0.status.state } }
-
-    /// The phone app moves to `state`. Coming to run again (from suspended or not running), it
-    /// sends the watches what changed meanwhile; launched from not running, it has forgotten what
-    /// each watch's complications were last sent.
-    public func setAppState(_ state: PhoneAppState, why: String) {
-        let was = app.withLockedValue { shell -> PhoneAppState in
-            defer { if shell.status.state != state { shell.status.state = state; shell.status.since = Date(); shell.status.why = why } }
-            return shell.status.state
-        }
-        guard was != state else { return }
-        logger.info("the phone app is \(state.rawValue) (\(why))")
-        if was == .notRunning { complicationPolicies.withLockedValue { $0 = [:] } }
-        writeAppStatus()
-        // On the queue that publishes, as any change is: what changed meanwhile goes out.
-        if state.runs, !was.runs { storeChanged() }
-    }
-
-    /// A message from a watch wakes a suspended (or not running) phone app in the background, as
-    /// iOS does for WatchConnectivity's `sendMessage`; once `wakeDuration` passes without another,
-    /// it is suspended again.
-    private func wakeIfAsleep(by deviceID: String) {
-        let wake = app.withLockedValue { shell -> Int? in
-            // Running for another reason (in front, or sent to the background by hand): nothing to do.
-            guard !shell.status.state.runs || shell.woken != nil else { return nil }
-            shell.wakes += 1
-            shell.woken = shell.wakes
-            return shell.wakes
-        }
-        guard let wake else { return }
-        if !appState.runs { setAppState(.background, why: "woken by a message from \(deviceID)") }
-        exportQueue.asyncAfter(deadline: .now() + wakeDuration) { [self] in
-            // Only the latest wake's timer suspends, and only an app still in the background it woke.
-            let expired = app.withLockedValue { shell -> Bool in
-                guard shell.woken == wake, shell.status.state == .background else { return false }
-                shell.woken = nil
-                return true
-            }
-            if expired { setAppState(.suspended, why: "iOS suspended it \(Self.seconds(wakeDuration)) after a watch's message woke it") }
+        let server = self.server
+        app = PhoneApp(state: appState, statusFile: appStatusFile, wakeDuration: wakeDuration,
+                       pairedDevices: { server.withLockedValue { $0 }?.pairedDevices ?? [] })
+        app.changed = { [weak self] was, now in
+            // Launched from not running: what each watch's complications were sent is forgotten.
+            if was == .notRunning { self?.complicationPolicies.withLockedValue { $0 = [:] } }
+            // Running again: what changed meanwhile goes out, on the queue that publishes.
+            if now.runs, !was.runs { self?.storeChanged() }
         }
     }
 
-    static func seconds(_ interval: TimeInterval) -> String {
-        interval == interval.rounded() ? "\(Int(interval)) s" : String(format: "%.1f s", interval)
-    }
-
-    /// Applies `hyzer-hub app STATE` (`hub/app-request`) when the request is new: each request
-    /// once, so the app a watch woke is not sent back to sleep by an old one.
-    public func followAppRequest(_ url: URL) {
-        let stamp = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date
-        guard let stamp, let requested = PhoneAppRequest.read(url) else { return }
-        let isNew = app.withLockedValue { shell in
-            defer { shell.lastRequest = stamp }
-            guard shell.lastRequest != stamp else { return false }
-            shell.woken = nil  // a state asked for by hand is kept: no wake's timer undoes it
-            return true
-        }
-        if isNew { setAppState(requested, why: "hyzer-hub app \(requested.rawValue)") }
-    }
-
-    public func watch(_ deviceID: String, appActive: Bool?) {
-        app.withLockedValue { $0.watches[deviceID] = appActive }
-        if let appActive {
-            logger.info("\(deviceID): its app is \(appActive ? "in the foreground: reachable from the phone" : "in the background: not reachable from the phone; standings reach it as application context")")
-        }
-        writeAppStatus()
-    }
-
-    private func writeAppStatus() {
-        guard let appStatusFile else { return }
-        let paired = server.withLockedValue { $0 }?.pairedDevices ?? []
-        let status = app.withLockedValue { shell -> PhoneAppStatus in
-            shell.status.watches = paired.sorted().map { device in
-                PhoneAppStatus.Watch(deviceID: device, appActive: shell.watches[device], reachable: shell.watches[device] != false)
-            }
-            return shell.status
-        }
-        // Off the link's threads: the callers include its event loops.
-        exportQueue.async { [logger] in
-            do { try status.write(to: appStatusFile) } catch { logger.error("could not write \(appStatusFile.path): \(error)") }
-        }
-    }
+    public func watch(_ deviceID: String, appActive: Bool?) { app.watch(deviceID, appActive: appActive) }
 
     /// The server this service pushes through; set once, right after both exist.
     public func attach(_ server: LinkServer) { self.server.withLockedValue { $0 = server } }
 
     public func receive(score event: ScoreEvent, deviceID: String, respond: @Sendable (ScoreVerdict) -> Void) {
-        wakeIfAsleep(by: deviceID)
+        app.wake(by: deviceID)
         do {
             let (result, snapshot) = try hub.appendForPush(event)
             switch result.outcome {
@@ -218,7 +128,7 @@ public final class HubLinkService: LinkServerDelegate {
     public func publish(_ prebuilt: StandingsSnapshot? = nil, trigger: StandingsChangeTrigger? = nil) {
         // A suspended app sends nothing (and exports nothing): what changed meanwhile goes out when
         // it runs again.
-        guard appState.runs else { return }
+        guard app.runs else { return }
         do {
             // The paired watches first, standings.json after: the file is the fallback for a watch
             // whose link is down, so its fsync stays off the path of a push.
@@ -243,7 +153,7 @@ public final class HubLinkService: LinkServerDelegate {
     }
 
     public func paired(complicationWatch deviceID: String, wearer: String?) {
-        guard appState.runs, let snapshot = lastPushed.withLockedValue({ $0 }) ?? currentSnapshot() else { return }
+        guard app.runs, let snapshot = lastPushed.withLockedValue({ $0 }) ?? currentSnapshot() else { return }
         updateComplication(of: deviceID, wearer: wearer, from: snapshot)
     }
 
@@ -256,7 +166,7 @@ public final class HubLinkService: LinkServerDelegate {
             ?? standings.first { Player.watchDeviceID(wearer: $0.name) == deviceID }
         let content = ComplicationContent(round: snapshot.round, wearer: player?.playerID)
         // A watch app in front refreshes its own complications for free: no transfer is worth it.
-        let appInFront = complicationMode == .worthwhile && app.withLockedValue { $0.watches[deviceID] } == true
+        let appInFront = complicationMode == .worthwhile && app.watchAppInFront(deviceID)
         let decision = complicationPolicies.withLockedValue { policies -> (content: ComplicationContent, reason: ComplicationPolicy.Reason)? in
             if appInFront {
                 policies[deviceID, default: ComplicationPolicy(mode: complicationMode)].shownByApp(content)

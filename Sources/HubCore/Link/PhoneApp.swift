@@ -1,6 +1,8 @@
 import Foundation
 import HyzerKit
 import HyzerStorage
+import Logging
+import NIOConcurrencyHelpers
 
 /// The phone app's lifecycle, as iOS runs it. The phone itself (`serve`: the system's side of
 /// the link, heartbeats, the store) runs in every state; the app's own code only in the first two.
@@ -62,5 +64,130 @@ public enum PhoneAppRequest {
     public static func read(_ url: URL) -> PhoneAppState? {
         guard let data = try? Data(contentsOf: url), let text = String(data: data, encoding: .utf8) else { return nil }
         return PhoneAppState(rawValue: text.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+}
+
+/// The phone app as `serve` runs it: its state (asked for with `hyzer-hub app`, or woken by a
+/// watch's message and suspended again `wakeDuration` later), which watch apps are in front, and
+/// `hub/app-state.json` saying both.
+public final class PhoneApp: Sendable {
+    private struct Shell {
+        var status: PhoneAppStatus
+        /// Each paired watch's app, as its heartbeats say (true: in the foreground).
+        var watches: [String: Bool] = [:]
+        /// When the request file applied last was written.
+        var lastRequest: Date?
+        /// The app runs because a watch's message woke it: the number of the latest wake (its
+        /// timer is the one that suspends the app again); nil when it runs for another reason.
+        var woken: Int?
+        var wakes = 0
+    }
+
+    private let shell: NIOLockedValueBox<Shell>
+    private let statusFile: URL?
+    public let wakeDuration: TimeInterval
+    private let pairedDevices: @Sendable () -> Set<String>
+    /// Status writes and wake timers, off the link's threads (the callers include its event loops).
+    private let queue = DispatchQueue(label: "hyzer.hub.app")
+    private let logger = Logger(label: "hyzer.hub.serve")
+    private let onChange = NIOLockedValueBox<(@Sendable (_ was: PhoneAppState, _ now: PhoneAppState) -> Void)?>(nil)
+
+    public init(state: PhoneAppState, statusFile: URL?, wakeDuration: TimeInterval, pairedDevices: @escaping @Sendable () -> Set<String>) {
+        shell = NIOLockedValueBox(Shell(status: PhoneAppStatus(state: state, since: Date(), why: "serve started")))
+        self.statusFile = statusFile
+        self.wakeDuration = wakeDuration
+        self.pairedDevices = pairedDevices
+        writeStatus()
+    }
+
+    /// Called after every change of state, with the state before and after.
+    public var changed: (@Sendable (_ was: PhoneAppState, _ now: PhoneAppState) -> Void)? {
+        get { onChange.withLockedValue { $0 } }
+        set { onChange.withLockedValue { $0 = newValue } }
+    }
+
+    public var state: PhoneAppState { shell.withLockedValue { $0.status.state } }
+
+    /// Whether the app's code runs: it pushes standings and spends complication transfers.
+    public var runs: Bool { state.runs }
+
+    /// Whether `deviceID`'s watch app is in the foreground, as its heartbeats last said.
+    public func watchAppInFront(_ deviceID: String) -> Bool { shell.withLockedValue { $0.watches[deviceID] } == true }
+
+    /// The app moves to `state`, for the reason `why` says.
+    public func set(_ state: PhoneAppState, why: String) {
+        let was = shell.withLockedValue { shell -> PhoneAppState in
+            defer { if shell.status.state != state { shell.status.state = state; shell.status.since = Date(); shell.status.why = why } }
+            return shell.status.state
+        }
+        guard was != state else { return }
+        logger.info("the phone app is \(state.rawValue) (\(why))")
+        writeStatus()
+        changed?(was, state)
+    }
+
+    /// A message from a watch wakes a suspended (or not running) app in the background, as iOS
+    /// does for WatchConnectivity's `sendMessage`; once `wakeDuration` passes without another, it
+    /// is suspended again.
+    public func wake(by deviceID: String) {
+        let wake = shell.withLockedValue { shell -> Int? in
+            // Running for another reason (in front, or sent to the background by hand): nothing to do.
+            guard !shell.status.state.runs || shell.woken != nil else { return nil }
+            shell.wakes += 1
+            shell.woken = shell.wakes
+            return shell.wakes
+        }
+        guard let wake else { return }
+        if !runs { set(.background, why: "woken by a message from \(deviceID)") }
+        queue.asyncAfter(deadline: .now() + wakeDuration) { [self] in
+            // Only the latest wake's timer suspends, and only an app still in the background it woke.
+            let expired = shell.withLockedValue { shell -> Bool in
+                guard shell.woken == wake, shell.status.state == .background else { return false }
+                shell.woken = nil
+                return true
+            }
+            if expired { set(.suspended, why: "iOS suspended it \(Self.seconds(wakeDuration)) after a watch's message woke it") }
+        }
+    }
+
+    static func seconds(_ interval: TimeInterval) -> String {
+        interval == interval.rounded() ? "\(Int(interval)) s" : String(format: "%.1f s", interval)
+    }
+
+    /// Applies `hyzer-hub app STATE` (`hub/app-request`) when the request is new: each request
+    /// once, so the app a watch woke is not sent back to sleep by an old one.
+    public func follow(request url: URL) {
+        let stamp = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date
+        guard let stamp, let requested = PhoneAppRequest.read(url) else { return }
+        let isNew = shell.withLockedValue { shell in
+            defer { shell.lastRequest = stamp }
+            guard shell.lastRequest != stamp else { return false }
+            shell.woken = nil  // a state asked for by hand is kept: no wake's timer undoes it
+            return true
+        }
+        if isNew { set(requested, why: "hyzer-hub app \(requested.rawValue)") }
+    }
+
+    /// A paired watch said whether its app is in front (nil: it left).
+    public func watch(_ deviceID: String, appActive: Bool?) {
+        shell.withLockedValue { $0.watches[deviceID] = appActive }
+        if let appActive {
+            logger.info("\(deviceID): its app is \(appActive ? "in the foreground: reachable from the phone" : "in the background: not reachable from the phone; standings reach it as application context")")
+        }
+        writeStatus()
+    }
+
+    private func writeStatus() {
+        guard let statusFile else { return }
+        let paired = pairedDevices()
+        let status = shell.withLockedValue { shell -> PhoneAppStatus in
+            shell.status.watches = paired.sorted().map { device in
+                PhoneAppStatus.Watch(deviceID: device, appActive: shell.watches[device], reachable: shell.watches[device] != false)
+            }
+            return shell.status
+        }
+        queue.async { [logger] in
+            do { try status.write(to: statusFile) } catch { logger.error("could not write \(statusFile.path): \(error)") }
+        }
     }
 }

@@ -54,7 +54,7 @@ public struct ComplicationContent: Sendable, Hashable, Codable {
     /// "2nd", "T2" when shared, "–" before the first hole.
     public var place: String {
         guard let position else { return "–" }
-        return Self.ordinal(position, tied: tied)
+        return ScoreFormat.place(position, tied: tied)
     }
 
     /// Inline (one line above the time): "2nd · -3 · thru 7", "Final · 2nd · -3", "Jake · no holes
@@ -100,14 +100,5 @@ public struct ComplicationContent: Sendable, Hashable, Codable {
     /// "3 under par", "even par", "2 over par".
     public var spokenToPar: String {
         scoreRelativeToPar == 0 ? "even par" : scoreRelativeToPar < 0 ? "\(-scoreRelativeToPar) under par" : "\(scoreRelativeToPar) over par"
-    }
-
-    /// "2nd", or "T2" when shared.
-    public static func ordinal(_ n: Int, tied: Bool) -> String { tied ? "T\(n)" : ordinal(n) }
-
-    /// "1st", "2nd", "3rd", "4th", "11th", "22nd".
-    static func ordinal(_ n: Int) -> String {
-        let suffix = (11...13).contains(n % 100) ? "th" : [1: "st", 2: "nd", 3: "rd"][n % 10] ?? "th"
-        return "\(n)\(suffix)"
     }
 }

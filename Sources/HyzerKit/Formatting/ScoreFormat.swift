@@ -17,6 +17,15 @@ public enum ScoreFormat {
         position(standing.position, tied: standing.tied)
     }
 
+    /// "2nd", or "T2" when shared: a place said in a line of text (the watch face, the round's end).
+    public static func place(_ position: Int, tied: Bool) -> String { tied ? "T\(position)" : ordinal(position) }
+
+    /// "1st", "2nd", "3rd", "4th", "11th", "22nd".
+    public static func ordinal(_ n: Int) -> String {
+        let suffix = (11...13).contains(n % 100) ? "th" : [1: "st", 2: "nd", 3: "rd"][n % 10] ?? "th"
+        return "\(n)\(suffix)"
+    }
+
     /// "Hole 7 of 18".
     public static func holeProgress(current: Int, of holeCount: Int) -> String {
         "Hole \(current) of \(holeCount)"

@@ -947,7 +947,7 @@ private struct Face {
         } else if case .final = state.screen, banner == nil, let own = state.finishedRound?.standings.first(where: { $0.playerID == state.wearerID }),
                   let position = own.position {
             // The wearer's result, as the round-end announcement says it.
-            let result = "You: \(ComplicationContent.ordinal(position, tied: own.tied)) · \(ScoreFormat.relativeToPar(own.scoreRelativeToPar))"
+            let result = "You: \(ScoreFormat.place(position, tied: own.tied)) · \(ScoreFormat.relativeToPar(own.scoreRelativeToPar))"
             let withStrokes = result + " · \(own.totalStrokes) strokes"
             let text = measurer.width(withStrokes, caption) <= frame.width ? withStrokes : result
             list.commands.append(.text(measurer.truncate(text, font: caption, toFit: frame.width), frame: frame, font: caption,
