@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 /// Release executables are linked as plain, position-dependent executables: the dynamic loader
@@ -42,6 +42,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // The phone's face: HTTP and WebSocket without hand-written protocol code. No traits:
+        // swift-configuration is not needed.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
         // Property-based tests of the scoring rule (seeded cases, shrunk counterexamples).
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
@@ -120,6 +124,22 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // The phone's face: the seeds' phone screens as a web page that `serve` serves, live over a
+        // WebSocket. The page (HTML, CSS, JavaScript) is compiled in, so the binary is the whole app.
+        .target(
+            name: "HubWeb",
+            dependencies: [
+                "HubCore", "HyzerKit",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [.embedInCode("Page/index.html"), .embedInCode("Page/app.css"), .embedInCode("Page/app.js")]
+        ),
         // What the three executables share on the command line: --version, logging options, typed arguments.
         .target(
             name: "HyzerCLI",
@@ -134,7 +154,7 @@ let package = Package(
         .executableTarget(
             name: "hyzer-hub",
             dependencies: [
-                "HubCore", "HubCloud", "HyzerLink", "HyzerStorage", "HyzerCLI",
+                "HubCore", "HubCloud", "HubWeb", "HyzerLink", "HyzerStorage", "HyzerCLI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),

@@ -277,6 +277,22 @@ public final class Hub: Sendable {
         try database.read { store in try store.roundInPlay() ?? store.latestRound() }
     }
 
+    /// Completed rounds, newest first, each with its final standings: the phone's history.
+    public func history(limit: Int = 100) throws -> [(round: Round, final: RoundSnapshot, owner: Player, organizer: String?)] {
+        try database.read { store in
+            try store.completedRounds(limit: limit).map { round in
+                (round, RoundSnapshot(round: round, events: try store.events(roundID: round.id)), try Self.defaultReporter(store, round: round),
+                 try store.cloudRound(id: round.id)?.organizerName)
+            }
+        }
+    }
+
+    /// Whose phone this is in `round`: the player its own scores are reported by (the cloud's
+    /// `--player`, else the owner named at `round start --owner`, else the round's first player).
+    public func owner(in round: Round) throws -> Player {
+        try database.read { store in try Self.defaultReporter(store, round: round) }
+    }
+
     /// The round in play, else the latest round, with its log in arrival order.
     public func eventLog() throws -> (round: Round?, events: [ScoreEvent]) {
         try database.read { store in

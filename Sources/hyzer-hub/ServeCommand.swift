@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HubCloud
 import HubCore
+import HubWeb
 import HyzerCLI
 import HyzerKit
 import HyzerLink
@@ -54,7 +55,13 @@ struct ServeCommand: AsyncParsableCommand {
             help: ArgumentHelp("How long the phone app runs in the background after a watch's message woke it from suspended or not running (hyzer-hub app), before it is suspended again, as iOS does (0.1 to 600).", valueName: "S"))
     var wakeSeconds = 10.0
 
+    @Option(help: ArgumentHelp("Where the phone's face (a web page, live) listens: HOST:PORT. On loopback (the default, a free port) it needs nothing; on any other address it is served over TLS with the hub's certificate and asks for the pairing token once.", valueName: "HOST:PORT"))
+    var web = "127.0.0.1:0"
+    @Flag(name: .customLong("no-web"), help: "Do not serve the phone's face.")
+    var noWeb = false
+
     func validate() throws {
+        do { _ = try PhoneWebConfiguration.parseAddress(web) } catch { throw ValidationError("--web: \(error.description)") }
         guard latency >= 0 else { throw ValidationError("--latency must be 0 or more milliseconds; got \(latency).") }
         guard jitter >= 0 else { throw ValidationError("--jitter must be 0 or more milliseconds; got \(jitter).") }
         guard (0...1).contains(drop) else { throw ValidationError("--drop is a probability between 0 and 1; got \(drop).") }
@@ -113,15 +120,19 @@ struct ServeCommand: AsyncParsableCommand {
         )
         service.attach(server)
         let sync = try cloudSync(hub: hub, service: service, paths: paths)
+        // The ready line comes first (scripts wait for it), then the page's address.
+        let (linkReady, announceLinkReady) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let page = try phoneWeb(hub: hub, service: service, paths: paths, after: linkReady)
         let serving = HubServeService(server: server, service: service, database: paths.database, appRequest: paths.appRequest, logger: logger,
                                       storeChanged: { sync.kick() }) { bound in
             // Unbuffered, so a script waiting for this line sees it at once.
             FileHandle.standardOutput.write(Data("hyzer-hub serving on \(bound) (home \(paths.home.path))\n".utf8))
+            announceLinkReady.yield()
         }
         // The group traps SIGINT and SIGTERM before any service runs, so a signal sent the moment
         // the ready line appears is never lost; either one shuts down gracefully.
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(
-            services: ([serving, sync] as [any Service]).map { ServiceGroupConfiguration.ServiceConfiguration(service: $0, successTerminationBehavior: .gracefullyShutdownGroup) },
+            services: ([serving, sync] + (page.map { [$0] } ?? []) as [any Service]).map { ServiceGroupConfiguration.ServiceConfiguration(service: $0, successTerminationBehavior: .gracefullyShutdownGroup) },
             gracefulShutdownSignals: [.sigint, .sigterm], logger: logger))
         try await group.run()
     }
@@ -132,6 +143,21 @@ extension ServeCommand {
     func cloudSync(hub: Hub, service: HubLinkService, paths: HyzerPaths) throws -> CloudSync {
         try? FileManager.default.removeItem(at: paths.cloudStatus)
         return CloudSync(hub: hub, statusFile: paths.cloudStatus, logger: Logger(label: "hyzer.hub.cloud"), onChange: { service.storeChanged() })
+    }
+
+    /// The phone's face, following every change the watches are pushed (nil with --no-web).
+    func phoneWeb(hub: Hub, service: HubLinkService, paths: HyzerPaths, after linkReady: AsyncStream<Void>) throws -> PhoneWeb? {
+        guard !noWeb else { return nil }
+        let (host, port) = try PhoneWebConfiguration.parseAddress(web)
+        let tls = PhoneWebConfiguration.isLoopback(host) ? nil : try HubIdentity.loadOrCreate(in: paths.hubDirectory).serverConfiguration()
+        let publisher = PagePublisher(hub: hub, snapshot: { try hub.snapshot() }, appState: { service.app.state.rawValue })
+        service.observePublished { _ in publisher.changed() }
+        return PhoneWeb(hub: hub, publisher: publisher,
+                        configuration: PhoneWebConfiguration(host: host, port: port, tls: tls, token: try PairingToken.loadOrCreate(at: paths.pairingToken)),
+                        logger: Logger(label: "hyzer.hub.web"), wrote: { service.storeChanged() }) { url in
+            for await _ in linkReady { break }
+            FileHandle.standardOutput.write(Data("hyzer-hub phone's face on \(url)\n".utf8))
+        }
     }
 
     /// Over TCP, TLS with the hub's own certificate (made on first start), unless --insecure.

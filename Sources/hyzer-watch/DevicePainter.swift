@@ -1,3 +1,4 @@
+import HyzerKit
 import CSDL2
 import Foundation
 import WatchCore
@@ -22,7 +23,7 @@ extension Painter {
         // The side button and the crown sit behind the case's edge and stand out of it.
         fillRoundedRect(scaled(chrome.sideButton), radius: 4 * s, Self.rim)
         let crown = scaled(chrome.crown)
-        fillRoundedRect(crown, radius: 7 * s, crownHighlight ? Self.rimLight.mixed(with: WatchColor.accent, 0.25) : Self.rimLight)
+        fillRoundedRect(crown, radius: 7 * s, crownHighlight ? Self.rimLight.mixed(with: HyzerColor.accent, 0.25) : Self.rimLight)
         // Knurled ridges along the crown.
         var y = crown.y + 4 * s
         while y < crown.y + crown.height - 4 * s {

@@ -1,3 +1,4 @@
+import HyzerKit
 import CSDL2
 import Foundation
 import Logging

@@ -269,7 +269,7 @@ final class WatchHost: ScenarioHost {
             // is drawn at the largest scale that fits, centred, on the colour around it (the desk,
             // or the face's background without chrome), so no seam shows; clicks are offset to match.
             pictureOrigin = ((target.pointee.w - source.pointee.w) / 2, (target.pointee.h - source.pointee.h) / 2)
-            let around = showsChrome ? Painter.desk : WatchColor.background
+            let around = showsChrome ? Painter.desk : HyzerColor.background
             SDL_FillRect(target, nil, SDL_MapRGB(target.pointee.format, around.r, around.g, around.b))
             var destination = SDL_Rect(x: pictureOrigin.x, y: pictureOrigin.y, w: source.pointee.w, h: source.pointee.h)
             SDL_UpperBlit(source, nil, target, &destination)

@@ -154,9 +154,9 @@ struct WatchDeviceTests {
         func textColors(_ list: DisplayList) -> [RGBA] {
             list.commands.compactMap { if case .text(_, _, _, let color, _) = $0 { color } else { nil } }
         }
-        #expect(textColors(down) == textColors(up).map(WatchColor.dimmed))
+        #expect(textColors(down) == textColors(up).map(HyzerColor.dimmed))
         #expect(textColors(down).allSatisfy { $0.luminance < 0.5 })
-        #expect(down.background == WatchColor.dimmed(up.background), "the background dims too, so no band stays lighter")
+        #expect(down.background == HyzerColor.dimmed(up.background), "the background dims too, so no band stays lighter")
         // The first touch wakes the face and does nothing else.
         #expect(WatchMachine.reduce(&state, .tap(Point(x: 200, y: 100)), Fixture.env()) == [])
         #expect(!state.wristDown && state.screenName == "leaderboard")

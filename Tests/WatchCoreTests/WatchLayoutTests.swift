@@ -22,8 +22,8 @@ struct WatchLayoutTests {
         #expect(list.background == RGBA(hex: 0x0A0A0C))
         // No "No phone": the link has not said anything yet (see noPhoneOnlyOnceKnown).
         #expect(list.texts == ["1", "Jake", "-2", "2", "Mike", "-1", "3", "Sarah", "+1", "4", "Amy", "+2", "Hole 2 of 9"])
-        #expect(Self.color(of: "1", in: list) == WatchColor.accent)  // teal for first
-        #expect(Self.color(of: "2", in: list) == WatchColor.textPrimary)
+        #expect(Self.color(of: "1", in: list) == HyzerColor.accent)  // teal for first
+        #expect(Self.color(of: "2", in: list) == HyzerColor.textPrimary)
     }
 
     @Test("No phone shows only once the link has said the phone is unreachable, never while it first connects")
@@ -114,7 +114,7 @@ struct WatchLayoutTests {
         _ = WatchMachine.reduce(&state, .crown(detents: -1), Fixture.env())
         let list = Self.frame(state, at: 5)
         #expect(list.texts == ["Hole 2", "Jake", "2", "Par 3", "-1", "Save"])
-        #expect(Self.color(of: "2", in: list) == WatchColor.underPar)
+        #expect(Self.color(of: "2", in: list) == HyzerColor.underPar)
         #expect(WatchLayout.saveButton(size: .mm45).contains(Point(x: 198, y: 420)))
     }
 

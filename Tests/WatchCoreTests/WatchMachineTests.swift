@@ -137,12 +137,12 @@ struct WatchMachineTests {
         let jake = stale.commands.compactMap { command -> RGBA? in
             if case .text("Jake", _, _, let color, _) = command { return color } else { return nil }
         }
-        #expect(jake == [WatchColor.stale(WatchColor.textPrimary)])
+        #expect(jake == [HyzerColor.stale(HyzerColor.textPrimary)])
         for tone in ScoreTone.allCases {
-            #expect(WatchColor.contrast(WatchColor.stale(tone.color)) >= 4.5, "\(tone) stale")
-            #expect(WatchColor.stale(tone.color) != tone.color)
+            #expect(HyzerColor.contrast(HyzerColor.stale(tone.color)) >= 4.5, "\(tone) stale")
+            #expect(HyzerColor.stale(tone.color) != tone.color)
         }
-        #expect(WatchColor.contrast(WatchColor.status) >= 4.5)
+        #expect(HyzerColor.contrast(HyzerColor.status) >= 4.5)
     }
 
     @Test("A heartbeat confirming the shown sequence keeps the standings fresh")

@@ -54,9 +54,14 @@ public struct HubIdentity: Sendable {
 
     /// The server side's TLS context.
     public func serverContext() throws -> NIOSSLContext {
-        let configuration = TLSConfiguration.makeServerConfiguration(
+        try NIOSSLContext(configuration: serverConfiguration())
+    }
+
+    /// The server side's TLS configuration (the link and the phone's web face present the same
+    /// certificate, the one a watch pins).
+    public func serverConfiguration() throws -> TLSConfiguration {
+        TLSConfiguration.makeServerConfiguration(
             certificateChain: [.certificate(try NIOSSLCertificate(bytes: certificateDER, format: .der))],
             privateKey: .privateKey(try NIOSSLPrivateKey(bytes: Array(privateKeyPEM.utf8), format: .pem)))
-        return try NIOSSLContext(configuration: configuration)
     }
 }

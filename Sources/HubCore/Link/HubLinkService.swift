@@ -27,6 +27,13 @@ public final class HubLinkService: LinkServerDelegate {
 
     /// The phone app's lifecycle and the watch apps it can reach (`hub/app-state.json`).
     public let app: PhoneApp
+    /// Told of every snapshot published (the phone's web face follows the same changes the
+    /// watches are pushed).
+    private let publishedObservers = NIOLockedValueBox<[@Sendable (StandingsSnapshot) -> Void]>([])
+
+    public func observePublished(_ observer: @escaping @Sendable (StandingsSnapshot) -> Void) {
+        publishedObservers.withLockedValue { $0.append(observer) }
+    }
 
     /// - Parameters:
     ///   - appStatusFile: where the app's state is written (`hub/app-state.json`); nil: nowhere.
@@ -139,6 +146,7 @@ public final class HubLinkService: LinkServerDelegate {
             }
             let pushed = server.withLockedValue { $0 }?.broadcast(snapshot, then: { [self] in exportLater(snapshot) }) ?? false
             if !pushed { export(snapshot) }
+            for observer in publishedObservers.withLockedValue({ $0 }) { observer(snapshot) }
             for watch in server.withLockedValue({ $0 })?.complicationWatches ?? [] {
                 updateComplication(of: watch.deviceID, wearer: watch.wearer, from: snapshot)
             }

@@ -139,6 +139,12 @@ struct HubStore {
         try RoundRecord.order(RoundRecord.Columns.createdAt.desc, Column.rowID.desc).fetchOne(db).map(round)
     }
 
+    /// Completed rounds, newest first (the phone's history).
+    func completedRounds(limit: Int) throws -> [Round] {
+        try RoundRecord.filter(RoundRecord.Columns.status == RoundStatus.completed.rawValue)
+            .order(RoundRecord.Columns.createdAt.desc, Column.rowID.desc).limit(limit).fetchAll(db).map(round)
+    }
+
     /// The round in play's id, status and selected hole: the parts of a round that change.
     func roundInPlayHeader() throws -> (id: String, status: RoundStatus, selectedHole: Int?)? {
         try inPlayRecord().map { ($0.id, $0.status, $0.selectedHole) }

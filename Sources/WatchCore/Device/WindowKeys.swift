@@ -1,3 +1,4 @@
+import HyzerKit
 import Foundation
 
 /// The window's keys, as `?` shows them over the face (and `hyzer-watch --help` lists them).
@@ -28,7 +29,7 @@ public enum WindowKeys {
     /// The key list drawn over the face: a dark panel, key on the left, what it does on the right.
     public static func helpOverlay(width: Double, height: Double, measurer: TextMeasurer) -> [DrawCommand] {
         // Opaque: the face (the status-bar time, rows) showing through read as part of the list.
-        var commands: [DrawCommand] = [.rect(Rect(x: 0, y: 0, width: width, height: height), WatchColor.background, cornerRadius: 0)]
+        var commands: [DrawCommand] = [.rect(Rect(x: 0, y: 0, width: width, height: height), HyzerColor.background, cornerRadius: 0)]
         let rowHeight = min(26, (height - 40) / Double(all.count))
         let top = (height - rowHeight * Double(all.count)) / 2
         let keyWidth = width * 0.36
@@ -43,9 +44,9 @@ public enum WindowKeys {
         for (index, entry) in all.enumerated() {
             let y = top + Double(index) * rowHeight
             commands.append(.text(measurer.truncate(entry.keys, font: bold, toFit: keyWidth - 8), frame: Rect(x: 16, y: y, width: keyWidth - 8, height: rowHeight),
-                                  font: bold, color: WatchColor.accent, alignment: .trailing))
+                                  font: bold, color: HyzerColor.accent, alignment: .trailing))
             commands.append(.text(measurer.truncate(entry.action, font: font, toFit: width - keyWidth - 32), frame: Rect(x: 16 + keyWidth + 4, y: y, width: width - keyWidth - 32, height: rowHeight),
-                                  font: font, color: WatchColor.textPrimary, alignment: .leading))
+                                  font: font, color: HyzerColor.textPrimary, alignment: .leading))
         }
         return commands
     }

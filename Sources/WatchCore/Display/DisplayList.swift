@@ -1,3 +1,5 @@
+import HyzerKit
+
 /// A point on the face, in pixels from the top-left corner.
 public struct Point: Sendable, Hashable {
     public var x: Double, y: Double

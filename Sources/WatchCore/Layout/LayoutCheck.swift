@@ -1,3 +1,4 @@
+import HyzerKit
 import Foundation
 
 /// What a designer checks on one frame of the face, as a function a test can sweep: text over

@@ -119,13 +119,13 @@ public enum WatchLayout {
     public static func displayList(_ state: WatchState, now: Date, size: WatchSize, measurer: TextMeasurer,
                                    clock: String? = nil) -> DisplayList {
         let m = state.metrics(size)
-        var list = DisplayList(width: m.width, height: m.height, background: WatchColor.background)
+        var list = DisplayList(width: m.width, height: m.height, background: HyzerColor.background)
         var face = Face(state: state, now: now, size: size, m: m, measurer: measurer, alwaysOn: state.wristDown)
         if state.appInBackground {
             face.watchFace(into: &list)
             if state.wristDown {
                 list.commands = list.commands.map(\.dimmed)
-                list.background = WatchColor.dimmed(list.background)
+                list.background = HyzerColor.dimmed(list.background)
             }
             list.accessibility.label = face.screenLabel
             return list
@@ -152,12 +152,12 @@ public enum WatchLayout {
             // The status bar's type grows as the header's does (less than the rows'), so the time
             // stays inside the area kept for it at any text size.
             list.commands.append(.text(clock, frame: Rect(x: area.x, y: area.y, width: area.width - m.titleInset, height: area.height),
-                                       font: titleFont(m), color: WatchColor.textPrimary, alignment: .trailing))
+                                       font: titleFont(m), color: HyzerColor.textPrimary, alignment: .trailing))
         }
         if state.wristDown {
             // The always-on display: everything at about half brightness, the background too.
             list.commands = list.commands.map(\.dimmed)
-            list.background = WatchColor.dimmed(list.background)
+            list.background = HyzerColor.dimmed(list.background)
         }
         list.accessibility.label = face.screenLabel
         if state.wristDown { list.accessibility.value = "Wrist down" }
@@ -283,10 +283,10 @@ extension DrawCommand {
     /// This command on the always-on display.
     var dimmed: DrawCommand {
         switch self {
-        case .rect(let rect, let color, let radius): .rect(rect, WatchColor.dimmed(color), cornerRadius: radius)
-        case .text(let text, let frame, let font, let color, let alignment): .text(text, frame: frame, font: font, color: WatchColor.dimmed(color), alignment: alignment)
-        case .ring(let rect, let color, let thickness, let radius): .ring(rect, WatchColor.dimmed(color), thickness: thickness, cornerRadius: radius)
-        case .arc(let rect, let color, let thickness, let fraction): .arc(rect, WatchColor.dimmed(color), thickness: thickness, fraction: fraction)
+        case .rect(let rect, let color, let radius): .rect(rect, HyzerColor.dimmed(color), cornerRadius: radius)
+        case .text(let text, let frame, let font, let color, let alignment): .text(text, frame: frame, font: font, color: HyzerColor.dimmed(color), alignment: alignment)
+        case .ring(let rect, let color, let thickness, let radius): .ring(rect, HyzerColor.dimmed(color), thickness: thickness, cornerRadius: radius)
+        case .arc(let rect, let color, let thickness, let fraction): .arc(rect, HyzerColor.dimmed(color), thickness: thickness, fraction: fraction)
         }
     }
 }
@@ -366,8 +366,8 @@ private struct Face {
         elements.sort { $0.frame.y < $1.frame.y }
 
         // The header and the footer band cover rows sliding past the list's ends.
-        list.commands.append(.rect(Rect(x: 0, y: 0, width: m.width, height: m.headerHeight), WatchColor.background, cornerRadius: 0))
-        list.commands.append(.rect(Rect(x: 0, y: area.y + area.height, width: m.width, height: m.height - area.y - area.height), WatchColor.background, cornerRadius: 0))
+        list.commands.append(.rect(Rect(x: 0, y: 0, width: m.width, height: m.headerHeight), HyzerColor.background, cornerRadius: 0))
+        list.commands.append(.rect(Rect(x: 0, y: area.y + area.height, width: m.width, height: m.height - area.y - area.height), HyzerColor.background, cornerRadius: 0))
         let hole = final ? round.currentHole : WatchMachine.scoringHole(state)
         let title = final ? "Final · \(round.courseName)" : ScoreFormat.holeProgress(current: hole, of: round.holeCount)
         // Large text: "Hole 7/18" before cutting "Hole 7 of 18" to "Hole 7 of…".
@@ -433,9 +433,9 @@ private struct Face {
         // No background of its own: a row sliding past another does not wipe its text out.
         if own {
             list.commands.append(.rect(Rect(x: m.margin * 0.25, y: frame.y + 4, width: m.width - m.margin * 0.5, height: frame.height - 8),
-                                       WatchColor.elevated.opacity(opacity), cornerRadius: 12))
+                                       HyzerColor.elevated.opacity(opacity), cornerRadius: 12))
         }
-        func color(_ rgba: RGBA) -> RGBA { (pass.stale ? WatchColor.stale(rgba) : rgba).opacity(opacity) }
+        func color(_ rgba: RGBA) -> RGBA { (pass.stale ? HyzerColor.stale(rgba) : rgba).opacity(opacity) }
         let x = m.margin
         // Stacked (large text): position and score on the first line, the name across the second.
         let stacked = m.stackedRows
@@ -444,12 +444,12 @@ private struct Face {
         if stacked {
             // Two-line rows need a rule between them, or a name reads as the row below's.
             list.commands.append(.rect(Rect(x: m.margin, y: frame.y + frame.height - 2, width: m.width - m.margin * 2, height: 2),
-                                       WatchColor.tertiary.opacity(opacity), cornerRadius: 1))
+                                       HyzerColor.tertiary.opacity(opacity), cornerRadius: 1))
         }
         let positionText = ScoreFormat.position(of: standing)
         if !positionText.isEmpty {
             list.commands.append(.text(positionText, frame: Rect(x: x, y: firstLine.y, width: c.positionWidth, height: firstLine.height),
-                                       font: c.positionFont, color: color(standing.position == 1 ? WatchColor.accent : WatchColor.textPrimary),
+                                       font: c.positionFont, color: color(standing.position == 1 ? HyzerColor.accent : HyzerColor.textPrimary),
                                        alignment: .leading))
         }
         let nameX = stacked ? x : x + c.positionWidth
@@ -460,15 +460,15 @@ private struct Face {
         let nameRoom = nameEnd - nameX - (standing.discrepancy ? markWidth : 0) - (pending ? markWidth : 0)
         let name = measurer.truncate(standing.name, font: c.nameFont, toFit: nameRoom)
         list.commands.append(.text(name, frame: Rect(x: nameX, y: nameLine.y, width: nameRoom, height: nameLine.height),
-                                   font: c.nameFont, color: color(WatchColor.textPrimary), alignment: .leading))
+                                   font: c.nameFont, color: color(HyzerColor.textPrimary), alignment: .leading))
         var markX = nameX + measurer.width(name, c.nameFont) + m.margin * 0.25
         if standing.discrepancy {
             // A status badge, not a score colour: "!" in a purple circle.
             let d = m.rowText * 0.8
             list.commands.append(.rect(Rect(x: markX, y: nameLine.y + (nameLine.height - d) / 2, width: d, height: d),
-                                       WatchColor.status.opacity(opacity), cornerRadius: d / 2))
+                                       HyzerColor.status.opacity(opacity), cornerRadius: d / 2))
             list.commands.append(.text("!", frame: Rect(x: markX, y: nameLine.y, width: d, height: nameLine.height),
-                                       font: FontSpec(.sansBold, m.caption), color: WatchColor.background.opacity(opacity), alignment: .center))
+                                       font: FontSpec(.sansBold, m.caption), color: HyzerColor.background.opacity(opacity), alignment: .center))
             markX += markWidth
         }
         // A score saved here for this row and not yet acked by the phone: a hollow status ring
@@ -476,19 +476,19 @@ private struct Face {
         if pending {
             let d = (m.rowText * 0.45).rounded()
             list.commands.append(.ring(Rect(x: markX, y: nameLine.y + (nameLine.height - d) / 2, width: d, height: d),
-                                       WatchColor.status.opacity(opacity), thickness: 3, cornerRadius: d / 2))
+                                       HyzerColor.status.opacity(opacity), thickness: 3, cornerRadius: d / 2))
         }
         let played = standing.holesPlayed > 0
         let tone = ScoreTone.forRound(relativeToPar: standing.scoreRelativeToPar, holesPlayed: standing.holesPlayed)
         list.commands.append(.text(played ? ScoreFormat.relativeToPar(standing.scoreRelativeToPar) : "-",
                                    frame: Rect(x: scoreX, y: firstLine.y, width: c.scoreWidth, height: firstLine.height), font: c.scoreFont,
-                                   color: color(played ? tone.color : WatchColor.textSecondary), alignment: .trailing))
+                                   color: color(played ? tone.color : HyzerColor.textSecondary), alignment: .trailing))
         // After the row's own text, so a row still reads "1 Sarah -2" while its arrow shows; only
         // on a row whose text shows (not on the sliver of a row sliding in below the list).
         if pass.arrows > 0, let up = pass.reshuffle?.movedUp[standing.playerID], firstLine.y + firstLine.height / 2 < area.y + area.height {
             list.commands.append(.text(up ? "▲" : "▼", frame: Rect(x: x + c.widestPosition + 4, y: firstLine.y, width: c.arrowWidth, height: firstLine.height * 0.55),
                                        font: c.arrowFont,
-                                       color: (up ? WatchColor.underPar : WatchColor.overPar).opacity(pass.arrows * opacity), alignment: .center))
+                                       color: (up ? HyzerColor.underPar : HyzerColor.overPar).opacity(pass.arrows * opacity), alignment: .center))
         }
         let shown = frame.clipped(to: area)
         guard shown.height > 0 else { return nil }
@@ -513,7 +513,7 @@ private struct Face {
             : shorter.flatMap { measurer.width($0, headerFont) <= available ? $0 : nil } ?? title
         list.commands.append(.text(measurer.truncate(shown, font: headerFont, toFit: available),
                                    frame: Rect(x: m.titleInset, y: 0, width: room, height: titleHeight), font: headerFont,
-                                   color: WatchColor.textSecondary, alignment: .leading))
+                                   color: HyzerColor.textSecondary, alignment: .leading))
         list.addElement(AccessibilityElement(.heading, label: title, frame: Rect(x: m.titleInset, y: 0, width: room, height: titleHeight)))
         if let age {
             staleLabel(age, frame: Rect(x: m.titleInset, y: titleHeight - 4, width: room, height: m.headerHeight - titleHeight), into: &list)
@@ -526,9 +526,9 @@ private struct Face {
         let icon = "◷"
         let iconWidth = measurer.width(icon + " ", font)
         list.commands.append(.text(icon, frame: Rect(x: frame.x, y: frame.y, width: iconWidth, height: frame.height), font: font,
-                                   color: WatchColor.status, alignment: .leading))
+                                   color: HyzerColor.status, alignment: .leading))
         list.commands.append(.text(ScoreFormat.relativeAge(seconds: age), frame: Rect(x: frame.x + iconWidth, y: frame.y, width: frame.width - iconWidth, height: frame.height),
-                                   font: font, color: WatchColor.status, alignment: .leading))
+                                   font: font, color: HyzerColor.status, alignment: .leading))
         list.addElement(AccessibilityElement(.status, label: "Standings out of date", value: "updated \(ScoreFormat.spokenAge(seconds: age))", frame: frame))
     }
 
@@ -540,8 +540,8 @@ private struct Face {
         let track = Rect(x: m.width - 8, y: area.y + 4, width: 5, height: area.height - 8)
         let thumbHeight = max(24, track.height * Double(visible) / Double(count))
         let offset = (track.height - thumbHeight) * Double(top) / Double(count - visible)
-        list.commands.append(.rect(track, WatchColor.tertiary, cornerRadius: 2.5))
-        list.commands.append(.rect(Rect(x: track.x, y: track.y + offset, width: track.width, height: thumbHeight), WatchColor.scrollThumb, cornerRadius: 2.5))
+        list.commands.append(.rect(track, HyzerColor.tertiary, cornerRadius: 2.5))
+        list.commands.append(.rect(Rect(x: track.x, y: track.y + offset, width: track.width, height: thumbHeight), HyzerColor.scrollThumb, cornerRadius: 2.5))
         let first = top + 1, last = min(count, top + visible)
         list.addElement(AccessibilityElement(.status, label: "Scroll position", value: "rows \(first) to \(last) of \(count)", frame: track))
         guard let at = state.lastScrollAt, now.timeIntervalSince(at) < WatchState.scrollPositionShown else { return }
@@ -549,8 +549,8 @@ private struct Face {
         let font = FontSpec(.sansBold, m.caption)
         let width = measurer.width(text, font) + m.margin
         let pill = Rect(x: (m.width - width) / 2, y: area.y + area.height - m.caption * 1.5 - 6, width: width, height: m.caption * 1.5)
-        list.commands.append(.rect(pill, WatchColor.tertiary, cornerRadius: pill.height / 2))
-        list.commands.append(.text(text, frame: pill, font: font, color: WatchColor.textPrimary, alignment: .center))
+        list.commands.append(.rect(pill, HyzerColor.tertiary, cornerRadius: pill.height / 2))
+        list.commands.append(.text(text, frame: pill, font: font, color: HyzerColor.textPrimary, alignment: .center))
     }
 
     // MARK: Crown
@@ -566,7 +566,7 @@ private struct Face {
         // number below is what large text is for.
         let headingFont = FontSpec(.sans, (26 * m.band).rounded())
         let headingFrame = Rect(x: m.titleInset, y: m.margin * 0.25, width: room, height: headingFont.size * 1.6)
-        list.commands.append(.text(heading, frame: headingFrame, font: headingFont, color: WatchColor.textSecondary, alignment: .leading))
+        list.commands.append(.text(heading, frame: headingFrame, font: headingFont, color: HyzerColor.textSecondary, alignment: .leading))
         list.addElement(AccessibilityElement(.heading, label: heading, frame: headingFrame))
         if let strokes = entry.scoredStrokes {
             // A disputed hole says so first, in the status hue the leaderboard's mark uses.
@@ -576,7 +576,7 @@ private struct Face {
             let scored = !entry.claims.isEmpty ? WatchLayout.shownClaims(entry.claims, fitting: frame.width, font: font, measurer: measurer)
                 : entry.disputed ? "Disputed · \(strokes)\(by)" : "Scored \(strokes)\(by)"
             list.commands.append(.text(measurer.truncate(scored, font: font, toFit: frame.width), frame: frame, font: font,
-                                       color: entry.disputed ? WatchColor.status : WatchColor.accent, alignment: .center))
+                                       color: entry.disputed ? HyzerColor.status : HyzerColor.accent, alignment: .center))
             let label = !entry.claims.isEmpty ? "Disputed. \(WatchLayout.spokenClaims(entry.claims)) The organizer settles it on the phone."
                 : entry.disputed ? "Disputed. Scored \(strokes)\(by). The organizer settles it on the phone." : scored
             list.addElement(AccessibilityElement(.text, label: label, frame: frame))
@@ -592,7 +592,7 @@ private struct Face {
         let parFont = FontSpec(.sans, (m.caption * fit).rounded()), relativeFont = FontSpec(.sansBold, (m.caption * fit).rounded())
         let name = measurer.truncate(entry.playerName, font: nameFont, toFit: m.width - m.margin * 2)
         let nameFrame = Rect(x: m.margin, y: nameTop, width: m.width - m.margin * 2, height: nameFont.size * 1.5)
-        list.commands.append(.text(name, frame: nameFrame, font: nameFont, color: WatchColor.textPrimary, alignment: .center))
+        list.commands.append(.text(name, frame: nameFrame, font: nameFont, color: HyzerColor.textPrimary, alignment: .center))
         // The number, par and relative value sit centred between the name and the Save button.
         let nameBottom = nameTop + nameFrame.height
         let block = heroFont.size * 1.25 + parFont.size * 1.5
@@ -605,17 +605,17 @@ private struct Face {
         let parWidth = measurer.width(parText, parFont), relativeWidth = measurer.width(relative, relativeFont), gap = m.margin * 0.5
         let parX = (m.width - parWidth - gap - relativeWidth) / 2
         list.commands.append(.text(parText, frame: Rect(x: parX, y: parTop, width: parWidth, height: parFont.size * 1.5),
-                                   font: parFont, color: WatchColor.textSecondary, alignment: .leading))
+                                   font: parFont, color: HyzerColor.textSecondary, alignment: .leading))
         list.commands.append(.text(relative, frame: Rect(x: parX + parWidth + gap, y: parTop, width: relativeWidth + 2, height: parFont.size * 1.5),
                                    font: relativeFont, color: tone.color, alignment: .leading))
         list.addElement(AccessibilityElement(.adjustable, label: "Score for \(entry.playerName)",
                                              value: "\(entry.value), \(ScoreFormat.spokenHoleRelative(entry.relativeToPar)), par \(entry.par)",
                                              hint: "Turn the Digital Crown to adjust",
                                              frame: Rect(x: 0, y: nameFrame.y, width: m.width, height: parTop + parFont.size * 1.5 - nameFrame.y)))
-        list.commands.append(.rect(button, WatchColor.accent, cornerRadius: button.height / 2))
+        list.commands.append(.rect(button, HyzerColor.accent, cornerRadius: button.height / 2))
         let label = entry.supersedes == nil ? "Save" : "Correct"
         // The button's word grows as the band type does: the number above stays the largest thing.
-        list.commands.append(.text(label, frame: button, font: FontSpec(.sansBold, (34 * m.band).rounded()), color: WatchColor.background, alignment: .center))
+        list.commands.append(.text(label, frame: button, font: FontSpec(.sansBold, (34 * m.band).rounded()), color: HyzerColor.background, alignment: .center))
         list.addElement(AccessibilityElement(.button, label: label, hint: "Double tap to save \(entry.value) for \(entry.playerName)", frame: button))
     }
 
@@ -637,15 +637,15 @@ private struct Face {
         // Inline, above the time.
         let inlineFont = FontSpec(.sansBold, (26 * f).rounded())
         list.commands.append(.text(measurer.truncate(content.inline, font: inlineFont, toFit: slots.inline.width), frame: slots.inline,
-                                   font: inlineFont, color: WatchColor.textPrimary, alignment: .center))
+                                   font: inlineFont, color: HyzerColor.textPrimary, alignment: .center))
         list.addElement(complicationElement("Hyzer", content.spoken, spokenAge, WatchLayout.complicationSlots(m)[0].frame))
 
         // The time and the date.
         let time = WatchLayout.clockText(now)
-        list.commands.append(.text(time, frame: slots.time, font: slots.timeFont, color: WatchColor.textPrimary, alignment: .center))
+        list.commands.append(.text(time, frame: slots.time, font: slots.timeFont, color: HyzerColor.textPrimary, alignment: .center))
         list.addElement(AccessibilityElement(.text, label: time, frame: slots.time))
         if let dateFrame = slots.date {
-            list.commands.append(.text(date, frame: dateFrame, font: FontSpec(.sansBold, (26 * f * 1.1).rounded()), color: WatchColor.accent,
+            list.commands.append(.text(date, frame: dateFrame, font: FontSpec(.sansBold, (26 * f * 1.1).rounded()), color: HyzerColor.accent,
                                        alignment: .center))
             list.addElement(AccessibilityElement(.text, label: date, frame: dateFrame))
         }
@@ -657,24 +657,24 @@ private struct Face {
         let corner = slots.corner, labelHeight = slots.cornerLabel ? (labelFont.size * 1.3).rounded() : 0
         if slots.cornerLabel {
             list.commands.append(.text("TO PAR", frame: Rect(x: corner.x, y: corner.y, width: corner.width, height: labelHeight),
-                                       font: labelFont, color: WatchColor.textSecondary, alignment: .leading))
+                                       font: labelFont, color: HyzerColor.textSecondary, alignment: .leading))
         }
         let tone = ScoreTone.forRound(relativeToPar: content.scoreRelativeToPar, holesPlayed: content.holesPlayed)
         list.commands.append(.text(content.corner, frame: Rect(x: corner.x, y: corner.y + labelHeight, width: corner.width, height: corner.height - labelHeight),
-                                   font: cornerFont, color: content.hasRound ? tone.color : WatchColor.textSecondary, alignment: .leading))
+                                   font: cornerFont, color: content.hasRound ? tone.color : HyzerColor.textSecondary, alignment: .leading))
         list.addElement(complicationElement("Hyzer score to par", content.hasRound ? content.spokenToPar : content.spoken, spokenAge, slots.corner))
 
         // Circular: the position inside a gauge of the holes played.
         let ring = slots.circular
         let thickness = (ring.width * 0.09).rounded()
-        list.commands.append(.arc(ring, WatchColor.tertiary, thickness: thickness, fraction: 1))
-        if content.gauge > 0 { list.commands.append(.arc(ring, WatchColor.accent, thickness: thickness, fraction: content.gauge)) }
+        list.commands.append(.arc(ring, HyzerColor.tertiary, thickness: thickness, fraction: 1))
+        if content.gauge > 0 { list.commands.append(.arc(ring, HyzerColor.accent, thickness: thickness, fraction: content.gauge)) }
         let inner = Rect(x: ring.x + thickness * 1.5, y: ring.y, width: ring.width - thickness * 3, height: ring.height)
         // "T11" as well as "2": the type shrinks to fit inside the ring rather than being cut.
         var positionFont = FontSpec(.sansBold, (ring.height * 0.36).rounded())
         while positionFont.size > 12, measurer.width(content.circular, positionFont) > inner.width { positionFont.size -= 2 }
         list.commands.append(.text(measurer.truncate(content.circular, font: positionFont, toFit: inner.width), frame: inner,
-                                   font: positionFont, color: WatchColor.textPrimary, alignment: .center))
+                                   font: positionFont, color: HyzerColor.textPrimary, alignment: .center))
         let circularValue = content.spokenPlace.map { "\($0), thru \(content.holesPlayed) of \(content.holeCount) holes" } ?? content.spoken
         list.addElement(complicationElement("Hyzer place", circularValue, spokenAge, ring))
     }
@@ -683,12 +683,12 @@ private struct Face {
     private func rectangularComplication(_ content: ComplicationContent, age: String?, spokenAge: String?, in frame: Rect,
                                          into list: inout DisplayList) {
         let f = m.band
-        list.commands.append(.rect(frame, WatchColor.elevated, cornerRadius: 24))
+        list.commands.append(.rect(frame, HyzerColor.elevated, cornerRadius: 24))
         let fonts = [FontSpec(.sansBold, (30 * f).rounded()), FontSpec(.sans, (28 * f).rounded()), FontSpec(.sans, (24 * f).rounded())]
         let lines = content.rectangular + [age.map { "Updated \($0)" } ?? "Not updated yet"]
         // Past 15 minutes (WidgetKit's shortest reload interval) the age says so in the status hue.
         let old = state.complication.map { now.timeIntervalSince($0.refreshedAt) >= 15 * 60 } ?? false
-        let colors = [WatchColor.textPrimary, WatchColor.textPrimary, old ? WatchColor.status : WatchColor.textSecondary]
+        let colors = [HyzerColor.textPrimary, HyzerColor.textPrimary, old ? HyzerColor.status : HyzerColor.textSecondary]
         var y = frame.y + 12
         for (index, line) in lines.enumerated() {
             let height = (fonts[index].size * 1.3).rounded()
@@ -716,16 +716,16 @@ private struct Face {
         let titleFont = FontSpec(.sansBold, m.rowText)
         let titleFrame = Rect(x: m.margin, y: m.height / 2 - m.rowText * 1.5, width: m.width - m.margin * 2, height: m.rowText * 1.5)
         list.commands.append(.text(measurer.truncate(title, font: titleFont, toFit: m.width - m.margin * 2), frame: titleFrame,
-                                   font: titleFont, color: WatchColor.textPrimary, alignment: .center))
+                                   font: titleFont, color: HyzerColor.textPrimary, alignment: .center))
         list.addElement(AccessibilityElement(.heading, label: title, frame: titleFrame))
         let detailFrame = Rect(x: m.margin, y: m.height / 2 + m.margin * 0.25, width: m.width - m.margin * 2, height: m.caption * 1.5)
         list.commands.append(.text(measurer.truncate(detail, font: caption, toFit: m.width - m.margin * 2), frame: detailFrame,
-                                   font: caption, color: WatchColor.textSecondary, alignment: .center))
+                                   font: caption, color: HyzerColor.textSecondary, alignment: .center))
         list.addElement(AccessibilityElement(.text, label: detail, frame: detailFrame))
         if !waiting, let finished = state.finishedRound, let result = WatchLayout.winnerLine(finished) {
             let frame = Rect(x: m.margin, y: detailFrame.y + m.caption * 1.5, width: m.width - m.margin * 2, height: m.caption * 1.5)
             list.commands.append(.text(measurer.truncate(result, font: caption, toFit: m.width - m.margin * 2), frame: frame,
-                                       font: caption, color: WatchColor.textPrimary, alignment: .center))
+                                       font: caption, color: HyzerColor.textPrimary, alignment: .center))
             list.addElement(AccessibilityElement(.text, label: result, frame: frame))
         }
         if let age = state.isStale(at: now) ? state.age(at: now) : nil {
@@ -760,12 +760,12 @@ private struct Face {
         // The header's type, which grows less than the rows' (it shares the top with the clock).
         let titleFont = FontSpec(.sans, (26 * m.band).rounded())
         list.commands.append(.text(measurer.truncate(title, font: titleFont, toFit: titleFrame.width - 4), frame: titleFrame,
-                                   font: titleFont, color: overlay.failed ? WatchColor.textPrimary : WatchColor.textSecondary, alignment: .leading))
+                                   font: titleFont, color: overlay.failed ? HyzerColor.textPrimary : HyzerColor.textSecondary, alignment: .leading))
         let subtitle = "Hole \(overlay.hole) · par \(overlay.par)"
         let subtitleFont = FontSpec(.sans, (titleFont.size * 0.85).rounded())
         let subtitleFrame = Rect(x: m.titleInset, y: titleFrame.height - 4, width: titleFrame.width, height: WatchLayout.voiceTitleHeight(m) - titleFrame.height)
         list.commands.append(.text(measurer.truncate(subtitle, font: subtitleFont, toFit: subtitleFrame.width), frame: subtitleFrame,
-                                   font: subtitleFont, color: WatchColor.textSecondary, alignment: .leading))
+                                   font: subtitleFont, color: HyzerColor.textSecondary, alignment: .leading))
         list.addElement(AccessibilityElement(.heading, label: title, value: subtitle,
                                              frame: Rect(x: m.titleInset, y: 0, width: titleFrame.width, height: WatchLayout.voiceTitleHeight(m))))
     }
@@ -774,9 +774,9 @@ private struct Face {
     func voiceNotUnderstood(_ overlay: VoiceOverlay, into list: inout DisplayList) {
         let heard = "Heard \"\(overlay.transcript)\""
         let lines: [(String, FontSpec, RGBA, Double)] = [
-            (heard, caption, WatchColor.textPrimary, m.height / 2 - m.rowText * 2),
-            ("Try again?", FontSpec(.sansBold, m.rowText), WatchColor.textPrimary, m.height / 2 - m.rowText * 0.5),
-            ("Back to cancel", caption, WatchColor.textSecondary, m.height / 2 + m.rowText),
+            (heard, caption, HyzerColor.textPrimary, m.height / 2 - m.rowText * 2),
+            ("Try again?", FontSpec(.sansBold, m.rowText), HyzerColor.textPrimary, m.height / 2 - m.rowText * 0.5),
+            ("Back to cancel", caption, HyzerColor.textSecondary, m.height / 2 + m.rowText),
         ]
         for (text, font, color, y) in lines {
             let frame = Rect(x: m.margin, y: y, width: m.width - m.margin * 2, height: m.rowText * 1.5)
@@ -796,7 +796,7 @@ private struct Face {
         let scoreWidth = measurer.width("10?", scoreFont)
         let selected = overlay.selected == index
         if selected {
-            list.commands.append(.rect(frame, WatchColor.elevated, cornerRadius: 12))
+            list.commands.append(.rect(frame, HyzerColor.elevated, cornerRadius: 12))
         }
         let ready = row.isReady
         // An unresolved name shows what was heard, or who it could be, with "?".
@@ -811,7 +811,7 @@ private struct Face {
         let nameRoom = frame.width - scoreWidth - m.margin * 1.5
         // The "?" stays when a long name is cut short.
         let shown = measurer.truncate(name, font: nameFont, toFit: nameRoom - measurer.width(mark, nameFont)) + mark
-        let nameColor = ready ? WatchColor.textPrimary : WatchColor.textSecondary
+        let nameColor = ready ? HyzerColor.textPrimary : HyzerColor.textSecondary
         // What an unresolved row needs, under its name when the row has room.
         let disputes: String? = row.existingStrokes.flatMap { was in
             guard let value = row.value, was != value else { return nil }
@@ -825,7 +825,7 @@ private struct Face {
             : row.value == nil ? "No score heard · tap" : "Named twice · tap"
         let noteFont = FontSpec(.sans, m.caption * 0.85)
         let withNote = note != nil && frame.height >= m.rowText * 1.3 + noteFont.size * 1.3
-        let noteColor = ready ? WatchColor.status : WatchColor.textSecondary
+        let noteColor = ready ? HyzerColor.status : HyzerColor.textSecondary
         let nameHeight = withNote ? frame.height * 0.62 : frame.height
         list.commands.append(.text(shown, frame: Rect(x: frame.x + m.margin * 0.5, y: frame.y, width: nameRoom, height: nameHeight),
                                    font: nameFont, color: nameColor, alignment: .leading))
@@ -839,13 +839,13 @@ private struct Face {
         let leaderEnd = frame.x + frame.width - scoreWidth - m.margin * 0.5
         var x = leaderStart
         while x + 4 <= leaderEnd {
-            list.commands.append(.rect(Rect(x: x, y: frame.y + nameHeight * 0.62, width: 3, height: 3), WatchColor.textSecondary.opacity(0.6), cornerRadius: 1.5))
+            list.commands.append(.rect(Rect(x: x, y: frame.y + nameHeight * 0.62, width: 3, height: 3), HyzerColor.textSecondary.opacity(0.6), cornerRadius: 1.5))
             x += 10
         }
         let value = row.value.map(String.init) ?? "?"
-        let tone = row.value.map { ScoreTone.forHole(relativeToPar: $0 - overlay.par).color } ?? WatchColor.textSecondary
+        let tone = row.value.map { ScoreTone.forHole(relativeToPar: $0 - overlay.par).color } ?? HyzerColor.textSecondary
         list.commands.append(.text(value, frame: Rect(x: frame.x + frame.width - scoreWidth - m.margin * 0.5, y: frame.y, width: scoreWidth, height: frame.height),
-                                   font: scoreFont, color: ready ? tone : WatchColor.textSecondary, alignment: .trailing))
+                                   font: scoreFont, color: ready ? tone : HyzerColor.textSecondary, alignment: .trailing))
         let spokenValue = row.value.map { "\(ScoreFormat.spokenNumber($0)), \(ScoreFormat.spokenHoleRelative($0 - overlay.par))" } ?? "no score"
         return AccessibilityElement(.row, label: name + (mark.isEmpty ? "" : ", unsure"),
                                     value: spokenValue + (note.map { ", " + $0.replacingOccurrences(of: " · tap", with: "") } ?? ""),
@@ -858,22 +858,22 @@ private struct Face {
         if let remaining = overlay.remaining(at: now) {
             // The countdown: a bar that empties over 1.5 s.
             let bar = Rect(x: button.x, y: button.y + button.height / 2 - 3, width: button.width, height: 6)
-            list.commands.append(.rect(bar, WatchColor.elevated, cornerRadius: 3))
+            list.commands.append(.rect(bar, HyzerColor.elevated, cornerRadius: 3))
             if !alwaysOn {
-                list.commands.append(.rect(Rect(x: bar.x, y: bar.y, width: bar.width * remaining, height: bar.height), WatchColor.accent, cornerRadius: 3))
+                list.commands.append(.rect(Rect(x: bar.x, y: bar.y, width: bar.width * remaining, height: bar.height), HyzerColor.accent, cornerRadius: 3))
             }
             let hintFont = FontSpec(.sans, (26 * m.band).rounded())
             let hintFrame = Rect(x: button.x, y: bar.y - hintFont.size * 1.6, width: button.width, height: hintFont.size * 1.4)
             // "Tap to correct" where the whole sentence does not fit.
             let hint = measurer.width("Tap a score to correct", hintFont) <= hintFrame.width ? "Tap a score to correct" : "Tap to correct"
             list.commands.append(.text(measurer.truncate(hint, font: hintFont, toFit: hintFrame.width), frame: hintFrame, font: hintFont,
-                                       color: WatchColor.textSecondary, alignment: .center))
+                                       color: HyzerColor.textSecondary, alignment: .center))
             let seconds = max(0, (overlay.deadline ?? now).timeIntervalSince(now))
             list.addElement(AccessibilityElement(.status, label: "Auto-saving", value: String(format: "in %.1f seconds", seconds),
                                                  hint: "Tap a score to correct it", frame: Rect(x: bar.x, y: hintFrame.y, width: bar.width, height: bar.y + bar.height - hintFrame.y)))
         } else {
-            list.commands.append(.rect(button, WatchColor.accent, cornerRadius: button.height / 2))
-            list.commands.append(.text("Save", frame: button, font: FontSpec(.sansBold, m.rowText), color: WatchColor.background, alignment: .center))
+            list.commands.append(.rect(button, HyzerColor.accent, cornerRadius: button.height / 2))
+            list.commands.append(.text("Save", frame: button, font: FontSpec(.sansBold, m.rowText), color: HyzerColor.background, alignment: .center))
             list.addElement(AccessibilityElement(.button, label: "Save", hint: "Double tap to save these scores", frame: button))
         }
     }
@@ -881,16 +881,16 @@ private struct Face {
     /// The window's voice text line, across the bottom of the face.
     func voiceDraft(_ draft: String, into list: inout DisplayList) {
         let field = Rect(x: m.margin * 0.5, y: m.height - m.buttonHeight - m.margin * 0.5, width: m.width - m.margin, height: m.buttonHeight)
-        list.commands.append(.rect(field, WatchColor.elevated, cornerRadius: 16))
+        list.commands.append(.rect(field, HyzerColor.elevated, cornerRadius: 16))
         let prompt = "Say player names and scores"
         list.commands.append(.text(prompt, frame: Rect(x: field.x + m.margin * 0.5, y: field.y, width: field.width - m.margin, height: field.height * 0.45),
-                                   font: FontSpec(.sans, m.caption * 0.85), color: WatchColor.textSecondary, alignment: .leading))
+                                   font: FontSpec(.sans, m.caption * 0.85), color: HyzerColor.textSecondary, alignment: .leading))
         let font = FontSpec(.sansBold, m.caption)
         // The end of a long line stays visible, as in a text field.
         var shown = draft + "▏"
         while measurer.width(shown, font) > field.width - m.margin, shown.count > 1 { shown.removeFirst() }
         list.commands.append(.text(shown, frame: Rect(x: field.x + m.margin * 0.5, y: field.y + field.height * 0.4, width: field.width - m.margin, height: field.height * 0.55),
-                                   font: font, color: WatchColor.textPrimary, alignment: .leading))
+                                   font: font, color: HyzerColor.textPrimary, alignment: .leading))
         list.addElement(AccessibilityElement(.textField, label: prompt, value: draft, hint: "Enter to score, Escape to cancel", frame: field))
     }
 
@@ -928,21 +928,21 @@ private struct Face {
             let rest = pending.map { "· \($0)" }
             let total = dot + gap + measurer.width(text, caption) + (rest.map { gap + measurer.width($0, caption) } ?? 0)
             let capsule = Rect(x: (m.width - total) / 2 - m.margin * 0.5, y: frame.y + 2, width: total + m.margin, height: frame.height - 4)
-            list.commands.append(.rect(capsule, WatchColor.elevated, cornerRadius: capsule.height / 2))
+            list.commands.append(.rect(capsule, HyzerColor.elevated, cornerRadius: capsule.height / 2))
             var x = capsule.x + m.margin * 0.5
-            list.commands.append(.rect(Rect(x: x, y: frame.y + (frame.height - dot) / 2, width: dot, height: dot), WatchColor.status, cornerRadius: dot / 2))
+            list.commands.append(.rect(Rect(x: x, y: frame.y + (frame.height - dot) / 2, width: dot, height: dot), HyzerColor.status, cornerRadius: dot / 2))
             x += dot + gap
             list.commands.append(.text(text, frame: Rect(x: x, y: frame.y, width: measurer.width(text, caption), height: frame.height),
-                                       font: caption, color: WatchColor.textPrimary, alignment: .leading))
+                                       font: caption, color: HyzerColor.textPrimary, alignment: .leading))
             x += measurer.width(text, caption) + gap
             if let rest {
                 list.commands.append(.text(rest, frame: Rect(x: x, y: frame.y, width: measurer.width(rest, caption) + 2, height: frame.height),
-                                           font: caption, color: WatchColor.textSecondary, alignment: .leading))
+                                           font: caption, color: HyzerColor.textSecondary, alignment: .leading))
             }
             list.addElement(AccessibilityElement(.status, label: "No phone", value: pending.map { _ in "\(state.pendingTransfers) \(state.pendingTransfers == 1 ? "score" : "scores") to send" },
                                                  frame: capsule))
         } else if let pending {
-            if !statusHidden { list.commands.append(.text(pending, frame: frame, font: caption, color: WatchColor.textSecondary, alignment: .center)) }
+            if !statusHidden { list.commands.append(.text(pending, frame: frame, font: caption, color: HyzerColor.textSecondary, alignment: .center)) }
             list.addElement(AccessibilityElement(.status, label: pending, frame: frame))
         } else if case .final = state.screen, banner == nil, let own = state.finishedRound?.standings.first(where: { $0.playerID == state.wearerID }),
                   let position = own.position {
@@ -951,16 +951,16 @@ private struct Face {
             let withStrokes = result + " · \(own.totalStrokes) strokes"
             let text = measurer.width(withStrokes, caption) <= frame.width ? withStrokes : result
             list.commands.append(.text(measurer.truncate(text, font: caption, toFit: frame.width), frame: frame, font: caption,
-                                       color: WatchColor.textPrimary, alignment: .center))
+                                       color: HyzerColor.textPrimary, alignment: .center))
             list.addElement(AccessibilityElement(.status, label: "You finished \(own.tied ? "tied " : "")\(ScoreFormat.spokenOrdinal(position))",
                                                  value: ScoreFormat.spokenRelativeToPar(own.scoreRelativeToPar), frame: frame))
         }
         if let banner {
             let color: RGBA = switch banner.style {
-            case .info: WatchColor.textPrimary
-            case .success: WatchColor.underPar
-            case .failure: WatchColor.wayOver
-            case .status: WatchColor.status
+            case .info: HyzerColor.textPrimary
+            case .success: HyzerColor.underPar
+            case .failure: HyzerColor.wayOver
+            case .status: HyzerColor.status
             }
             // A banner too long for one line that says what and why ("Mike · hole 3: round is
             // over") takes two, split after the colon, rather than losing the why.
@@ -979,9 +979,9 @@ private struct Face {
             let reached = (0..<visible).map { WatchLayout.rowFrame(slot: Double($0), size: size, textSize: state.textSize) }
                 .filter { $0.y + $0.height > toast.y && $0.y < toast.y + toast.height }
             if let top = reached.map(\.y).min() {
-                list.commands.append(.rect(Rect(x: 0, y: top, width: m.width, height: m.height - top), WatchColor.background, cornerRadius: 0))
+                list.commands.append(.rect(Rect(x: 0, y: top, width: m.width, height: m.height - top), HyzerColor.background, cornerRadius: 0))
             }
-            list.commands.append(.rect(toast, WatchColor.elevated, cornerRadius: frame.height / 2))
+            list.commands.append(.rect(toast, HyzerColor.elevated, cornerRadius: frame.height / 2))
             for (index, line) in lines.enumerated() {
                 let band = Rect(x: toast.x, y: toast.y + frame.height * Double(index), width: toast.width, height: frame.height)
                 list.commands.append(.text(WatchLayout.fitBanner(line, font: caption, width: width, measurer: measurer),
@@ -996,11 +996,11 @@ private struct Face {
         let t = now.timeIntervalSince(pulse.at)
         guard t >= 0, t < HapticPulse.duration else { return }
         let color: RGBA = switch pulse.kind {
-        case .tick: WatchColor.accent
-        case .limit, .failure: WatchColor.wayOver
-        case .success: WatchColor.underPar
+        case .tick: HyzerColor.accent
+        case .limit, .failure: HyzerColor.wayOver
+        case .success: HyzerColor.underPar
         // The accent, not amber: amber says "over par" on this face.
-        case .notification: WatchColor.accent
+        case .notification: HyzerColor.accent
         }
         let strength = 1 - t / HapticPulse.duration
         let thickness = pulse.kind == .tick || pulse.kind == .notification ? 4.0 : 8.0

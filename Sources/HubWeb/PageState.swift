@@ -1,0 +1,124 @@
+import Foundation
+import HubCore
+import HyzerKit
+
+/// Everything the phone's face shows, as one JSON document: sent whole on every change over the
+/// WebSocket (`/live`) and by `GET /api/state`. The standings are the very snapshot the watches
+/// are sent (`snapshot`), so the page and a watch never disagree about a standing; the rest is
+/// what only the phone's screens show (each hole's scores and who gave them, the claims of a
+/// discrepancy, courses for setup, history).
+struct PageState: Encodable, Sendable {
+    /// The snapshot's sequence: a reconnecting page asks for what is newer (`/live?after=N`).
+    let sequence: Int
+    let snapshot: StandingsSnapshot
+    let round: PageRound?
+    let courses: [PageCourse]
+    let history: [HistoryEntry]
+    /// The phone app's state (`hyzer-hub app`), as `hub/app-state.json` says it.
+    let app: String?
+
+    struct PageRound: Encodable, Sendable {
+        let id: UUID
+        let courseName: String
+        let status: RoundStatus
+        let createdAt: Date
+        let players: [PagePlayer]
+        /// The score that counts for each {player, hole} scored so far.
+        let scores: [PageScore]
+        let discrepancies: [PageDiscrepancy]
+        /// This phone's owner in the round (the "you" of the pill and the summary).
+        let you: PlayerID
+        /// nil when this phone may settle discrepancies; else who does ("the organizer (Jake's phone)").
+        let settledBy: String?
+    }
+
+    struct PagePlayer: Encodable, Sendable {
+        let id: PlayerID
+        let name: String
+        let guest: Bool
+    }
+
+    struct PageScore: Encodable, Sendable {
+        let playerID: PlayerID
+        let hole: Int
+        let strokes: Int
+        let eventID: UUID
+        let deviceID: String
+        /// Who reported it, by name (the hole card's "scored by").
+        let reportedBy: String
+    }
+
+    struct PageDiscrepancy: Encodable, Sendable {
+        let playerID: PlayerID
+        let name: String
+        let hole: Int
+        let par: Int
+        /// Every distinct claim in play, the counted one first.
+        let claims: [Claim]
+
+        struct Claim: Encodable, Sendable {
+            let eventID: UUID
+            let strokes: Int
+            let reportedBy: String
+            let deviceID: String
+            let createdAt: Date
+            let counted: Bool
+        }
+    }
+
+    /// A finished round (history, and the summary card of the round just finished).
+    struct HistoryEntry: Encodable, Sendable {
+        let round: RoundSnapshot
+        let createdAt: Date
+        /// This phone's owner in that round.
+        let you: PlayerID
+        /// Who organized it, in a round shared through a cloud.
+        let organizer: String?
+    }
+
+    struct PageCourse: Encodable, Sendable {
+        let name: String
+        let holes: [Hole]
+        var par: Int { holes.reduce(0) { $0 + $1.par } }
+
+        private enum CodingKeys: String, CodingKey { case name, holes, par }
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(name, forKey: .name)
+            try c.encode(holes, forKey: .holes)
+            try c.encode(par, forKey: .par)
+        }
+    }
+}
+
+extension PageState {
+    /// Reads the state from the hub: one snapshot (the watches' own) and the round in play's log.
+    static func read(from hub: Hub, snapshot: StandingsSnapshot, app: String?) throws -> PageState {
+        let (round, events) = try hub.eventLog()
+        var page: PageRound?
+        if let round, round.status != .completed {
+            let ledger = ScoreLedger(events: events)
+            let name = { (id: PlayerID) in round.player(id)?.name ?? id }
+            let scores = ledger.currentScores.values
+                .map { PageScore(playerID: $0.playerID, hole: $0.hole, strokes: $0.strokes, eventID: $0.id, deviceID: $0.deviceID,
+                                 reportedBy: name($0.reportedByPlayerID)) }
+                .sorted { ($0.hole, $0.playerID) < ($1.hole, $1.playerID) }
+            let discrepancies = ConflictDetector.openDiscrepancies(in: events).map { discrepancy in
+                PageDiscrepancy(playerID: discrepancy.playerID, name: name(discrepancy.playerID), hole: discrepancy.hole,
+                                par: round.holes.first { $0.number == discrepancy.hole }?.par ?? 3,
+                                claims: discrepancy.events.enumerated().map { index, event in
+                                    .init(eventID: event.id, strokes: event.strokes, reportedBy: name(event.reportedByPlayerID),
+                                          deviceID: event.deviceID, createdAt: event.createdAt, counted: index == 0)
+                                })
+            }
+            page = PageRound(id: round.id, courseName: round.courseName, status: round.status, createdAt: round.createdAt,
+                             players: round.players.map { PagePlayer(id: $0.id, name: $0.name, guest: $0.isGuest) },
+                             scores: scores, discrepancies: discrepancies, you: try hub.owner(in: round).id,
+                             settledBy: try hub.settledElsewhere(round.id))
+        }
+        return PageState(sequence: snapshot.sequence, snapshot: snapshot, round: page,
+                         courses: try hub.courses().map { PageCourse(name: $0.name, holes: $0.holes) },
+                         history: try hub.history().map { HistoryEntry(round: $0.final, createdAt: $0.round.createdAt, you: $0.owner.id, organizer: $0.organizer) },
+                         app: app)
+    }
+}

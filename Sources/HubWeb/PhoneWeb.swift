@@ -1,0 +1,111 @@
+import Foundation
+import HubCore
+import HyzerKit
+import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
+import HummingbirdWebSocket
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOSSL
+import ServiceLifecycle
+
+/// Where the phone's face listens, and who may open it: on loopback anyone on this machine (as
+/// the phone's own screen is its owner's); on any other address only over TLS with the hub's own
+/// certificate, and only with the pairing token (entered once on the page, kept in a cookie).
+public struct PhoneWebConfiguration: Sendable {
+    public var host: String
+    public var port: Int
+    /// Required when `host` is not loopback (`PhoneWeb` refuses to start without it).
+    public var tls: TLSConfiguration?
+    public var token: String
+
+    public init(host: String, port: Int, tls: TLSConfiguration?, token: String) {
+        self.host = host
+        self.port = port
+        self.tls = tls
+        self.token = token
+    }
+
+    public var isLoopback: Bool { Self.isLoopback(host) }
+
+    public static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    }
+
+    /// `HOST:PORT` (`[::1]:8080` for IPv6), as `serve --web` takes it.
+    public static func parseAddress(_ text: String) throws(PhoneWebError) -> (host: String, port: Int) {
+        let host: Substring, portText: Substring
+        if text.hasPrefix("["), let close = text.firstIndex(of: "]") {
+            host = text[text.index(after: text.startIndex)..<close]
+            let rest = text[text.index(after: close)...]
+            guard rest.hasPrefix(":") else { throw .badAddress(text) }
+            portText = rest.dropFirst()
+        } else {
+            guard let colon = text.lastIndex(of: ":") else { throw .badAddress(text) }
+            host = text[..<colon]
+            portText = text[text.index(after: colon)...]
+        }
+        guard !host.isEmpty, let port = Int(portText), (0...65535).contains(port) else { throw .badAddress(text) }
+        return (String(host), port)
+    }
+}
+
+public enum PhoneWebError: Error, CustomStringConvertible {
+    case badAddress(String)
+
+    public var description: String {
+        switch self {
+        case .badAddress(let text):
+            "\"\(text)\" is not a web address to listen on: give HOST:PORT, as 127.0.0.1:8080 (port 0 picks a free one), or [::1]:8080."
+        }
+    }
+}
+
+/// `serve`'s web face as a service of its group: the page, its JSON API and the live WebSocket.
+public struct PhoneWeb: Service {
+    let configuration: PhoneWebConfiguration
+    let api: PhoneWebAPI
+    let logger: Logger
+    let onRunning: @Sendable (String) async -> Void
+
+    /// - wrote: told after each write the page made (serve has it pushed to the watches).
+    public init(hub: Hub, publisher: PagePublisher, configuration: PhoneWebConfiguration, logger: Logger,
+                wrote: @escaping @Sendable () -> Void, onRunning: @escaping @Sendable (String) async -> Void) {
+        self.configuration = configuration
+        self.api = PhoneWebAPI(hub: hub, publisher: publisher, token: configuration.token, open: configuration.isLoopback, wrote: wrote)
+        self.logger = logger
+        self.onRunning = onRunning
+    }
+
+    public func run() async throws {
+        let router = Router(context: PhoneWebContext.self)
+        api.addRoutes(to: router)
+        let live = Router(context: PhoneWebContext.self)
+        api.addLiveRoute(to: live)
+        let scheme = configuration.tls == nil ? "http" : "https"
+        let shownHost = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+        let upgrade = HTTPServerBuilder.http1WebSocketUpgrade(webSocketRouter: live, configuration: .init(ws: .init(maxFrameSize: PhoneWebAPI.maxBodyBytes)))
+        let server: HTTPServerBuilder
+        if let tls = configuration.tls {
+            server = try .tls(upgrade, tlsConfiguration: tls)
+        } else {
+            precondition(configuration.isLoopback, "the phone's face off loopback needs TLS")
+            server = upgrade
+        }
+        let onRunning = self.onRunning
+        let app = Application(
+            router: router,
+            server: server,
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "hyzer-hub"),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? configuration.port
+                await onRunning("\(scheme)://\(shownHost):\(port)/")
+            },
+            logger: logger
+        )
+        // Run inside serve's service group, which owns the signals and the graceful shutdown.
+        try await app.run()
+    }
+}

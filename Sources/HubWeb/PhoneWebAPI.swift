@@ -1,0 +1,256 @@
+import Foundation
+import HubCore
+import HyzerKit
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+
+typealias PhoneWebContext = BasicWebSocketRequestContext
+
+/// The page, its JSON API and `/live`: what the phone's face may do is what the command line may
+/// do, through the same `Hub` calls, with the same refusals (their text is the CLI's).
+struct PhoneWebAPI: Sendable {
+    let hub: Hub
+    let publisher: PagePublisher
+    let token: String
+    /// On loopback the page needs no token.
+    let open: Bool
+    /// Told after every write the page makes (serve pushes it to the watches).
+    let wrote: @Sendable () -> Void
+
+    /// A request body's limit: the largest thing a page sends is a round's setup (64 players of
+    /// 64 characters, each written as `\u` escapes, is under 30 KiB) or a spoken transcript.
+    static let maxBodyBytes = 64 * 1024
+    static let cookieName = "hyzer-token"
+
+    func addRoutes(to router: Router<PhoneWebContext>) {
+        router.add(middleware: TokenGate(token: token, open: open))
+        router.get("/") { _, _ in Self.file(PackageResources.index_html, "text/html; charset=utf-8") }
+        router.get("/app.js") { _, _ in Self.file(PackageResources.app_js, "text/javascript; charset=utf-8") }
+        router.get("/app.css") { _, _ in Self.file(PackageResources.app_css, "text/css; charset=utf-8") }
+        router.get("/tokens.css") { _, _ in Self.text(PageTokens.css, "text/css; charset=utf-8") }
+        router.get("/api/state") { _, _ in
+            do { return Self.text(try publisher.current().json, "application/json") } catch { return Self.refusal(.internalServerError, "\(error)") }
+        }
+        router.post("/api/pair") { request, _ in try await pair(request) }
+        router.post("/api/score") { request, _ in try await write(request, ScoreRequest.self) { try score($0) } }
+        router.post("/api/resolve") { request, _ in try await write(request, ResolveRequest.self) { try resolve($0) } }
+        router.post("/api/voice") { request, _ in try await write(request, VoiceRequest.self) { try voice($0) } }
+        router.post("/api/round/start") { request, _ in try await write(request, StartRequest.self) { try start($0) } }
+        router.post("/api/round/finish") { request, _ in try await write(request, FinishRequest.self) { try finish($0) } }
+        router.post("/api/hole") { request, _ in try await write(request, HoleRequest.self) { try hole($0) } }
+    }
+
+    /// `/live?after=N`: the state now if newer than N, then every change, until the page leaves.
+    func addLiveRoute(to router: Router<PhoneWebContext>) {
+        router.add(middleware: TokenGate(token: token, open: open))
+        router.ws("/live") { _, _ in .upgrade([:]) } onUpgrade: { inbound, outbound, context in
+            let after = context.request.uri.queryParameters.get("after", as: Int.self) ?? -1
+            let (id, states) = publisher.follow()
+            defer { publisher.unfollow(id) }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    // A page sends nothing that matters; its leaving ends the stream.
+                    for try await _ in inbound {}
+                }
+                group.addTask {
+                    if let now = try? publisher.current(), now.sequence > after { try await outbound.write(.text(now.json)) }
+                    for await state in states { try await outbound.write(.text(state)) }
+                }
+                try await group.next()
+                group.cancelAll()
+            }
+        }
+    }
+
+    // MARK: Writes
+
+    struct ScoreRequest: Decodable { let player: String; let strokes: Int; let hole: Int? }
+    struct ResolveRequest: Decodable { let player: String; let strokes: Int; let hole: Int }
+    struct VoiceRequest: Decodable { let transcript: String; let hole: Int?; let dryRun: Bool? }
+    struct StartRequest: Decodable { let course: String; let players: [String]; let guests: [String]? }
+    struct FinishRequest: Decodable { let force: Bool? }
+    struct HoleRequest: Decodable { let hole: Int }
+    struct PairRequest: Decodable { let token: String }
+
+    struct Answer: Encodable {
+        let message: String
+        var recorded: RecordedReport?
+        var voice: VoiceReport?
+    }
+
+    /// A tap on the hole card: a first score, or (the hole already scored) a correction of the
+    /// score that counts, as a re-score on the watch is.
+    func score(_ request: ScoreRequest) throws -> Answer {
+        let result: AppendResult
+        do {
+            result = try hub.score(player: request.player, strokes: request.strokes, hole: request.hole)
+        } catch HubError.alreadyScored {
+            guard let hole = try request.hole ?? hub.snapshot().round?.currentHole else { throw HubError.noActiveRound }
+            result = try hub.correct(player: request.player, strokes: request.strokes, hole: hole)
+        }
+        return try recorded(result)
+    }
+
+    func resolve(_ request: ResolveRequest) throws -> Answer {
+        try recorded(hub.resolve(player: request.player, strokes: request.strokes, hole: request.hole))
+    }
+
+    func recorded(_ result: AppendResult) throws -> Answer {
+        guard let round = try hub.currentOrLatestRound() else { throw HubError.noActiveRound }
+        var answer = Answer(message: HubText.recorded(result, round: round, settledBy: try hub.settledElsewhere(round.id)))
+        answer.recorded = RecordedReport(result, round: round)
+        return answer
+    }
+
+    func voice(_ request: VoiceRequest) throws -> Answer {
+        let outcome = try hub.voice(request.transcript, hole: request.hole, dryRun: request.dryRun ?? false)
+        guard let round = try hub.currentOrLatestRound() else { throw HubError.noActiveRound }
+        var answer = Answer(message: HubText.voice(outcome, round: round))
+        answer.voice = VoiceReport(outcome, round: round)
+        return answer
+    }
+
+    func start(_ request: StartRequest) throws -> Answer {
+        let round = try hub.startRound(course: request.course, players: request.players, guests: request.guests ?? [])
+        return Answer(message: HubText.roundStarted(round))
+    }
+
+    func finish(_ request: FinishRequest) throws -> Answer {
+        let (round, open, counted) = try hub.finishRound(force: request.force ?? false)
+        return Answer(message: HubText.roundFinished(round, openDiscrepancies: open, counted: counted))
+    }
+
+    func hole(_ request: HoleRequest) throws -> Answer {
+        let round = try hub.moveToHole(request.hole)
+        return Answer(message: HubText.holeMoved(round, to: request.hole))
+    }
+
+    /// Decodes the body, runs the write off the event loop (the store syncs to disk), answers with
+    /// what happened or the refusal, and has the change pushed.
+    func write<Body: Decodable & Sendable>(_ request: Request, _ type: Body.Type,
+                                           _ perform: @escaping @Sendable (Body) throws -> Answer) async throws -> Response {
+        let body: Body
+        switch await Self.decode(request, type) {
+        case .success(let decoded): body = decoded
+        case .failure(let refusal): return refusal.response
+        }
+        do {
+            let answer = try await Self.offLoop { try perform(body) }
+            wrote()
+            publisher.changed()
+            return try Self.json(answer)
+        } catch let error as HubError {
+            wrote()  // a refusal may still have changed nothing; a cheap check
+            return Self.refusal(Self.status(of: error), error.description)
+        }
+    }
+
+    func pair(_ request: Request) async throws -> Response {
+        guard case .success(let body) = await Self.decode(request, PairRequest.self) else {
+            return Self.refusal(.badRequest, "Send {\"token\": \"…\"}: the pairing token that hyzer-hub token prints.")
+        }
+        guard TokenGate.matches(body.token, token) else {
+            return Self.refusal(.unauthorized, "That is not this phone's pairing token (hyzer-hub token prints it).")
+        }
+        var response = try Self.json(Answer(message: "Paired: this browser keeps the token in a cookie."))
+        response.headers[.setCookie] = Cookie(name: Self.cookieName, value: token, path: "/", secure: true, httpOnly: true, sameSite: .strict).description
+        return response
+    }
+
+    // MARK: Plumbing
+
+    struct Refusal: Error {
+        let status: HTTPResponse.Status
+        let message: String
+        var response: Response { PhoneWebAPI.refusal(status, message) }
+    }
+
+    static func decode<Body: Decodable>(_ request: Request, _ type: Body.Type) async -> Result<Body, Refusal> {
+        let bytes: ByteBuffer
+        do {
+            bytes = try await request.body.collect(upTo: maxBodyBytes)
+        } catch {
+            return .failure(Refusal(status: .contentTooLarge, message: "The request body is over \(maxBodyBytes / 1024) KiB; the page never sends that much."))
+        }
+        do {
+            return .success(try HyzerJSON.decoder().decode(Body.self, from: Data(bytes.readableBytesView)))
+        } catch let error as DecodingError {
+            return .failure(Refusal(status: .badRequest, message: "The request is not what \(request.uri.path) takes: \(HyzerJSON.explain(error))"))
+        } catch {
+            return .failure(Refusal(status: .badRequest, message: "The request is not JSON: \(error)"))
+        }
+    }
+
+    static func status(of error: HubError) -> HTTPResponse.Status {
+        switch error {
+        case .storage, .damagedStore, .diskUnavailable, .readOnlyHome, .noHub, .badHome: .internalServerError
+        case .notOrganizer: .forbidden
+        default: .unprocessableContent
+        }
+    }
+
+    static func offLoop<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
+        }
+    }
+
+    static func json<T: Encodable>(_ value: T) throws -> Response {
+        text(String(decoding: try HyzerJSON.encoder().encode(value), as: UTF8.self), "application/json")
+    }
+
+    static func refusal(_ status: HTTPResponse.Status, _ message: String) -> Response {
+        let body = (try? HyzerJSON.encoder().encode(["error": message])) ?? Data()
+        var response = Response(status: status, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        response.headers[.contentType] = "application/json"
+        return response
+    }
+
+    static func text(_ text: String, _ type: String) -> Response {
+        var response = Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: text)))
+        response.headers[.contentType] = type
+        response.headers[.cacheControl] = "no-store"
+        return response
+    }
+
+    static func file(_ bytes: [UInt8], _ type: String) -> Response {
+        var response = Response(status: .ok, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        response.headers[.contentType] = type
+        response.headers[.cacheControl] = "no-store"
+        return response
+    }
+}
+
+/// Off loopback, everything but the page's own files and `/api/pair` needs the pairing token, in
+/// the cookie `/api/pair` sets (or as `Authorization: Bearer TOKEN`, for scripts).
+struct TokenGate: RouterMiddleware {
+    typealias Context = PhoneWebContext
+    let token: String
+    let open: Bool
+
+    static let openPaths: Set<String> = ["/", "/app.js", "/app.css", "/tokens.css", "/api/pair"]
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard open || Self.openPaths.contains(request.uri.path) || carriesToken(request) else {
+            return PhoneWebAPI.refusal(.unauthorized, "This phone's face needs its pairing token (hyzer-hub token prints it); the page asks for it once.")
+        }
+        return try await next(request, context)
+    }
+
+    func carriesToken(_ request: Request) -> Bool {
+        if let cookie = request.cookies[PhoneWebAPI.cookieName], Self.matches(cookie.value, token) { return true }
+        if let authorization = request.headers[.authorization], authorization.hasPrefix("Bearer ") {
+            return Self.matches(String(authorization.dropFirst(7)), token)
+        }
+        return false
+    }
+
+    /// Compared in time that does not depend on where the guess goes wrong.
+    static func matches(_ given: String, _ token: String) -> Bool {
+        let a = Array(given.utf8), b = Array(token.utf8)
+        guard a.count == b.count else { return false }
+        return zip(a, b).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+}
