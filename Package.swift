@@ -226,6 +226,8 @@ let package = Package(
                 .product(name: "NIOTestUtils", package: "swift-nio"),
             ]
         ),
+        // The phone's face in Debian's Chromium (phone_face.py, Selenium), beside a real serve and watch.
+        .testTarget(name: "HubWebTests", dependencies: ["HyzerHarness", "hyzer-hub", "hyzer-watch"], exclude: ["phone_face.py"]),
         .testTarget(name: "HyzerStorageTests", dependencies: ["HyzerStorage", "HyzerHarness"]),
         .testTarget(name: "HubCoreTests", dependencies: ["HubCore", "HyzerHarness", "hyzer-hub"]),
         // Several phones through a real PostgreSQL server (tools/test starts one; cloud_proxy.py cuts one phone off).

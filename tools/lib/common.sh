@@ -12,8 +12,9 @@ HYZER_DEBIAN_PACKAGES=(
     python3 python3-jsonschema                            # docs/schema/validate.py checks real output against the schemas
 )
 
-# What only the tests need: a virtual display and a mouse for the real window (WatchWindowTests).
-HYZER_TEST_PACKAGES=(xvfb xdotool)
+# What only the tests need: a virtual display and a mouse for the real window (WatchWindowTests),
+# and a browser with its driver for the phone's face (HubWebTests: Debian's Chromium, never a download).
+HYZER_TEST_PACKAGES=(xvfb xdotool chromium chromium-driver python3-selenium)
 
 say() { printf '%s\n' "$*" >&2; }
 die() { say "error: $*"; exit 1; }

@@ -30,6 +30,7 @@ const words = (n) => n <= 10 ? WORDS[n] : `${n}`;
 const ORDINALS = ["", "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"];
 const ordinal = (n) => n <= 10 ? ORDINALS[n] : `${n}th`;
 const shortOrdinal = (n) => n % 100 >= 11 && n % 100 <= 13 ? `${n}th` : `${n}${["th", "st", "nd", "rd"][n % 10] || "th"}`;
+const capitalized = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 const holeTone = (rel) => rel < 0 ? "under-par" : rel === 0 ? "at-par" : rel === 1 ? "over-par" : "way-over";
 const roundTone = (rel, played) => rel < 0 ? "under-par" : rel === 0 ? "at-par" : played > 0 && rel >= 2 * played ? "way-over" : "over-par";
 const time = (iso) => new Date(iso).toLocaleTimeString([], { hour: "numeric", minute: "2-digit" });
@@ -185,9 +186,18 @@ function render() {
   if (state.app === "suspended" || state.app === "not-running") {
     banners.push(h("p", { class: "banner", text: `The phone app is ${state.app === "suspended" ? "suspended" : "not running"}: watches are sent nothing until it runs (hyzer-hub app foreground).` }));
   }
+  // A state may arrive while the user types: the field they are in keeps its text and focus.
+  const typing = document.activeElement?.tagName === "INPUT" ? document.activeElement : null;
+  const kept = typing && { id: typing.id, value: typing.value, start: typing.selectionStart, end: typing.selectionEnd };
   const scrollY = window.scrollY;
   screen.replaceChildren(...banners, ...view);
   window.scrollTo(0, scrollY);
+  const field = kept?.id && document.getElementById(kept.id);
+  if (field && field !== typing) {
+    field.value = kept.value;
+    field.focus();
+    field.setSelectionRange?.(kept.start, kept.end);
+  }
   renderLayer();
 }
 
@@ -381,7 +391,7 @@ function boardSheet() {
   if (!round) return null;
   const you = state.round?.you;
   const rows = round.standings.map((s) => h("li", { class: `board-row${s.playerID === you ? " you" : ""}`, "data-player": s.playerID,
-    "aria-label": `${s.position == null ? "No position" : `${s.tied ? "Tied " : ""}${ordinal(s.position)}`}. ${s.name}. ${spokenToPar(s.scoreRelativeToPar)}. ${s.totalStrokes} strokes through ${s.holesPlayed} holes.${s.discrepancy ? " Disputed." : ""}` },
+    "aria-label": `${s.position == null ? "No position" : s.tied ? `Tied ${ordinal(s.position)}` : capitalized(ordinal(s.position))}. ${s.name}. ${spokenToPar(s.scoreRelativeToPar)}. ${s.totalStrokes} strokes through ${s.holesPlayed} hole${s.holesPlayed === 1 ? "" : "s"}.${s.discrepancy ? " Disputed." : ""}` },
     h("span", { class: `position${s.position === 1 ? " first" : ""}`, "aria-hidden": "true", text: place(s) }),
     h("span", { class: "who", "aria-hidden": "true" }, h("span", { class: "name", text: s.name }),
       h("span", { class: "caption", text: `${s.holesPlayed} of ${round.holeCount} holes${s.discrepancy ? " · disputed" : ""}` })),
@@ -556,7 +566,7 @@ function summaryCard(round, entry) {
     h("h2", { text: round.courseName }),
     h("p", { class: "caption", text: entry ? day(entry.createdAt) : "" }),
     h("ol", { class: "final" }, round.standings.map((s) => h("li", { class: s.playerID === you ? "you" : "" },
-      h("span", { class: `position${s.position && s.position <= 3 ? " medal" : ""}`, text: s.position ? shortOrdinal(s.position) : "–" }),
+      h("span", { class: `position${s.position && s.position <= 3 ? " medal" : ""}`, text: s.position ? (s.tied ? place(s) : shortOrdinal(s.position)) : "–" }),
       h("span", { class: "name", text: s.name }),
       h("span", { class: `score ${roundTone(s.scoreRelativeToPar, s.holesPlayed)}`, text: toPar(s.scoreRelativeToPar) }),
       h("span", { class: "caption", text: `${s.totalStrokes}` })))),
@@ -620,7 +630,7 @@ function historyView() {
     return h("li", {}, h("button", { class: "card history-card", type: "button", "aria-label": label, onclick: () => openLayer({ kind: "history", id: r.id }) },
       h("h3", { text: r.courseName }), h("span", { class: "caption", text: `${day(entry.createdAt)} · ${r.standings.length} players` }),
       winner ? h("span", { class: "line" }, `${winner.name} won at `, h("span", { class: `score ${roundTone(winner.scoreRelativeToPar, winner.holesPlayed)}`, text: toPar(winner.scoreRelativeToPar) })) : null,
-      me?.position ? h("span", { class: "line" }, `You finished ${shortOrdinal(me.position)} at `, h("span", { class: `score ${roundTone(me.scoreRelativeToPar, me.holesPlayed)}`, text: toPar(me.scoreRelativeToPar) })) : null));
+      me?.position ? h("span", { class: "line" }, `You finished ${me.tied ? place(me) : shortOrdinal(me.position)} at `, h("span", { class: `score ${roundTone(me.scoreRelativeToPar, me.holesPlayed)}`, text: toPar(me.scoreRelativeToPar) })) : null));
   }))];
 }
 

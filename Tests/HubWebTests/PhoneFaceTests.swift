@@ -1,0 +1,77 @@
+import Foundation
+import HyzerHarness
+import Testing
+
+/// The phone's face in a real browser: `phone_face.py` drives Debian's Chromium (headless, through
+/// chromedriver and Selenium; `tools/test` installs them) against a real `hyzer-hub serve` and a
+/// real headless `hyzer-watch` on one home, and checks what a user of both would see.
+@Suite("The phone's face", .serialized)
+struct PhoneFaceTests {
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("phone_face.py").path
+    /// Debian's Python, where python3-selenium lives.
+    static let python = FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") ? "/usr/bin/python3" : "python3"
+    /// Where the screenshots go (docs/ holds the committed ones; tools/screenshots makes them).
+    static let shots = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-phone-face")
+
+    static func browser(_ arguments: [String]) async throws -> CLIProcess.Result {
+        let bin = CLIProcess.productsDirectory.path
+        return try await CLIProcess.runTool(python, [script] + arguments, environment: [
+            "PATH": "\(bin):\(ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")",
+        ])
+    }
+
+    static func webAddress(_ server: RunningProcess) async -> String? {
+        guard await server.waitForLine(timeout: .seconds(30), { $0.hasPrefix("hyzer-hub phone's face on ") }) else { return nil }
+        return server.lines.first { $0.hasPrefix("hyzer-hub phone's face on ") }?.split(separator: " ").last.map(String.init)
+    }
+
+    @Test("A watch scores and the page shows it without a reload; the page scores and the watch shows it; a discrepancy from two devices is resolved on the page; voice, finish, history, setup; the accessibility tree")
+    func scoresBothWays() async throws {
+        let home = try TemporaryHome()
+        #expect(try await CLIProcess.run("hyzer-hub", ["--home", home.path, "round", "start", "--course", "Willow Creek", "--player", "Ann", "Ben", "Cal"]).status == 0)
+        let server = try await home.serve()
+        defer { server.stop() }
+        let url = try #require(await Self.webAddress(server), "serve did not print the page's address: \(server.lines)")
+        #expect(url.hasPrefix("http://127.0.0.1:"))
+        let watch = try await RunningProcess("hyzer-watch", ["--home", home.path, "--headless"])
+        defer { watch.stop() }
+        #expect(await eventually { FileManager.default.fileExists(atPath: home.url.appendingPathComponent("watch/ctl.sock").path) })
+        #expect(try await CLIProcess.run("hyzer-watch", ["ctl", "--home", home.path, "--timeout", "20", "wait-for", "reachable"]).status == 0)
+        try FileManager.default.createDirectory(at: Self.shots, withIntermediateDirectories: true)
+        let result = try await Self.browser(["scenario", url, home.path, Self.shots.path])
+        #expect(result.status == 0, "\(result.stderr.suffix(1_500))")
+    }
+
+    @Test("Off loopback the page is served over TLS with the hub's certificate and needs the pairing token: refused without it, works with it")
+    func offLoopback() async throws {
+        let home = try TemporaryHome()
+        #expect(try await CLIProcess.run("hyzer-hub", ["--home", home.path, "round", "start", "--course", "Willow Creek", "--player", "Ann", "Ben"]).status == 0)
+        let server = try await home.serve(["--web", "0.0.0.0:0"])
+        defer { server.stop() }
+        let url = try #require(await Self.webAddress(server), "serve did not print the page's address: \(server.lines)")
+        let local = url.replacingOccurrences(of: "0.0.0.0", with: "127.0.0.1")
+        let result = try await Self.browser(["access", local, home.path])
+        #expect(result.status == 0, "\(result.stderr.suffix(1_500))")
+    }
+
+    @Test("The page's API refuses what it cannot take, as the command line does: unknown routes, oversized and malformed bodies, scores the rules refuse; nothing accepted is lost")
+    func refusals() async throws {
+        let home = try TemporaryHome()
+        #expect(try await CLIProcess.run("hyzer-hub", ["--home", home.path, "round", "start", "--course", "Willow Creek", "--player", "Ann", "Ben"]).status == 0)
+        let server = try await home.serve()
+        defer { server.stop() }
+        let url = try #require(await Self.webAddress(server))
+        let result = try await Self.browser(["api", url, home.path])
+        #expect(result.status == 0, "\(result.stderr.suffix(1_500))")
+    }
+
+    @Test("serve --no-web serves no page; a --web address that is not HOST:PORT is refused before anything starts")
+    func options() async throws {
+        let home = try TemporaryHome()
+        let server = try await home.serve(["--no-web"])
+        defer { server.stop() }
+        #expect(!server.lines.contains { $0.contains("phone's face") })
+        let bad = try await CLIProcess.run("hyzer-hub", ["--home", home.path, "serve", "--web", "localhost"])
+        #expect(bad.status == 64 && bad.stderr.contains("--web: \"localhost\" is not a web address to listen on: give HOST:PORT"), "\(bad.stderr)")
+    }
+}

@@ -1,0 +1,343 @@
+#!/usr/bin/env python3
+"""The phone's face in a real browser (Debian's Chromium, headless, through chromedriver and
+Selenium), against a real `hyzer-hub serve` and a real headless `hyzer-watch` on the same home.
+
+    phone_face.py scenario URL HOME SHOTS    a watch scores, the page scores, a discrepancy from
+                                             two devices resolved on the page, voice, finish,
+                                             history; the accessibility tree; screenshots in SHOTS
+    phone_face.py access URL HOME            off loopback: refused without the token, works with
+                                             it over TLS with the hub's certificate
+    phone_face.py api URL HOME               the API's refusals (no browser)
+
+hyzer-hub and hyzer-watch are found on PATH. Exit 0 when every check holds; otherwise the first
+failed check on stderr and exit 1.
+"""
+import hashlib, http.client, http.cookiejar, json, os, socket, ssl, subprocess, sys, time, urllib.error, urllib.request
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+TIMEOUT = 20
+
+
+def fail(message):
+    print(f"phone_face.py: {message}", file=sys.stderr)
+    sys.exit(1)
+
+
+def check(condition, message):
+    if not condition:
+        fail(message)
+
+
+def run(*command):
+    result = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    check(result.returncode == 0, f"{' '.join(command)} failed ({result.returncode}): {result.stderr.strip()}")
+    return result.stdout
+
+
+def ctl(home, *command):
+    return run("hyzer-watch", "ctl", "--home", home, "--timeout", "20", *command)
+
+
+def browser():
+    options = webdriver.ChromeOptions()
+    options.binary_location = os.environ.get("HYZER_CHROMIUM", "/usr/bin/chromium")
+    for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=390,844",
+                     "--force-device-scale-factor=2", "--lang=en-US"]:
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    return webdriver.Chrome(service=Service(os.environ.get("HYZER_CHROMEDRIVER", "/usr/bin/chromedriver")), options=options)
+
+
+def wait(driver, what, predicate):
+    deadline = time.monotonic() + TIMEOUT
+    while time.monotonic() < deadline:
+        try:
+            value = predicate()
+            if value:
+                return value
+        except Exception:  # the page re-renders under us: try again
+            pass
+        time.sleep(0.05)
+    fail(f"timed out waiting for {what}; the page shows: {driver.find_element(By.TAG_NAME, 'body').text[:600]!r}")
+
+
+def tap(driver, what, by, selector):
+    """Clicks what `selector` finds, again if the page re-rendered it under us (a state arrived)."""
+    def attempt():
+        driver.find_element(by, selector).click()
+        return True
+    wait(driver, what, attempt)
+
+
+def type_into(driver, element_id, text, enter=True):
+    """Types into a field, again if the page re-rendered it under us, then presses Enter."""
+    def attempt():
+        field = driver.find_element(By.ID, element_id)
+        field.clear()
+        field.send_keys(text)
+        return driver.find_element(By.ID, element_id).get_attribute("value") == text
+    wait(driver, f"typing {text!r}", attempt)
+    if enter:
+        wait(driver, "Enter", lambda: driver.find_element(By.ID, element_id).send_keys(Keys.ENTER) or True)
+
+
+def row_text(driver, name):
+    """The hole card's row of a player, as its accessible name says it (read in one step: the page
+    re-renders whenever a state arrives)."""
+    return driver.execute_script(
+        "return [...document.querySelectorAll('.row-button')].map(b => b.getAttribute('aria-label'))"
+        ".find(l => l.includes('. ' + arguments[0] + ', score:')) || null", name)
+
+
+def errors_in_console(driver):
+    return [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+
+
+def shot(driver, shots, name):
+    time.sleep(0.4)  # animations end (0.3 s reshuffle, 0.2 s sheet)
+    driver.save_screenshot(os.path.join(shots, f"phone-{name}.png"))
+
+
+def accessibility(driver):
+    """Every button and link has a name and a 44 px target; the live region is there."""
+    problems = driver.execute_script("""
+        const problems = [];
+        for (const el of document.querySelectorAll('button, a, input, [role=button]')) {
+            if (el.closest('[hidden]') || el.offsetParent === null) continue;
+            const r = el.getBoundingClientRect();
+            const name = el.getAttribute('aria-label') || el.textContent.trim() || (el.labels && el.labels[0] && el.labels[0].textContent);
+            if (!name) problems.push('no name: ' + el.outerHTML.slice(0, 80));
+            if (r.height < 44 || (el.tagName !== 'INPUT' && r.width < 44)) problems.push('under 44 px: ' + (name || el.outerHTML.slice(0, 60)) + ' ' + r.width + 'x' + r.height);
+        }
+        if (!document.querySelector('[role=status][aria-live=polite]')) problems.push('no live region');
+        return problems;
+    """)
+    return problems
+
+
+def ax_names(driver):
+    tree = driver.execute_cdp_cmd("Accessibility.getFullAXTree", {})
+    names = []
+    for node in tree["nodes"]:
+        role = node.get("role", {}).get("value")
+        name = node.get("name", {}).get("value")
+        if name and role in ("button", "dialog", "heading", "status", "group", "listitem", "article"):
+            names.append((role, name))
+    return names
+
+
+def scenario(url, home, shots):
+    driver = browser()
+    try:
+        driver.get(url)
+        wait(driver, "the hole card", lambda: driver.find_elements(By.CSS_SELECTOR, ".row-button"))
+        driver.execute_script("window.__sameLoad = true")
+
+        # 1. The watch scores Ben (a birdie on hole 1, par 3): the page shows it without a reload.
+        ctl(home, "tap", "Ben")
+        ctl(home, "crown", "-1")
+        ctl(home, "save")
+        ctl(home, "wait-for", "delivered", "1")
+        wait(driver, "Ben's 2 from the watch", lambda: "Ben, score: 2, one under par" in (row_text(driver, "Ben") or ""))
+        check(driver.execute_script("return window.__sameLoad === true"), "the page reloaded to show the watch's score")
+        wait(driver, "the pill to lead with Ben", lambda: "Ben leads at minus one" in driver.find_element(By.CSS_SELECTOR, ".pill").get_attribute("aria-label"))
+        shot(driver, shots, "scoring")
+
+        # 2. The page scores Ann: a tap on her row opens the picker anchored at par; 4 is a bogey.
+        tap(driver, "Ann's row", By.XPATH, "//button[contains(@aria-label, '. Ann, score:')]")
+        wait(driver, "the picker", lambda: driver.find_element(By.CSS_SELECTOR, ".picker"))
+        wait(driver, "the picker's focus on par (3)", lambda: driver.switch_to.active_element.get_attribute("data-strokes") == "3")
+        shot(driver, shots, "picker")
+        tap(driver, "4 on the picker", By.CSS_SELECTOR, ".picker [data-strokes='4']")
+        wait(driver, "Ann's 4 on the page", lambda: "Ann, score: 4, one over par" in (row_text(driver, "Ann") or ""))
+        ctl(home, "expect-text", "2 Ann +1")
+
+        # 3. A discrepancy from two devices: the watch says Cal 3, the page says Cal 5.
+        ctl(home, "tap", "Cal")
+        ctl(home, "save")
+        ctl(home, "wait-for", "delivered", "2")
+        wait(driver, "Cal's 3 from the watch", lambda: "Cal, score: 3" in (row_text(driver, "Cal") or ""))
+        tap(driver, "Cal's row", By.XPATH, "//button[contains(@aria-label, '. Cal, score:')]")
+        tap(driver, "5 on the picker", By.CSS_SELECTOR, ".picker [data-strokes='5']")
+        wait(driver, "the badge", lambda: driver.find_element(By.CSS_SELECTOR, ".pill .badge"))
+        check("Disputed" in row_text(driver, "Cal"), "Cal's row does not say disputed")
+        tap(driver, "Resolve the discrepancy", By.CSS_SELECTOR, ".rows .text-button")
+        claims = wait(driver, "the resolution view", lambda: driver.execute_script(
+            "return [...document.querySelectorAll('[role=dialog] .claim')].map(c => [c.dataset.strokes, c.getAttribute('aria-label')])"))
+        check(sorted(strokes for strokes, _ in claims) == ["3", "5"], f"the resolution view does not show both claims: {claims}")
+        check(any("recorded by Cal" in label for _, label in claims), f"a claim does not say who recorded it: {claims}")
+        shot(driver, shots, "discrepancy")
+        tap(driver, "the claim 3", By.CSS_SELECTOR, ".claim[data-strokes='3']")
+        wait(driver, "the discrepancy to clear", lambda: not driver.find_elements(By.CSS_SELECTOR, ".pill .badge"))
+        check("Disputed" not in row_text(driver, "Cal"), "Cal's row still says disputed")
+        run("hyzer-hub", "--home", home, "discrepancies")  # exits 0
+        ctl(home, "expect-text", "Cal")
+
+        # 4. The expanded leaderboard: standings as the watch shows them.
+        tap(driver, "the pill", By.CSS_SELECTOR, ".pill")
+        labels = wait(driver, "the leaderboard", lambda: driver.execute_script(
+            "return [...document.querySelectorAll('.board-list .board-row')].map(r => r.getAttribute('aria-label'))"))
+        check(labels and labels[0].startswith("First. Ben. minus one."), f"the leaderboard's first row: {labels[:1]}")
+        shot(driver, shots, "leaderboard")
+        driver.find_element(By.TAG_NAME, "body").send_keys(Keys.ESCAPE)
+
+        # 5. Voice on hole 2: typed (no microphone here), read by the hub's parser, 1.5 s to correct.
+        wait(driver, "hole 2", lambda: "Hole 2" in driver.find_element(By.CSS_SELECTOR, ".card h2").text)
+        tap(driver, "the microphone", By.CSS_SELECTOR, ".mic")
+        wait(driver, "the transcript field", lambda: driver.find_element(By.ID, "transcript"))
+        type_into(driver, "transcript", "Ann 3, Ben four, Cal par")
+        wait(driver, "the heard scores", lambda: len(driver.find_elements(By.CSS_SELECTOR, ".voice-row")) == 3)
+        tap(driver, "Ben's heard score", By.ID, "voice-row-1")  # a correction pauses the timer
+        shot(driver, shots, "voice")
+        tap(driver, "5 for Ben", By.XPATH, "//ul[@class='voice-rows']//div[@class='picker']/button[text()='5']")
+        wait(driver, "the voice scores to land", lambda: "Ben, score: 5" in (row_text(driver, "Ben") or "") or None)
+        check("Ann, score: 3" in row_text(driver, "Ann"), "Ann's voice score did not land")
+
+        # 6. Accessibility: names, targets, the live region, the tree Chromium builds.
+        problems = accessibility(driver)
+        check(not problems, f"accessibility: {problems[:5]}")
+        names = ax_names(driver)
+        check(any(role == "button" and name.startswith("Leaderboard: ") for role, name in names), "the pill has no accessible name")
+        check(any(role == "button" and name.startswith("Hole 2, par 3. Ann, score: 3, par.") for role, name in names), f"hole card rows: {names[:12]}")
+        check(any(role == "button" and name == "Record scores by voice." for role, name in names), "the microphone has no name")
+
+        # 7. Finish: the summary card, then history.
+        tap(driver, "Finish Round", By.XPATH, "//button[text()='Finish Round']")
+        wait(driver, "the finish prompt", lambda: driver.find_element(By.CSS_SELECTOR, "[role=dialog] .primary")).click()
+        summary = wait(driver, "the summary card", lambda: driver.find_element(By.CSS_SELECTOR, ".summary"))
+        check(summary.get_attribute("aria-label").startswith("Round complete at Willow Creek."), summary.get_attribute("aria-label"))
+        shot(driver, shots, "summary")
+        ctl(home, "wait-for", "screen", "final")  # the watch shows the round finished too
+        tap(driver, "History", By.XPATH, "//button[text()='History']")
+        wait(driver, "a history card", lambda: driver.find_element(By.CSS_SELECTOR, ".history-card"))
+        shot(driver, shots, "history")
+        tap(driver, "Scoring", By.XPATH, "//button[text()='Scoring']")
+        tap(driver, "Done", By.XPATH, "//button[text()='Done']")
+        wait(driver, "no round", lambda: driver.find_element(By.XPATH, "//button[text()='Start Round']")).click()
+        tap(driver, "Maple Hill", By.XPATH, "//input[@value='Maple Hill']")
+        for name in ["Jake", "Mike"]:
+            type_into(driver, "add-player", name)
+            wait(driver, f"{name} added", lambda: name in driver.find_element(By.CSS_SELECTOR, ".chips").text)
+        type_into(driver, "add-guest", "Sarah")
+        wait(driver, "Sarah added", lambda: "Sarah (guest)" in driver.find_element(By.CSS_SELECTOR, ".chips").text)
+        shot(driver, shots, "setup")
+        tap(driver, "Start Round", By.XPATH, "//button[text()='Start Round']")
+        wait(driver, "the new round", lambda: "Maple Hill" in driver.find_element(By.ID, "title").text)
+        check("guest:" in run("hyzer-hub", "--home", home, "round", "show", "--json"), "the guest was not added as a guest")
+        errors = errors_in_console(driver)
+        check(not errors, f"the browser's console: {errors[:3]}")
+    finally:
+        driver.quit()
+    print("ok")
+
+
+def access(url, home):
+    """Off loopback: https only, nothing without the token, everything with it."""
+    check(url.startswith("https://"), f"the page off loopback is not served over TLS: {url}")
+    context = ssl.create_default_context()
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    fingerprint = run("hyzer-hub", "--home", home, "token", "--fingerprint").strip()
+    host, port = url.split("//")[1].rstrip("/").rsplit(":", 1)
+    with socket.create_connection((host.strip("[]"), int(port))) as raw:
+        with context.wrap_socket(raw) as tls:
+            der = tls.getpeercert(binary_form=True)
+    check(f"sha256:{hashlib.sha256(der).hexdigest()}" == fingerprint, "the page's certificate is not the hub's (hyzer-hub token --fingerprint)")
+    jar = http.cookiejar.CookieJar()
+    opener = urllib.request.build_opener(urllib.request.HTTPSHandler(context=context), urllib.request.HTTPCookieProcessor(jar))
+
+    def call(path, body=None):
+        request = urllib.request.Request(url.rstrip("/") + path, data=None if body is None else json.dumps(body).encode(),
+                                         headers={"Content-Type": "application/json"}, method="GET" if body is None else "POST")
+        try:
+            with opener.open(request, timeout=10) as response:
+                return response.status, json.loads(response.read() or b"{}")
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read() or b"{}")
+
+    status, body = call("/api/state")
+    check(status == 401 and "pairing token" in body.get("error", ""), f"without the token: {status} {body}")
+    status, body = call("/api/score", {"player": "Ann", "strokes": 3})
+    check(status == 401, f"a score without the token: {status} {body}")
+    status, body = call("/api/pair", {"token": "not-the-token"})
+    check(status == 401, f"a wrong token: {status} {body}")
+    token = run("hyzer-hub", "--home", home, "token").strip()
+    status, body = call("/api/pair", {"token": token})
+    check(status == 200 and any(c.name == "hyzer-token" for c in jar), f"the right token: {status} {body}")
+    status, body = call("/api/state")
+    check(status == 200 and body["type"] == "state", f"with the token: {status}")
+    status, body = call("/api/score", {"player": "Ann", "strokes": 3})
+    check(status == 200 and body["recorded"]["outcome"] == "newScore", f"a score with the token: {status} {body}")
+    try:
+        urllib.request.urlopen(url.replace("https://", "http://") + "api/state", timeout=5)
+        fail("the page off loopback answered plain HTTP")
+    except (urllib.error.URLError, ConnectionError, http.client.RemoteDisconnected):
+        pass
+    # The browser pairs through the page's own form.
+    driver = browser()
+    try:
+        driver.execute_cdp_cmd("Security.setIgnoreCertificateErrors", {"ignore": True})
+        driver.get(url)
+        wait(driver, "the pairing form", lambda: driver.find_element(By.ID, "token"))
+        type_into(driver, "token", token)
+        wait(driver, "the hole card after pairing", lambda: driver.find_elements(By.CSS_SELECTOR, ".row-button"))
+    finally:
+        driver.quit()
+    print("ok")
+
+
+def api(url, home):
+    def call(path, data=None, raw=None):
+        body = raw if raw is not None else (None if data is None else json.dumps(data).encode())
+        request = urllib.request.Request(url.rstrip("/") + path, data=body, headers={"Content-Type": "application/json"},
+                                         method="GET" if body is None else "POST")
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                return response.status, json.loads(response.read() or b"{}")
+        except urllib.error.HTTPError as error:
+            text = error.read()
+            try:
+                return error.code, json.loads(text or b"{}")
+            except ValueError:
+                return error.code, {"raw": text[:200]}
+
+    status, _ = call("/no/such/page")
+    check(status == 404, f"an unknown route: {status}")
+    status, body = call("/api/score", raw=b"x" * (70 * 1024))
+    check(status == 413 and "KiB" in body.get("error", ""), f"an oversized body: {status} {body}")
+    status, body = call("/api/score", raw=b"not json")
+    check(status == 400 and "/api/score" in body.get("error", ""), f"a body that is not JSON: {status} {body}")
+    status, body = call("/api/score", {"player": "Ann"})
+    check(status == 400 and "strokes" in body.get("error", ""), f"a score without strokes: {status} {body}")
+    status, body = call("/api/score", {"player": "Ann", "strokes": 3})
+    check(status == 200 and body["recorded"]["outcome"] == "newScore", f"a good score: {status} {body}")
+    for request, cli in [({"player": "Ann", "strokes": 11, "hole": 2}, ["score", "Ann", "11", "--hole", "2"]),
+                         ({"player": "Zed", "strokes": 3}, ["score", "Zed", "3"]),
+                         ({"player": "Ben", "strokes": 3, "hole": 40}, ["score", "Ben", "3", "--hole", "40"])]:
+        status, body = call("/api/score", request)
+        said = subprocess.run(["hyzer-hub", "--home", home, *cli], capture_output=True, text=True)
+        check(status == 422 and said.returncode != 0 and body.get("error", "") in said.stderr,
+              f"{request}: the page said {status} {body}, the command line {said.returncode} {said.stderr.strip()}")
+    status, body = call("/api/resolve", {"player": "Ann", "strokes": 3, "hole": 1})
+    check(status == 422 and "discrepancy" in body.get("error", "").lower(), f"resolving nothing: {status} {body}")
+    status, body = call("/api/round/start", {"course": "Nowhere", "players": ["Ann"]})
+    check(status == 422, f"a second round: {status} {body}")
+    status, body = call("/api/state")
+    scores = body["body"]["round"]["scores"]
+    check(len(scores) == 1 and scores[0]["strokes"] == 3, f"what was accepted is still there: {scores}")
+    print("ok")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 5 and sys.argv[1] == "scenario":
+        scenario(*sys.argv[2:])
+    elif len(sys.argv) == 4 and sys.argv[1] == "access":
+        access(*sys.argv[2:])
+    elif len(sys.argv) == 4 and sys.argv[1] == "api":
+        api(*sys.argv[2:])
+    else:
+        fail(__doc__)
