@@ -69,10 +69,14 @@ public struct PhoneWeb: Service {
     let api: PhoneWebAPI
     let logger: Logger
     let onRunning: @Sendable (String) async -> Void
+    let linkReady: AsyncStream<Void>
 
     /// - wrote: told after each write the page made (serve has it pushed to the watches).
+    /// - linkReady: yields once the link listens: the page starts after it (and not at all when
+    ///   the link cannot start), so `serve`'s ready line comes first.
     public init(hub: Hub, publisher: PagePublisher, configuration: PhoneWebConfiguration, logger: Logger,
-                wrote: @escaping @Sendable () -> Void, onRunning: @escaping @Sendable (String) async -> Void) {
+                wrote: @escaping @Sendable () -> Void, linkReady: AsyncStream<Void>, onRunning: @escaping @Sendable (String) async -> Void) {
+        self.linkReady = linkReady
         self.configuration = configuration
         self.api = PhoneWebAPI(hub: hub, publisher: publisher, token: configuration.token, open: configuration.isLoopback, wrote: wrote)
         self.logger = logger
@@ -80,6 +84,12 @@ public struct PhoneWeb: Service {
     }
 
     public func run() async throws {
+        var linkListens = false
+        for await _ in linkReady {
+            linkListens = true
+            break
+        }
+        guard linkListens else { return }  // serve is stopping before it started
         let router = Router(context: PhoneWebContext.self)
         api.addRoutes(to: router)
         let live = Router(context: PhoneWebContext.self)

@@ -120,7 +120,7 @@ struct ServeCommand: AsyncParsableCommand {
         )
         service.attach(server)
         let sync = try cloudSync(hub: hub, service: service, paths: paths)
-        // The ready line comes first (scripts wait for it), then the page's address.
+        // The ready line comes first (scripts wait for it), then the page starts and says where.
         let (linkReady, announceLinkReady) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let page = try phoneWeb(hub: hub, service: service, paths: paths, after: linkReady)
         let serving = HubServeService(server: server, service: service, database: paths.database, appRequest: paths.appRequest, logger: logger,
@@ -154,10 +154,17 @@ extension ServeCommand {
         service.observePublished { _ in publisher.changed() }
         return PhoneWeb(hub: hub, publisher: publisher,
                         configuration: PhoneWebConfiguration(host: host, port: port, tls: tls, token: try PairingToken.loadOrCreate(at: paths.pairingToken)),
-                        logger: Logger(label: "hyzer.hub.web"), wrote: { service.storeChanged() }) { url in
-            for await _ in linkReady { break }
+                        logger: Self.webLogger, wrote: { service.storeChanged() }, linkReady: linkReady) { url in
             FileHandle.standardOutput.write(Data("hyzer-hub phone's face on \(url)\n".utf8))
         }
+    }
+
+    /// The web server's own notices ("Server started and listening") are not the phone's: only
+    /// its warnings and errors reach the log.
+    static var webLogger: Logger {
+        var logger = Logger(label: "hyzer.hub.web")
+        logger.logLevel = max(logger.logLevel, .warning)
+        return logger
     }
 
     /// Over TCP, TLS with the hub's own certificate (made on first start), unless --insecure.

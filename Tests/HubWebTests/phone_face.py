@@ -156,11 +156,14 @@ def scenario(url, home, shots):
         wait(driver, "Ann's 4 on the page", lambda: "Ann, score: 4, one over par" in (row_text(driver, "Ann") or ""))
         ctl(home, "expect-text", "2 Ann +1")
 
-        # 3. A discrepancy from two devices: the watch says Cal 3, the page says Cal 5.
+        # 3. A discrepancy from two devices: the watch says Cal 3, the page says Cal 5. Cal's 3
+        # completes hole 1: the card moves on to hole 2 by itself, and back is one tap.
         ctl(home, "tap", "Cal")
         ctl(home, "save")
         ctl(home, "wait-for", "delivered", "2")
-        wait(driver, "Cal's 3 from the watch", lambda: "Cal, score: 3" in (row_text(driver, "Cal") or ""))
+        wait(driver, "the card to move on to hole 2", lambda: driver.find_element(By.CSS_SELECTOR, ".card h2").text == "Hole 2")
+        tap(driver, "Previous hole", By.CSS_SELECTOR, "[aria-label='Previous hole']")
+        wait(driver, "Cal's 3 from the watch on hole 1", lambda: "Hole 1, par 3. Cal, score: 3" in (row_text(driver, "Cal") or ""))
         tap(driver, "Cal's row", By.XPATH, "//button[contains(@aria-label, '. Cal, score:')]")
         tap(driver, "5 on the picker", By.CSS_SELECTOR, ".picker [data-strokes='5']")
         wait(driver, "the badge", lambda: driver.find_element(By.CSS_SELECTOR, ".pill .badge"))
@@ -186,7 +189,8 @@ def scenario(url, home, shots):
         driver.find_element(By.TAG_NAME, "body").send_keys(Keys.ESCAPE)
 
         # 5. Voice on hole 2: typed (no microphone here), read by the hub's parser, 1.5 s to correct.
-        wait(driver, "hole 2", lambda: "Hole 2" in driver.find_element(By.CSS_SELECTOR, ".card h2").text)
+        tap(driver, "Next hole", By.CSS_SELECTOR, "[aria-label='Next hole']")
+        wait(driver, "hole 2", lambda: driver.find_element(By.CSS_SELECTOR, ".card h2").text == "Hole 2")
         tap(driver, "the microphone", By.CSS_SELECTOR, ".mic")
         wait(driver, "the transcript field", lambda: driver.find_element(By.ID, "transcript"))
         type_into(driver, "transcript", "Ann 3, Ben four, Cal par")

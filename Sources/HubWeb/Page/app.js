@@ -186,17 +186,21 @@ function render() {
   if (state.app === "suspended" || state.app === "not-running") {
     banners.push(h("p", { class: "banner", text: `The phone app is ${state.app === "suspended" ? "suspended" : "not running"}: watches are sent nothing until it runs (hyzer-hub app foreground).` }));
   }
-  // A state may arrive while the user types: the field they are in keeps its text and focus.
-  const typing = document.activeElement?.tagName === "INPUT" ? document.activeElement : null;
-  const kept = typing && { id: typing.id, value: typing.value, start: typing.selectionStart, end: typing.selectionEnd };
+  // A state may arrive at any moment: the control the user is on keeps the focus (a keyboard or
+  // screen reader user is not thrown back to the top), and a field keeps its text.
+  const active = document.activeElement;
+  const kept = active && screen.contains(active) && (active.id || active.dataset.key)
+    ? { id: active.id, key: active.dataset.key, value: active.value, start: active.selectionStart, end: active.selectionEnd } : null;
   const scrollY = window.scrollY;
   screen.replaceChildren(...banners, ...view);
   window.scrollTo(0, scrollY);
-  const field = kept?.id && document.getElementById(kept.id);
-  if (field && field !== typing) {
-    field.value = kept.value;
-    field.focus();
-    field.setSelectionRange?.(kept.start, kept.end);
+  const again = kept && (kept.id ? document.getElementById(kept.id) : screen.querySelector(`[data-key="${CSS.escape(kept.key)}"]`));
+  if (again && again !== active) {
+    if (again.tagName === "INPUT") {
+      again.value = kept.value;
+      again.setSelectionRange?.(kept.start, kept.end);
+    }
+    again.focus();
   }
   renderLayer();
 }
@@ -269,7 +273,7 @@ function holeCard(round) {
     const score = scores.get(p.id), standing = standings.get(p.id), dispute = disputes.get(p.id);
     const label = `Hole ${hole}, par ${par}. ${p.name}, score: ${score ? `${score.strokes}, ${spokenHole(score.strokes - par)}` : "not yet entered"}.${dispute ? " Disputed." : ""}`;
     const row = h("li", { class: `row${p.id === suggested && ui.editing !== p.id ? " suggested" : ""}${p.id === state.round?.you ? " you" : ""}` },
-      h("button", { class: "row-button", type: "button", "aria-label": label, "aria-expanded": ui.editing === p.id ? "true" : "false",
+      h("button", { class: "row-button", type: "button", "data-key": `row-${p.id}`, "aria-label": label, "aria-expanded": ui.editing === p.id ? "true" : "false",
         onclick: () => { ui.editing = ui.editing === p.id ? null : p.id; render(); focusPicker(); } },
         h("span", { class: "who" },
           h("span", { class: "name", text: p.name }),
@@ -320,7 +324,7 @@ function picker(player, hole, par, score) {
   return h("div", { class: "picker", role: "group", "aria-label": `Select score for ${player.name}` },
     Array.from({ length: 10 }, (_, i) => i + 1).map((n) =>
       h("button", { type: "button", class: n === par ? "par" : "", "aria-pressed": n === current ? "true" : "false",
-        "aria-label": `${n}, ${spokenHole(n - par)}`, "data-strokes": n,
+        "aria-label": `${n}, ${spokenHole(n - par)}`, "data-strokes": n, "data-key": `pick-${player.id}-${n}`,
         onclick: () => scoreTap(player, hole, n) }, `${n}`)));
 }
 
