@@ -203,6 +203,8 @@ let package = Package(
                 .product(name: "Subprocess", package: "swift-subprocess"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                // A page following the phone's face over its WebSocket.
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             ]
         ),
         // The voice corpus is read from the source tree by path, not bundled.

@@ -88,6 +88,7 @@ public final class CloudSync: Service, Sendable {
     /// Called after a pass changed the local store (new events, a joined or completed round).
     let onChange: @Sendable () -> Void
     private let status: NIOLockedValueBox<SyncStatus>
+    private let onStatusChange: @Sendable (SyncStatus) -> Void
     /// Where `kick` goes: the stream of whoever waits now, tagged so that a waiter that ends late
     /// (an abandoned connection's) cannot unhook the one that replaced it.
     private let wake = NIOLockedValueBox<(tag: UInt64, continuation: AsyncStream<Void>.Continuation?)>((0, nil))
@@ -102,13 +103,16 @@ public final class CloudSync: Service, Sendable {
 
     /// Follows the hub's cloud configuration: `cloud set` to another URL reconnects there,
     /// `cloud unset` stops syncing until a cloud is set again.
+    /// - onStatusChange: told of every change of the sync state (the phone's face shows it).
     public init(hub: Hub, statusFile: URL?, logger: Logger,
-                pollInterval: Duration = .seconds(15), onChange: @escaping @Sendable () -> Void = {}) {
+                pollInterval: Duration = .seconds(15), onChange: @escaping @Sendable () -> Void = {},
+                onStatusChange: @escaping @Sendable (SyncStatus) -> Void = { _ in }) {
         self.hub = hub
         self.statusFile = statusFile
         self.logger = logger
         self.pollInterval = pollInterval
         self.onChange = onChange
+        self.onStatusChange = onStatusChange
         status = NIOLockedValueBox(SyncStatus(state: .offline, detail: "connecting", since: Date(), lastSyncAt: nil, pid: getpid()))
     }
 
@@ -430,6 +434,8 @@ public final class CloudSync: Service, Sendable {
             if let offers { status.offers = offers }
             return status == before ? nil : status
         }
-        if let snapshot, let statusFile { snapshot.write(to: statusFile) }
+        guard let snapshot else { return }
+        if let statusFile { snapshot.write(to: statusFile) }
+        onStatusChange(snapshot)
     }
 }

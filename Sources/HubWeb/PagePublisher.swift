@@ -12,6 +12,7 @@ public final class PagePublisher: Sendable {
     let hub: Hub
     private let snapshot: @Sendable () throws -> StandingsSnapshot
     private let appState: @Sendable () -> String?
+    private let syncState = NIOLockedValueBox<@Sendable () -> PageSync?>({ nil })
     private let logger = Logger(label: "hyzer.hub.web")
     private let queue = DispatchQueue(label: "hyzer.hub.web.state")
 
@@ -28,6 +29,12 @@ public final class PagePublisher: Sendable {
         self.hub = hub
         self.snapshot = snapshot
         self.appState = appState
+    }
+
+    /// Where the cloud's sync state is read (nil when no cloud is set); the sync engine is made
+    /// after the page, as it tells the page of its changes.
+    public func showSync(_ read: @escaping @Sendable () -> PageSync?) {
+        syncState.withLockedValue { $0 = read }
     }
 
     /// Something changed: rebuild the state and send it to every live page (coalesced).
@@ -78,7 +85,7 @@ public final class PagePublisher: Sendable {
     var livePages: Int { shared.withLockedValue { $0.pages.count } }
 
     private func build() throws -> (sequence: Int, json: String) {
-        let state = try PageState.read(from: hub, snapshot: try snapshot(), app: appState())
+        let state = try PageState.read(from: hub, snapshot: try snapshot(), app: appState(), sync: syncState.withLockedValue { $0 }())
         let body = String(decoding: try HyzerJSON.encoder().encode(LiveMessage(body: state)), as: UTF8.self)
         return (state.sequence, body)
     }

@@ -16,6 +16,8 @@ struct PageState: Encodable, Sendable {
     let history: [HistoryEntry]
     /// The phone app's state (`hyzer-hub app`), as `hub/app-state.json` says it.
     let app: String?
+    /// The cloud's sync state; nil when no cloud is set (a phone on its own).
+    let sync: PageSync?
 
     struct PageRound: Encodable, Sendable {
         let id: UUID
@@ -91,9 +93,26 @@ struct PageState: Encodable, Sendable {
     }
 }
 
+/// The cloud as the phone's face says it: honest about state, quiet about plumbing.
+public struct PageSync: Encodable, Sendable {
+    /// `idle`, `syncing`, `offline` or `error` (docs/SYNC.md).
+    public var state: String
+    public var detail: String?
+    public var lastSyncAt: Date?
+    /// Scores committed here and not yet in the cloud.
+    public var eventsWaiting: Int
+
+    public init(state: String, detail: String?, lastSyncAt: Date?, eventsWaiting: Int) {
+        self.state = state
+        self.detail = detail
+        self.lastSyncAt = lastSyncAt
+        self.eventsWaiting = eventsWaiting
+    }
+}
+
 extension PageState {
     /// Reads the state from the hub: one snapshot (the watches' own) and the round in play's log.
-    static func read(from hub: Hub, snapshot: StandingsSnapshot, app: String?) throws -> PageState {
+    static func read(from hub: Hub, snapshot: StandingsSnapshot, app: String?, sync: PageSync?) throws -> PageState {
         let (round, events) = try hub.eventLog()
         var page: PageRound?
         if let round, round.status != .completed {
@@ -119,6 +138,6 @@ extension PageState {
         return PageState(sequence: snapshot.sequence, snapshot: snapshot, round: page,
                          courses: try hub.courses().map { PageCourse(name: $0.name, holes: $0.holes) },
                          history: try hub.history().map { HistoryEntry(round: $0.final, createdAt: $0.round.createdAt, you: $0.owner.id, organizer: $0.organizer) },
-                         app: app)
+                         app: app, sync: sync)
     }
 }

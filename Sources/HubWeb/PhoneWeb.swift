@@ -96,7 +96,13 @@ public struct PhoneWeb: Service {
         api.addLiveRoute(to: live)
         let scheme = configuration.tls == nil ? "http" : "https"
         let shownHost = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
-        let upgrade = HTTPServerBuilder.http1WebSocketUpgrade(webSocketRouter: live, configuration: .init(ws: .init(maxFrameSize: PhoneWebAPI.maxBodyBytes)))
+        // A connection that sends nothing for 30 s is closed (a stalled or half-open peer holds
+        // nothing for long); headers are bounded well below Hummingbird's defaults (80 KiB each):
+        // the page sends a cookie and a few short headers.
+        let http1 = HTTP1Channel.Configuration(idleTimeout: .seconds(30),
+                                               httpDecoderConfiguration: .init(maxHeaderFieldSize: 8 * 1024, maxHeaderListSize: 16 * 1024, maxHeaderFieldCount: 64))
+        let upgrade = HTTPServerBuilder.http1WebSocketUpgrade(webSocketRouter: live,
+                                                              configuration: .init(http1: http1, ws: .init(maxFrameSize: PhoneWebAPI.maxBodyBytes)))
         let server: HTTPServerBuilder
         if let tls = configuration.tls {
             server = try .tls(upgrade, tlsConfiguration: tls)

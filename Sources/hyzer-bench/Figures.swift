@@ -114,7 +114,10 @@ enum Figures {
     /// sync time moves from one minute to the next, and measured once before the figure it would
     /// fall on another minute than the saves. (Taking turns one by one would space each kind's
     /// syncs 40 ms apart, and a sync after a longer idle costs more.)
-    static func saveToSnapshot(_ context: BenchContext, socketRoundTrip: Double) throws -> Figure {
+    ///
+    /// The phone's face follows the same chain: a page connected to `serve`'s `/live` WebSocket
+    /// (`PageObserver`) is timed from the same Save to the state carrying those standings.
+    static func saveToSnapshot(_ context: BenchContext, socketRoundTrip: Double) throws -> [Figure] {
         let syncs = try PhysicalLimits.ChainSyncs(in: try context.scratch("save-limit"))
         let home = try context.scratch("save")
         let paths = HyzerPaths(home: home)
@@ -124,6 +127,12 @@ enum Figures {
         _ = try PairingToken.loadOrCreate(at: paths.pairingToken)
         let server = try context.serve(home)
         defer { server.terminate() }
+        guard server.waitForOutput(containing: "phone's face on ", timeout: .seconds(30)),
+              let url = server.lines.first(where: { $0.hasPrefix("hyzer-hub phone's face on ") })?.split(separator: " ").last else {
+            throw BenchError("hyzer-hub serve did not say where the phone's face is")
+        }
+        let page = PageObserver(url: String(url))
+        defer { page.stop() }
 
         let watch = try WatchObserver(paths: paths, deviceID: "bench-watch")
         let session = watch.session
@@ -139,7 +148,7 @@ enum Figures {
         var saves = 0
         // The figure is timed from the Save to the standings shown, not around the whole
         // iteration: starting the next round (every 72 saves) is not part of the chain.
-        var chain = Samples(), enqueued = Samples(), toAck = Samples(), toSeen = Samples(), limitSyncs = Samples()
+        var chain = Samples(), enqueued = Samples(), toAck = Samples(), toSeen = Samples(), limitSyncs = Samples(), toPage = Samples()
         let warmup = 3
         _ = try measure(context.n(300, quick: 20), warmup: warmup, pause: 0.02) {
             if saves > 0 && saves % (names.count * 18) == 0 {
@@ -162,6 +171,10 @@ enum Figures {
             let seen = ContinuousClock.now
             chain.add(before.duration(to: seen))
             toSeen.add(saved.duration(to: seen))
+            guard let sequence = session.current.snapshot?.sequence, let shown = page.shown(atLeast: sequence, timeout: .seconds(5)) else {
+                throw BenchError("the phone's page did not show the standings the watch saw")
+            }
+            toPage.add(before.duration(to: shown))
             // From the Save's start: the hub can ack before the Save's own sync has returned.
             if let acked = watch.lastAck, acked >= before { toAck.add(before.duration(to: acked)) }
             // The limit's turn after every 50 saves (the warm-up's too): 35 pairs, 20 ms apart.
@@ -178,14 +191,21 @@ enum Figures {
         let samples = Samples(values: Array(chain.values.dropFirst(warmup)))
         let limitSamples = limitSyncs
         let limit = limitSamples.p50 + 2 * socketRoundTrip
-        return time("watch Save → outbox fsync → hub commit → ack → new snapshot seen", samples,
+        let pageSamples = Samples(values: Array(toPage.values.dropFirst(warmup)))
+        let onPage = time("watch Save → the phone's page shows the new standings (over /live)", pageSamples,
+                          limit: ("as the Save chain's: outbox append+fdatasync then SQLite commit, + socket RTT ×2", limit),
+                          seeds: "< 5 s (cross-device)", target: "—", meets: true,
+                          note: "the same saves; the page's state is rebuilt from the store (standings, scores, discrepancies, history) "
+                              + "and sent after the watches' push; the same Save to the watch: \(formatDuration(samples.p50)) (\(formatDuration(samples.p99)))")
+        return [time("watch Save → outbox fsync → hub commit → ack → new snapshot seen", samples,
                     limit: ("outbox append+fdatasync then SQLite commit, 20 ms apart, in blocks between the saves, + socket RTT ×2", limit),
                     seeds: "< 5 s", target: "p50 < 2 ms, p99 < 5 ms", meets: samples.p50 < 0.002 && samples.p99 < 0.005,
                     note: "saves 20 ms apart, 4 players hole by hole, real hyzer-hub serve over the Unix socket; p50 (p99) of its parts: "
                         + "the Save (outbox append + fdatasync) \(formatDuration(enqueued.p50)) (\(formatDuration(enqueued.p99))), "
                         + "saved → the new standings shown (send, commit with its sync, push) \(formatDuration(toSeen.p50)) (\(formatDuration(toSeen.p99))), "
                         + "the Save → the ack back (the hub sends it after the push) \(formatDuration(toAck.p50)) (\(formatDuration(toAck.p99))); "
-                        + "the limit's two syncs \(formatDuration(limitSamples.p50)) (\(formatDuration(limitSamples.p99))), \(limitSamples.count) pairs in all, \(context.quick ? 3 : 35) after every \(context.n(50, quick: 10)) saves")
+                        + "the limit's two syncs \(formatDuration(limitSamples.p50)) (\(formatDuration(limitSamples.p99))), \(limitSamples.count) pairs in all, \(context.quick ? 3 : 35) after every \(context.n(50, quick: 10)) saves"),
+                onPage]
     }
 
     /// Spawn → first frame of a headless watch, against a C SDL program's first frame (the

@@ -119,7 +119,7 @@ struct HyzerBench: ParsableCommand {
         let runs: [(String, () throws -> [Figure])] = [
             ("crown → haptic", { [try Figures.crownToHaptic(context, lineWrite: lineWrite)] }),
             ("crown → frame", { [try Figures.crownToFrame(context)] }),
-            ("save → snapshot", { [try Figures.saveToSnapshot(context, socketRoundTrip: socket.p50)] }),
+            ("save → snapshot", { try Figures.saveToSnapshot(context, socketRoundTrip: socket.p50) }),
             ("push frame", { try Figures.pushFrame(context) }),
             ("flatness", { try Figures.flatness(context) }),
             ("fan-out", { try Figures.fanOut(context) }),

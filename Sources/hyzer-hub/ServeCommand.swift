@@ -119,10 +119,16 @@ struct ServeCommand: AsyncParsableCommand {
             delegate: service
         )
         service.attach(server)
-        let sync = try cloudSync(hub: hub, service: service, paths: paths)
+        let publisher = noWeb ? nil : PagePublisher(hub: hub, snapshot: { try hub.snapshot() }, appState: { service.app.state.rawValue })
+        let sync = try cloudSync(hub: hub, service: service, paths: paths, statusChanged: { publisher?.changed() })
+        publisher?.showSync {
+            guard let summary = try? hub.cloudSummary(), summary.configuration != nil else { return nil }
+            let status = sync.currentStatus
+            return PageSync(state: status.state.rawValue, detail: status.detail, lastSyncAt: status.lastSyncAt, eventsWaiting: summary.eventsWaiting)
+        }
         // The ready line comes first (scripts wait for it), then the page starts and says where.
         let (linkReady, announceLinkReady) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        let page = try phoneWeb(hub: hub, service: service, paths: paths, after: linkReady)
+        let page = try publisher.map { try phoneWeb(hub: hub, service: service, publisher: $0, paths: paths, after: linkReady) }
         let serving = HubServeService(server: server, service: service, database: paths.database, appRequest: paths.appRequest, logger: logger,
                                       storeChanged: { sync.kick() }) { bound in
             // Unbuffered, so a script waiting for this line sees it at once.
@@ -140,17 +146,16 @@ struct ServeCommand: AsyncParsableCommand {
 
 extension ServeCommand {
     /// The sync engine: it follows the home's cloud configuration (none set: it waits for one).
-    func cloudSync(hub: Hub, service: HubLinkService, paths: HyzerPaths) throws -> CloudSync {
+    func cloudSync(hub: Hub, service: HubLinkService, paths: HyzerPaths, statusChanged: @escaping @Sendable () -> Void) throws -> CloudSync {
         try? FileManager.default.removeItem(at: paths.cloudStatus)
-        return CloudSync(hub: hub, statusFile: paths.cloudStatus, logger: Logger(label: "hyzer.hub.cloud"), onChange: { service.storeChanged() })
+        return CloudSync(hub: hub, statusFile: paths.cloudStatus, logger: Logger(label: "hyzer.hub.cloud"), onChange: { service.storeChanged() },
+                         onStatusChange: { _ in statusChanged() })
     }
 
-    /// The phone's face, following every change the watches are pushed (nil with --no-web).
-    func phoneWeb(hub: Hub, service: HubLinkService, paths: HyzerPaths, after linkReady: AsyncStream<Void>) throws -> PhoneWeb? {
-        guard !noWeb else { return nil }
+    /// The phone's face, following every change the watches are pushed.
+    func phoneWeb(hub: Hub, service: HubLinkService, publisher: PagePublisher, paths: HyzerPaths, after linkReady: AsyncStream<Void>) throws -> PhoneWeb {
         let (host, port) = try PhoneWebConfiguration.parseAddress(web)
         let tls = PhoneWebConfiguration.isLoopback(host) ? nil : try HubIdentity.loadOrCreate(in: paths.hubDirectory).serverConfiguration()
-        let publisher = PagePublisher(hub: hub, snapshot: { try hub.snapshot() }, appState: { service.app.state.rawValue })
         service.observePublished { _ in publisher.changed() }
         return PhoneWeb(hub: hub, publisher: publisher,
                         configuration: PhoneWebConfiguration(host: host, port: port, tls: tls, token: try PairingToken.loadOrCreate(at: paths.pairingToken)),

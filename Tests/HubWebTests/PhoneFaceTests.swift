@@ -65,6 +65,19 @@ struct PhoneFaceTests {
         #expect(result.status == 0, "\(result.stderr.suffix(1_500))")
     }
 
+    @Test("Peers that stall mid-request, never read the live page, send garbage or oversized headers: a reading page still gets the newest standings, the API answers, memory stays bounded")
+    func hostilePeers() async throws {
+        let home = try TemporaryHome()
+        let players = (1...150).map { String(format: "Player %03d", $0) }
+        #expect(try await CLIProcess.run("hyzer-hub", ["--home", home.path, "round", "start", "--course", "Willow Creek", "--player"] + players).status == 0)
+        let server = try await home.serve()
+        defer { server.stop() }
+        let url = try #require(await Self.webAddress(server))
+        let result = try await Self.browser(["hostile", url, home.path])
+        #expect(result.status == 0, "\(result.stderr.suffix(1_500))")
+        #expect(server.isRunning)
+    }
+
     @Test("serve --no-web serves no page; a --web address that is not HOST:PORT is refused before anything starts")
     func options() async throws {
         let home = try TemporaryHome()

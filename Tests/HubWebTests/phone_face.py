@@ -8,6 +8,8 @@ Selenium), against a real `hyzer-hub serve` and a real headless `hyzer-watch` on
     phone_face.py access URL HOME            off loopback: refused without the token, works with
                                              it over TLS with the hub's certificate
     phone_face.py api URL HOME               the API's refusals (no browser)
+    phone_face.py hostile URL HOME           peers that stall, never read, send garbage or huge
+                                             headers: a real page and a real watch are served on
 
 hyzer-hub and hyzer-watch are found on PATH. Exit 0 when every check holds; otherwise the first
 failed check on stderr and exit 1.
@@ -211,7 +213,7 @@ def scenario(url, home, shots):
 
         # 7. Finish: the summary card, then history.
         tap(driver, "Finish Round", By.XPATH, "//button[text()='Finish Round']")
-        wait(driver, "the finish prompt", lambda: driver.find_element(By.CSS_SELECTOR, "[role=dialog] .primary")).click()
+        tap(driver, "the finish prompt's Finish Round", By.CSS_SELECTOR, "[role=dialog] .primary")
         summary = wait(driver, "the summary card", lambda: driver.find_element(By.CSS_SELECTOR, ".summary"))
         check(summary.get_attribute("aria-label").startswith("Round complete at Willow Creek."), summary.get_attribute("aria-label"))
         shot(driver, shots, "summary")
@@ -221,7 +223,7 @@ def scenario(url, home, shots):
         shot(driver, shots, "history")
         tap(driver, "Scoring", By.XPATH, "//button[text()='Scoring']")
         tap(driver, "Done", By.XPATH, "//button[text()='Done']")
-        wait(driver, "no round", lambda: driver.find_element(By.XPATH, "//button[text()='Start Round']")).click()
+        tap(driver, "Start Round (no round in play)", By.XPATH, "//button[text()='Start Round']")
         tap(driver, "Maple Hill", By.XPATH, "//input[@value='Maple Hill']")
         for name in ["Jake", "Mike"]:
             type_into(driver, "add-player", name)
@@ -336,6 +338,102 @@ def api(url, home):
     print("ok")
 
 
+def rss_kb(pid):
+    with open(f"/proc/{pid}/status") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith("VmRSS:"))
+
+
+def serve_pid(home):
+    with open(os.path.join(home, "hub", "serve.lock")) as lock:
+        return int(lock.read().strip() or 0)
+
+
+def websocket_handshake(host, port, after=-1):
+    import base64
+    sock = socket.create_connection((host, port), timeout=10)
+    key = base64.b64encode(os.urandom(16)).decode()
+    sock.sendall((f"GET /live?after={after} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                  f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+    answer = b""
+    while b"\r\n\r\n" not in answer:
+        chunk = sock.recv(4096)
+        if not chunk:
+            break
+        answer += chunk
+    check(answer.startswith(b"HTTP/1.1 101"), f"the WebSocket upgrade was refused: {answer[:80]!r}")
+    return sock
+
+
+def hostile(url, home):
+    """Peers that stall, never read, send garbage or oversized headers, while a watch scores and
+    a page follows: the page and the watch are still served, and the hub's memory stays bounded."""
+    host, port = url.split("//")[1].rstrip("/").rsplit(":", 1)
+    port = int(port)
+    pid = serve_pid(home)
+    before = rss_kb(pid)
+    peers = []
+    # 100 that open a request and never finish it.
+    for _ in range(100):
+        sock = socket.create_connection((host, port), timeout=10)
+        sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+        peers.append(sock)
+    # 50 live pages that never read what they are sent.
+    for _ in range(50):
+        peers.append(websocket_handshake(host, port))
+    # Garbage, a header over the limit, a request line of 100 KiB.
+    for junk in [os.urandom(4096), b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * (64 * 1024) + b"\r\n\r\n",
+                 b"GET /" + b"a" * (100 * 1024) + b" HTTP/1.1\r\n\r\n"]:
+        sock = socket.create_connection((host, port), timeout=10)
+        try:
+            sock.sendall(junk)
+            sock.shutdown(socket.SHUT_WR)  # and nothing more: the hub answers or closes now
+            answer = sock.recv(200)
+            check(not answer or answer.startswith(b"HTTP/1.1 4"), f"junk was answered: {answer[:80]!r}")
+        except OSError:
+            pass
+        sock.close()
+    # A page that does read, and the phone scoring 24 times meanwhile: each change goes to every
+    # page, a state of a round of 150 players (about 100 KB), more than a socket's buffers hold.
+    reader = websocket_handshake(host, port)
+    reader.settimeout(20)
+    for hole in range(1, 4):
+        for player in range(1, 9):
+            run("hyzer-hub", "--home", home, "score", f"Player {player:03}", "3", "--hole", str(hole))
+    latest = int(json.loads(urllib.request.urlopen(url + "api/state", timeout=10).read())["body"]["sequence"])
+    # The reading page gets the newest state (frames: 2-byte header, then 126 → 16-bit, 127 → 64-bit length).
+    def frames(sock):
+        buffer = b""
+        while True:
+            while len(buffer) < 2:
+                buffer += sock.recv(65536)
+            length = buffer[1] & 0x7F
+            offset = 2
+            if length == 126:
+                while len(buffer) < 4: buffer += sock.recv(65536)
+                length, offset = int.from_bytes(buffer[2:4], "big"), 4
+            elif length == 127:
+                while len(buffer) < 10: buffer += sock.recv(65536)
+                length, offset = int.from_bytes(buffer[2:10], "big"), 10
+            while len(buffer) < offset + length:
+                buffer += sock.recv(65536)
+            yield buffer[offset:offset + length]
+            buffer = buffer[offset + length:]
+    seen = -1
+    for payload in frames(reader):
+        seen = json.loads(payload)["body"]["sequence"]
+        if seen >= latest:
+            break
+    check(seen >= latest, f"the reading page stopped at {seen}, the phone is at {latest}")
+    status = urllib.request.urlopen(url + "api/state", timeout=10).status
+    check(status == 200, f"the API under load: {status}")
+    after = rss_kb(pid)
+    check(after - before < 64 * 1024, f"serve grew from {before} to {after} KB with {len(peers)} hostile peers")
+    for sock in peers:
+        sock.close()
+    reader.close()
+    print(f"ok ({len(peers)} hostile peers; serve {before} → {after} KB)")
+
+
 if __name__ == "__main__":
     if len(sys.argv) == 5 and sys.argv[1] == "scenario":
         scenario(*sys.argv[2:])
@@ -343,5 +441,7 @@ if __name__ == "__main__":
         access(*sys.argv[2:])
     elif len(sys.argv) == 4 and sys.argv[1] == "api":
         api(*sys.argv[2:])
+    elif len(sys.argv) == 4 and sys.argv[1] == "hostile":
+        hostile(*sys.argv[2:])
     else:
         fail(__doc__)

@@ -208,8 +208,15 @@ function render() {
 function renderSync() {
   const sync = document.getElementById("sync");
   if (!state) return;
-  // Silence is success: only being out of step is said.
-  sync.textContent = ui.connected ? "" : `Offline · standings from ${ago(ui.lastHeard || Date.now())}`;
+  // Silence is success: only being out of step is said (the page away from the phone, the phone
+  // away from the cloud, scores waiting to go up).
+  const cloud = state.sync;
+  const waiting = cloud && cloud.eventsWaiting ? ` · ${cloud.eventsWaiting} score${cloud.eventsWaiting === 1 ? "" : "s"} waiting to upload` : "";
+  if (!ui.connected) sync.textContent = `Offline · standings from ${ago(ui.lastHeard || Date.now())}`;
+  else if (cloud?.state === "offline") sync.textContent = `Cloud offline · scores saving locally${waiting}`;
+  else if (cloud?.state === "error") sync.textContent = `Cloud: ${cloud.detail || "error"}${waiting}`;
+  else if (cloud?.state === "syncing") sync.textContent = `Syncing…${waiting}`;
+  else sync.textContent = waiting.replace(/^ · /, "");
 }
 setInterval(renderSync, 15000);
 
