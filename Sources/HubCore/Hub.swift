@@ -277,6 +277,12 @@ public final class Hub: Sendable {
         try database.read { store in try store.roundInPlay() ?? store.latestRound() }
     }
 
+    /// What `history(limit:)` would read (the finished rounds and how many events they hold):
+    /// when it is unchanged, so is the history.
+    public func historyKey(limit: Int = 100) throws -> [String] {
+        try database.read { store in try store.completedRoundsKey(limit: limit) }
+    }
+
     /// Completed rounds, newest first, each with its final standings: the phone's history.
     public func history(limit: Int = 100) throws -> [(round: Round, final: RoundSnapshot, owner: Player, organizer: String?)] {
         try database.read { store in

@@ -84,8 +84,20 @@ public final class PagePublisher: Sendable {
 
     var livePages: Int { shared.withLockedValue { $0.pages.count } }
 
+    /// The history as last read, and what it held (`Hub.historyKey`): read again only when that
+    /// changes, not on every score.
+    private let history = NIOLockedValueBox<(key: [String], entries: [PageState.HistoryEntry])?>(nil)
+
     private func build() throws -> (sequence: Int, json: String) {
-        let state = try PageState.read(from: hub, snapshot: try snapshot(), app: appState(), sync: syncState.withLockedValue { $0 }())
+        let key = try hub.historyKey()
+        let entries: [PageState.HistoryEntry]
+        if let kept = history.withLockedValue({ $0 }), kept.key == key {
+            entries = kept.entries
+        } else {
+            entries = try PageState.readHistory(from: hub)
+            history.withLockedValue { $0 = (key, entries) }
+        }
+        let state = try PageState.read(from: hub, snapshot: try snapshot(), history: entries, app: appState(), sync: syncState.withLockedValue { $0 }())
         let body = String(decoding: try HyzerJSON.encoder().encode(LiveMessage(body: state)), as: UTF8.self)
         return (state.sequence, body)
     }

@@ -111,8 +111,13 @@ public struct PageSync: Encodable, Sendable {
 }
 
 extension PageState {
+    static func readHistory(from hub: Hub) throws -> [HistoryEntry] {
+        try hub.history().map { HistoryEntry(round: $0.final, createdAt: $0.round.createdAt, you: $0.owner.id, organizer: $0.organizer) }
+    }
+
     /// Reads the state from the hub: one snapshot (the watches' own) and the round in play's log.
-    static func read(from hub: Hub, snapshot: StandingsSnapshot, app: String?, sync: PageSync?) throws -> PageState {
+    /// - history: the finished rounds, read by the caller (they change only when a round ends).
+    static func read(from hub: Hub, snapshot: StandingsSnapshot, history: [HistoryEntry], app: String?, sync: PageSync?) throws -> PageState {
         let (round, events) = try hub.eventLog()
         var page: PageRound?
         if let round, round.status != .completed {
@@ -137,7 +142,6 @@ extension PageState {
         }
         return PageState(sequence: snapshot.sequence, snapshot: snapshot, round: page,
                          courses: try hub.courses().map { PageCourse(name: $0.name, holes: $0.holes) },
-                         history: try hub.history().map { HistoryEntry(round: $0.final, createdAt: $0.round.createdAt, you: $0.owner.id, organizer: $0.organizer) },
-                         app: app, sync: sync)
+                         history: history, app: app, sync: sync)
     }
 }

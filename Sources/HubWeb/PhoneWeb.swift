@@ -20,6 +20,9 @@ public struct PhoneWebConfiguration: Sendable {
     /// Required when `host` is not loopback (`PhoneWeb` refuses to start without it).
     public var tls: TLSConfiguration?
     public var token: String
+    /// When `port` is taken, take any free one instead of failing (the remembered port of a
+    /// default run; never a port the user asked for).
+    public var anyPortIfTaken = false
 
     public init(host: String, port: Int, tls: TLSConfiguration?, token: String) {
         self.host = host
@@ -111,17 +114,20 @@ public struct PhoneWeb: Service {
             server = upgrade
         }
         let onRunning = self.onRunning
-        let app = Application(
-            router: router,
-            server: server,
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "hyzer-hub"),
-            onServerRunning: { channel in
-                let port = channel.localAddress?.port ?? configuration.port
-                await onRunning("\(scheme)://\(shownHost):\(port)/")
-            },
-            logger: logger
-        )
+        func application(port: Int) -> some ApplicationProtocol {
+            Application(
+                router: router,
+                server: server,
+                configuration: .init(address: .hostname(configuration.host, port: port), serverName: "hyzer-hub"),
+                onServerRunning: { channel in await onRunning("\(scheme)://\(shownHost):\(channel.localAddress?.port ?? port)/") },
+                logger: logger
+            )
+        }
         // Run inside serve's service group, which owns the signals and the graceful shutdown.
-        try await app.run()
+        do {
+            try await application(port: configuration.port).run()
+        } catch let error as IOError where error.errnoCode == EADDRINUSE && configuration.anyPortIfTaken && configuration.port != 0 {
+            try await application(port: 0).run()
+        }
     }
 }

@@ -31,7 +31,9 @@ struct PhoneWebAPI: Sendable {
         router.get("/app.css") { _, _ in Self.file(PackageResources.app_css, "text/css; charset=utf-8") }
         router.get("/tokens.css") { _, _ in Self.text(PageTokens.css, "text/css; charset=utf-8") }
         router.get("/api/state") { _, _ in
-            do { return Self.text(try publisher.current().json, "application/json") } catch { return Self.refusal(.internalServerError, "\(error)") }
+            do { return Self.text(try await Self.offLoop { try publisher.current().json }, "application/json") } catch {
+                return Self.refusal(.internalServerError, "\(error)")
+            }
         }
         router.post("/api/pair") { request, _ in try await pair(request) }
         router.post("/api/score") { request, _ in try await write(request, ScoreRequest.self) { try score($0) } }
@@ -55,7 +57,7 @@ struct PhoneWebAPI: Sendable {
                     for try await _ in inbound {}
                 }
                 group.addTask {
-                    if let now = try? publisher.current(), now.sequence > after { try await outbound.write(.text(now.json)) }
+                    if let now = try? await Self.offLoop({ try publisher.current() }), now.sequence > after { try await outbound.write(.text(now.json)) }
                     for await state in states { try await outbound.write(.text(state)) }
                 }
                 try await group.next()

@@ -55,13 +55,15 @@ struct ServeCommand: AsyncParsableCommand {
             help: ArgumentHelp("How long the phone app runs in the background after a watch's message woke it from suspended or not running (hyzer-hub app), before it is suspended again, as iOS does (0.1 to 600).", valueName: "S"))
     var wakeSeconds = 10.0
 
-    @Option(help: ArgumentHelp("Where the phone's face (a web page, live) listens: HOST:PORT. On loopback (the default, a free port) it needs nothing; on any other address it is served over TLS with the hub's certificate and asks for the pairing token once.", valueName: "HOST:PORT"))
-    var web = "127.0.0.1:0"
+    @Option(help: ArgumentHelp("Where the phone's face (a web page, live) listens: HOST:PORT. By default on loopback, on the port this home's last serve used (written in hub/web-address) when it is free, else a free one; on loopback it needs nothing, on any other address it is served over TLS with the hub's certificate and asks for the pairing token once.", valueName: "HOST:PORT"))
+    var web: String?
     @Flag(name: .customLong("no-web"), help: "Do not serve the phone's face.")
     var noWeb = false
 
     func validate() throws {
-        do { _ = try PhoneWebConfiguration.parseAddress(web) } catch { throw ValidationError("--web: \(error.description)") }
+        if let web {
+            do { _ = try PhoneWebConfiguration.parseAddress(web) } catch { throw ValidationError("--web: \(error.description)") }
+        }
         guard latency >= 0 else { throw ValidationError("--latency must be 0 or more milliseconds; got \(latency).") }
         guard jitter >= 0 else { throw ValidationError("--jitter must be 0 or more milliseconds; got \(jitter).") }
         guard (0...1).contains(drop) else { throw ValidationError("--drop is a probability between 0 and 1; got \(drop).") }
@@ -154,14 +156,26 @@ extension ServeCommand {
 
     /// The phone's face, following every change the watches are pushed.
     func phoneWeb(hub: Hub, service: HubLinkService, publisher: PagePublisher, paths: HyzerPaths, after linkReady: AsyncStream<Void>) throws -> PhoneWeb {
-        let (host, port) = try PhoneWebConfiguration.parseAddress(web)
+        // Without --web: loopback, on the port this home's page had last time (an open page then
+        // finds its phone again after a restart), or a free one.
+        let (host, port) = try web.map(PhoneWebConfiguration.parseAddress) ?? ("127.0.0.1", Self.lastWebPort(paths) ?? 0)
         let tls = PhoneWebConfiguration.isLoopback(host) ? nil : try HubIdentity.loadOrCreate(in: paths.hubDirectory).serverConfiguration()
         service.observePublished { _ in publisher.changed() }
-        return PhoneWeb(hub: hub, publisher: publisher,
-                        configuration: PhoneWebConfiguration(host: host, port: port, tls: tls, token: try PairingToken.loadOrCreate(at: paths.pairingToken)),
+        var configuration = PhoneWebConfiguration(host: host, port: port, tls: tls, token: try PairingToken.loadOrCreate(at: paths.pairingToken))
+        configuration.anyPortIfTaken = web == nil
+        return PhoneWeb(hub: hub, publisher: publisher, configuration: configuration,
                         logger: Self.webLogger, wrote: { service.storeChanged() }, linkReady: linkReady) { url in
+            try? DurableFile.replace(paths.webAddress, with: Data((url + "\n").utf8), durable: false)
             FileHandle.standardOutput.write(Data("hyzer-hub phone's face on \(url)\n".utf8))
         }
+    }
+
+    /// The port in `hub/web-address`, if a serve of this home wrote one on loopback.
+    static func lastWebPort(_ paths: HyzerPaths) -> Int? {
+        guard let text = try? String(contentsOf: paths.webAddress, encoding: .utf8),
+              text.hasPrefix("http://127.0.0.1:"), let port = Int(text.dropFirst("http://127.0.0.1:".count).prefix { $0.isNumber }),
+              (1...65535).contains(port) else { return nil }
+        return port
     }
 
     /// The web server's own notices ("Server started and listening") are not the phone's: only

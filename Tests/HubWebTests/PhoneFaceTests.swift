@@ -78,12 +78,35 @@ struct PhoneFaceTests {
         #expect(server.isRunning)
     }
 
-    @Test("serve --no-web serves no page; a --web address that is not HOST:PORT is refused before anything starts")
+    @Test("Requests mutated from good ones (methods, paths, headers, bodies; seeded, the seed printed) are each answered below 500 or closed; serve keeps serving and loses nothing accepted")
+    func fuzzedRequests() async throws {
+        let home = try TemporaryHome()
+        #expect(try await CLIProcess.run("hyzer-hub", ["--home", home.path, "round", "start", "--course", "Willow Creek", "--player", "Ann", "Ben"]).status == 0)
+        #expect(try await CLIProcess.run("hyzer-hub", ["--home", home.path, "voice", "Ann 3, Ben 4", "--hole", "1"]).status == 0)
+        let server = try await home.serve()
+        defer { server.stop() }
+        let url = try #require(await Self.webAddress(server))
+        let result = try await Self.browser(["fuzz", url, home.path])
+        #expect(result.status == 0, "\(result.stderr.suffix(1_500))")
+        #expect(server.isRunning)
+    }
+
+    @Test("serve --no-web serves no page; without --web the page comes back on its last port; a --web address that is not HOST:PORT is refused before anything starts")
     func options() async throws {
         let home = try TemporaryHome()
         let server = try await home.serve(["--no-web"])
-        defer { server.stop() }
         #expect(!server.lines.contains { $0.contains("phone's face") })
+        server.send(SIGTERM)
+        #expect(await server.waitForExit(timeout: .seconds(30)) != nil)
+        // Without --web the page comes back on the port it had, so an open page finds its phone again.
+        let first = try await home.serve()
+        let address = try #require(await Self.webAddress(first))
+        #expect(try String(contentsOf: home.url.appendingPathComponent("hub/web-address"), encoding: .utf8) == address + "\n")
+        first.send(SIGTERM)
+        #expect(await first.waitForExit(timeout: .seconds(30)) != nil)
+        let again = try await home.serve()
+        defer { again.stop() }
+        #expect(await Self.webAddress(again) == address)
         let bad = try await CLIProcess.run("hyzer-hub", ["--home", home.path, "serve", "--web", "localhost"])
         #expect(bad.status == 64 && bad.stderr.contains("--web: \"localhost\" is not a web address to listen on: give HOST:PORT"), "\(bad.stderr)")
     }

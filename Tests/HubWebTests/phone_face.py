@@ -10,6 +10,8 @@ Selenium), against a real `hyzer-hub serve` and a real headless `hyzer-watch` on
     phone_face.py api URL HOME               the API's refusals (no browser)
     phone_face.py hostile URL HOME           peers that stall, never read, send garbage or huge
                                              headers: a real page and a real watch are served on
+    phone_face.py fuzz URL HOME [SEED]       mutated requests (methods, paths, headers, bodies):
+                                             each answered or closed, serve still serving
 
 hyzer-hub and hyzer-watch are found on PATH. Exit 0 when every check holds; otherwise the first
 failed check on stderr and exit 1.
@@ -434,6 +436,71 @@ def hostile(url, home):
     print(f"ok ({len(peers)} hostile peers; serve {before} → {after} KB)")
 
 
+def fuzz(url, home, seed=None):
+    """Black-box fuzzing of the HTTP surface: requests mutated from good ones, seeded (the seed is
+    printed): every one is answered with a status below 500 or closed, nothing accepted is lost."""
+    import random
+    seed = int(seed) if seed else random.randrange(1 << 32)
+    print(f"fuzz seed {seed}", file=sys.stderr)
+    rng = random.Random(seed)
+    host, port = url.split("//")[1].rstrip("/").rsplit(":", 1)
+    port = int(port)
+    good = [
+        ("POST", "/api/score", {"player": "Ann", "strokes": 3, "hole": 2}),
+        ("POST", "/api/voice", {"transcript": "Ann 3, Ben 4", "hole": 3, "dryRun": True}),
+        ("POST", "/api/resolve", {"player": "Ann", "strokes": 3, "hole": 1}),
+        ("POST", "/api/hole", {"hole": 2}),
+        ("POST", "/api/round/start", {"course": "Maple Hill", "players": ["Ann"]}),
+        ("GET", "/api/state", None),
+        ("GET", "/live?after=3", None),
+    ]
+    values = [None, True, 0, -1, 11, 2 ** 63, 1e308, "", "Ann", "\u0000", "\u202e", "a" * 5000, [], {}, [1, 2], {"a": {"b": []}}]
+
+    def mutate(body):
+        if body is None or rng.random() < 0.1:
+            return rng.choice([b"", b"{", b"null", b"[]", os.urandom(rng.randrange(1, 300)), b'{"player":' * 50])
+        body = dict(body)
+        for _ in range(rng.randrange(1, 4)):
+            key = rng.choice(list(body) + ["extra", ""])
+            if rng.random() < 0.2:
+                body.pop(key, None)
+            else:
+                body[key] = rng.choice(values)
+        return json.dumps(body).encode()
+
+    def request(method, path, body):
+        if rng.random() < 0.2:
+            method = rng.choice(["PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "GET", "POST", "BREW"])
+        if rng.random() < 0.2:
+            path = rng.choice([path + "/..", "/api/" + "x" * rng.randrange(1, 300), "//api//score", "/api/score?x=%ff", "/%00", path.upper()])
+        headers = [f"Host: {host}:{port}", "Content-Type: application/json"]
+        if rng.random() < 0.2:
+            headers.append(rng.choice(["Transfer-Encoding: chunked", "Content-Length: -1", "Content-Length: 99999999",
+                                       "Cookie: hyzer-token=" + "x" * 300, "Upgrade: websocket", "Expect: 100-continue"]))
+        payload = b"" if body is None else body
+        head = f"{method} {path} HTTP/1.1\r\n" + "\r\n".join(headers) + f"\r\nContent-Length: {len(payload)}\r\nConnection: close\r\n\r\n"
+        return head.encode() + payload
+
+    for case in range(400):
+        method, path, body = rng.choice(good)
+        raw = request(method, path, mutate(body) if method == "POST" else None)
+        sock = socket.create_connection((host, port), timeout=10)
+        try:
+            sock.sendall(raw)
+            sock.shutdown(socket.SHUT_WR)
+            answer = sock.recv(64)
+        except OSError:
+            answer = b""
+        finally:
+            sock.close()
+        if answer.startswith(b"HTTP/1.1 5"):
+            fail(f"case {case} (seed {seed}) was answered {answer[:20]!r}: {raw[:300]!r}")
+    state = json.loads(urllib.request.urlopen(url + "api/state", timeout=10).read())
+    scores = [s for s in state["body"]["round"]["scores"] if s["hole"] == 1]
+    check(len(scores) == 2, f"the scores accepted before the fuzzing (seed {seed}): {scores}")
+    print(f"ok (400 cases, seed {seed})")
+
+
 if __name__ == "__main__":
     if len(sys.argv) == 5 and sys.argv[1] == "scenario":
         scenario(*sys.argv[2:])
@@ -443,5 +510,7 @@ if __name__ == "__main__":
         api(*sys.argv[2:])
     elif len(sys.argv) == 4 and sys.argv[1] == "hostile":
         hostile(*sys.argv[2:])
+    elif len(sys.argv) in (4, 5) and sys.argv[1] == "fuzz":
+        fuzz(*sys.argv[2:])
     else:
         fail(__doc__)

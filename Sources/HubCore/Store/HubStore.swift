@@ -139,6 +139,17 @@ struct HubStore {
         try RoundRecord.order(RoundRecord.Columns.createdAt.desc, Column.rowID.desc).fetchOne(db).map(round)
     }
 
+    /// The ids of the completed rounds, newest first, and how many events they hold: what the
+    /// history holds, without reading it (a shared round's events may still arrive from the
+    /// cloud after this phone finished it).
+    func completedRoundsKey(limit: Int) throws -> [String] {
+        let ids = try String.fetchAll(db, sql: "SELECT id FROM round WHERE status = ? ORDER BY createdAt DESC, rowid DESC LIMIT ?",
+                                      arguments: [RoundStatus.completed.rawValue, limit])
+        let events = try Int.fetchOne(db, sql: "SELECT count(*) FROM score_event WHERE roundID IN (SELECT id FROM round WHERE status = ?)",
+                                      arguments: [RoundStatus.completed.rawValue]) ?? 0
+        return ids + ["\(events)"]
+    }
+
     /// Completed rounds, newest first (the phone's history).
     func completedRounds(limit: Int) throws -> [Round] {
         try RoundRecord.filter(RoundRecord.Columns.status == RoundStatus.completed.rawValue)

@@ -175,7 +175,6 @@ function noteMoves() {
 // ---- rendering -------------------------------------------------------------------------------
 function render() {
   if (!state) return;
-  document.querySelectorAll(".tab").forEach((tab) => tab.toggleAttribute("aria-current", tab.dataset.tab === ui.tab) || tab.setAttribute("aria-current", tab.dataset.tab === ui.tab ? "page" : "false"));
   document.querySelectorAll(".tab").forEach((tab) => { if (tab.dataset.tab === ui.tab) tab.setAttribute("aria-current", "page"); else tab.removeAttribute("aria-current"); });
   renderSync();
   renderActions();
@@ -295,7 +294,7 @@ function holeCard(round) {
     return row;
   });
   const dots = round.holes.map((x) => h("span", { class: `dot${x.number === hole ? " current" : ""}`, "aria-hidden": "true" }));
-  return h("section", { class: "card", "aria-label": `Hole ${hole}, Par ${par}.` },
+  return h("section", { class: "card", "aria-label": `Hole ${hole}, Par ${par}.`, ontouchstart: swipeStart, ontouchend: (event) => swipeEnd(event, hole, round.holeCount) },
     h("div", { class: "card-header" }, h("h2", { text: `Hole ${hole}` }), h("span", { class: "caption", text: `Par ${par} · ${round.courseName}` }),
       hole === round.currentHole ? null : h("span", { class: "caption", text: ` · playing ${round.currentHole}` })),
     h("ul", { class: "rows" }, rows),
@@ -317,6 +316,19 @@ function micIcon() {
 }
 
 const spokenHole = (rel) => rel === 0 ? "par" : rel < 0 ? `${words(-rel)} under par` : `${words(rel)} over par`;
+
+// Swipe left for the next hole, right for the previous one (seeds/001: the card stack).
+let swipeFrom = null;
+function swipeStart(event) { swipeFrom = event.touches[0] ? { x: event.touches[0].clientX, y: event.touches[0].clientY } : null; }
+function swipeEnd(event, hole, holeCount) {
+  const touch = event.changedTouches[0];
+  if (!swipeFrom || !touch) return;
+  const dx = touch.clientX - swipeFrom.x, dy = touch.clientY - swipeFrom.y;
+  swipeFrom = null;
+  if (Math.abs(dx) < 60 || Math.abs(dx) < 2 * Math.abs(dy)) return;
+  const next = dx < 0 ? hole + 1 : hole - 1;
+  if (next >= 1 && next <= holeCount) goToHole(next);
+}
 
 function goToHole(hole) {
   ui.hole = hole;

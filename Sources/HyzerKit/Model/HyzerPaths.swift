@@ -35,6 +35,9 @@ public struct HyzerPaths: Sendable, Hashable {
     public var appState: URL { hubDirectory.appendingPathComponent("app-state.json") }
     /// The state `hyzer-hub app STATE` asked for.
     public var appRequest: URL { hubDirectory.appendingPathComponent("app-request") }
+    /// Where `serve` last served the phone's face (`http://127.0.0.1:PORT/`): the next `serve`
+    /// takes the same port when it is free, so an open page finds its phone again.
+    public var webAddress: URL { hubDirectory.appendingPathComponent("web-address") }
 
     public var sharedDirectory: URL { home.appendingPathComponent("shared", isDirectory: true) }
     public var standingsSnapshot: URL { sharedDirectory.appendingPathComponent("standings.json") }
