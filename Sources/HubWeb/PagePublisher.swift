@@ -37,9 +37,14 @@ public final class PagePublisher: Sendable {
         syncState.withLockedValue { $0 = read }
     }
 
-    /// Something changed: rebuild the state and send it to every live page (coalesced).
+    /// Something changed: rebuild the state and send it to every live page (coalesced). With no
+    /// page open nothing is built: the next request builds it.
     public func changed() {
         let queued = shared.withLockedValue { shared in
+            guard !shared.pages.isEmpty else {
+                shared.latest = nil
+                return true
+            }
             defer { shared.rebuildQueued = true }
             return shared.rebuildQueued
         }

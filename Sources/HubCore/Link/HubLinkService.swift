@@ -144,9 +144,17 @@ public final class HubLinkService: LinkServerDelegate {
                 defer { if snapshot.supersedes(last) { last = snapshot } }
                 return last
             }
-            let pushed = server.withLockedValue { $0 }?.broadcast(snapshot, then: { [self] in exportLater(snapshot) }) ?? false
-            if !pushed { export(snapshot) }
-            for observer in publishedObservers.withLockedValue({ $0 }) { observer(snapshot) }
+            // The file and the web face after the pushes are written: neither competes with a
+            // push on its way to a watch.
+            let observers = publishedObservers.withLockedValue { $0 }
+            let pushed = server.withLockedValue { $0 }?.broadcast(snapshot, then: { [self] in
+                exportLater(snapshot)
+                for observer in observers { observer(snapshot) }
+            }) ?? false
+            if !pushed {
+                export(snapshot)
+                for observer in observers { observer(snapshot) }
+            }
             for watch in server.withLockedValue({ $0 })?.complicationWatches ?? [] {
                 updateComplication(of: watch.deviceID, wearer: watch.wearer, from: snapshot)
             }
