@@ -293,6 +293,11 @@ public final class Hub: Sendable {
         }
     }
 
+    /// The registered players this phone knows, by name (round setup offers them).
+    public func knownPlayers() throws -> [String] {
+        try database.read { store in try store.registeredPlayerNames() }.sorted { $0.localizedCaseInsensitiveCompare($1) == .orderedAscending }
+    }
+
     /// Whose phone this is in `round`: the player its own scores are reported by (the cloud's
     /// `--player`, else the owner named at `round start --owner`, else the round's first player).
     public func owner(in round: Round) throws -> Player {

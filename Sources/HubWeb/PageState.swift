@@ -13,6 +13,8 @@ struct PageState: Encodable, Sendable {
     let snapshot: StandingsSnapshot
     let round: PageRound?
     let courses: [PageCourse]
+    /// The registered players this phone knows (setup offers them).
+    let knownPlayers: [String]
     let history: [HistoryEntry]
     /// The phone app's state (`hyzer-hub app`), as `hub/app-state.json` says it.
     let app: String?
@@ -74,7 +76,7 @@ struct PageState: Encodable, Sendable {
         let createdAt: Date
         /// This phone's owner in that round.
         let you: PlayerID
-        /// Who organized it, in a round shared through a cloud.
+        /// Who organized it: in a shared round, the name the organizer's phone gave; else this phone's owner.
         let organizer: String?
     }
 
@@ -112,7 +114,9 @@ public struct PageSync: Encodable, Sendable {
 
 extension PageState {
     static func readHistory(from hub: Hub) throws -> [HistoryEntry] {
-        try hub.history().map { HistoryEntry(round: $0.final, createdAt: $0.round.createdAt, you: $0.owner.id, organizer: $0.organizer) }
+        // A round shared through a cloud names its organizer; one played on this phone alone was
+        // organized by its owner.
+        try hub.history().map { HistoryEntry(round: $0.final, createdAt: $0.round.createdAt, you: $0.owner.id, organizer: $0.organizer ?? $0.owner.name) }
     }
 
     /// Reads the state from the hub: one snapshot (the watches' own) and the round in play's log.
@@ -141,7 +145,7 @@ extension PageState {
                              settledBy: try hub.settledElsewhere(round.id))
         }
         return PageState(sequence: snapshot.sequence, snapshot: snapshot, round: page,
-                         courses: try hub.courses().map { PageCourse(name: $0.name, holes: $0.holes) },
+                         courses: try hub.courses().map { PageCourse(name: $0.name, holes: $0.holes) }, knownPlayers: try hub.knownPlayers(),
                          history: history, app: app, sync: sync)
     }
 }

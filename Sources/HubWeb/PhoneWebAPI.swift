@@ -25,7 +25,7 @@ struct PhoneWebAPI: Sendable {
     static let cookieName = "hyzer-token"
 
     func addRoutes(to router: Router<PhoneWebContext>) {
-        router.add(middleware: TokenGate(token: token, open: open))
+        router.add(middleware: AccessGate(token: token, open: open))
         router.get("/") { _, _ in Self.file(PackageResources.index_html, "text/html; charset=utf-8") }
         router.get("/app.js") { _, _ in Self.file(PackageResources.app_js, "text/javascript; charset=utf-8") }
         router.get("/app.css") { _, _ in Self.file(PackageResources.app_css, "text/css; charset=utf-8") }
@@ -42,11 +42,15 @@ struct PhoneWebAPI: Sendable {
         router.post("/api/round/start") { request, _ in try await write(request, StartRequest.self) { try start($0) } }
         router.post("/api/round/finish") { request, _ in try await write(request, FinishRequest.self) { try finish($0) } }
         router.post("/api/hole") { request, _ in try await write(request, HoleRequest.self) { try hole($0) } }
+        // Reached only when /live was not upgraded (the WebSocket router declined it).
+        router.get("/live") { _, _ in
+            Self.refusal(.badRequest, "/live is a WebSocket: open it with new WebSocket(\"ws://…/live?after=SEQUENCE\") (docs/WEB.md).")
+        }
     }
 
     /// `/live?after=N`: the state now if newer than N, then every change, until the page leaves.
     func addLiveRoute(to router: Router<PhoneWebContext>) {
-        router.add(middleware: TokenGate(token: token, open: open))
+        router.add(middleware: AccessGate(token: token, open: open))
         router.ws("/live") { _, _ in .upgrade([:]) } onUpgrade: { inbound, outbound, context in
             let after = context.request.uri.queryParameters.get("after", as: Int.self) ?? -1
             let (id, states) = publisher.follow()
@@ -67,6 +71,17 @@ struct PhoneWebAPI: Sendable {
     }
 
     // MARK: Writes
+
+    /// What each write takes, as a refusal names it.
+    static let shapes = [
+        "/api/score": "{\"player\": NAME, \"strokes\": 1...10, \"hole\": N (optional: the current hole)}",
+        "/api/resolve": "{\"player\": NAME, \"strokes\": 1...10, \"hole\": N}",
+        "/api/voice": "{\"transcript\": TEXT, \"hole\": N (optional), \"dryRun\": true|false (optional)}",
+        "/api/round/start": "{\"course\": NAME, \"players\": [NAME, …], \"guests\": [NAME, …] (optional)}",
+        "/api/round/finish": "{\"force\": true|false} (optional)",
+        "/api/hole": "{\"hole\": N}",
+        "/api/pair": "{\"token\": TOKEN}",
+    ]
 
     struct ScoreRequest: Decodable { let player: String; let strokes: Int; let hole: Int? }
     struct ResolveRequest: Decodable { let player: String; let strokes: Int; let hole: Int }
@@ -153,11 +168,13 @@ struct PhoneWebAPI: Sendable {
         guard case .success(let body) = await Self.decode(request, PairRequest.self) else {
             return Self.refusal(.badRequest, "Send {\"token\": \"…\"}: the pairing token that hyzer-hub token prints.")
         }
-        guard TokenGate.matches(body.token, token) else {
+        guard AccessGate.matches(body.token, token) else {
             return Self.refusal(.unauthorized, "That is not this phone's pairing token (hyzer-hub token prints it).")
         }
         var response = try Self.json(Answer(message: "Paired: this browser keeps the token in a cookie."))
-        response.headers[.setCookie] = Cookie(name: Self.cookieName, value: token, path: "/", secure: true, httpOnly: true, sameSite: .strict).description
+        // Kept a year: the page asks for the token once per browser, not once per visit.
+        response.headers[.setCookie] = Cookie(name: Self.cookieName, value: token, maxAge: 365 * 24 * 3600, path: "/", secure: true, httpOnly: true,
+                                              sameSite: .strict).description
         return response
     }
 
@@ -176,12 +193,36 @@ struct PhoneWebAPI: Sendable {
         } catch {
             return .failure(Refusal(status: .contentTooLarge, message: "The request body is over \(maxBodyBytes / 1024) KiB; the page never sends that much."))
         }
+        let path = request.uri.path
+        let takes = shapes[path].map { " \(path) takes \($0)." } ?? ""
+        // A POST without a JSON content type is what a form or a script on another site sends
+        // without asking (a "simple" cross-site request): never taken.
+        guard request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true else {
+            return .failure(Refusal(status: .unsupportedMediaType, message: "Send JSON with Content-Type: application/json.\(takes)"))
+        }
+        let data = bytes.readableBytes == 0 ? Data("{}".utf8) : Data(bytes.readableBytesView)
+        guard (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) != nil else {
+            return .failure(Refusal(status: .badRequest, message: "The request is not JSON.\(takes)"))
+        }
         do {
-            return .success(try HyzerJSON.decoder().decode(Body.self, from: Data(bytes.readableBytesView)))
+            return .success(try HyzerJSON.decoder().decode(Body.self, from: data))
         } catch let error as DecodingError {
-            return .failure(Refusal(status: .badRequest, message: "The request is not what \(request.uri.path) takes: \(HyzerJSON.explain(error))"))
+            return .failure(Refusal(status: .badRequest, message: "\(Self.explain(error)).\(takes)"))
         } catch {
-            return .failure(Refusal(status: .badRequest, message: "The request is not JSON: \(error)"))
+            return .failure(Refusal(status: .badRequest, message: "The request is not what \(path) takes.\(takes)"))
+        }
+    }
+
+    /// "strokes must be a whole number; got 3.5"-style: what was wrong, at which field.
+    static func explain(_ error: DecodingError) -> String {
+        func field(_ path: [any CodingKey]) -> String { path.map(\.stringValue).joined(separator: ".") }
+        switch error {
+        case .keyNotFound(let key, let context): return "\(field(context.codingPath + [key])) is missing"
+        case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
+            return "\(field(context.codingPath)) must be \(type == Int.self ? "a whole number" : type == String.self ? "text" : type == Bool.self ? "true or false" : type == [String].self ? "a list of names" : "\(type)")"
+        case .dataCorrupted(let context):
+            return context.codingPath.isEmpty ? "The request is not a JSON object" : "\(field(context.codingPath)) must be a whole number"
+        @unknown default: return HyzerJSON.explain(error)
         }
     }
 
@@ -225,9 +266,10 @@ struct PhoneWebAPI: Sendable {
     }
 }
 
-/// Off loopback, everything but the page's own files and `/api/pair` needs the pairing token, in
-/// the cookie `/api/pair` sets (or as `Authorization: Bearer TOKEN`, for scripts).
-struct TokenGate: RouterMiddleware {
+/// Who may use the phone's face. Off loopback, everything but the page's own files and
+/// `/api/pair` needs the pairing token, in the cookie `/api/pair` sets (or as
+/// `Authorization: Bearer TOKEN`, for scripts); on loopback, only this machine's own pages.
+struct AccessGate: RouterMiddleware {
     typealias Context = PhoneWebContext
     let token: String
     let open: Bool
@@ -235,18 +277,58 @@ struct TokenGate: RouterMiddleware {
     static let openPaths: Set<String> = ["/", "/app.js", "/app.css", "/tokens.css", "/api/pair"]
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard open || Self.openPaths.contains(request.uri.path) || carriesToken(request) else {
-            return PhoneWebAPI.refusal(.unauthorized, "This phone's face needs its pairing token (hyzer-hub token prints it); the page asks for it once.")
+        if let refusal = refusal(of: request) { return refusal }
+        do {
+            return try await next(request, context)
+        } catch let error as HTTPError where error.status == .notFound {
+            return PhoneWebAPI.refusal(.notFound, "No \(request.method) \(request.uri.path) here: the page is at /, its API is in docs/WEB.md.")
         }
-        return try await next(request, context)
     }
 
-    func carriesToken(_ request: Request) -> Bool {
-        if let cookie = request.cookies[PhoneWebAPI.cookieName], Self.matches(cookie.value, token) { return true }
+    /// On loopback any page in a browser on this machine could reach the phone: a request names
+    /// this machine (not another host name that resolves to it: DNS rebinding), and a request a
+    /// browser makes for another site's page (its Origin) is refused. Off loopback the token is
+    /// needed, kept in a cookie no other site's request carries.
+    func refusal(of request: Request) -> Response? {
+        if open {
+            let host = request.head.authority.map(Self.hostName) ?? ""
+            guard PhoneWebConfiguration.isLoopback(host) else {
+                return PhoneWebAPI.refusal(.misdirectedRequest, "This phone's face answers only to 127.0.0.1, localhost or [::1]; got Host \"\(host)\".")
+            }
+        }
+        if let origin = request.headers[.origin], origin != "null",
+           Self.hostName(String(origin.drop { $0 != "/" }.drop { $0 == "/" })) != request.head.authority.map(Self.hostName) {
+            return PhoneWebAPI.refusal(.forbidden, "A page from \(origin) may not use this phone's face.")
+        }
+        guard open || Self.openPaths.contains(request.uri.path) else {
+            switch tokenGiven(request) {
+            case .none:
+                return PhoneWebAPI.refusal(.unauthorized, "This phone's face needs its pairing token (hyzer-hub token prints it); the page asks for it once.")
+            case .some(false):
+                return PhoneWebAPI.refusal(.unauthorized, "That is not this phone's pairing token (hyzer-hub token prints it).")
+            case .some(true):
+                return nil
+            }
+        }
+        return nil
+    }
+
+    /// The host name of a Host header or an origin's authority, without the port: "127.0.0.1",
+    /// "::1", "localhost".
+    static func hostName(_ authority: String) -> String {
+        if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
+            return String(authority[authority.index(after: authority.startIndex)..<close])
+        }
+        return String(authority.split(separator: ":", maxSplits: 1).first ?? "").lowercased()
+    }
+
+    /// nil when no token came; else whether it is this phone's.
+    func tokenGiven(_ request: Request) -> Bool? {
+        if let cookie = request.cookies[PhoneWebAPI.cookieName] { return Self.matches(cookie.value, token) }
         if let authorization = request.headers[.authorization], authorization.hasPrefix("Bearer ") {
             return Self.matches(String(authorization.dropFirst(7)), token)
         }
-        return false
+        return nil
     }
 
     /// Compared in time that does not depend on where the guess goes wrong.

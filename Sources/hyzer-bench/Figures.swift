@@ -128,7 +128,7 @@ enum Figures {
         let server = try context.serve(home)
         defer { server.terminate() }
         guard server.waitForOutput(containing: "phone's face on ", timeout: .seconds(30)),
-              let url = server.lines.first(where: { $0.hasPrefix("hyzer-hub phone's face on ") })?.split(separator: " ").last else {
+              let url = server.lines.first(where: { $0.hasPrefix("hyzer-hub phone's face on ") })?.split(separator: " ").dropFirst(4).first else {
             throw BenchError("hyzer-hub serve did not say where the phone's face is")
         }
         let page = PageObserver(url: String(url))

@@ -132,7 +132,7 @@ struct ServeCommand: AsyncParsableCommand {
         let (linkReady, announceLinkReady) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let page = try publisher.map { try phoneWeb(hub: hub, service: service, publisher: $0, paths: paths, after: linkReady) }
         let serving = HubServeService(server: server, service: service, database: paths.database, appRequest: paths.appRequest, logger: logger,
-                                      storeChanged: { sync.kick() }) { bound in
+                                      storeChanged: { sync.kick(); publisher?.changed() }) { bound in
             // Unbuffered, so a script waiting for this line sees it at once.
             FileHandle.standardOutput.write(Data("hyzer-hub serving on \(bound) (home \(paths.home.path))\n".utf8))
             announceLinkReady.yield()
@@ -166,7 +166,10 @@ extension ServeCommand {
         return PhoneWeb(hub: hub, publisher: publisher, configuration: configuration,
                         logger: Self.webLogger, wrote: { service.storeChanged() }, linkReady: linkReady) { url in
             try? DurableFile.replace(paths.webAddress, with: Data((url + "\n").utf8), durable: false)
-            FileHandle.standardOutput.write(Data("hyzer-hub phone's face on \(url)\n".utf8))
+            // On every address: the one a phone on the network would open is the machine's name.
+            let reachable = host == "0.0.0.0" || host == "::"
+                ? " (all addresses: from another device, https://\(ProcessInfo.processInfo.hostName):\(url.split(separator: ":").last ?? ""))" : ""
+            FileHandle.standardOutput.write(Data("hyzer-hub phone's face on \(url)\(reachable)\n".utf8))
         }
     }
 

@@ -22,7 +22,8 @@ struct PhoneFaceTests {
 
     static func webAddress(_ server: RunningProcess) async -> String? {
         guard await server.waitForLine(timeout: .seconds(30), { $0.hasPrefix("hyzer-hub phone's face on ") }) else { return nil }
-        return server.lines.first { $0.hasPrefix("hyzer-hub phone's face on ") }?.split(separator: " ").last.map(String.init)
+        // "hyzer-hub phone's face on URL", and off loopback " (all addresses: …)" after it.
+        return server.lines.first { $0.hasPrefix("hyzer-hub phone's face on ") }?.split(separator: " ").dropFirst(4).first.map(String.init)
     }
 
     @Test("A watch scores and the page shows it without a reload; the page scores and the watch shows it; a discrepancy from two devices is resolved on the page; voice, finish, history, setup; the accessibility tree")

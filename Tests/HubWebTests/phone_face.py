@@ -334,6 +334,31 @@ def api(url, home):
     check(status == 422 and "discrepancy" in body.get("error", "").lower(), f"resolving nothing: {status} {body}")
     status, body = call("/api/round/start", {"course": "Nowhere", "players": ["Ann"]})
     check(status == 422, f"a second round: {status} {body}")
+    # Another site's page in this machine's browser: a "simple" cross-site POST (text/plain, no
+    # preflight), a foreign Origin, a host name rebound to 127.0.0.1: none may write or read.
+    def raw(method, path, headers, body=b""):
+        host, port = url.split("//")[1].rstrip("/").rsplit(":", 1)
+        sock = socket.create_connection((host, int(port)), timeout=10)
+        head = f"{method} {path} HTTP/1.1\r\n" + "".join(f"{k}: {v}\r\n" for k, v in headers.items()) + f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+        sock.sendall(head.encode() + body)
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+        sock.close()
+        return int(answer.split(b" ", 2)[1]), answer
+    authority = url.split("//")[1].rstrip("/")
+    start = json.dumps({"course": "Cedar Ridge", "players": ["Mallory"]}).encode()
+    status, answer = raw("POST", "/api/round/start", {"Host": authority, "Content-Type": "text/plain", "Origin": "http://127.0.0.5:9011"}, start)
+    check(status in (403, 415), f"a cross-site form post: {status} {answer[:200]!r}")
+    status, answer = raw("POST", "/api/score", {"Host": authority, "Content-Type": "text/plain"}, json.dumps({"player": "Ann", "strokes": 5, "hole": 3}).encode())
+    check(status == 415, f"a text/plain post: {status} {answer[:200]!r}")
+    status, answer = raw("POST", "/api/score", {"Host": authority, "Content-Type": "application/json", "Origin": "http://evil.example"}, json.dumps({"player": "Ann", "strokes": 5, "hole": 3}).encode())
+    check(status == 403, f"a foreign Origin: {status} {answer[:200]!r}")
+    status, answer = raw("GET", "/api/state", {"Host": "attacker.example:" + authority.rsplit(":", 1)[1]})
+    check(status == 421, f"a rebound host name: {status} {answer[:200]!r}")
+    status, answer = raw("GET", "/live", {"Host": authority, "Origin": "http://evil.example", "Upgrade": "websocket", "Connection": "Upgrade",
+                                          "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==", "Sec-WebSocket-Version": "13"})
+    check(status != 101, f"a foreign page's WebSocket was upgraded: {answer[:200]!r}")
     status, body = call("/api/state")
     scores = body["body"]["round"]["scores"]
     check(len(scores) == 1 and scores[0]["strokes"] == 3, f"what was accepted is still there: {scores}")

@@ -63,12 +63,17 @@ function announce(text) {
 
 // ---- talking to the hub ----------------------------------------------------------------------
 async function api(path, body) {
-  const response = await fetch(path, {
-    method: body === undefined ? "GET" : "POST",
-    headers: body === undefined ? {} : { "Content-Type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    credentials: "same-origin",
-  });
+  let response;
+  try {
+    response = await fetch(path, {
+      method: body === undefined ? "GET" : "POST",
+      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: "same-origin",
+    });
+  } catch {
+    throw Object.assign(new Error("The phone is not answering: nothing was recorded. The page reconnects by itself; try again then."), { offline: true });
+  }
   const data = await response.json().catch(() => ({ error: `The phone answered ${response.status}.` }));
   if (response.status === 401) { showPairing(data.error); throw new Error(data.error); }
   if (!response.ok) throw new Error(data.error || `The phone answered ${response.status}.`);
@@ -83,6 +88,7 @@ async function act(path, body, after) {
     return answer;
   } catch (error) {
     ui.refusal = error.message;
+    ui.refusalOffline = !!error.offline;
     render();
     return null;
   }
@@ -92,7 +98,12 @@ let socket = null, retry = 1000;
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   socket = new WebSocket(`${scheme}://${location.host}/live?after=${state ? state.sequence : -1}`);
-  socket.onopen = () => { ui.connected = true; retry = 1000; renderSync(); };
+  socket.onopen = () => {
+    ui.connected = true;
+    retry = 1000;
+    if (ui.refusalOffline) { ui.refusal = null; ui.refusalOffline = false; render(); }
+    renderSync();
+  };
   socket.onmessage = (message) => {
     const data = JSON.parse(message.data);
     if (data.type === "state") receive(data.body);
@@ -120,13 +131,18 @@ function showPairing(message) {
   screen.replaceChildren(h("form", { class: "pair card", onsubmit: async (event) => {
     event.preventDefault();
     const token = event.target.querySelector("input").value.trim();
-    try { await api("/api/pair", { token }); start(); } catch (error) { event.target.querySelector(".refusal").textContent = error.message; }
+    try { await api("/api/pair", { token }); start(); } catch (error) {
+      const banner = event.target.querySelector(".refusal");
+      banner.hidden = false;
+      banner.textContent = error.message;
+    }
   } },
     h("h2", { text: "Pair this browser" }),
     h("p", { class: "caption", text: "This phone's face is open only with its pairing token: run hyzer-hub token on the phone." }),
     h("label", { for: "token", text: "Pairing token" }),
     h("div", { class: "transcript" }, h("input", { id: "token", autocomplete: "off", required: true }), h("button", { class: "secondary", type: "submit", text: "Pair" })),
-    h("p", { class: "banner refusal", role: "alert", text: message || "" })));
+    h("p", { class: "banner refusal", role: "alert", hidden: !message || /pairing token/.test(message) ? true : null, text: message || "" })));
+  requestAnimationFrame(() => document.getElementById("token")?.focus());
 }
 
 // ---- receiving a state -----------------------------------------------------------------------
@@ -134,12 +150,14 @@ function receive(next) {
   if (state && next.sequence < state.sequence && next.snapshot.hubID === state.snapshot.hubID) return;
   previous = state;
   state = next;
+  // A notice about the round in play goes with it.
+  if (previous && previous.snapshot.round?.id !== state.snapshot.round?.id) { ui.notice = null; ui.refusal = null; }
   ui.lastHeard = Date.now();
   const round = state.snapshot.round;
   if (round) {
     if (ui.hole == null || ui.followCurrent) {
       const moved = previous?.snapshot.round && ui.hole != null && ui.hole !== round.currentHole;
-      if (moved && !reduceMotion()) setTimeout(() => { if (ui.followCurrent) { ui.hole = state.snapshot.round?.currentHole ?? ui.hole; ui.editing = null; render(); } }, ADVANCE_MS);
+      if (moved) setTimeout(() => { if (ui.followCurrent) { ui.hole = state.snapshot.round?.currentHole ?? ui.hole; ui.editing = null; render(); } }, ADVANCE_MS);
       else ui.hole = round.currentHole;
     }
     ui.hole = Math.min(Math.max(ui.hole, 1), round.holeCount);
@@ -149,6 +167,11 @@ function receive(next) {
   }
   noteMoves();
   render();
+  // J6: every player has every hole: offer to finalize, once per round.
+  if (round?.status === "awaitingFinalization" && ui.promptedFinish !== round.id && !ui.layer) {
+    ui.promptedFinish = round.id;
+    openLayer({ kind: "finish" });
+  }
 }
 
 // Who moved since the last state: arrows for 1.5 s, one pulse, one announcement for the burst.
@@ -161,7 +184,7 @@ function noteMoves() {
     const old = was[s.playerID];
     if (old == null || s.position == null || old === s.position) continue;
     ui.arrows[s.playerID] = { up: s.position < old, until: Date.now() + ARROWS_MS };
-    moves.push(`${s.name} moved ${s.position < old ? "up" : "down"} to ${ordinal(s.position)}.`);
+    moves.push(`${s.name} moved ${s.position < old ? "up" : "down"} to ${s.tied ? "tied " : ""}${ordinal(s.position)}.`);
   }
   const changed = JSON.stringify(before.map((s) => [s.playerID, s.scoreRelativeToPar])) !== JSON.stringify(after.map((s) => [s.playerID, s.scoreRelativeToPar]));
   if (moves.length || changed) {
@@ -181,6 +204,7 @@ function render() {
   const screen = document.getElementById("screen");
   const view = ui.tab === "history" ? historyView() : ui.tab === "courses" ? coursesView() : scoringView();
   const banners = [];
+  if (ui.notice) banners.push(h("p", { class: "banner", role: "status" }, ui.notice, " ", h("button", { class: "text-button", type: "button", onclick: () => { ui.notice = null; render(); }, text: "OK" })));
   if (ui.refusal) banners.push(h("p", { class: "banner refusal", role: "alert" }, ui.refusal, " ", h("button", { class: "text-button", type: "button", onclick: () => { ui.refusal = null; render(); }, text: "Dismiss" })));
   if (state.app === "suspended" || state.app === "not-running") {
     banners.push(h("p", { class: "banner", text: `The phone app is ${state.app === "suspended" ? "suspended" : "not running"}: watches are sent nothing until it runs (hyzer-hub app foreground).` }));
@@ -248,13 +272,14 @@ function pill(round) {
   const label = leader && leader.position != null
     ? `Leaderboard: ${leader.name} leads at ${spokenToPar(leader.scoreRelativeToPar)}. ${round.standings.length} players.`
     : `Leaderboard: no scores yet. ${round.standings.length} players.`;
-  const button = h("button", { class: `pill${ui.pulse ? " pulse" : ""}`, type: "button", "aria-label": label, "aria-description": "View full leaderboard",
+  const badge = open ? ` ${open} discrepanc${open === 1 ? "y" : "ies"} to resolve.` : "";
+  const button = h("button", { class: `pill${ui.pulse ? " pulse" : ""}`, type: "button", "aria-label": label + badge, "aria-description": "View full leaderboard",
     onclick: () => openLayer({ kind: "board" }) },
     h("span", { class: "pill-entries", "aria-hidden": "true" }, round.standings.map((s) =>
       h("span", { class: `pill-entry${s.playerID === you ? " you" : ""}`, "data-player": s.playerID },
         `${s.position == null ? "" : `${place(s)}. `}${s.name} `, h("span", { class: `score ${roundTone(s.scoreRelativeToPar, s.holesPlayed)}`, text: toPar(s.scoreRelativeToPar) }),
         arrow(s.playerID)))),
-    open ? h("span", { class: "badge", "aria-label": `${open} discrepanc${open === 1 ? "y" : "ies"} to resolve`, text: `${open}` }) : null,
+    open ? h("span", { class: "badge", "aria-hidden": "true", text: `${open}` }) : null,
     h("span", { class: "chevron", "aria-hidden": "true", text: "⌄" }));
   // Keep this phone's owner in view in a long pill.
   requestAnimationFrame(() => button.querySelector(".pill-entry.you")?.scrollIntoView({ block: "nearest", inline: "nearest" }));
@@ -285,7 +310,7 @@ function holeCard(round) {
           h("span", { class: "name", text: p.name }),
           h("span", { class: "caption" },
             standing ? h("span", { class: `score ${roundTone(standing.scoreRelativeToPar, standing.holesPlayed)}`, text: `${toPar(standing.scoreRelativeToPar)} thru ${standing.holesPlayed}` }) : null,
-            score && score.reportedBy !== p.name ? ` · scored by ${score.reportedBy}` : "",
+            score && score.reportedBy !== p.name && score.reportedBy !== youName() ? ` · scored by ${score.reportedBy}` : "",
             dispute ? h("span", { class: "disputed", text: " · disputed" }) : null)),
         h("span", { class: `hole-score score ${score ? holeTone(score.strokes - par) : ""}`, "aria-hidden": "true", text: score ? `${score.strokes}` : "–" })),
       ui.editing === p.id ? picker(p, hole, par, score) : null,
@@ -296,7 +321,7 @@ function holeCard(round) {
   const dots = round.holes.map((x) => h("span", { class: `dot${x.number === hole ? " current" : ""}`, "aria-hidden": "true" }));
   return h("section", { class: "card", "aria-label": `Hole ${hole}, Par ${par}.`, ontouchstart: swipeStart, ontouchend: (event) => swipeEnd(event, hole, round.holeCount) },
     h("div", { class: "card-header" }, h("h2", { text: `Hole ${hole}` }), h("span", { class: "caption", text: `Par ${par} · ${round.courseName}` }),
-      hole === round.currentHole ? null : h("span", { class: "caption", text: ` · playing ${round.currentHole}` })),
+      hole === round.currentHole ? null : h("button", { class: "text-button", type: "button", onclick: () => goToHole(round.currentHole), text: `Back to hole ${round.currentHole}` })),
     h("ul", { class: "rows" }, rows),
     h("button", { class: "mic", type: "button", "aria-label": "Record scores by voice.", "aria-description": "Say player names and scores", onclick: () => openLayer({ kind: "voice", hole }) }, micIcon()),
     h("div", { class: "hole-nav" },
@@ -314,6 +339,8 @@ function micIcon() {
   svg.innerHTML = '<rect x="9" y="3" width="6" height="11" rx="3" fill="currentColor"/><path d="M6 11a6 6 0 0 0 12 0M12 17v4M8 21h8" stroke="currentColor" stroke-width="2" fill="none" stroke-linecap="round"/>';
   return svg;
 }
+
+const youName = () => state.round?.players.find((p) => p.id === state.round.you)?.name;
 
 const spokenHole = (rel) => rel === 0 ? "par" : rel < 0 ? `${words(-rel)} under par` : `${words(rel)} over par`;
 
@@ -347,6 +374,22 @@ function picker(player, hole, par, score) {
         onclick: () => scoreTap(player, hole, n) }, `${n}`)));
 }
 
+document.addEventListener("keydown", (event) => {
+  const picker = event.target.closest?.(".picker");
+  if (!picker) return;
+  const buttons = [...picker.querySelectorAll("button")];
+  const index = buttons.indexOf(event.target);
+  if (event.key === "ArrowRight" || event.key === "ArrowDown") { buttons[Math.min(index + 1, buttons.length - 1)]?.focus(); event.preventDefault(); }
+  if (event.key === "ArrowLeft" || event.key === "ArrowUp") { buttons[Math.max(index - 1, 0)]?.focus(); event.preventDefault(); }
+  if (event.key === "Escape" && ui.editing != null && !ui.layer) {
+    const key = `row-${ui.editing}`;
+    ui.editing = null;
+    render();
+    document.querySelector(`[data-key="${CSS.escape(key)}"]`)?.focus();
+    event.stopPropagation();
+  }
+}, true);
+
 function focusPicker() {
   requestAnimationFrame(() => (document.querySelector(".picker [aria-pressed=true]") || document.querySelector(".picker .par"))?.focus());
 }
@@ -356,9 +399,18 @@ async function scoreTap(player, hole, strokes) {
   await act("/api/score", { player: player.name, strokes, hole }, (answer) => {
     navigator.vibrate?.(10);
     const outcome = answer.recorded?.outcome;
-    announce(outcome === "unchanged" ? `${player.name} already has ${strokes}.` : `Score recorded, ${player.name}, ${words(strokes)}.`);
+    if (outcome === "discrepancy") {
+      // Another device says otherwise: recorded, and now disputed until it is settled.
+      const others = (answer.recorded.discrepancy || []).filter((e) => e.id !== answer.recorded.event.id).map((e) => e.strokes);
+      const settler = state.round?.settledBy ? `by ${state.round.settledBy}` : "here (Resolve the discrepancy)";
+      ui.notice = `Recorded ${player.name}: ${strokes} on hole ${hole}. Another device says ${[...new Set(others)].join(" or ")}: the hole is disputed until it is settled ${settler}; the standings count ${answer.recorded.counts ?? "the first score"} until then.`;
+      announce(`${player.name}, ${words(strokes)}, recorded; another device says otherwise: a discrepancy.`);
+    } else {
+      announce(outcome === "unchanged" ? `${player.name} already has ${strokes}.` : `Score recorded, ${player.name}, ${words(strokes)}.`);
+    }
   });
   render();
+  document.querySelector(`[data-key="row-${CSS.escape(player.id)}"]`)?.focus();
 }
 
 // ---- layers: sheets and overlays -------------------------------------------------------------
@@ -367,17 +419,31 @@ function openLayer(layer) {
   ui.layer = layer;
   if (layer.kind === "voice") ui.voice = { phase: "listen", transcript: "", rows: [], problems: [] };
   renderLayer();
-  requestAnimationFrame(() => document.querySelector("#layer [autofocus], #layer h2")?.focus());
+  requestAnimationFrame(() => (document.querySelector("#layer [autofocus]") || document.querySelector("#layer h2"))?.focus());
 }
 
 function closeLayer() {
   clearTimeout(ui.voiceTimer);
   ui.layer = null;
   renderLayer();
-  ui.opener?.focus?.();
+  const opener = ui.opener;
+  const again = opener?.isConnected ? opener : (opener?.dataset?.key && document.querySelector(`[data-key="${CSS.escape(opener.dataset.key)}"]`))
+    || (opener?.className && document.querySelector(`.${opener.className.split(" ")[0]}`));
+  (again || document.getElementById("screen")).focus?.();
 }
 
-document.addEventListener("keydown", (event) => { if (event.key === "Escape" && ui.layer) closeLayer(); });
+document.addEventListener("keydown", (event) => {
+  if (event.key === "Escape" && ui.layer) closeLayer();
+  // A sheet is modal: Tab goes round its own controls.
+  if (event.key === "Tab" && ui.layer) {
+    const controls = [...document.querySelectorAll("#layer button:not([disabled]), #layer input, #layer [tabindex='-1']")].filter((el) => el.offsetParent !== null);
+    if (!controls.length) return;
+    const first = controls[0], last = controls[controls.length - 1];
+    if (event.shiftKey && document.activeElement === first) { last.focus(); event.preventDefault(); }
+    else if (!event.shiftKey && document.activeElement === last) { first.focus(); event.preventDefault(); }
+    else if (!document.querySelector("#layer").contains(document.activeElement)) { first.focus(); event.preventDefault(); }
+  }
+});
 
 let boardPositions = null;
 function renderLayer() {
@@ -401,10 +467,13 @@ function renderLayer() {
 }
 
 function sheet(kind, title, subtitle, ...body) {
+  // A sheet that would record something on its own (voice) or asks something (finish) is left by
+  // Cancel; one that shows something, by Done.
+  const close = kind === "voice" || kind === "finish" ? "Cancel" : "Done";
   return h("section", { class: `sheet ${kind}`, role: "dialog", "aria-modal": "true", "aria-labelledby": `${kind}-title` },
     h("div", { class: "handle", "aria-hidden": "true" }),
     h("div", { class: "sheet-header" }, h("h2", { id: `${kind}-title`, tabindex: "-1", text: title }),
-      h("button", { class: "text-button", type: "button", onclick: closeLayer, text: "Done" })),
+      h("button", { class: "text-button", type: "button", onclick: closeLayer, text: close })),
     subtitle ? h("p", { class: "caption", text: subtitle }) : null, ...body);
 }
 
@@ -451,37 +520,53 @@ function voiceSheet() {
   const v = ui.voice;
   const hole = ui.layer.hole;
   const speech = window.SpeechRecognition || window.webkitSpeechRecognition;
+  const names = (state.round?.players || []).map((p) => p.name);
   if (v.phase === "listen" || v.phase === "failed") {
     return sheet("voice", "Score by voice", `Hole ${hole}. Say player names and scores.`,
       v.phase === "failed" ? h("p", { class: "banner refusal", role: "alert", text: v.problem || "Couldn't understand. Try again?" }) : null,
       h("form", { class: "transcript", onsubmit: (event) => { event.preventDefault(); hear(event.target.querySelector("input").value); } },
         h("label", { class: "visually-hidden", for: "transcript", text: "What was said" }),
-        h("input", { id: "transcript", autofocus: true, autocomplete: "off", placeholder: "Mike 3, Jake four", value: v.transcript }),
+        h("input", { id: "transcript", autofocus: true, autocomplete: "off", placeholder: `${names[0] || "Ann"} 3, ${names[1] || "Ben"} four`, value: v.transcript }),
         h("button", { class: "secondary", type: "submit", text: "Score" })),
       speech ? h("button", { class: "secondary", type: "button", onclick: () => listen(speech), text: v.listening ? "Listening…" : "Speak" }) : null);
   }
-  const paused = v.editing != null;
+  const unresolved = v.rows.filter((r) => !r.name || !r.strokes).length;
+  const paused = v.editing != null || unresolved > 0 || v.held;
   const rows = v.rows.map((row, index) => h("li", {},
     h("button", { class: `voice-row${row.name ? "" : " unresolved"}`, type: "button", id: `voice-row-${index}`,
-      "aria-label": row.name ? `${row.name}, ${row.strokes}. Tap to correct.` : `${row.heard}: not matched to a player${row.candidates.length ? `; did you mean ${row.candidates.join(" or ")}?` : ""}`,
-      onclick: () => { v.editing = v.editing === index ? null : index; pauseVoice(); renderLayer(); } },
+      "aria-label": row.name ? `${row.name}, ${row.strokes ?? "no score"}. Tap to correct.`
+        : `${row.heard}: not matched to a player${row.candidates.length ? `; did you mean ${row.candidates.join(" or ")}?` : ""} Tap to choose who.`,
+      onclick: () => { v.editing = v.editing === index ? null : index; if (v.editing == null) restartVoice(); else { pauseVoice(); renderLayer(); } } },
       h("span", { class: "name", text: row.name || `${row.heard}?` }), h("span", { class: "leader", "aria-hidden": "true" }),
       h("span", { class: "said score", text: row.strokes ?? "?" })),
+    !row.name && row.candidates.length && v.editing !== index ? h("p", { class: "caption", text: `Did you mean ${row.candidates.join(" or ")}?` }) : null,
     v.editing === index ? voicePicker(row, index) : null));
+  // The bar shows how much of the 1.5 s has gone, across re-renders; paused, it stays where it was.
+  const elapsed = v.deadline ? Math.min(VOICE_COMMIT_MS, VOICE_COMMIT_MS - (v.deadline - Date.now())) : 0;
+  const bar = paused ? h("div", { style: `transform: scaleX(${v.pausedAt ?? 0})` })
+    : h("div", { style: `animation-duration: ${VOICE_COMMIT_MS}ms; animation-delay: -${Math.max(0, elapsed)}ms` });
+  const why = unresolved ? `Tap each ? to choose who: ${unresolved === 1 ? "it is" : "they are"} not saved until then. Commit Scores saves the others.`
+    : paused ? "Paused while you correct." : "Saving in 1.5 seconds. Tap to correct.";
   return sheet("voice", "Scores heard", `Hole ${hole}${v.par ? `, par ${v.par}` : ""}`,
     h("ul", { class: "voice-rows" }, rows),
     v.problems.map((p) => h("p", { class: "caption", text: p })),
-    h("div", { class: `countdown${paused ? "" : " running"}`, style: `--commit-after: ${VOICE_COMMIT_MS}ms`, "aria-hidden": "true" }, h("div")),
-    h("p", { class: "caption", text: paused ? "Paused while you correct." : "Saving in 1.5 seconds. Tap to correct." }),
+    h("div", { class: `countdown${paused ? "" : " running"}`, "aria-hidden": "true" }, bar),
+    h("p", { class: "caption", text: why }),
     h("button", { class: "primary", type: "button", onclick: commitVoice, disabled: !v.rows.some((r) => r.name && r.strokes), text: "Commit Scores" }));
 }
 
 function voicePicker(row, index) {
   const players = state.round?.players || [];
-  return h("div", { class: "picker", role: "group", "aria-label": `Correct ${row.name || row.heard}` },
-    row.name ? null : players.map((p) => h("button", { type: "button", onclick: () => { row.name = p.name; restartVoice(); }, text: p.name })),
-    Array.from({ length: 10 }, (_, i) => i + 1).map((n) => h("button", { type: "button", "aria-pressed": n === row.strokes ? "true" : "false",
-      onclick: () => { row.strokes = n; if (row.name) ui.voice.editing = null; restartVoice(); } }, `${n}`)));
+  const par = state.snapshot.round?.holes.find((x) => x.number === ui.layer.hole)?.par;
+  return h("div", { class: "voice-picker" },
+    row.name ? null : h("div", { class: "picker", role: "group", "aria-label": `Who is “${row.heard}”?` },
+      h("span", { class: "caption picker-label", text: "Who" }),
+      players.map((p) => h("button", { type: "button", class: row.candidates.includes(p.name) ? "par" : "",
+        onclick: () => { row.name = p.name; if (row.strokes) ui.voice.editing = null; restartVoice(); }, text: p.name }))),
+    h("div", { class: "picker", role: "group", "aria-label": `Strokes for ${row.name || row.heard}` },
+      h("span", { class: "caption picker-label", text: "Strokes" }),
+      Array.from({ length: 10 }, (_, i) => i + 1).map((n) => h("button", { type: "button", class: n === par ? "par" : "", "aria-pressed": n === row.strokes ? "true" : "false",
+        onclick: () => { row.strokes = n; if (row.name) ui.voice.editing = null; restartVoice(); } }, `${n}`))));
 }
 
 function listen(Recognition) {
@@ -490,7 +575,11 @@ function listen(Recognition) {
   ui.voice.listening = true;
   renderLayer();
   recognition.onresult = (event) => hear(event.results[0][0].transcript);
-  recognition.onend = () => { ui.voice.listening = false; if (ui.voice.phase === "listen") renderLayer(); };
+  recognition.onerror = (event) => {
+    ui.voice.phase = "failed";
+    ui.voice.problem = `This browser could not listen (${event.error}): type what was said.`;
+  };
+  recognition.onend = () => { ui.voice.listening = false; if (ui.voice.phase !== "confirm") renderLayer(); };
   recognition.start();
 }
 
@@ -500,38 +589,59 @@ async function hear(transcript) {
   v.transcript = transcript;
   const answer = await act("/api/voice", { transcript, hole: ui.layer.hole, dryRun: true });
   if (!answer) { v.phase = "failed"; v.problem = ui.refusal; ui.refusal = null; renderLayer(); return; }
-  const heard = answer.voice.heard;
   v.par = answer.voice.par;
-  v.rows = heard.filter((x) => x.status === "record" || x.status === "didYouMean" || x.status === "ambiguous")
+  // Heard with a name that matched, nearly matched, or matched no one: each is a row; what the
+  // hub refused (strokes 11) or could not read is said with its reason.
+  v.rows = answer.voice.heard.filter((x) => ["record", "didYouMean", "ambiguous", "unknownName"].includes(x.status))
     .map((x) => ({ heard: x.heard, name: x.status === "record" ? x.name : null, strokes: x.strokes, candidates: x.candidates }));
   v.problems = answer.voice.problems.map((p) => `“${p.fragment}”: ${p.reason}`);
-  if (!v.rows.some((r) => r.name)) {
+  if (!v.rows.length) {
     v.phase = "failed";
-    v.problem = "Couldn't understand. Try again?";
+    v.problem = `Couldn't understand. Try again? ${v.problems.join(" ")}`.trim();
     renderLayer();
     return;
   }
   v.phase = "confirm";
   v.editing = null;
-  renderLayer();
   announce(`Voice scores confirmed. ${v.rows.filter((r) => r.name).map((r) => `${r.name} ${r.strokes}.`).join(" ")} Auto-saving in 1.5 seconds. Tap any score to correct.`);
   restartVoice();
 }
 
-function pauseVoice() { clearTimeout(ui.voiceTimer); }
-function restartVoice() {
+function pauseVoice() {
+  const v = ui.voice;
   clearTimeout(ui.voiceTimer);
-  renderLayer();
-  if (ui.voice.editing == null) ui.voiceTimer = setTimeout(commitVoice, VOICE_COMMIT_MS);
+  if (v.deadline) v.pausedAt = Math.min(1, Math.max(0, 1 - (v.deadline - Date.now()) / VOICE_COMMIT_MS));
+  v.deadline = null;
 }
-// Focus inside the rows (a keyboard or screen reader user reading them) holds the timer.
-document.addEventListener("focusin", (event) => { if (ui.layer?.kind === "voice" && event.target.closest?.(".voice-rows")) pauseVoice(); });
+// A correction, or the rows all resolved: 1.5 s again from now (none while a row has a "?").
+function restartVoice() {
+  const v = ui.voice;
+  clearTimeout(ui.voiceTimer);
+  v.deadline = null;
+  v.pausedAt = 0;
+  const resolved = v.rows.every((r) => r.name && r.strokes);
+  if (v.editing == null && resolved && !v.held) {
+    v.deadline = Date.now() + VOICE_COMMIT_MS;
+    ui.voiceTimer = setTimeout(commitVoice, VOICE_COMMIT_MS);
+  }
+  renderLayer();
+}
+// Focus inside the rows (a keyboard or screen reader user reading them) holds the timer; it runs
+// again from the start when focus leaves them.
+document.addEventListener("focusin", (event) => {
+  if (ui.layer?.kind !== "voice" || ui.voice?.phase !== "confirm") return;
+  // Only a keyboard's (or a screen reader's) focus: a tap also focuses what it taps.
+  const inRows = !!event.target.closest?.(".voice-rows") && event.target.matches(":focus-visible");
+  if (inRows && !ui.voice.held) { ui.voice.held = true; pauseVoice(); renderLayer(); }
+  if (!inRows && ui.voice.held) { ui.voice.held = false; restartVoice(); }
+});
 
 async function commitVoice() {
   clearTimeout(ui.voiceTimer);
   const v = ui.voice;
   const said = v.rows.filter((r) => r.name && r.strokes);
   if (!said.length || v.phase !== "confirm") return;
+  v.held = false;
   v.phase = "committing";
   // What the page shows is what is recorded: the rows (corrections included), read by the hub's parser again.
   const answer = await act("/api/voice", { transcript: said.map((r) => `${r.name} ${r.strokes}`).join(", "), hole: ui.layer.hole, dryRun: false });
@@ -556,7 +666,7 @@ function discrepancySheet(layer) {
           if (rest.length) openLayer({ kind: "discrepancy", playerID: rest[0].playerID, hole: rest[0].hole }); else closeLayer();
         }) },
         h("span", { class: `strokes score ${holeTone(c.strokes - d.par)}`, text: `${c.strokes}` }),
-        h("span", { class: "caption", text: `Recorded by ${c.reportedBy}` }), h("br"),
+        h("span", { class: "caption", text: `Recorded by ${c.reportedBy}` }),
         h("span", { class: "caption", text: `${time(c.createdAt)}${c.counted ? " · counts for now" : ""}` })))),
     h("p", { class: "caption", text: mayResolve ? "Tap the correct score." : `Settled by ${state.round.settledBy}. The standings count the first score until then.` }));
 }
@@ -567,9 +677,10 @@ function finishSheet() {
   if (!round) return null;
   const complete = round.standings.every((s) => s.holesPlayed === round.holeCount);
   const open = state.round?.discrepancies.length || 0;
+  const missing = round.holeCount * round.standings.length - round.standings.reduce((sum, s) => sum + s.holesPlayed, 0);
   const question = complete && !open ? "All scores recorded. Finalize round?"
-    : open ? `${open} discrepanc${open === 1 ? "y is" : "ies are"} still open. Finish anyway? The first score counts.`
-    : "Some holes have missing scores. Finish anyway?";
+    : open ? `${open} discrepanc${open === 1 ? "y is" : "ies are"} still open. Finish anyway? The score that counts now stays.`
+    : `Some holes have missing scores (${missing} score${missing === 1 ? "" : "s"}). Finish anyway? They stay without a score, not zero.`;
   return sheet("finish", "Finish Round", null, h("p", { text: question }),
     h("button", { class: "primary", type: "button", onclick: () => act("/api/round/finish", { force: !complete || open > 0 }, () => {
       closeLayer();
@@ -583,8 +694,8 @@ function finishSheet() {
 function summaryCard(round, entry) {
   const you = entry?.you;
   const me = round.standings.find((s) => s.playerID === you);
-  const winner = round.standings[0];
-  const spoken = `Round complete at ${round.courseName}. ${winner ? `${winner.name} finished first at ${spokenToPar(winner.scoreRelativeToPar)}.` : ""}${me && me.position ? ` You finished ${ordinal(me.position)} at ${spokenToPar(me.scoreRelativeToPar)}.` : ""}`;
+  const won = winners(round);
+  const spoken = `Round complete at ${round.courseName}. ${won ? `${won.who.replace(" won", " finished first")} at ${spokenToPar(won.score.scoreRelativeToPar)}.` : "No scores were recorded."}${me && me.position ? ` You finished ${me.tied ? "tied " : ""}${ordinal(me.position)} at ${spokenToPar(me.scoreRelativeToPar)}.` : ""}`;
   return h("article", { class: "card summary", "aria-label": spoken },
     h("h2", { text: round.courseName }),
     h("p", { class: "caption", text: entry ? day(entry.createdAt) : "" }),
@@ -593,9 +704,21 @@ function summaryCard(round, entry) {
       h("span", { class: "name", text: s.name }),
       h("span", { class: `score ${roundTone(s.scoreRelativeToPar, s.holesPlayed)}`, text: toPar(s.scoreRelativeToPar) }),
       h("span", { class: "caption", text: `${s.totalStrokes}` })))),
-    h("p", { class: "caption", text: `${round.holeCount} holes${entry?.organizer ? ` · organized by ${entry.organizer}` : ""}` }),
+    me && me.position ? h("p", { class: "line", text: `You finished ${me.tied ? place(me) : shortOrdinal(me.position)} at ${toPar(me.scoreRelativeToPar)}` }) : null,
+    h("p", { class: "caption", text: `${holesPlayed(round)} of ${round.holeCount} holes played${entry?.organizer ? ` · organized by ${entry.organizer}` : ""}` }),
     h("button", { class: "primary", type: "button", onclick: () => share(round, spoken), text: "Share" }),
     h("button", { class: "secondary", type: "button", onclick: () => { ui.dismissedSummary = round.id; localStorage.setItem("hyzer-dismissed-summary", round.id); render(); }, text: "Done" }));
+}
+
+const holesPlayed = (round) => Math.max(0, ...round.standings.map((s) => s.holesPlayed));
+
+// "Ann won at -2", "Ann and Cal tied for first at -2", or no scores at all.
+function winners(round) {
+  const first = round.standings.filter((s) => s.position === 1);
+  if (!first.length) return null;
+  const names = first.map((s) => s.name);
+  const who = names.length === 1 ? `${names[0]} won` : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]} tied for first`;
+  return { who, score: first[0] };
 }
 
 async function share(round, text) {
@@ -612,11 +735,25 @@ function setupView() {
   const add = (list, input) => {
     const name = input.value.trim();
     if (!name) return;
-    if (![...s.players, ...s.guests].some((x) => x.toLowerCase() === name.toLowerCase())) list.push(name);
+    if ([...s.players, ...s.guests].some((x) => x.toLowerCase() === name.toLowerCase())) {
+      ui.notice = `${name} is already in the round.`;
+    } else {
+      list.push(name);
+      ui.notice = null;
+    }
     input.value = "";
     render();
     requestAnimationFrame(() => document.getElementById(input.id)?.focus());
   };
+  // J2: "Play with the same group as last time?"
+  const last = state.history[0]?.round.standings;
+  const sameAsLast = last && !s.players.length && !s.guests.length
+    ? h("button", { class: "secondary", type: "button", onclick: () => {
+        s.players = last.filter((p) => !p.playerID.startsWith("guest:")).map((p) => p.name);
+        s.guests = last.filter((p) => p.playerID.startsWith("guest:")).map((p) => p.name);
+        render();
+      }, text: `Same players as last time (${last.map((p) => p.name).join(", ")})` })
+    : null;
   const chip = (name, list) => h("span", { class: "chip" }, name, h("button", { type: "button", "aria-label": `Remove ${name}`, onclick: () => { list.splice(list.indexOf(name), 1); render(); }, text: "×" }));
   const course = courses.find((c) => c.name === s.course);
   return [
@@ -627,10 +764,12 @@ function setupView() {
         h("span", {}, h("span", { class: "name", text: c.name }), h("br"), h("span", { class: "caption", text: `${c.holes.length} holes · par ${c.par}` }))))
         : h("p", { class: "empty", text: "Add a course to get started: hyzer-hub course add --file COURSE.json" })),
     h("fieldset", {}, h("legend", { text: "Players" }),
+      sameAsLast,
+      h("datalist", { id: "known-players" }, state.knownPlayers.map((name) => h("option", { value: name }))),
       h("div", { class: "chips" }, s.players.map((n) => chip(n, s.players)), s.guests.map((n) => chip(`${n} (guest)`, s.guests))),
       h("form", { class: "transcript", onsubmit: (e) => { e.preventDefault(); add(s.players, e.target.querySelector("input")); } },
         h("label", { class: "visually-hidden", for: "add-player", text: "Player name" }),
-        h("input", { id: "add-player", placeholder: "Player name", autocomplete: "off" }), h("button", { class: "secondary", type: "submit", text: "Add Player" })),
+        h("input", { id: "add-player", placeholder: "Player name", autocomplete: "off", list: "known-players" }), h("button", { class: "secondary", type: "submit", text: "Add Player" })),
       h("form", { class: "transcript", onsubmit: (e) => { e.preventDefault(); add(s.guests, e.target.querySelector("input")); } },
         h("label", { class: "visually-hidden", for: "add-guest", text: "Guest name" }),
         h("input", { id: "add-guest", placeholder: "Guest name", autocomplete: "off" }), h("button", { class: "secondary", type: "submit", text: "Add Guest" }))),
@@ -648,11 +787,13 @@ function setupView() {
 function historyView() {
   if (!state.history.length) return [h("h2", { text: "History" }), h("p", { class: "empty", text: "Your round history will appear here after your first completed round." })];
   return [h("h2", { text: "History" }), h("ul", { class: "rows", "aria-label": "Finished rounds, newest first" }, state.history.map((entry) => {
-    const r = entry.round, winner = r.standings[0], me = r.standings.find((s) => s.playerID === entry.you);
-    const label = `${r.courseName}, ${day(entry.createdAt)}. ${winner ? `${winner.name} won at ${spokenToPar(winner.scoreRelativeToPar)}.` : ""}${me?.position ? ` You finished ${ordinal(me.position)}.` : ""}`;
+    const r = entry.round, won = winners(r), me = r.standings.find((s) => s.playerID === entry.you);
+    const players = `${r.standings.length} player${r.standings.length === 1 ? "" : "s"}`;
+    const label = `${r.courseName}, ${day(entry.createdAt)}. ${won ? `${won.who} at ${spokenToPar(won.score.scoreRelativeToPar)}.` : "No scores."}${me?.position ? ` You finished ${me.tied ? "tied " : ""}${ordinal(me.position)}.` : ""}`;
     return h("li", {}, h("button", { class: "card history-card", type: "button", "aria-label": label, onclick: () => openLayer({ kind: "history", id: r.id }) },
-      h("h3", { text: r.courseName }), h("span", { class: "caption", text: `${day(entry.createdAt)} · ${r.standings.length} players` }),
-      winner ? h("span", { class: "line" }, `${winner.name} won at `, h("span", { class: `score ${roundTone(winner.scoreRelativeToPar, winner.holesPlayed)}`, text: toPar(winner.scoreRelativeToPar) })) : null,
+      h("h3", { text: r.courseName }), h("span", { class: "caption", text: `${day(entry.createdAt)} · ${players}` }),
+      won ? h("span", { class: "line" }, `${won.who} at `, h("span", { class: `score ${roundTone(won.score.scoreRelativeToPar, won.score.holesPlayed)}`, text: toPar(won.score.scoreRelativeToPar) }))
+        : h("span", { class: "line caption", text: "No scores recorded" }),
       me?.position ? h("span", { class: "line" }, `You finished ${me.tied ? place(me) : shortOrdinal(me.position)} at `, h("span", { class: `score ${roundTone(me.scoreRelativeToPar, me.holesPlayed)}`, text: toPar(me.scoreRelativeToPar) })) : null));
   }))];
 }
@@ -660,7 +801,8 @@ function historyView() {
 function historySheet(layer) {
   const entry = state.history.find((x) => x.round.id === layer.id);
   if (!entry) return null;
-  return sheet("history", entry.round.courseName, day(entry.createdAt), summaryRows(entry));
+  return sheet("history", entry.round.courseName, `${day(entry.createdAt)} · ${holesPlayed(entry.round)} of ${entry.round.holeCount} holes played${entry.organizer ? ` · organized by ${entry.organizer}` : ""}`,
+    summaryRows(entry));
 }
 
 function summaryRows(entry) {
