@@ -216,8 +216,8 @@ def scenario(url, home, shots):
         # 7. Finish: the summary card, then history.
         tap(driver, "Finish Round", By.XPATH, "//button[text()='Finish Round']")
         tap(driver, "the finish prompt's Finish Round", By.CSS_SELECTOR, "[role=dialog] .primary")
-        summary = wait(driver, "the summary card", lambda: driver.find_element(By.CSS_SELECTOR, ".summary"))
-        check(summary.get_attribute("aria-label").startswith("Round complete at Willow Creek."), summary.get_attribute("aria-label"))
+        label = wait(driver, "the summary card", lambda: driver.execute_script("return document.querySelector('.summary')?.getAttribute('aria-label')"))
+        check(label.startswith("Round complete at Willow Creek."), label)
         shot(driver, shots, "summary")
         ctl(home, "wait-for", "screen", "final")  # the watch shows the round finished too
         tap(driver, "History", By.XPATH, "//button[text()='History']")
@@ -429,12 +429,12 @@ def hostile(url, home):
     latest = int(json.loads(urllib.request.urlopen(url + "api/state", timeout=10).read())["body"]["sequence"])
     # The reading page gets the newest state (frames: 2-byte header, then 126 → 16-bit, 127 → 64-bit length).
     def frames(sock):
-        buffer = b""
+        """Whole text messages: continuation frames joined, control frames (ping, pong) skipped."""
+        buffer, message = b"", b""
         while True:
             while len(buffer) < 2:
                 buffer += sock.recv(65536)
-            length = buffer[1] & 0x7F
-            offset = 2
+            fin, opcode, length, offset = buffer[0] & 0x80, buffer[0] & 0x0F, buffer[1] & 0x7F, 2
             if length == 126:
                 while len(buffer) < 4: buffer += sock.recv(65536)
                 length, offset = int.from_bytes(buffer[2:4], "big"), 4
@@ -443,8 +443,13 @@ def hostile(url, home):
                 length, offset = int.from_bytes(buffer[2:10], "big"), 10
             while len(buffer) < offset + length:
                 buffer += sock.recv(65536)
-            yield buffer[offset:offset + length]
-            buffer = buffer[offset + length:]
+            payload, buffer = buffer[offset:offset + length], buffer[offset + length:]
+            if opcode >= 0x8:
+                continue
+            message += payload
+            if fin:
+                yield message
+                message = b""
     seen = -1
     for payload in frames(reader):
         seen = json.loads(payload)["body"]["sequence"]
