@@ -89,6 +89,9 @@ public final class PagePublisher: Sendable {
 
     var livePages: Int { shared.withLockedValue { $0.pages.count } }
 
+    /// The standings the pages were last sent, for what changed since.
+    private let lastRound = NIOLockedValueBox<RoundSnapshot?>(nil)
+
     /// The history as last read, and what it held (`Hub.historyKey`): read again only when that
     /// changes, not on every score.
     private let history = NIOLockedValueBox<(key: [String], entries: [PageState.HistoryEntry])?>(nil)
@@ -102,7 +105,14 @@ public final class PagePublisher: Sendable {
             entries = try PageState.readHistory(from: hub)
             history.withLockedValue { $0 = (key, entries) }
         }
-        let state = try PageState.read(from: hub, snapshot: try snapshot(), history: entries, app: appState(), sync: syncState.withLockedValue { $0 }())
+        var state = try PageState.read(from: hub, snapshot: try snapshot(), history: entries, app: appState(), sync: syncState.withLockedValue { $0 }())
+        // Said as the watch says it: what changed since the standings the pages were last sent.
+        let now = state.snapshot.round
+        state.announcement = lastRound.withLockedValue { last -> String? in
+            defer { last = now }
+            guard let before = last, let now, before.id == now.id else { return nil }
+            return Announcements.standingsChange(from: before, to: now)
+        }
         let body = String(decoding: try HyzerJSON.encoder().encode(LiveMessage(body: state)), as: UTF8.self)
         return (state.sequence, body)
     }

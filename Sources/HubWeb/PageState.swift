@@ -16,6 +16,9 @@ struct PageState: Encodable, Sendable {
     /// The registered players this phone knows (setup offers them).
     let knownPlayers: [String]
     let history: [HistoryEntry]
+    /// What changed since the state before, in the words the watch's VoiceOver says it
+    /// (`Announcements.standingsChange`); nil when nothing a player hears changed.
+    var announcement: String?
     /// The phone app's state (`hyzer-hub app`), as `hub/app-state.json` says it.
     let app: String?
     /// The cloud's sync state; nil when no cloud is set (a phone on its own).
@@ -146,6 +149,6 @@ extension PageState {
         }
         return PageState(sequence: snapshot.sequence, snapshot: snapshot, round: page,
                          courses: try hub.courses().map { PageCourse(name: $0.name, holes: $0.holes) }, knownPlayers: try hub.knownPlayers(),
-                         history: history, app: app, sync: sync)
+                         history: history, announcement: nil, app: app, sync: sync)
     }
 }

@@ -95,6 +95,8 @@ struct PhoneWebAPI: Sendable {
         let message: String
         var recorded: RecordedReport?
         var voice: VoiceReport?
+        /// A score entered on the page, said as the watch says its own ("Score recorded, Ann, four, one over par. Hole 3.").
+        var spoken: String?
     }
 
     /// A tap on the hole card: a first score, or (the hole already scored) a correction of the
@@ -118,6 +120,11 @@ struct PhoneWebAPI: Sendable {
         guard let round = try hub.currentOrLatestRound() else { throw HubError.noActiveRound }
         var answer = Answer(message: HubText.recorded(result, round: round, settledBy: try hub.settledElsewhere(round.id)))
         answer.recorded = RecordedReport(result, round: round)
+        let event = result.event
+        if let par = round.holes.first(where: { $0.number == event.hole })?.par {
+            answer.spoken = Announcements.scoreSaved(name: round.player(event.playerID)?.name ?? event.playerID, strokes: event.strokes,
+                                                     relativeToPar: event.strokes - par, hole: event.hole, corrected: event.supersedesEventID != nil)
+        }
         return answer
     }
 

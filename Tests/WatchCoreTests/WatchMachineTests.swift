@@ -11,10 +11,10 @@ struct WatchMachineTests {
         let old = try #require(Fixture.snapshot(standings: [Fixture.standing("Jake", 1, -2), Fixture.standing("Mike", 2, -1), Fixture.standing("Amy", 3, 0)]).round)
         let new = try #require(Fixture.snapshot(standings: [Fixture.standing("Mike", 1, -3, discrepancy: true), Fixture.standing("Jake", 2, -2),
                                                             Fixture.standing("Amy", 3, 0)]).round)
-        #expect(WatchMachine.changeAnnouncement(from: old, to: new) == "Mike moves up to first, minus three. Jake drops to second, minus two.")
+        #expect(Announcements.standingsChange(from: old, to: new) == "Mike moves up to first, minus three. Jake drops to second, minus two.")
         let settled = try #require(Fixture.snapshot(standings: [Fixture.standing("Mike", 1, -3), Fixture.standing("Jake", 2, -2),
                                                                 Fixture.standing("Amy", 3, 0)]).round)
-        #expect(WatchMachine.changeAnnouncement(from: new, to: settled) == nil)
+        #expect(Announcements.standingsChange(from: new, to: settled) == nil)
     }
 
     @Test("Fractional wheel deltas add up to whole detents")

@@ -54,11 +54,18 @@ function h(tag, attrs = {}, ...children) {
   return el;
 }
 
+let lastSaid = { text: "", at: 0 };
 function announce(text) {
+  if (!text) return;
   const region = document.getElementById("announcer");
+  // What is said within a second of the last joins it (a score, then the standings it moved),
+  // so the second does not cut the first off.
+  const now = Date.now();
+  const said = now - lastSaid.at < 1000 ? `${lastSaid.text} ${text}` : text;
+  lastSaid = { text: said, at: now };
   region.textContent = "";
   // A new text in the live region, a frame later, is read even when it repeats the last one.
-  requestAnimationFrame(() => { region.textContent = text; });
+  requestAnimationFrame(() => { region.textContent = said; });
 }
 
 // ---- talking to the hub ----------------------------------------------------------------------
@@ -166,6 +173,8 @@ function receive(next) {
     ui.followCurrent = true;
   }
   noteMoves();
+  // The hub's words for what changed, the watch's own.
+  if (state.announcement && previous && state.sequence !== previous.sequence) announce(state.announcement);
   render();
   // J6: every player has every hole: offer to finalize, once per round.
   if (round?.status === "awaitingFinalization" && ui.promptedFinish !== round.id && !ui.layer) {
@@ -179,20 +188,19 @@ function noteMoves() {
   const before = previous?.snapshot.round?.standings, after = state.snapshot.round?.standings;
   if (!before || !after || previous.snapshot.round.id !== state.snapshot.round.id) return;
   const was = Object.fromEntries(before.map((s) => [s.playerID, s.position]));
-  const moves = [];
+  let moved = false;
   for (const s of after) {
     const old = was[s.playerID];
     if (old == null || s.position == null || old === s.position) continue;
     ui.arrows[s.playerID] = { up: s.position < old, until: Date.now() + ARROWS_MS };
-    moves.push(`${s.name} moved ${s.position < old ? "up" : "down"} to ${s.tied ? "tied " : ""}${ordinal(s.position)}.`);
+    moved = true;
   }
   const changed = JSON.stringify(before.map((s) => [s.playerID, s.scoreRelativeToPar])) !== JSON.stringify(after.map((s) => [s.playerID, s.scoreRelativeToPar]));
-  if (moves.length || changed) {
+  if (moved || changed) {
     ui.pulse = true;
     setTimeout(() => { ui.pulse = false; }, 350);
     setTimeout(render, ARROWS_MS + 50);
   }
-  if (moves.length) announce(moves.join(" "));
 }
 
 // ---- rendering -------------------------------------------------------------------------------
@@ -406,7 +414,7 @@ async function scoreTap(player, hole, strokes) {
       ui.notice = `Recorded ${player.name}: ${strokes} on hole ${hole}. Another device says ${[...new Set(others)].join(" or ")}: the hole is disputed until it is settled ${settler}; the standings count ${answer.recorded.counts ?? "the first score"} until then.`;
       announce(`${player.name}, ${words(strokes)}, recorded; another device says otherwise: a discrepancy.`);
     } else {
-      announce(outcome === "unchanged" ? `${player.name} already has ${strokes}.` : `Score recorded, ${player.name}, ${words(strokes)}.`);
+      announce(outcome === "unchanged" ? `${player.name} already has ${strokes}.` : answer.spoken);
     }
   });
   render();

@@ -494,9 +494,9 @@ public enum WatchMachine {
         let verb = supersedes == nil ? "Saved" : "Corrected"
         state.banner = Banner(text: "\(verb) \(entry.playerName) \(entry.value)", style: .success,
                               until: env.now.addingTimeInterval(savedBannerDuration))
-        let recorded = supersedes == nil ? "Score recorded" : "Score corrected"
         return [.enqueue(event)] + pulse(&state, .success, value: entry.value, env)
-            + [.announce("\(recorded), \(entry.playerName), \(ScoreFormat.spokenNumber(entry.value)), \(ScoreFormat.spokenHoleRelative(entry.relativeToPar)). Hole \(entry.hole).")]
+            + [.announce(Announcements.scoreSaved(name: entry.playerName, strokes: entry.value, relativeToPar: entry.relativeToPar,
+                                                  hole: entry.hole, corrected: supersedes != nil))]
     }
 
     static let scrollStreakGap: TimeInterval = 0.15
@@ -593,7 +593,7 @@ public enum WatchMachine {
         if !StandingsChange.positionChanges(from: news.from.standings, to: new.standings).isEmpty {
             effects += pulse(&state, .notification, value: nil, env)
         }
-        if let said = changeAnnouncement(from: news.from, to: new) { effects.append(.announce(said)) }
+        if let said = Announcements.standingsChange(from: news.from, to: new) { effects.append(.announce(said)) }
         return effects
     }
 
@@ -649,31 +649,6 @@ public enum WatchMachine {
         return effects
     }
 
-    /// What changed between two standings of one round, said briefly: who moved where, whose
-    /// score changed. Other devices' discrepancies are not said: the spec alerts only the
-    /// organizer (on the phone); a wearer sees the row's quiet badge come and go, and a dispute
-    /// this watch's own score opened is said by its ack. Nil when nothing a wearer hears changed.
-    public static func changeAnnouncement(from old: RoundSnapshot, to new: RoundSnapshot) -> String? {
-        let before = Dictionary(old.standings.map { ($0.playerID, $0) }, uniquingKeysWith: { a, _ in a })
-        var said: [String] = []
-        if new.currentHole != old.currentHole { said.append("Hole \(new.currentHole).") }
-        for standing in new.standings {
-            guard let was = before[standing.playerID] else {
-                said.append("\(standing.name) joined.")
-                continue
-            }
-            let place = standing.position.map { (standing.tied ? "tied " : "") + ScoreFormat.spokenOrdinal($0) }
-            let score = ScoreFormat.spokenRelativeToPar(standing.scoreRelativeToPar)
-            if standing.position != was.position || standing.tied != was.tied, let place {
-                let wasBetter = (was.position ?? Int.max) < (standing.position ?? Int.max)
-                let verb = was.position == nil ? "is" : wasBetter ? "drops to" : standing.position == was.position ? "is now" : "moves up to"
-                said.append("\(standing.name) \(verb) \(place), \(score).")
-            } else if standing.scoreRelativeToPar != was.scoreRelativeToPar || standing.holesPlayed != was.holesPlayed {
-                said.append("\(standing.name), \(score).")
-            }
-        }
-        return said.isEmpty ? nil : said.joined(separator: " ")
-    }
 
     /// Says once when the standings turn stale (older than 30 s), and once when they are current again.
     static func staleness(_ state: inout WatchState, _ env: WatchEnvironment) -> [WatchEffect] {
