@@ -81,6 +81,30 @@ struct SeveralPhonesTests {
         return result
     }
 
+    @Test("Another phone's score reaches this phone's web page live, through the cloud, without a reload")
+    func anotherPhoneOnThePage() async throws {
+        let cloud = try await Self.makeCloud(phones: ["jake", "sarah"])
+        let (jake, sarah) = (try TemporaryHome(), try TemporaryHome())
+        try await Self.score(jake, "cloud", "set", try cloud.url("jake"), "--player", "Jake")
+        try await Self.score(jake, "round", "start", "--course", "Willow Creek", "--player", "Jake", "Sarah")
+        try await Self.score(sarah, "cloud", "set", try cloud.url("sarah"), "--player", "Sarah", "--auto-join")
+        let jakeServe = try await jake.serve()
+        let sarahServe = try await sarah.serve()
+        defer { jakeServe.stop(); sarahServe.stop() }
+        #expect(try await eventually(timeout: .seconds(20)) { try await Self.roundJSON(sarah).contains("Willow Creek") })
+        guard await jakeServe.waitForLine(timeout: .seconds(30), { $0.hasPrefix("hyzer-hub phone's face on ") }),
+              let page = jakeServe.lines.first(where: { $0.hasPrefix("hyzer-hub phone's face on ") })?.split(separator: " ").dropFirst(4).first else {
+            throw TestFailure("Jake's serve did not say where its page is: \(jakeServe.lines)")
+        }
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("HubWebTests/phone_face.py").path
+        let follower = try await RunningProcess(path: "/usr/bin/python3", [script, "live", String(page), "Sarah", "2", "3"])
+        defer { follower.stop() }
+        #expect(await follower.waitForLine(timeout: .seconds(20)) { $0 == "following" }, "\(follower.stderr)")
+        try await Self.score(sarah, "score", "Sarah", "2", "--hole", "3")
+        #expect(await follower.waitForExit(timeout: .seconds(60)) == 0, "Jake's page never showed Sarah's 2: \(follower.stderr)")
+    }
+
     @Test("Three phones score, one is cut off, two are killed -9; all converge, each event once in the cloud, every watch shows the same")
     func threePhonesConverge() async throws {
         let cloud = try await Self.makeCloud(phones: ["jake", "sarah", "mike"])

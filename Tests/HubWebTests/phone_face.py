@@ -12,6 +12,8 @@ Selenium), against a real `hyzer-hub serve` and a real headless `hyzer-watch` on
                                              headers: a real page and a real watch are served on
     phone_face.py fuzz URL HOME [SEED]       mutated requests (methods, paths, headers, bodies):
                                              each answered or closed, serve still serving
+    phone_face.py live URL PLAYER STROKES HOLE   follows /live until the page's state has that
+                                             score (a change from anywhere: a watch, the cloud)
 
 hyzer-hub and hyzer-watch are found on PATH. Exit 0 when every check holds; otherwise the first
 failed check on stderr and exit 1.
@@ -535,6 +537,40 @@ def fuzz(url, home, seed=None):
     print(f"ok (400 cases, seed {seed})")
 
 
+def live(url, player, strokes, hole):
+    """A page following /live: prints "following" once connected, exits 0 when a state shows
+    PLAYER with STROKES on HOLE (within 60 s)."""
+    host, port = url.split("//")[1].rstrip("/").rsplit(":", 1)
+    sock, received = websocket_handshake(host, int(port))
+    sock.settimeout(60)
+    print("following", flush=True)
+    buffer, message = received, b""
+    while True:
+        while len(buffer) < 2:
+            buffer += sock.recv(65536)
+        fin, opcode, length, offset = buffer[0] & 0x80, buffer[0] & 0x0F, buffer[1] & 0x7F, 2
+        if length == 126:
+            while len(buffer) < 4: buffer += sock.recv(65536)
+            length, offset = int.from_bytes(buffer[2:4], "big"), 4
+        elif length == 127:
+            while len(buffer) < 10: buffer += sock.recv(65536)
+            length, offset = int.from_bytes(buffer[2:10], "big"), 10
+        while len(buffer) < offset + length:
+            buffer += sock.recv(65536)
+        payload, buffer = buffer[offset:offset + length], buffer[offset + length:]
+        if opcode >= 0x8:
+            continue
+        message += payload
+        if not fin:
+            continue
+        state, message = json.loads(message)["body"], b""
+        round_ = state.get("round") or {}
+        ids = {p["name"]: p["id"] for p in round_.get("players", [])}
+        if any(s["playerID"] == ids.get(player) and s["hole"] == int(hole) and s["strokes"] == int(strokes) for s in round_.get("scores", [])):
+            print("ok")
+            return
+
+
 if __name__ == "__main__":
     if len(sys.argv) == 5 and sys.argv[1] == "scenario":
         scenario(*sys.argv[2:])
@@ -544,6 +580,8 @@ if __name__ == "__main__":
         api(*sys.argv[2:])
     elif len(sys.argv) == 4 and sys.argv[1] == "hostile":
         hostile(*sys.argv[2:])
+    elif len(sys.argv) == 6 and sys.argv[1] == "live":
+        live(*sys.argv[2:])
     elif len(sys.argv) in (4, 5) and sys.argv[1] == "fuzz":
         fuzz(*sys.argv[2:])
     else:

@@ -71,7 +71,9 @@ struct WatchWindowTests {
         let environment = ["DISPLAY": display.name, "HYZER_HOME": nil, "SDL_VIDEODRIVER": nil].merging(extra) { _, new in new }
         let watch = try await RunningProcess(
             path: CLIProcess.productsDirectory.appendingPathComponent("hyzer-watch").path,
-            ["--home", home.path, "--script", file, "--screenshot-dir", home.path, "--log-level", "info", "--expect-timeout", "20"],
+            // As long as the window search waits (90 s): a script that gave up at 20 s while the
+            // window was still not found ended the watch, and with it the search (CI, stop 45).
+            ["--home", home.path, "--script", file, "--screenshot-dir", home.path, "--log-level", "info", "--expect-timeout", "90"],
             environment: environment)
         return (home, server, display, watch)
     }
