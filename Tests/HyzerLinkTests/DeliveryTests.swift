@@ -23,6 +23,9 @@ struct DeliveryTests {
         let replay = random.replay(filter: "DeliveryTests/hubKilledRepeatedly")
         var server = try await home.serve()
         let client = try await home.linkClient(["--device", "watch-1", "--enqueue", "300", "--interval", "8", "--until-drained", "--timeout", "150"])
+        // The kills start once the client is at work: a client slow to start (a loaded machine)
+        // would otherwise see only the hub that survived them all.
+        #expect(await client.waitForLine(timeout: .seconds(30)) { $0 == "reachable true" }, "\(client.stderr)")
         var restarts = 0
         while restarts < 6 {
             try await Task.sleep(for: .milliseconds(Int.random(in: 150...500, using: &random)))
