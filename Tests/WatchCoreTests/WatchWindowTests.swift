@@ -47,13 +47,21 @@ struct WatchWindowTests {
             var found = ""
             // Generous: with the whole suite running on two cores, a window has taken over 30 s to show.
             var searches = 0
+            let pid = watch.processIdentifier.map(String.init) ?? "0"
             _ = await eventually(timeout: .seconds(90)) {
                 searches += 1
+                // By class, else by the process's own windows (_NET_WM_PID): a second way to the
+                // same window, should the class not be readable yet.
                 found = (try? await self.xdotool("search", "--onlyvisible", "--class", "hyzer-watch")) ?? ""
+                if found.isEmpty { found = (try? await self.xdotool("search", "--onlyvisible", "--pid", pid)) ?? "" }
                 return !found.isEmpty || !watch.isRunning
             }
             guard let window = found.split(separator: "\n").first else {
-                throw TestFailure("no hyzer-watch window appeared after \(searches) searches (the watch \(watch.isRunning ? "still runs" : "ended")): \(watch.stderr)")
+                // What the display holds, for the failure's message.
+                let any = (try? await self.xdotool("search", "--class", "hyzer-watch")) ?? "none"
+                let byPID = (try? await self.xdotool("search", "--pid", pid)) ?? "none"
+                throw TestFailure("no hyzer-watch window appeared after \(searches) searches (the watch \(watch.isRunning ? "still runs" : "ended"); "
+                                  + "windows of that class, visible or not: \(any); of its pid: \(byPID)): \(watch.stderr)")
             }
             return String(window)
         }
