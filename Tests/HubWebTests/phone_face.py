@@ -55,7 +55,10 @@ def browser():
                      "--force-device-scale-factor=2", "--lang=en-US"]:
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    return webdriver.Chrome(service=Service(os.environ.get("HYZER_CHROMEDRIVER", "/usr/bin/chromedriver")), options=options)
+    driver = webdriver.Chrome(service=Service(os.environ.get("HYZER_CHROMEDRIVER", "/usr/bin/chromedriver")), options=options)
+    # An iPhone's screen (390 × 844 points, 2 pixels a point), whatever size the headless window got.
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": True})
+    return driver
 
 
 def wait(driver, what, predicate):
