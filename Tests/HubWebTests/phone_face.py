@@ -400,6 +400,30 @@ def websocket_handshake(host, port, after=-1):
     return sock, answer.split(b"\r\n\r\n", 1)[1]
 
 
+def messages(sock, buffer):
+    """Whole text messages: continuation frames joined, control frames (ping, pong) skipped."""
+    message = b""
+    while True:
+        while len(buffer) < 2:
+            buffer += sock.recv(65536)
+        fin, opcode, length, offset = buffer[0] & 0x80, buffer[0] & 0x0F, buffer[1] & 0x7F, 2
+        if length == 126:
+            while len(buffer) < 4: buffer += sock.recv(65536)
+            length, offset = int.from_bytes(buffer[2:4], "big"), 4
+        elif length == 127:
+            while len(buffer) < 10: buffer += sock.recv(65536)
+            length, offset = int.from_bytes(buffer[2:10], "big"), 10
+        while len(buffer) < offset + length:
+            buffer += sock.recv(65536)
+        payload, buffer = buffer[offset:offset + length], buffer[offset + length:]
+        if opcode >= 0x8:
+            continue
+        message += payload
+        if fin:
+            yield message
+            message = b""
+
+
 def hostile(url, home):
     """Peers that stall, never read, send garbage or oversized headers, while a watch scores and
     a page follows: the page and the watch are still served, and the hub's memory stays bounded."""
@@ -437,30 +461,8 @@ def hostile(url, home):
             run("hyzer-hub", "--home", home, "score", f"Player {player:03}", "3", "--hole", str(hole))
     latest = int(json.loads(urllib.request.urlopen(url + "api/state", timeout=10).read())["body"]["sequence"])
     # The reading page gets the newest state (frames: 2-byte header, then 126 → 16-bit, 127 → 64-bit length).
-    def frames(sock, buffer):
-        """Whole text messages: continuation frames joined, control frames (ping, pong) skipped."""
-        message = b""
-        while True:
-            while len(buffer) < 2:
-                buffer += sock.recv(65536)
-            fin, opcode, length, offset = buffer[0] & 0x80, buffer[0] & 0x0F, buffer[1] & 0x7F, 2
-            if length == 126:
-                while len(buffer) < 4: buffer += sock.recv(65536)
-                length, offset = int.from_bytes(buffer[2:4], "big"), 4
-            elif length == 127:
-                while len(buffer) < 10: buffer += sock.recv(65536)
-                length, offset = int.from_bytes(buffer[2:10], "big"), 10
-            while len(buffer) < offset + length:
-                buffer += sock.recv(65536)
-            payload, buffer = buffer[offset:offset + length], buffer[offset + length:]
-            if opcode >= 0x8:
-                continue
-            message += payload
-            if fin:
-                yield message
-                message = b""
     seen = -1
-    for payload in frames(reader, received):
+    for payload in messages(reader, received):
         seen = json.loads(payload)["body"]["sequence"]
         if seen >= latest:
             break
@@ -547,26 +549,8 @@ def live(url, player, strokes, hole):
     sock, received = websocket_handshake(host, int(port))
     sock.settimeout(60)
     print("following", flush=True)
-    buffer, message = received, b""
-    while True:
-        while len(buffer) < 2:
-            buffer += sock.recv(65536)
-        fin, opcode, length, offset = buffer[0] & 0x80, buffer[0] & 0x0F, buffer[1] & 0x7F, 2
-        if length == 126:
-            while len(buffer) < 4: buffer += sock.recv(65536)
-            length, offset = int.from_bytes(buffer[2:4], "big"), 4
-        elif length == 127:
-            while len(buffer) < 10: buffer += sock.recv(65536)
-            length, offset = int.from_bytes(buffer[2:10], "big"), 10
-        while len(buffer) < offset + length:
-            buffer += sock.recv(65536)
-        payload, buffer = buffer[offset:offset + length], buffer[offset + length:]
-        if opcode >= 0x8:
-            continue
-        message += payload
-        if not fin:
-            continue
-        state, message = json.loads(message)["body"], b""
+    for message in messages(sock, received):
+        state = json.loads(message)["body"]
         round_ = state.get("round") or {}
         ids = {p["name"]: p["id"] for p in round_.get("players", [])}
         if any(s["playerID"] == ids.get(player) and s["hole"] == int(hole) and s["strokes"] == int(strokes) for s in round_.get("scores", [])):
