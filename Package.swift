@@ -129,7 +129,7 @@ let package = Package(
         .target(
             name: "HubWeb",
             dependencies: [
-                "HubCore", "HyzerKit",
+                "HubCore", "HyzerKit", "HyzerLink",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),

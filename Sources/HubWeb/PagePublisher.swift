@@ -87,8 +87,6 @@ public final class PagePublisher: Sendable {
         shared.withLockedValue { $0.pages.removeValue(forKey: id) }?.finish()
     }
 
-    var livePages: Int { shared.withLockedValue { $0.pages.count } }
-
     /// The standings the pages were last sent, for what changed since.
     private let lastRound = NIOLockedValueBox<RoundSnapshot?>(nil)
 

@@ -1,6 +1,7 @@
 import Foundation
 import HubCore
 import HyzerKit
+import HyzerLink
 import Hummingbird
 import HummingbirdCore
 import HummingbirdTLS
@@ -37,21 +38,11 @@ public struct PhoneWebConfiguration: Sendable {
         host == "localhost" || host == "::1" || host.hasPrefix("127.")
     }
 
-    /// `HOST:PORT` (`[::1]:8080` for IPv6), as `serve --web` takes it.
+    /// `HOST:PORT` (`[::1]:8080` for IPv6), as `serve --web` takes it: read as the link reads
+    /// `--listen tcp:HOST:PORT`.
     public static func parseAddress(_ text: String) throws(PhoneWebError) -> (host: String, port: Int) {
-        let host: Substring, portText: Substring
-        if text.hasPrefix("["), let close = text.firstIndex(of: "]") {
-            host = text[text.index(after: text.startIndex)..<close]
-            let rest = text[text.index(after: close)...]
-            guard rest.hasPrefix(":") else { throw .badAddress(text) }
-            portText = rest.dropFirst()
-        } else {
-            guard let colon = text.lastIndex(of: ":") else { throw .badAddress(text) }
-            host = text[..<colon]
-            portText = text[text.index(after: colon)...]
-        }
-        guard !host.isEmpty, let port = Int(portText), (0...65535).contains(port) else { throw .badAddress(text) }
-        return (String(host), port)
+        guard case .tcp(let host, let port)? = try? LinkAddress(parsing: "tcp:" + text) else { throw .badAddress(text) }
+        return (host, port)
     }
 }
 

@@ -162,11 +162,12 @@ struct PhoneWebAPI: Sendable {
         }
         do {
             let answer = try await Self.offLoop { try perform(body) }
+            // Pushed to the watches (while the phone app runs), and to the pages in any case: the
+            // page is the app in front.
             wrote()
             publisher.changed()
             return try Self.json(answer)
         } catch let error as HubError {
-            wrote()  // a refusal may still have changed nothing; a cheap check
             return Self.refusal(Self.status(of: error), error.description)
         }
     }

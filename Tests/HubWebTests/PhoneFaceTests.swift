@@ -26,13 +26,25 @@ struct PhoneFaceTests {
         return server.lines.first { $0.hasPrefix("hyzer-hub phone's face on ") }?.split(separator: " ").dropFirst(4).first.map(String.init)
     }
 
+    /// A round on Willow Creek with `players` (and hole 1 scored by voice when `holeOne` says
+    /// how), served with `serveArguments`: the home, the server and the page's address.
+    static func servedPage(_ players: [String], holeOne: String? = nil, _ serveArguments: [String] = []) async throws
+        -> (home: TemporaryHome, server: RunningProcess, url: String) {
+        let home = try TemporaryHome()
+        #expect(try await CLIProcess.run("hyzer-hub", ["--home", home.path, "round", "start", "--course", "Willow Creek", "--player"] + players).status == 0)
+        if let holeOne { #expect(try await CLIProcess.run("hyzer-hub", ["--home", home.path, "voice", holeOne, "--hole", "1"]).status == 0) }
+        let server = try await home.serve(serveArguments)
+        guard let url = await webAddress(server) else {
+            server.stop()
+            throw TestFailure("serve did not print the page's address: \(server.lines)")
+        }
+        return (home, server, url)
+    }
+
     @Test("A watch scores and the page shows it without a reload; the page scores and the watch shows it; a discrepancy from two devices is resolved on the page; voice, finish, history, setup; the accessibility tree")
     func scoresBothWays() async throws {
-        let home = try TemporaryHome()
-        #expect(try await CLIProcess.run("hyzer-hub", ["--home", home.path, "round", "start", "--course", "Willow Creek", "--player", "Ann", "Ben", "Cal"]).status == 0)
-        let server = try await home.serve()
+        let (home, server, url) = try await Self.servedPage(["Ann", "Ben", "Cal"])
         defer { server.stop() }
-        let url = try #require(await Self.webAddress(server), "serve did not print the page's address: \(server.lines)")
         #expect(url.hasPrefix("http://127.0.0.1:"))
         let watch = try await RunningProcess("hyzer-watch", ["--home", home.path, "--headless"])
         defer { watch.stop() }
@@ -45,11 +57,8 @@ struct PhoneFaceTests {
 
     @Test("Off loopback the page is served over TLS with the hub's certificate and needs the pairing token: refused without it, works with it")
     func offLoopback() async throws {
-        let home = try TemporaryHome()
-        #expect(try await CLIProcess.run("hyzer-hub", ["--home", home.path, "round", "start", "--course", "Willow Creek", "--player", "Ann", "Ben"]).status == 0)
-        let server = try await home.serve(["--web", "0.0.0.0:0"])
+        let (home, server, url) = try await Self.servedPage(["Ann", "Ben"], ["--web", "0.0.0.0:0"])
         defer { server.stop() }
-        let url = try #require(await Self.webAddress(server), "serve did not print the page's address: \(server.lines)")
         let local = url.replacingOccurrences(of: "0.0.0.0", with: "127.0.0.1")
         let result = try await Self.browser(["access", local, home.path])
         #expect(result.status == 0, "\(result.stderr.suffix(1_500))")
@@ -57,23 +66,16 @@ struct PhoneFaceTests {
 
     @Test("The page's API refuses what it cannot take, as the command line does: unknown routes, oversized and malformed bodies, scores the rules refuse; nothing accepted is lost")
     func refusals() async throws {
-        let home = try TemporaryHome()
-        #expect(try await CLIProcess.run("hyzer-hub", ["--home", home.path, "round", "start", "--course", "Willow Creek", "--player", "Ann", "Ben"]).status == 0)
-        let server = try await home.serve()
+        let (home, server, url) = try await Self.servedPage(["Ann", "Ben"])
         defer { server.stop() }
-        let url = try #require(await Self.webAddress(server))
         let result = try await Self.browser(["api", url, home.path])
         #expect(result.status == 0, "\(result.stderr.suffix(1_500))")
     }
 
     @Test("Peers that stall mid-request, never read the live page, send garbage or oversized headers: a reading page still gets the newest standings, the API answers, memory stays bounded")
     func hostilePeers() async throws {
-        let home = try TemporaryHome()
-        let players = (1...150).map { String(format: "Player %03d", $0) }
-        #expect(try await CLIProcess.run("hyzer-hub", ["--home", home.path, "round", "start", "--course", "Willow Creek", "--player"] + players).status == 0)
-        let server = try await home.serve()
+        let (home, server, url) = try await Self.servedPage((1...150).map { String(format: "Player %03d", $0) })
         defer { server.stop() }
-        let url = try #require(await Self.webAddress(server))
         let result = try await Self.browser(["hostile", url, home.path])
         #expect(result.status == 0, "\(result.stderr.suffix(1_500))")
         #expect(server.isRunning)
@@ -81,12 +83,8 @@ struct PhoneFaceTests {
 
     @Test("Requests mutated from good ones (methods, paths, headers, bodies; seeded, the seed printed) are each answered below 500 or closed; serve keeps serving and loses nothing accepted")
     func fuzzedRequests() async throws {
-        let home = try TemporaryHome()
-        #expect(try await CLIProcess.run("hyzer-hub", ["--home", home.path, "round", "start", "--course", "Willow Creek", "--player", "Ann", "Ben"]).status == 0)
-        #expect(try await CLIProcess.run("hyzer-hub", ["--home", home.path, "voice", "Ann 3, Ben 4", "--hole", "1"]).status == 0)
-        let server = try await home.serve()
+        let (home, server, url) = try await Self.servedPage(["Ann", "Ben"], holeOne: "Ann 3, Ben 4")
         defer { server.stop() }
-        let url = try #require(await Self.webAddress(server))
         let result = try await Self.browser(["fuzz", url, home.path])
         #expect(result.status == 0, "\(result.stderr.suffix(1_500))")
         #expect(server.isRunning)
