@@ -234,7 +234,8 @@ let package = Package(
         .testTarget(name: "HubCoreTests", dependencies: ["HubCore", "HyzerHarness", "hyzer-hub"]),
         // Several phones through a real PostgreSQL server (tools/test starts one; cloud_proxy.py cuts one phone off).
         .testTarget(name: "CloudTests", dependencies: ["HubCloud", "HubCore", "HyzerKit", "HyzerHarness", "hyzer-hub", "hyzer-watch",
-                                               .product(name: "Logging", package: "swift-log")], exclude: ["cloud_proxy.py", "attacks.sh"]),
+                                               .product(name: "Logging", package: "swift-log"), .product(name: "PostgresNIO", package: "postgres-nio")],
+                    exclude: ["cloud_proxy.py", "attacks.sh"]),
         .testTarget(name: "HyzerBenchTests", dependencies: ["HyzerHarness", "hyzer-bench", "hyzer-hub", "hyzer-watch"]),
         // Links SDL_ttf and fontconfig, which hyzer-watch opens with dlopen, to hold its function
         // types to their headers (TextLibrariesTests).

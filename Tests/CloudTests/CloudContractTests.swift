@@ -166,10 +166,10 @@ struct CloudContractTests {
         let jake = round.players[0].id
         _ = try await SeveralPhonesTests.psql(cloud.adminURL, """
             ALTER TABLE hyzer.score_event DROP CONSTRAINT score_event_device_id_check;
-            ALTER TABLE hyzer.score_event DISABLE TRIGGER score_event_before_insert;
+            ALTER TABLE hyzer.score_event DISABLE TRIGGER score_event_checked;
             INSERT INTO hyzer.score_event (id, round_id, round_seq, player_id, hole, strokes, reported_by, device_id, source, created_at, uploaded_by, uploaded_at)
             VALUES (gen_random_uuid(), '\(round.id.uuidString)', 2, '\(jake)', 2, 4, '\(jake)', E'bad\\x01device', 'tap', '2026-11-26T05:00:00.000Z', 'intruder', now());
-            ALTER TABLE hyzer.score_event ENABLE TRIGGER score_event_before_insert;
+            ALTER TABLE hyzer.score_event ENABLE TRIGGER score_event_checked;
             """)
         let (sarahHome, sarah) = try Self.phone(try cloud.url("sarah"), player: "Sarah")
         defer { withExtendedLifetime(sarahHome) {} }

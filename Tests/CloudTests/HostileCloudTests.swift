@@ -193,10 +193,10 @@ struct HostileCloudTests {
         defer { withExtendedLifetime(homes) {} }
         let r = round.id.uuidString, jakeID = round.players[0].id
         _ = try await SeveralPhonesTests.psql(cloud.adminURL, """
-            ALTER TABLE hyzer.score_event DISABLE TRIGGER score_event_before_insert;
+            ALTER TABLE hyzer.score_event DISABLE TRIGGER score_event_checked;
             INSERT INTO hyzer.score_event (id, round_id, round_seq, player_id, hole, strokes, reported_by, device_id, source, created_at, uploaded_by, uploaded_at)
             VALUES (gen_random_uuid(), '\(r)', 9000000000000000000, '\(jakeID)', 2, 1, '\(jakeID)', 'phone-x', 'tap', '2026-11-26T05:00:00.000Z', 'x', now());
-            ALTER TABLE hyzer.score_event ENABLE TRIGGER score_event_before_insert;
+            ALTER TABLE hyzer.score_event ENABLE TRIGGER score_event_checked;
             """)
         for phone in [jake, sarah] {
             await #expect {

@@ -145,9 +145,15 @@ refused "INSERT INTO hyzer.score_event ... round_seq 9e18" 42501 hostile \
 refused "UPDATE hyzer.score_event SET round_seq = 9e18" 42501 hostile "UPDATE hyzer.score_event SET round_seq = 9000000000000000000"
 refused "upload_events has no round_seq to pass" 42883 hostile "SELECT * FROM hyzer.upload_events(round_id => '$R', round_seq => 9000000000000000000)"
 refused "even the owner role cannot renumber an event" 23001 owner "UPDATE hyzer.score_event SET round_seq = 9000000000000000000 WHERE id = '$(ev 6)'"
-allowed "even the owner role's own INSERT with round_seq 9e18 gets the next number (rolled back here)" owner \
+refused "even the owner role's own INSERT with round_seq 9e18 is refused: numbers continue the round's" 23001 owner \
+    "INSERT INTO hyzer.score_event (id, round_id, round_seq, player_id, hole, strokes, reported_by, device_id, source, created_at)
+     VALUES ('$(ev 91)', '$R', 9000000000000000000, '$JAKE', 3, 3, '$JAKE', 'owner-test', 'tap', '2025-06-01T10:00:00.000Z')"
+refused "even the owner role's own INSERT at the next number but as another uploader is refused" 23001 owner \
+    "INSERT INTO hyzer.score_event (id, round_id, round_seq, player_id, hole, strokes, reported_by, device_id, source, created_at, uploaded_by)
+     VALUES ('$(ev 91)', '$R', 6, '$JAKE', 3, 3, '$JAKE', 'owner-test', 'tap', '2025-06-01T10:00:00.000Z', 'jake_phone')"
+allowed "the owner role's own INSERT at the next number is taken, recorded as its session's (rolled back here)" owner \
     "BEGIN; INSERT INTO hyzer.score_event (id, round_id, round_seq, player_id, hole, strokes, reported_by, device_id, source, created_at)
-     VALUES ('$(ev 91)', '$R', 9000000000000000000, '$JAKE', 3, 3, '$JAKE', 'owner-test', 'tap', '2025-06-01T10:00:00.000Z') RETURNING round_seq, uploaded_by; ROLLBACK" '^6 \| postgres$'
+     VALUES ('$(ev 91)', '$R', 6, '$JAKE', 3, 3, '$JAKE', 'owner-test', 'tap', '2025-06-01T10:00:00.000Z') RETURNING round_seq, uploaded_by; ROLLBACK" '^6 \| postgres$'
 
 say "2. five rows at last_seq+1..+5 (every honest upload would hit a unique violation)"
 refused "INSERT five rows numbered 6..10" 42501 hostile \
