@@ -245,9 +245,12 @@ public final class CloudConnection: Sendable {
         return result
     }
 
+    /// The most rows one read gives (`hyzer.events_after` gives at most 2,000).
+    public static let eventsPerRead = 2000
+
     /// A round's rows past `cursor`, in the cloud's order, at most `limit`. A row no phone could
     /// hold (written around the cloud's checks) comes back as `.unreadable`, never as 1970 or a guess.
-    public func events(roundID: UUID, after cursor: Int64, limit: Int = 2000) async throws -> [CloudRow] {
+    public func events(roundID: UUID, after cursor: Int64, limit: Int = eventsPerRead) async throws -> [CloudRow] {
         let rows = try await connection.query("""
             SELECT round_seq, id, player_id, hole, strokes, supersedes, reported_by, device_id, source, created_at, uploaded_by
             FROM hyzer.events_after(\(roundID), \(cursor), \(limit)::integer)

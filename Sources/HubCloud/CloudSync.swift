@@ -73,20 +73,26 @@ public struct PassResult: Sendable {
     public var uploaded = 0
     public var downloaded = 0
     public var offers: [RoundOffer] = []
+    /// Each shared round's cursor when the pass ended.
+    public var cursors: [UUID: Int64] = [:]
+    /// Whether a newly shared round could have been offered (an owner named, no round in play).
+    public var discovering = false
 }
 
 /// Keeps one phone in step with the cloud (docs/SYNC.md): uploads what waits (oldest first, each
 /// event acknowledged only after the cloud's commit), downloads every shared round past its cursor,
 /// offers (or with `--auto-join` joins) rounds that name the phone's owner, and does it again on
-/// every notification that concerns it, every local change (`kick`), and every `pollInterval` in
-/// case a notification was lost. Offline, it retries with backoff; nothing here ever blocks a score.
+/// every local change (`kick`) and every `pollInterval` in case a notification was lost. A
+/// notification that concerns it wakes a shorter pass that reads only the rounds it names, past
+/// their cursors. Offline, it retries with backoff; nothing here ever blocks a score.
 public final class CloudSync: Service, Sendable {
     public let hub: Hub
     let statusFile: URL?
     let logger: Logger
     let pollInterval: Duration
-    /// Called after a pass changed the local store (new events, a joined or completed round).
-    let onChange: @Sendable () -> Void
+    /// Called after a pass changed the local store (new events, a joined or completed round);
+    /// nil writes `standings.json`.
+    let onChange: (@Sendable () -> Void)?
     private let status: NIOLockedValueBox<SyncStatus>
     private let onStatusChange: @Sendable (SyncStatus) -> Void
     /// Where `kick` goes: the stream of whoever waits now, tagged so that a waiter that ends late
@@ -95,6 +101,9 @@ public final class CloudSync: Service, Sendable {
     /// What notifications may wake a pass for, as the last pass left it: each shared round's cursor,
     /// and whether a newly shared round could be offered (an owner, no round in play).
     private let interest = NIOLockedValueBox<(cursors: [UUID: Int64], discovering: Bool)>(([:], true))
+    /// What the next pass is for: everything (a kick, a poll, a newly shared round), or only the
+    /// rounds that notifications named.
+    private let pending = NIOLockedValueBox<(everything: Bool, rounds: [UUID: Int64])>((true, [:]))
     /// Notifications are hints anyone may send: after two passes in a row that found nothing, the
     /// next notification waits `quietAfterFruitlessPass` (one pass then answers any number of them).
     /// One fruitless pass (a poll, a hint that raced a pass) costs an honest hint nothing.
@@ -105,7 +114,7 @@ public final class CloudSync: Service, Sendable {
     /// `cloud unset` stops syncing until a cloud is set again.
     /// - onStatusChange: told of every change of the sync state (the phone's face shows it).
     public init(hub: Hub, statusFile: URL?, logger: Logger,
-                pollInterval: Duration = .seconds(15), onChange: @escaping @Sendable () -> Void = {},
+                pollInterval: Duration = .seconds(15), onChange: (@Sendable () -> Void)? = nil,
                 onStatusChange: @escaping @Sendable (SyncStatus) -> Void = { _ in }) {
         self.hub = hub
         self.statusFile = statusFile
@@ -120,6 +129,7 @@ public final class CloudSync: Service, Sendable {
 
     /// Something changed here (a score committed): upload it now.
     public func kick() {
+        pending.withLockedValue { $0.everything = true }
         _ = wake.withLockedValue { $0.continuation }?.yield()
     }
 
@@ -233,7 +243,11 @@ public final class CloudSync: Service, Sendable {
                     // Every phone hears every round's notifications (one channel, and any role may
                     // send any payload): only one that names a round this phone follows, past its
                     // cursor, or a newly shared round while one could be offered, wakes a pass.
-                    for try await notification in notifications where self.concerns(notification.payload) {
+                    for try await notification in notifications {
+                        guard let round = self.concerns(notification.payload) else { continue }
+                        self.pending.withLockedValue { pending in
+                            if let (round, number) = round { pending.rounds[round] = max(number, pending.rounds[round] ?? 0) } else { pending.everything = true }
+                        }
                         self.wakeForNotification(continuation)
                     }
                     throw CloudError.unreachable("The cloud closed the connection.")
@@ -241,12 +255,22 @@ public final class CloudSync: Service, Sendable {
                 group.addTask { [pollInterval] in
                     while true {
                         try await Task.sleep(for: pollInterval)
-                        continuation.yield()
+                        self.kick()
                     }
                 }
                 group.addTask {
                     try await self.pass(cloud, configuration: configuration)
-                    for await _ in wakes { try await self.pass(cloud, configuration: configuration) }
+                    for await _ in wakes {
+                        let (everything, rounds) = self.pending.withLockedValue { pending in
+                            defer { pending = (false, [:]) }
+                            return pending
+                        }
+                        if everything {
+                            try await self.pass(cloud, configuration: configuration)
+                        } else if !rounds.isEmpty {
+                            try await self.follow(rounds, cloud)
+                        }
+                    }
                 }
                 try await group.next()
                 group.cancelAll()
@@ -254,13 +278,15 @@ public final class CloudSync: Service, Sendable {
         }
     }
 
-    /// Whether a notification (`ROUND-ID:NUMBER`) is worth a pass here.
-    private func concerns(_ payload: String) -> Bool {
+    /// Whether a notification (`ROUND-ID:NUMBER`) is worth a pass here: `.some((round, number))`
+    /// for a round this phone follows, past its cursor; `.some(nil)` for a newly shared round that
+    /// could be offered (a whole pass); nil for anything else.
+    private func concerns(_ payload: String) -> (UUID, Int64)?? {
         let parts = payload.split(separator: ":")
-        guard parts.count == 2, let id = UUID(canonicalString: String(parts[0])), let number = Int64(parts[1]) else { return false }
+        guard parts.count == 2, let id = UUID(canonicalString: String(parts[0])), let number = Int64(parts[1]) else { return nil }
         let (cursors, discovering) = interest.withLockedValue { $0 }
-        if let cursor = cursors[id] { return number > cursor }
-        return number == 0 && discovering
+        if let cursor = cursors[id] { return number > cursor ? .some((id, number)) : nil }
+        return number == 0 && discovering ? .some(nil) : nil
     }
 
     /// Wakes a pass now, or (after a pass that found nothing) once the quiet time is over.
@@ -287,19 +313,11 @@ public final class CloudSync: Service, Sendable {
     /// Uploads everything waiting, then downloads every shared round past its cursor. A pass
     /// that does not finish within 30 s (a connection gone silent) fails, and the loop reconnects.
     func pass(_ cloud: CloudConnection, configuration: CloudConfiguration) async throws {
-        // `cloud set` or `cloud unset` since this connection was made: start over.
-        guard try await Self.blocking({ try self.hub.cloudConfiguration() }) == configuration else { throw CloudError.reconfigured }
         let result = try await cloud.whileConnected(deadline: .seconds(30)) {
             try await CloudSync.syncOnce(hub: self.hub, cloud: cloud, player: configuration.player, autoJoin: configuration.autoJoin,
-                                         logger: self.logger, onState: { self.set($0) }, onChange: self.onChange)
+                                         expecting: configuration, logger: self.logger, onState: { self.set($0) }, onChange: self.onChange)
         }
-        let (cursors, inPlay) = try await Self.blocking { (try self.hub.cloudWork(eventLimit: 0).cursors, try self.hub.roundInPlay() != nil) }
-        let discovering = configuration.player != nil && !inPlay
-        interest.withLockedValue { $0 = (cursors, discovering) }
-        gate.withLockedValue { gate in
-            gate.fruitless = result.uploaded == 0 && result.downloaded == 0 ? gate.fruitless + 1 : 0
-            if gate.fruitless >= 2 { gate.quietUntil = .now + Self.quietAfterFruitlessPass }
-        }
+        finished(result)
         let known = status.withLockedValue { Set($0.offers.map(\.roundID)) }
         for offer in result.offers where !known.contains(offer.roundID) {
             logger.notice("a shared round names this phone's owner: \(offer.description). Join it with: hyzer-hub round join \(offer.roundID.uuidString)")
@@ -307,17 +325,62 @@ public final class CloudSync: Service, Sendable {
         set(.idle, lastSyncAt: Date(), offers: result.offers)
     }
 
+    /// A notification's pass: reads only the rounds it named, past their cursors, and applies
+    /// them (no upload, no discovery: a kick or the poll does those).
+    func follow(_ rounds: [UUID: Int64], _ cloud: CloudConnection) async throws {
+        let cursors = interest.withLockedValue { $0.cursors }
+        // A number this phone has reached since (its own upload, a pass) is not read again.
+        let unread = rounds.compactMap { round, number in cursors[round].flatMap { number > $0 ? (round, $0) : nil } }
+        guard !unread.isEmpty else { return }
+        let result = try await cloud.whileConnected(deadline: .seconds(30)) {
+            var result = PassResult(cursors: cursors)
+            var changed = false
+            for (round, start) in unread {
+                let (added, cursor, roundChanged) = try await CloudSync.apply(round, from: start, through: nil, status: nil,
+                                                                              hub: self.hub, cloud: cloud, onState: { _ in })
+                result.downloaded += added
+                result.cursors[round] = cursor
+                changed = changed || roundChanged
+            }
+            if changed {
+                if let onChange = self.onChange { onChange() } else { _ = try await Self.blocking { try self.hub.exportSnapshot() } }
+            }
+            return result
+        }
+        // The state stays as the last whole pass left it (`idle`, and its time): a follow moves a
+        // few rows, too quickly to be worth saying `syncing`, and is not a whole pass.
+        finished(result, discovering: interest.withLockedValue { $0.discovering })
+    }
+
+    /// What the notifications may wake a pass for now, and whether this pass found anything.
+    private func finished(_ result: PassResult, discovering: Bool? = nil) {
+        interest.withLockedValue { $0 = (result.cursors, discovering ?? result.discovering) }
+        gate.withLockedValue { gate in
+            gate.fruitless = result.uploaded == 0 && result.downloaded == 0 ? gate.fruitless + 1 : 0
+            if gate.fruitless >= 2 { gate.quietUntil = .now + Self.quietAfterFruitlessPass }
+        }
+    }
+
     /// One pass, usable without a running service (`hyzer-hub cloud sync`, `round join`).
     /// With `player`, it also looks for rounds naming them (offered, or joined with `autoJoin`).
+    /// With `expecting`, it stops (`CloudError.reconfigured`) if the home's cloud configuration is
+    /// no longer that one. `onChange` is told when the store changed (the default writes
+    /// `standings.json`; a running `serve` pushes to its watches first).
     @discardableResult
-    public static func syncOnce(hub: Hub, cloud: CloudConnection, player: String?, autoJoin: Bool = false, logger: Logger,
-                                onState: @Sendable (SyncState) -> Void = { _ in }, onChange: @Sendable () -> Void = {}) async throws -> PassResult {
+    public static func syncOnce(hub: Hub, cloud: CloudConnection, player: String?, autoJoin: Bool = false,
+                                expecting configuration: CloudConfiguration? = nil, logger: Logger,
+                                onState: @Sendable (SyncState) -> Void = { _ in },
+                                onChange: (@Sendable () -> Void)? = nil) async throws -> PassResult {
         var result = PassResult()
         var changed = false
+        var work = try await blocking { try hub.cloudWork() }
+        // `cloud set` or `cloud unset` since this connection was made: start over.
+        if let configuration, work.configuration != configuration { throw CloudError.reconfigured }
         // Discovery: a round naming this phone's owner (by id once known, else by name), shared in
         // the last 12 hours, when nothing is in play here. Any phone of the cloud can share a round
         // naming anyone: it is offered, with who organized it, unless the owner said to join.
-        if let player, try await blocking({ try hub.roundInPlay() }) == nil {
+        result.discovering = player != nil && !work.roundInPlay
+        if let player, !work.roundInPlay {
             let recent = Date().addingTimeInterval(-12 * 3600)
             let ownerID = try await blocking { try hub.ownerPlayerID() }
             for round in try await cloud.activeRounds(naming: player, playerID: ownerID, sharedAfter: recent)
@@ -330,13 +393,14 @@ public final class CloudSync: Service, Sendable {
                     _ = try await blocking { try hub.join(round) }
                     logger.info("joined the shared round on \(round.courseName) organized by \(round.organizer) (players: \(round.players.map(\.name).joined(separator: ", ")))")
                     changed = true
+                    result.discovering = false
+                    work = try await blocking { try hub.cloudWork() }
                     break
                 } catch {
                     logger.warning("could not join the shared round \(round.id): \(error)")
                 }
             }
         }
-        var work = try await blocking { try hub.cloudWork() }
         if !work.isEmpty { onState(.syncing) }
         for round in work.roundsToUpload {
             try await cloud.share(round)
@@ -369,12 +433,16 @@ public final class CloudSync: Service, Sendable {
             }
             try await blocking { try hub.recordCompletionUploaded(roundID) }
         }
-        for (roundID, start) in try await blocking({ try hub.cloudWork(eventLimit: 0).cursors }) {
-            let (added, roundChanged) = try await download(roundID, from: start, hub: hub, cloud: cloud, onState: onState)
+        result.cursors = work.cursors
+        for (roundID, start) in work.cursors {
+            let (added, cursor, roundChanged) = try await download(roundID, from: start, hub: hub, cloud: cloud, onState: onState)
             result.downloaded += added
+            result.cursors[roundID] = cursor
             changed = changed || roundChanged
         }
-        if changed || result.uploaded > 0 { onChange() }
+        if changed || result.uploaded > 0 {
+            if let onChange { onChange() } else { _ = try await blocking { try hub.exportSnapshot() } }
+        }
         return result
     }
 
@@ -384,16 +452,17 @@ public final class CloudSync: Service, Sendable {
         try await NIOThreadPool.singleton.runIfActive(body)
     }
 
-    /// Downloads one shared round past `start`. The cloud numbers a round's events 1, 2, 3, …
-    /// with no gap and never changes a round once shared: a copy that differs from what this phone
-    /// first saw, or numbers that skip or go back, are said (the phone goes to `error`) and never followed.
+    /// Downloads one shared round past `start`, after checking the cloud's copy of it. The cloud
+    /// numbers a round's events 1, 2, 3, … with no gap and never changes a round once shared: a
+    /// copy that differs from what this phone first saw, or numbers that skip or go back, are said
+    /// (the phone goes to `error`) and never followed.
     static func download(_ roundID: UUID, from start: Int64, hub: Hub, cloud: CloudConnection,
-                         onState: @Sendable (SyncState) -> Void) async throws -> (added: Int, changed: Bool) {
-        guard let first = try await blocking({ try hub.sharedRound(roundID) }) else { return (0, false) }
+                         onState: @Sendable (SyncState) -> Void) async throws -> (added: Int, cursor: Int64, changed: Bool) {
+        guard let first = try await blocking({ try hub.sharedRound(roundID) }) else { return (0, start, false) }
         let shared: CloudRound
         do {
             // Not in the cloud yet: this phone's own round, waiting for its share.
-            guard let found = try await cloud.round(id: roundID) else { return (0, false) }
+            guard let found = try await cloud.round(id: roundID) else { return (0, start, false) }
             shared = found
         } catch let problem as CloudRoundProblem {
             throw CloudError.unusable("The cloud's copy of the round on \(first.courseName) cannot be used: \(problem.problem). This phone keeps its own and does not follow the cloud's.")
@@ -407,21 +476,38 @@ public final class CloudSync: Service, Sendable {
         }
         let localStatus = try await blocking { try hub.cloudRoundStatus(roundID) }
         let completes = shared.status == .completed && localStatus?.acceptsScores == true
-        guard start < shared.lastSeq || completes else { return (0, false) }
-        var cursor = start, added = 0
+        guard start < shared.lastSeq || completes else { return (0, start, false) }
+        return try await apply(roundID, from: start, through: shared.lastSeq, status: shared.status, hub: hub, cloud: cloud, onState: onState)
+    }
+
+    /// Reads a round's events past `start` in batches and applies each (checked to follow the
+    /// cursor with no gap), up to `last` (the round's highest number when known; else until the
+    /// cloud has no more). Returns how many were new here, the cursor, and whether the store changed.
+    static func apply(_ roundID: UUID, from start: Int64, through last: Int64?, status: RoundStatus?, hub: Hub, cloud: CloudConnection,
+                      onState: @Sendable (SyncState) -> Void) async throws -> (added: Int, cursor: Int64, changed: Bool) {
+        var cursor = start, added = 0, changed = false
         repeat {
-            let rows = cursor < shared.lastSeq ? try await cloud.events(roundID: roundID, after: cursor) : []
+            let rows = last.map { cursor < $0 } ?? true ? try await cloud.events(roundID: roundID, after: cursor) : []
             for (offset, row) in rows.enumerated() where row.cloudSeq != cursor + 1 + Int64(offset) {
-                throw CloudError.unusable("The cloud's round on \(first.courseName) skips from number \(cursor + Int64(offset)) to \(row.cloudSeq); this phone does not follow it past \(cursor + Int64(offset)).")
+                throw CloudError.unusable("The cloud's round on \(await course(of: roundID, hub)) skips from number \(cursor + Int64(offset)) to \(row.cloudSeq); this phone does not follow it past \(cursor + Int64(offset)).")
             }
-            if rows.isEmpty && cursor < shared.lastSeq {
-                throw CloudError.unusable("The cloud says the round on \(first.courseName) holds \(shared.lastSeq) scores but gives none after \(cursor); this phone does not follow it.")
+            if let last, rows.isEmpty && cursor < last {
+                throw CloudError.unusable("The cloud says the round on \(await course(of: roundID, hub)) holds \(last) scores but gives none after \(cursor); this phone does not follow it.")
             }
+            if rows.isEmpty && status != .completed { break }
             onState(.syncing)
-            added += try await blocking { try hub.applyFromCloud(roundID: roundID, rows: rows, status: shared.status) }
+            let applied = try await blocking { try hub.applyFromCloud(roundID: roundID, rows: rows, status: status) }
+            added += applied.added
+            changed = changed || applied.changed
             cursor = rows.last?.cloudSeq ?? cursor
-        } while cursor < shared.lastSeq
-        return (added, added > 0 || completes)
+            if last == nil && rows.count < CloudConnection.eventsPerRead { break }
+        } while last.map { cursor < $0 } ?? true
+        return (added, cursor, changed)
+    }
+
+    /// A shared round's course, to name it in a message.
+    private static func course(of roundID: UUID, _ hub: Hub) async -> String {
+        (try? await blocking { try hub.sharedRound(roundID)?.courseName }) ?? roundID.uuidString
     }
 
     private func set(_ state: SyncState, detail: String? = nil, lastSyncAt: Date? = nil, offers: [RoundOffer]? = nil) {

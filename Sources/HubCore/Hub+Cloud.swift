@@ -68,10 +68,11 @@ extension Hub {
 
     // MARK: Upload
 
-    /// Everything waiting for the cloud, oldest first; at most `eventLimit` events.
+    /// Everything waiting for the cloud, oldest first (at most `eventLimit` events), with the
+    /// configuration and cursors it goes with: one read.
     public func cloudWork(eventLimit: Int = 1000) throws -> CloudWork {
         try database.read { store in
-            var work = CloudWork()
+            var work = CloudWork(configuration: try store.cloudConfiguration(), roundInPlay: try store.roundInPlayHeader() != nil)
             for record in try store.sharedRounds() {
                 guard let id = UUID(canonicalString: record.roundID), let round = try store.round(id: id) else { continue }
                 work.cursors[id] = record.cursor
@@ -96,12 +97,23 @@ extension Hub {
 
     /// The cloud committed these events: they leave the upload queue with their cloud order.
     /// (Their place in the log does not move: an upload's order is after everything the cloud
-    /// held before it, as it already was here.)
+    /// held before it, as it already was here.) When their numbers continue the round's cursor
+    /// (nobody else uploaded to it in between), the cursor moves past them: this phone holds
+    /// them, and a download would only read them back.
     public func recordUploaded(_ acknowledged: [CloudEvent]) throws {
         guard !acknowledged.isEmpty else { return }
         try database.write { store in
             for ack in acknowledged {
                 try store.recordCloudOrder(eventID: ack.event.id, roundID: ack.event.roundID, cloudSeq: ack.cloudSeq)
+            }
+            for (roundID, acks) in Dictionary(grouping: acknowledged, by: \.event.roundID) {
+                guard let start = try store.cloudRound(id: roundID)?.cursor else { continue }
+                var cursor = start
+                for number in acks.map(\.cloudSeq).sorted() where number > cursor {
+                    guard number == cursor + 1 else { break }
+                    cursor = number
+                }
+                if cursor > start { try store.advanceCursor(of: roundID, to: cursor) }
             }
         }
     }
@@ -118,9 +130,11 @@ extension Hub {
     /// that breaks the rules a local write keeps (or that cannot be read) is skipped and kept in
     /// `cloud_skipped`: every phone applies the same checks to the same rows, so all skip it alike.
     /// One transaction: a phone killed mid-download keeps all of a batch or none of it.
-    /// The caller has checked that the rows follow the cursor with no gap. Returns how many events were new here.
+    /// The caller has checked that the rows follow the cursor with no gap. Returns how many events
+    /// were new here and whether the standings changed. `standings.json` is the caller's to write
+    /// (`exportSnapshot`), after it has pushed the change to the watches.
     @discardableResult
-    public func applyFromCloud(roundID: UUID, rows: [CloudRow], status: RoundStatus?) throws -> Int {
+    public func applyFromCloud(roundID: UUID, rows: [CloudRow], status: RoundStatus?) throws -> (added: Int, changed: Bool) {
         let (added, changed) = try database.write { store -> (Int, Bool) in
             guard var round = try store.round(id: roundID), let record = try store.cloudRound(id: roundID) else {
                 throw HubError.storage("Round \(roundID.uuidString) is not a shared round on this phone.")
@@ -161,7 +175,8 @@ extension Hub {
                 if status == .completed {
                     try? round.finish(events: [], allowIncomplete: true)
                 } else if added > 0 {
-                    round.updateProgress(events: try store.events(roundID: roundID))
+                    let perHole = try store.playersScoredPerHole(roundID: roundID)
+                    round.updateProgress(scoredKeyCount: perHole.values.reduce(0, +), playersScored: { perHole[$0] ?? 0 })
                 }
             }
             let changed = added > 0 || (round.status, round.selectedHole) != before
@@ -169,14 +184,13 @@ extension Hub {
             if changed { try store.bumpSequence() }
             return (added, changed)
         }
-        if changed { try exportSnapshot() }
-        return added
+        return (added, changed)
     }
 
     /// The same, for rows that are all events (the sync engine's tests and the bench).
     @discardableResult
     public func applyFromCloud(roundID: UUID, events: [CloudEvent], status: RoundStatus?) throws -> Int {
-        try applyFromCloud(roundID: roundID, rows: events.map(CloudRow.event), status: status)
+        try applyFromCloud(roundID: roundID, rows: events.map(CloudRow.event), status: status).added
     }
 
     /// An event as this phone stores it. In a shared round a device is the pair (phone, device

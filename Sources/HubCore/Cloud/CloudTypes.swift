@@ -159,6 +159,10 @@ public struct CloudWork: Sendable {
     public var eventsToUpload: [ScoreEvent] = []
     /// Every shared round with how far this phone has downloaded it.
     public var cursors: [UUID: Int64] = [:]
+    /// The cloud configuration as it was read with the rest (the sync engine starts over when it changed).
+    public var configuration: CloudConfiguration?
+    /// Whether a round is in play here (a newly shared round is then not offered).
+    public var roundInPlay = false
 
     public var isEmpty: Bool { roundsToUpload.isEmpty && completionsToUpload.isEmpty && eventsToUpload.isEmpty }
 }

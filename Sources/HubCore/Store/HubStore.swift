@@ -194,6 +194,16 @@ struct HubStore {
         return try ScoreEventRecord.fetchAll(db.cachedStatement(sql: sql), arguments: [roundID.canonicalString]).map { try $0.event() }
     }
 
+    /// How many players have a score on each hole of a round, from the log: its progress
+    /// (`Round.updateProgress`) without reading its events.
+    func playersScoredPerHole(roundID: UUID) throws -> [Int: Int] {
+        var perHole: [Int: Int] = [:]
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT hole, COUNT(DISTINCT playerID) FROM score_event WHERE roundID = ? GROUP BY hole"),
+                                       arguments: [roundID.canonicalString])
+        while let row = try rows.next() { perHole[row[0]] = row[1] }
+        return perHole
+    }
+
     /// Whether the cloud orders this round's events (it is shared).
     func isShared(_ roundID: UUID) throws -> Bool {
         try Int.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM cloud_round WHERE roundID = ?"), arguments: [roundID.canonicalString]) != nil
