@@ -52,11 +52,12 @@ enum PhysicalLimits {
         }
     }
 
-    /// One SQLite commit of one small row, WAL mode, synchronous=FULL (the hub's settings).
-    static func sqliteCommit(iterations: Int, in directory: URL) throws -> Samples {
-        let queue = try database(directory.appendingPathComponent("limit-commit.sqlite"))
+    /// One SQLite commit of one small row, WAL mode, synchronous=FULL (the hub's settings), back
+    /// to back or `spacing` apart.
+    static func sqliteCommit(iterations: Int, spacing: TimeInterval = 0, in directory: URL) throws -> Samples {
+        let queue = try database(directory.appendingPathComponent("limit-commit-\(spacing).sqlite"))
         var n = 0
-        return try measure(iterations) {
+        return try measure(iterations, pause: spacing) {
             n += 1
             try queue.write { db in try db.execute(sql: "INSERT INTO t (id, payload) VALUES (?, ?)", arguments: ["c\(n)", String(repeating: "x", count: 200)]) }
         }

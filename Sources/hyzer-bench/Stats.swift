@@ -31,13 +31,23 @@ extension Duration {
 
 /// Runs `body` `count` times and times each run; `pause` sleeps before each run, untimed.
 func measure(_ count: Int, warmup: Int = 3, pause: TimeInterval = 0, _ body: () throws -> Void) rethrows -> Samples {
-    for _ in 0..<warmup { try body() }
+    try measure(count, warmup: warmup, pause: pause, body, between: {})
+}
+
+/// The same, running `between` (untimed) after each run: what puts things back for the next one.
+func measure(_ count: Int, warmup: Int = 3, pause: TimeInterval = 0, _ body: () throws -> Void,
+             between: () throws -> Void) rethrows -> Samples {
+    for _ in 0..<warmup {
+        try body()
+        try between()
+    }
     var samples = Samples()
     for _ in 0..<count {
         if pause > 0 { usleep(UInt32(pause * 1e6)) }
         let start = ContinuousClock.now
         try body()
         samples.add(start.duration(to: .now))
+        try between()
     }
     return samples
 }

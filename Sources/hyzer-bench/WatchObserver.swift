@@ -8,11 +8,12 @@ import NIOConcurrencyHelpers
 import WatchCore
 
 /// A watch session in the bench's process, paired with a real `hyzer-hub serve`, that tells when
-/// it shows standings at or past a change sequence.
+/// its state reaches what the bench waits for (new standings shown, a live message dropped).
 final class WatchObserver: Sendable {
     let session: WatchSession
     private let seen = DispatchSemaphore(value: 0)
-    private let target = NIOLockedValueBox(0)
+    /// What the bench waits for now, checked at every change of the watch's state.
+    private let condition = NIOLockedValueBox<(@Sendable (WatchState) -> Bool)?>(nil)
     /// When the watch last saw its outbox empty again after `expectNextChange` (the hub's ack).
     private let ackedAt = NIOLockedValueBox<ContinuousClock.Instant?>(nil)
 
@@ -20,17 +21,17 @@ final class WatchObserver: Sendable {
     /// then pairs with that hub's socket and token).
     init(paths: HyzerPaths, deviceID: String, hub: HyzerPaths? = nil) throws {
         let box = NIOLockedValueBox<WatchSession?>(nil)
-        let target = self.target, seen = self.seen, ackedAt = self.ackedAt
+        let condition = self.condition, seen = self.seen, ackedAt = self.ackedAt
         let configuration = WatchConfiguration(paths: paths, address: hub.map { .unix(path: $0.linkSocket.path) },
                                                tokenFile: hub?.pairingToken, deviceID: deviceID)
         session = try WatchSession(configuration: configuration) {
-            if box.withLockedValue({ $0 })?.current.pendingTransfers == 0 {
+            guard let state = box.withLockedValue({ $0 })?.current else { return }
+            if state.pendingTransfers == 0 {
                 ackedAt.withLockedValue { if $0 == nil { $0 = .now } }
             }
-            guard let sequence = box.withLockedValue({ $0 })?.current.snapshot?.sequence else { return }
-            let reached = target.withLockedValue { wanted in
-                guard wanted > 0, sequence >= wanted else { return false }
-                wanted = 0
+            let reached = condition.withLockedValue { wanted in
+                guard let test = wanted, test(state) else { return false }
+                wanted = nil
                 return true
             }
             if reached { seen.signal() }
@@ -51,7 +52,20 @@ final class WatchObserver: Sendable {
     /// From now on, `wait` returns once the watch shows the next change.
     func expectNextChange() {
         ackedAt.withLockedValue { $0 = nil }
-        target.withLockedValue { $0 = (session.current.snapshot?.sequence ?? 0) + 1 }
+        let target = (session.current.snapshot?.sequence ?? 0) + 1
+        expect { ($0.snapshot?.sequence ?? 0) >= target }
+    }
+
+    /// From now on, `wait` returns once the watch's app, in the background, has dropped the next
+    /// live message (the standings wait as the application context).
+    func expectNextDrop() {
+        let target = session.current.droppedLiveMessages + 1
+        expect { $0.droppedLiveMessages >= target }
+    }
+
+    /// From now on, `wait` returns once the watch's state passes `test`.
+    func expect(_ test: @escaping @Sendable (WatchState) -> Bool) {
+        condition.withLockedValue { $0 = test }
     }
 
     /// When the outbox was last seen empty since `expectNextChange`: a Save's ack arrived.

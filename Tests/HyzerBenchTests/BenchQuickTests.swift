@@ -37,12 +37,14 @@ struct BenchQuickTests {
             #expect(names.contains { $0.hasPrefix(expected) }, "missing \(expected)")
         }
         if cloud != nil {
-            for expected in ["score on phone A → new standings on phone C's watch", "catch-up: 1,008 events scored offline",
+            for expected in ["score on phone A → new standings on phone C's watch, app in front",
+                             "score on phone A → phone C's watch, app in the background", "phone C's watch app comes to the front",
+                             "catch-up: 1,008 events scored offline",
                              "catch-up: a phone away for the whole round", "convergence: score on one of 2 phones"] {
                 #expect(names.contains { $0.hasPrefix(expected) }, "missing \(expected)")
             }
         }
-        #expect(report.limits.count == (cloud == nil ? 6 : 8))
+        #expect(report.limits.count == (cloud == nil ? 6 : 9))
         #expect((report.figures + report.limits).allSatisfy { $0.p50.isFinite && $0.p50 >= 0 && $0.iterations > 0 })
     }
 }
