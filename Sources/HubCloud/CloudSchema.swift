@@ -582,17 +582,21 @@ BEGIN
     RETURN true;
 END $$;
 
+-- round_info and events_after are PL/pgSQL for their plans: kept for the connection, where a SQL
+-- function with a SET clause is planned at every call (events_after is on every download's path).
 CREATE OR REPLACE FUNCTION hyzer.round_info(round_id uuid)
     RETURNS TABLE (id uuid, course_name text, pars integer[], organizer text, organizer_name text, any_player_resolves boolean,
                    status text, created_at text, shared_at timestamptz, last_seq bigint, completed_by text,
                    player_ids text[], player_names text[])
-    LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, hyzer, pg_temp AS $$
+    LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, hyzer, pg_temp AS $$
+BEGIN
+    RETURN QUERY
     SELECT r.id, r.course_name, r.pars, r.organizer, r.organizer_name, r.any_player_resolves, r.status, r.created_at, r.shared_at,
            coalesce((SELECT e.round_seq FROM hyzer.score_event e WHERE e.round_id = r.id ORDER BY e.round_seq DESC LIMIT 1), 0), r.completed_by,
            ARRAY(SELECT p.player_id FROM hyzer.round_player p WHERE p.round_id = r.id ORDER BY p.ordinal),
            ARRAY(SELECT p.name FROM hyzer.round_player p WHERE p.round_id = r.id ORDER BY p.ordinal)
-    FROM hyzer.round r WHERE r.id = $1
-$$;
+    FROM hyzer.round r WHERE r.id = $1;
+END $$;
 
 CREATE OR REPLACE FUNCTION hyzer.active_rounds(player_name text DEFAULT NULL, player_id text DEFAULT NULL, shared_after timestamptz DEFAULT NULL)
     RETURNS TABLE (round_id uuid, organizer text, created_at text, shared_at timestamptz)
@@ -611,11 +615,13 @@ $$;
 CREATE OR REPLACE FUNCTION hyzer.events_after(round_id uuid, cursor bigint, lim integer DEFAULT 2000)
     RETURNS TABLE (round_seq bigint, id uuid, player_id text, hole integer, strokes integer, supersedes uuid, reported_by text,
                    device_id text, source text, created_at text, uploaded_by text)
-    LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, hyzer, pg_temp AS $$
+    LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, hyzer, pg_temp AS $$
+BEGIN
+    RETURN QUERY
     SELECT e.round_seq, e.id, e.player_id, e.hole, e.strokes, e.supersedes, e.reported_by, e.device_id, e.source, e.created_at, e.uploaded_by
     FROM hyzer.score_event e WHERE e.round_id = $1 AND e.round_seq > greatest(coalesce($2, 0), 0)
-    ORDER BY e.round_seq LIMIT least(greatest(coalesce($3, 2000), 1), 2000)
-$$;
+    ORDER BY e.round_seq LIMIT least(greatest(coalesce($3, 2000), 1), 2000);
+END $$;
 
 RESET ROLE;
 

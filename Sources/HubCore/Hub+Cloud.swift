@@ -74,10 +74,11 @@ extension Hub {
         try database.read { store in
             var work = CloudWork(configuration: try store.cloudConfiguration(), roundInPlay: try store.roundInPlayHeader() != nil)
             for record in try store.sharedRounds() {
-                guard let id = UUID(canonicalString: record.roundID), let round = try store.round(id: id) else { continue }
+                // The round's row for its status; its course and players only for a share to send.
+                guard let id = UUID(canonicalString: record.roundID), let row = try store.roundRecord(id: id) else { continue }
                 work.cursors[id] = record.cursor
-                if !record.uploaded { work.roundsToUpload.append(Self.cloudRound(round, record)) }
-                if round.status == .completed, record.uploadedStatus != RoundStatus.completed.rawValue {
+                if !record.uploaded { work.roundsToUpload.append(Self.cloudRound(try store.round(row), record)) }
+                if row.status == .completed, record.uploadedStatus != RoundStatus.completed.rawValue {
                     work.completionsToUpload.append(id)
                 }
             }
@@ -141,6 +142,10 @@ extension Hub {
             }
             var added = 0
             let role = try store.cloudConfiguration()?.role
+            // A batch arrives at one time, with one insert statement; a correction in it usually
+            // names an event of the same batch, found here without a query.
+            let receivedAt = HyzerJSON.formatTimestamp(clock()), insert = try store.eventInsert()
+            var inserted: [UUID: ScoreEvent] = [:]
             for row in rows {
                 let skip: (UUID, String)
                 switch row {
@@ -157,9 +162,11 @@ extension Hub {
                         break
                     }
                     let event = cloudEvent.event
-                    guard let problem = try Self.problemWithCloudEvent(cloudEvent, round: round, record: record, store: store) else {
-                        try store.insert(event, receivedAt: clock())
+                    guard let problem = try Self.problemWithCloudEvent(cloudEvent, round: round, record: record,
+                                                                      event: { try inserted[$0] ?? store.event(id: $0) }) else {
+                        try store.insert(event, receivedAt: receivedAt, using: insert)
                         try store.recordCloudOrder(eventID: event.id, roundID: roundID, cloudSeq: cloudEvent.cloudSeq)
+                        inserted[event.id] = event
                         added += 1
                         continue
                     }
@@ -210,7 +217,8 @@ extension Hub {
     /// Why a downloaded event cannot be applied here, or nil: the rules a local write keeps, with
     /// the uploader the cloud recorded standing for "who sent it". The chain it extends must be
     /// here: the cloud's order puts an event after the one it supersedes.
-    static func problemWithCloudEvent(_ cloudEvent: CloudEvent, round: Round, record: CloudRoundRecord, store: HubStore) throws -> String? {
+    static func problemWithCloudEvent(_ cloudEvent: CloudEvent, round: Round, record: CloudRoundRecord,
+                                      event held: (UUID) throws -> ScoreEvent?) throws -> String? {
         let event = cloudEvent.event
         guard event.roundID == round.id else { return "it belongs to round \(event.roundID.uuidString)" }
         guard round.player(event.playerID) != nil else { return "player \(event.playerID) is not in the round" }
@@ -220,7 +228,7 @@ extension Hub {
             return "a resolution uploaded by \(uploader), not by the organizer's phone (\(record.organizer))"
         }
         if let target = event.supersedesEventID {
-            guard let superseded = try store.event(id: target), superseded.roundID == event.roundID,
+            guard let superseded = try held(target), superseded.roundID == event.roundID,
                   superseded.playerID == event.playerID, superseded.hole == event.hole else {
                 return "it supersedes \(target.uuidString), which is not a score of the same player and hole"
             }

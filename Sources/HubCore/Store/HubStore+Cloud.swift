@@ -123,4 +123,9 @@ extension HubStore {
     func round(id: UUID) throws -> Round? {
         try RoundRecord.fetchOne(db, key: id.uuidString).map(round)
     }
+
+    /// The round's row alone (its status), without its course and players.
+    func roundRecord(id: UUID) throws -> RoundRecord? {
+        try RoundRecord.fetchOne(db, key: id.uuidString)
+    }
 }
