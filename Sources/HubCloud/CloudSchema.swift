@@ -242,9 +242,11 @@ BEGIN
     )
     SELECT e.ord, v.refusal[1], v.refusal[2] FROM e
     LEFT JOIN device d ON d.name = e.device
-    LEFT JOIN hyzer.round_player p ON p.round_id = r.id AND p.player_id = e.player
-    LEFT JOIN hyzer.round_player rp ON rp.round_id = r.id AND rp.player_id = e.reporter
-    LEFT JOIN hyzer.score_event t ON t.id = e.supersedes
+    -- Lookups by key, one index probe each (LATERAL ... LIMIT 1): planned for 1,000 rows, a join
+    -- would read a whole table into a hash for one event.
+    LEFT JOIN LATERAL (SELECT x.player_id FROM hyzer.round_player x WHERE x.round_id = r.id AND x.player_id = e.player LIMIT 1) p ON true
+    LEFT JOIN LATERAL (SELECT x.player_id FROM hyzer.round_player x WHERE x.round_id = r.id AND x.player_id = e.reporter LIMIT 1) rp ON true
+    LEFT JOIN LATERAL (SELECT x.id, x.round_id, x.player_id, x.hole FROM hyzer.score_event x WHERE x.id = e.supersedes LIMIT 1) t ON true
     LEFT JOIN first_of_id b ON b.id = e.supersedes AND b.ord < e.ord
     CROSS JOIN LATERAL (SELECT CASE
         WHEN e.player IS NULL OR e.hole IS NULL OR e.strokes IS NULL OR e.reporter IS NULL OR e.device IS NULL
@@ -505,7 +507,7 @@ BEGIN
                             ('source', prior.source IS DISTINCT FROM i.source)) AS d(name, differs) WHERE d.differs), ', '))]
                 END AS refused
             FROM input i
-            LEFT JOIN hyzer.score_event prior ON prior.id = i.id
+            LEFT JOIN LATERAL (SELECT x.* FROM hyzer.score_event x WHERE x.id = i.id LIMIT 1) prior ON true
             LEFT JOIN hyzer.event_refusals(r, uploader, a_ids, a_players, a_holes, a_strokes, a_supersedes, a_reporters,
                                            a_devices, a_sources, a_created) f ON f.ord = i.ord
             WHERE i.ord = i.first_ord
@@ -537,7 +539,7 @@ BEGIN
             LEFT JOIN numbered n ON n.ord = j.ord
             LEFT JOIN stored s ON s.id = j.id AND n.ord IS NOT NULL
             LEFT JOIN stored target_stored ON target_stored.id = j.supersedes
-            LEFT JOIN hyzer.score_event target_held ON target_held.id = j.supersedes
+            LEFT JOIN LATERAL (SELECT x.id FROM hyzer.score_event x WHERE x.id = j.supersedes LIMIT 1) target_held ON true
         )
         SELECT i.id, CASE WHEN i.ord = i.first_ord OR same THEN a.seq END,
                CASE WHEN i.ord = i.first_ord OR same THEN a.refused[1] ELSE 'HZ011' END,
