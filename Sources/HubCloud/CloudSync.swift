@@ -244,9 +244,12 @@ public final class CloudSync: Service, Sendable {
                     // send any payload): only one that names a round this phone follows, past its
                     // cursor, or a newly shared round while one could be offered, wakes a pass.
                     for try await notification in notifications {
-                        guard let round = self.concerns(notification.payload) else { continue }
+                        guard let wake = self.concerns(notification.payload) else { continue }
                         self.pending.withLockedValue { pending in
-                            if let (round, number) = round { pending.rounds[round] = max(number, pending.rounds[round] ?? 0) } else { pending.everything = true }
+                            switch wake {
+                            case .round(let round, let number): pending.rounds[round] = max(number, pending.rounds[round] ?? 0)
+                            case .everything: pending.everything = true
+                            }
                         }
                         self.wakeForNotification(continuation)
                     }
@@ -278,15 +281,20 @@ public final class CloudSync: Service, Sendable {
         }
     }
 
-    /// Whether a notification (`ROUND-ID:NUMBER`) is worth a pass here: `.some((round, number))`
-    /// for a round this phone follows, past its cursor; `.some(nil)` for a newly shared round that
-    /// could be offered (a whole pass); nil for anything else.
-    private func concerns(_ payload: String) -> (UUID, Int64)?? {
+    /// What a notification wakes: a pass reading one round, or a whole pass.
+    private enum Wake {
+        case round(UUID, Int64)
+        case everything
+    }
+
+    /// What a notification (`ROUND-ID:NUMBER`) is worth here: a round this phone follows, past its
+    /// cursor; a whole pass for a newly shared round that could be offered; nothing otherwise.
+    private func concerns(_ payload: String) -> Wake? {
         let parts = payload.split(separator: ":")
         guard parts.count == 2, let id = UUID(canonicalString: String(parts[0])), let number = Int64(parts[1]) else { return nil }
         let (cursors, discovering) = interest.withLockedValue { $0 }
-        if let cursor = cursors[id] { return number > cursor ? .some((id, number)) : nil }
-        return number == 0 && discovering ? .some(nil) : nil
+        if let cursor = cursors[id] { return number > cursor ? .round(id, number) : nil }
+        return number == 0 && discovering ? .everything : nil
     }
 
     /// Wakes a pass now, or (after a pass that found nothing) once the quiet time is over.
@@ -342,9 +350,7 @@ public final class CloudSync: Service, Sendable {
                 result.cursors[round] = cursor
                 changed = changed || roundChanged
             }
-            if changed {
-                if let onChange = self.onChange { onChange() } else { _ = try await Self.blocking { try self.hub.exportSnapshot() } }
-            }
+            if changed { try await Self.tell(self.onChange, self.hub) }
             return result
         }
         // The state stays as the last whole pass left it (`idle`, and its time): a follow moves a
@@ -440,10 +446,14 @@ public final class CloudSync: Service, Sendable {
             result.cursors[roundID] = cursor
             changed = changed || roundChanged
         }
-        if changed || result.uploaded > 0 {
-            if let onChange { onChange() } else { _ = try await blocking { try hub.exportSnapshot() } }
-        }
+        if changed || result.uploaded > 0 { try await tell(onChange, hub) }
         return result
+    }
+
+    /// The store changed: `onChange` is told (serve pushes to its watches, then writes
+    /// `standings.json`), or without one `standings.json` is written here.
+    private static func tell(_ onChange: (@Sendable () -> Void)?, _ hub: Hub) async throws {
+        if let onChange { onChange() } else { _ = try await blocking { try hub.exportSnapshot() } }
     }
 
     /// Runs a call of the hub's store, which blocks (SQLite with a busy timeout, fsync, flock), on

@@ -121,7 +121,7 @@ extension HubStore {
 
     /// The round with this id, whatever its status.
     func round(id: UUID) throws -> Round? {
-        try RoundRecord.fetchOne(db, key: id.uuidString).map(round)
+        try roundRecord(id: id).map(round)
     }
 
     /// The round's row alone (its status), without its course and players.
