@@ -89,10 +89,19 @@ CREATE OR REPLACE FUNCTION hyzer.is_clean(value text, max_chars integer) RETURNS
         AND value !~ '[\u0001-\u001F\u007F-\u009F\u00AD\u0600-\u0605\u061C\u06DD\u070F\u0890-\u0891\u08E2\u115F\u1160\u180E\u200B-\u200F\u2028-\u202E\u2060-\u2064\u2066-\u206F\u3164\uFEFF\uFFA0\uFFF9-\uFFFB\U000110BD\U000110CD\U00013430-\U0001343F\U0001BCA0-\U0001BCA3\U0001D173-\U0001D17A\U000E0001\U000E0020-\U000E007F]'
         AND value ~ '[^[:space:]]';
 
--- HyzerJSON.formatTimestamp's shape: YYYY-MM-DDTHH:MM:SS[.fraction]Z.
+-- A time every phone can read (HyzerJSON.parseTimestamp): YYYY-MM-DDTHH:MM:SS[.fraction]Z, a real
+-- date (years 0001 to 9999, the month's own days) and time (no 24:00, no leap second). The shape
+-- is checked before the day (a CASE: what is not digits never reaches a cast).
 CREATE OR REPLACE FUNCTION hyzer.is_timestamp(value text) RETURNS boolean
     LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-    RETURN value ~ '^-?[0-9]{4,6}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,9})?Z$';
+    RETURN CASE
+        WHEN value !~ '^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\.[0-9]{1,9})?Z$'
+             OR left(value, 4) = '0000' THEN false
+        WHEN substr(value, 9, 2) <= '28' THEN true
+        WHEN substr(value, 6, 2) = '02' THEN substr(value, 9, 2) = '29' AND left(value, 4)::integer % 4 = 0
+                                             AND (left(value, 4)::integer % 100 <> 0 OR left(value, 4)::integer % 400 = 0)
+        ELSE substr(value, 9, 2) <> '31' OR substr(value, 6, 2) NOT IN ('04', '06', '09', '11')
+    END;
 
 CREATE TABLE IF NOT EXISTS hyzer.round (
     id uuid PRIMARY KEY,
@@ -161,6 +170,10 @@ DROP FUNCTION IF EXISTS hyzer.event_refusal(hyzer.round, uuid, text, integer, in
 ALTER TABLE hyzer.round ENABLE ROW LEVEL SECURITY;
 ALTER TABLE hyzer.round_player ENABLE ROW LEVEL SECURITY;
 ALTER TABLE hyzer.score_event ENABLE ROW LEVEL SECURITY;
+-- A row per phone that has shared a round, locked by each share: a phone's shares take turns, so
+-- the 50-a-day count holds across its connections.
+CREATE TABLE IF NOT EXISTS hyzer.phone_shares (phone text PRIMARY KEY);
+ALTER TABLE hyzer.phone_shares ENABLE ROW LEVEL SECURITY;
 
 -- ---------------------------------------------------------------------------------------------
 -- Invariants, held by triggers even against the owner's own functions.
@@ -413,11 +426,21 @@ BEGIN
         END IF;
         RETURN 'already shared';
     END IF;
+    -- One share at a time per phone (its row locked until commit): the count below sees every
+    -- round the phone shared before, whatever its other connections do meanwhile.
+    INSERT INTO hyzer.phone_shares AS s (phone) VALUES (session_user) ON CONFLICT (phone) DO NOTHING;
+    PERFORM FROM hyzer.phone_shares s WHERE s.phone = session_user FOR UPDATE;
     IF (SELECT count(*) FROM hyzer.round x WHERE x.organizer = session_user AND x.shared_at > now() - interval '1 day') >= 50 THEN
         RAISE EXCEPTION 'phone % shared 50 rounds in the last 24 hours; try later', session_user USING ERRCODE = 'HZ103';
     END IF;
-    INSERT INTO hyzer.round AS x (id, course_name, pars, organizer, organizer_name, any_player_resolves, status, created_at, shared_at, created_xact)
-        VALUES (v_id, v_course, v_pars, session_user, v_org_name, v_any, 'active', v_created, now(), pg_current_xact_id());
+    BEGIN
+        INSERT INTO hyzer.round AS x (id, course_name, pars, organizer, organizer_name, any_player_resolves, status, created_at, shared_at, created_xact)
+            VALUES (v_id, v_course, v_pars, session_user, v_org_name, v_any, 'active', v_created, now(), pg_current_xact_id());
+    EXCEPTION WHEN unique_violation THEN
+        -- Another connection shared this id between our look and our insert: the next try finds
+        -- it and answers as above ('already shared', or HZ101).
+        RAISE EXCEPTION 'round % was shared by a concurrent call; send it again', v_id USING ERRCODE = 'serialization_failure';
+    END;
     INSERT INTO hyzer.round_player AS p (round_id, player_id, name, ordinal)
         SELECT v_id, u.player_id, u.name, u.ord - 1 FROM unnest(v_ids, v_names) WITH ORDINALITY AS u(player_id, name, ord);
     PERFORM pg_notify('hyzer_events', v_id::text || ':0');
@@ -467,6 +490,13 @@ BEGIN
                                            cardinality(a_reporters), cardinality(a_devices), cardinality(a_sources), cardinality(a_created)]) AS c(card)
                   WHERE c.card IS DISTINCT FROM n) THEN
         RAISE EXCEPTION 'upload_events takes ten one-dimensional arrays with one element per event (supersedes: null for a first score)'
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    -- Before the round's lock: no field of a score is that long (ids 128 bytes, devices 64, times
+    -- 40), and strings of any length would hold the lock while the rules read them.
+    IF EXISTS (SELECT FROM hyzer.upload_rows(a_ids, a_players, a_holes, a_strokes, a_supersedes, a_reporters, a_devices, a_sources, a_created) u
+               WHERE greatest(octet_length(u.player), octet_length(u.reporter), octet_length(u.device), octet_length(u.source), octet_length(u.created)) > 1000) THEN
+        RAISE EXCEPTION 'upload_events refuses a field longer than 1,000 bytes (no score has one: ids are at most 128 bytes, devices 64, times 40)'
             USING ERRCODE = 'invalid_parameter_value';
     END IF;
 

@@ -1,6 +1,7 @@
 import Foundation
 @testable import HubCloud
 import HyzerHarness
+import HyzerKit
 import Logging
 import PostgresNIO
 import Testing
@@ -88,7 +89,8 @@ struct UploadRulesTests {
             if !(1...round.holes).contains(event.hole) { return "HZ022" }
             if !["tap", "voice", "crown", "resolution"].contains(event.source) { return "HZ026" }
             if event.device.utf8.count > 64 || event.device.unicodeScalars.contains(where: { $0.value < 0x20 }) { return "HZ026" }
-            if event.created.wholeMatch(of: /-?[0-9]{4,6}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,9})?Z/) == nil { return "HZ026" }
+            // A time every phone can read: the phones' own parser is the rule.
+            if event.created.utf8.count > 40 || HyzerJSON.parseTimestamp(event.created) == nil { return "HZ026" }
             if !round.players.contains(event.player) { return "HZ020" }
             if !round.players.contains(event.reporter) { return "HZ021" }
             if let target = event.supersedes {
@@ -180,7 +182,9 @@ struct UploadRulesTests {
             case 2: event.source = "bogus"
             case 3: event.device = "bad\u{01}device"
             case 4: event.device = String(repeating: "d", count: 65)
-            case 5: event.created = "yesterday"
+            case 5: event.created = ["yesterday", "2025-02-30T10:00:00Z", "2025-13-01T10:00:00Z", "2025-06-01T24:00:00Z", "2025-06-01T23:59:60Z",
+                                     "0000-06-01T10:00:00Z", "-2025-06-01T10:00:00Z", "2023-02-29T10:00:00Z", "2024-02-29T10:00:00Z",
+                                     "2025-04-31T10:00:00.5Z", "2025-06-01T10:00:00.1234567890Z"].randomElement(using: &random)!
             case 6: event.player = "stranger"
             case 7: event.reporter = "stranger"
             case 8, 9: event.source = "resolution"
