@@ -274,7 +274,7 @@ BEGIN
         WHEN NOT d.clean THEN
             ARRAY['HZ026', format('score %s: a device id is 1 to 64 bytes with no control or invisible characters', e.id)]
         WHEN octet_length(e.created) > 40 OR NOT hyzer.is_timestamp(e.created) THEN
-            ARRAY['HZ026', format('score %s: created_at must read YYYY-MM-DDTHH:MM:SS.sssZ', e.id)]
+            ARRAY['HZ026', format('score %s: created_at must be a real date and time, YYYY-MM-DDTHH:MM:SS[.sss]Z', e.id)]
         WHEN p.player_id IS NULL THEN
             ARRAY['HZ020', format('score %s: the player is not in round %s', e.id, r.id)]
         WHEN rp.player_id IS NULL THEN

@@ -229,6 +229,15 @@ allowed "the hostile phone sends Sarah's score $(ev 3) with other strokes" hosti
 allowed "sarah_phone sends $(ev 3) again as it is: its number, 3" sarah_phone "$(upload $R "$(ev 3)|$SARAH|1|4||$SARAH|phone-sarah|tap")" "^$(ev 3) \| 3 \| +\| *$"
 allowed "sarah_phone sends $(ev 3) with other strokes: refused, named" sarah_phone "$(upload $R "$(ev 3)|$SARAH|1|5||$SARAH|phone-sarah|tap")" "HZ011"
 
+say "9. fields no phone could read, or of any length (a hostile review of the set-based upload)"
+allowed "a time with the right shape but no such day (2025-02-30) is refused, not numbered" hostile \
+    "$(upload $R "$(ev 93)|$JAKE|2|3||$JAKE|phone-hostile|tap" | sed "s/2025-06-01T10:00:00.000Z/2025-02-30T10:00:00Z/")" "HZ026"
+refused "2,000 events whose player ids are 2,000 bytes each: refused whole before the round's lock" 22023 hostile \
+    "SELECT count(*) FROM hyzer.upload_events('$R', ARRAY(SELECT gen_random_uuid() FROM generate_series(1, 2000)),
+        array_fill(repeat('x', 2000), ARRAY[2000]), array_fill(1, ARRAY[2000]), array_fill(3, ARRAY[2000]), array_fill(NULL::uuid, ARRAY[2000]),
+        array_fill('$JAKE'::text, ARRAY[2000]), array_fill('d'::text, ARRAY[2000]), array_fill('tap'::text, ARRAY[2000]),
+        array_fill('2025-06-01T10:00:00Z'::text, ARRAY[2000]))"
+
 say "completing rounds"
 refused "the hostile phone completes Jake's round R5, where it never scored" HZ104 hostile "SELECT hyzer.complete_round('$R5')"
 refused "the hostile phone completes Jake's round R, where it scored: only the organizer ends a round" HZ104 hostile "SELECT hyzer.complete_round('$R')"
