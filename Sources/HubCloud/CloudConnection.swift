@@ -217,21 +217,10 @@ public final class CloudConnection: Sendable {
     /// numbers and commits those that keep its rules and refuses each other one with its reason.
     public func upload(_ events: [ScoreEvent], roundID: UUID) async throws -> UploadResult {
         guard !events.isEmpty else { return UploadResult() }
-        let ids = events.map(\.id)
-        let players = events.map(\.playerID), holes = events.map(\.hole), strokes = events.map(\.strokes)
-        // postgres-nio has no array of optionals: a first score's `supersedes` goes as '' and becomes null.
-        let supersedes = events.map { $0.supersedesEventID?.uuidString ?? "" }
-        let reporters = events.map(\.reportedByPlayerID), devices = events.map(\.deviceID), sources = events.map(\.source.rawValue)
-        let created = events.map { HyzerJSON.formatTimestamp($0.createdAt) }
-        let rows = try await connection.query("""
-            SELECT event_id, round_seq, refusal_code, refusal FROM hyzer.upload_events(
-                \(roundID), \(ids)::uuid[], \(players)::text[], \(holes)::integer[], \(strokes)::integer[],
-                ARRAY(SELECT NULLIF(s, '')::uuid FROM unnest(\(supersedes)::text[]) WITH ORDINALITY AS t(s, o) ORDER BY o),
-                \(reporters)::text[], \(devices)::text[], \(sources)::text[], \(created)::text[])
-            """, logger: logger)
+        let rows = try await connection.execute(Upload(roundID: roundID, events: events), logger: logger)
         let byID = Dictionary(events.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var result = UploadResult()
-        for try await (id, seq, code, reason) in rows.decode((UUID, Int64?, String?, String?).self) {
+        for try await (id, seq, code, reason) in rows {
             guard let event = byID[id] else { continue }
             if let seq {
                 result.acknowledged.append(CloudEvent(event: event, cloudSeq: seq))
@@ -251,13 +240,9 @@ public final class CloudConnection: Sendable {
     /// A round's rows past `cursor`, in the cloud's order, at most `limit`. A row no phone could
     /// hold (written around the cloud's checks) comes back as `.unreadable`, never as 1970 or a guess.
     public func events(roundID: UUID, after cursor: Int64, limit: Int = eventsPerRead) async throws -> [CloudRow] {
-        let rows = try await connection.query("""
-            SELECT round_seq, id, player_id, hole, strokes, supersedes, reported_by, device_id, source, created_at, uploaded_by
-            FROM hyzer.events_after(\(roundID), \(cursor), \(limit)::integer)
-            """, logger: logger)
+        let rows = try await connection.execute(EventsAfter(roundID: roundID, cursor: cursor, limit: limit), logger: logger)
         var result: [CloudRow] = []
-        for try await (seq, id, player, hole, strokes, supersedes, reporter, device, source, created, uploadedBy) in
-            rows.decode((Int64, UUID, String, Int, Int, UUID?, String, String, String, String, String).self) {
+        for try await (seq, id, player, hole, strokes, supersedes, reporter, device, source, created, uploadedBy) in rows {
             guard let source = ScoreSource(rawValue: source), let createdAt = HyzerJSON.parseTimestamp(created) else {
                 result.append(.unreadable(cloudSeq: seq, eventID: id, reason: "its source or time cannot be read"))
                 continue
@@ -272,6 +257,62 @@ public final class CloudConnection: Sendable {
         }
         return result
     }
+}
+
+// The two calls of every score, prepared once per connection: parsed and planned at the first
+// call, then only bound (they are on the path from a score on one phone to another phone's watch).
+
+/// `hyzer.upload_events` for one round's events, in the order given.
+struct Upload: PostgresPreparedStatement {
+    static let sql = """
+        SELECT event_id, round_seq, refusal_code, refusal FROM hyzer.upload_events(
+            $1, $2::uuid[], $3::text[], $4::integer[], $5::integer[],
+            ARRAY(SELECT NULLIF(s, '')::uuid FROM unnest($6::text[]) WITH ORDINALITY AS t(s, o) ORDER BY o),
+            $7::text[], $8::text[], $9::text[], $10::text[])
+        """
+    typealias Row = (UUID, Int64?, String?, String?)
+    let roundID: UUID
+    let events: [ScoreEvent]
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 10)
+        bindings.append(roundID)
+        bindings.append(events.map(\.id))
+        bindings.append(events.map(\.playerID))
+        bindings.append(events.map(\.hole))
+        bindings.append(events.map(\.strokes))
+        // postgres-nio has no array of optionals: a first score's `supersedes` goes as '' and becomes null.
+        bindings.append(events.map { $0.supersedesEventID?.uuidString ?? "" })
+        bindings.append(events.map(\.reportedByPlayerID))
+        bindings.append(events.map(\.deviceID))
+        bindings.append(events.map(\.source.rawValue))
+        bindings.append(events.map { HyzerJSON.formatTimestamp($0.createdAt) })
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
+}
+
+/// `hyzer.events_after`: a round's rows past a cursor, in the cloud's order.
+struct EventsAfter: PostgresPreparedStatement {
+    static let sql = """
+        SELECT round_seq, id, player_id, hole, strokes, supersedes, reported_by, device_id, source, created_at, uploaded_by
+        FROM hyzer.events_after($1, $2, $3::integer)
+        """
+    typealias Row = (Int64, UUID, String, Int, Int, UUID?, String, String, String, String, String)
+    let roundID: UUID
+    let cursor: Int64
+    let limit: Int
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 3)
+        bindings.append(roundID)
+        bindings.append(cursor)
+        bindings.append(limit)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
 }
 
 /// Why the cloud could not be used, said for a person.

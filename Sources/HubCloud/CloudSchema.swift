@@ -83,8 +83,11 @@ CREATE TABLE IF NOT EXISTS hyzer.migration (name text PRIMARY KEY, applied_at ti
 -- (controls), Cf (format: bidi overrides, zero-width, soft hyphen, tags, ...), Zl/Zp (line and
 -- paragraph separators) nor the Hangul fillers that draw as nothing. The list is spelled out (not
 -- the platform's Unicode tables) so that every phone can apply exactly the same rule.
+-- (This and is_timestamp are not STRICT, though null gives null all the same: PostgreSQL then
+-- writes their expression into the queries and checks that use them, instead of running a
+-- function that is set up anew for every statement.)
 CREATE OR REPLACE FUNCTION hyzer.is_clean(value text, max_chars integer) RETURNS boolean
-    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
     RETURN char_length(value) BETWEEN 1 AND max_chars
         AND value !~ '[\u0001-\u001F\u007F-\u009F\u00AD\u0600-\u0605\u061C\u06DD\u070F\u0890-\u0891\u08E2\u115F\u1160\u180E\u200B-\u200F\u2028-\u202E\u2060-\u2064\u2066-\u206F\u3164\uFEFF\uFFA0\uFFF9-\uFFFB\U000110BD\U000110CD\U00013430-\U0001343F\U0001BCA0-\U0001BCA3\U0001D173-\U0001D17A\U000E0001\U000E0020-\U000E007F]'
         AND value ~ '[^[:space:]]';
@@ -93,7 +96,7 @@ CREATE OR REPLACE FUNCTION hyzer.is_clean(value text, max_chars integer) RETURNS
 -- date (years 0001 to 9999, the month's own days) and time (no 24:00, no leap second). The shape
 -- is checked before the day (a CASE: what is not digits never reaches a cast).
 CREATE OR REPLACE FUNCTION hyzer.is_timestamp(value text) RETURNS boolean
-    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
     RETURN CASE
         WHEN value !~ '^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\.[0-9]{1,9})?Z$'
              OR left(value, 4) = '0000' THEN false
@@ -225,13 +228,17 @@ END $$;
 -- An upload's arrays as rows, with each event's place (ord). Said to give 1,000 rows: the plans
 -- PostgreSQL keeps for a connection's uploads are made without the arrays, and planned for a few
 -- rows they joined the upload with itself row by row (a batch of 1,000 took 5 times as long).
-CREATE OR REPLACE FUNCTION hyzer.upload_rows(ids uuid[], players text[], holes integer[], strokes integer[], supersedes uuid[],
-                                             reporters text[], devices text[], sources text[], created text[])
+-- PL/pgSQL, not SQL: its query is planned once per connection; a SQL function that sets its
+-- search_path is planned again at each of the three calls of every upload.
+DROP FUNCTION IF EXISTS hyzer.upload_rows(uuid[], text[], integer[], integer[], uuid[], text[], text[], text[], text[]);
+CREATE FUNCTION hyzer.upload_rows(a_ids uuid[], a_players text[], a_holes integer[], a_strokes integer[], a_supersedes uuid[],
+                                  a_reporters text[], a_devices text[], a_sources text[], a_created text[])
     RETURNS TABLE (id uuid, player text, hole integer, strokes integer, supersedes uuid, reporter text, device text, source text,
                    created text, ord bigint)
-    LANGUAGE sql IMMUTABLE ROWS 1000 SET search_path = pg_catalog, pg_temp AS $$
-    SELECT * FROM unnest(ids, players, holes, strokes, supersedes, reporters, devices, sources, created) WITH ORDINALITY
-$$;
+    LANGUAGE plpgsql IMMUTABLE ROWS 1000 SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+    RETURN QUERY SELECT * FROM unnest(a_ids, a_players, a_holes, a_strokes, a_supersedes, a_reporters, a_devices, a_sources, a_created) WITH ORDINALITY;
+END $$;
 
 -- Why each event of an upload may not enter round r, or nulls: one row per event, by its place in
 -- the arrays (ord), with a code and a reason. The rules of a score, for a whole upload in one query
@@ -318,7 +325,9 @@ BEGIN
         PERFORM FROM hyzer.round x WHERE x.id = r.id FOR UPDATE;
         previous := coalesce((SELECT e.round_seq FROM hyzer.score_event e WHERE e.round_id = r.id AND e.round_seq < r.lo
                               ORDER BY e.round_seq DESC LIMIT 1), 0);
-        IF r.lo <> previous + 1 OR r.hi - r.lo + 1 <> r.n OR EXISTS (SELECT FROM hyzer.score_event e WHERE e.round_id = r.id AND e.round_seq > r.hi) THEN
+        -- The highest number by the index, not EXISTS (... > hi): planned without the values, that
+        -- expects a match at once and scans the whole table to find there is none.
+        IF r.lo <> previous + 1 OR r.hi - r.lo + 1 <> r.n OR (SELECT max(e.round_seq) FROM hyzer.score_event e WHERE e.round_id = r.id) <> r.hi THEN
             RAISE EXCEPTION 'round % continues from number %: these scores are numbered % to %; numbers are given by hyzer.upload_events, with no gap',
                 r.id, previous, r.lo, r.hi USING ERRCODE = 'restrict_violation';
         END IF;

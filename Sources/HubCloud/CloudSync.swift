@@ -90,9 +90,10 @@ public final class CloudSync: Service, Sendable {
     let statusFile: URL?
     let logger: Logger
     let pollInterval: Duration
-    /// Called after a pass changed the local store (new events, a joined or completed round);
+    /// Called after a pass changed the local store (new events, a joined or completed round),
+    /// with the standings it led to when they were built as it committed (else nil: read them);
     /// nil writes `standings.json`.
-    let onChange: (@Sendable () -> Void)?
+    let onChange: (@Sendable (StandingsSnapshot?) -> Void)?
     private let status: NIOLockedValueBox<SyncStatus>
     private let onStatusChange: @Sendable (SyncStatus) -> Void
     /// Where `kick` goes: the stream of whoever waits now, tagged so that a waiter that ends late
@@ -114,7 +115,7 @@ public final class CloudSync: Service, Sendable {
     /// `cloud unset` stops syncing until a cloud is set again.
     /// - onStatusChange: told of every change of the sync state (the phone's face shows it).
     public init(hub: Hub, statusFile: URL?, logger: Logger,
-                pollInterval: Duration = .seconds(15), onChange: (@Sendable () -> Void)? = nil,
+                pollInterval: Duration = .seconds(15), onChange: (@Sendable (StandingsSnapshot?) -> Void)? = nil,
                 onStatusChange: @escaping @Sendable (SyncStatus) -> Void = { _ in }) {
         self.hub = hub
         self.statusFile = statusFile
@@ -342,15 +343,15 @@ public final class CloudSync: Service, Sendable {
         guard !unread.isEmpty else { return }
         let result = try await cloud.whileConnected(deadline: .seconds(30)) {
             var result = PassResult(cursors: cursors)
-            var changed = false
+            var changes: [StandingsSnapshot?] = []
             for (round, start) in unread {
-                let (added, cursor, roundChanged) = try await CloudSync.apply(round, from: start, through: nil, status: nil,
-                                                                              hub: self.hub, cloud: cloud, onState: { _ in })
-                result.downloaded += added
-                result.cursors[round] = cursor
-                changed = changed || roundChanged
+                let applied = try await CloudSync.apply(round, from: start, through: nil, status: nil, hub: self.hub, cloud: cloud, onState: { _ in })
+                result.downloaded += applied.added
+                result.cursors[round] = applied.cursor
+                if applied.changed { changes.append(applied.snapshot) }
             }
-            if changed { try await Self.tell(self.onChange, self.hub) }
+            // One round changed (the usual case): its standings as built; else read them.
+            if !changes.isEmpty { try await Self.tell(self.onChange, self.hub, changes.count == 1 ? changes[0] : nil) }
             return result
         }
         // The state stays as the last whole pass left it (`idle`, and its time): a follow moves a
@@ -376,7 +377,7 @@ public final class CloudSync: Service, Sendable {
     public static func syncOnce(hub: Hub, cloud: CloudConnection, player: String?, autoJoin: Bool = false,
                                 expecting configuration: CloudConfiguration? = nil, logger: Logger,
                                 onState: @Sendable (SyncState) -> Void = { _ in },
-                                onChange: (@Sendable () -> Void)? = nil) async throws -> PassResult {
+                                onChange: (@Sendable (StandingsSnapshot?) -> Void)? = nil) async throws -> PassResult {
         var result = PassResult()
         var changed = false
         var work = try await blocking { try hub.cloudWork() }
@@ -441,19 +442,29 @@ public final class CloudSync: Service, Sendable {
         }
         result.cursors = work.cursors
         for (roundID, start) in work.cursors {
-            let (added, cursor, roundChanged) = try await download(roundID, from: start, hub: hub, cloud: cloud, onState: onState)
-            result.downloaded += added
-            result.cursors[roundID] = cursor
-            changed = changed || roundChanged
+            let applied = try await download(roundID, from: start, hub: hub, cloud: cloud, onState: onState)
+            result.downloaded += applied.added
+            result.cursors[roundID] = applied.cursor
+            changed = changed || applied.changed
         }
-        if changed || result.uploaded > 0 { try await tell(onChange, hub) }
+        if changed || result.uploaded > 0 { try await tell(onChange, hub, nil) }
         return result
     }
 
     /// The store changed: `onChange` is told (serve pushes to its watches, then writes
-    /// `standings.json`), or without one `standings.json` is written here.
-    private static func tell(_ onChange: (@Sendable () -> Void)?, _ hub: Hub) async throws {
-        if let onChange { onChange() } else { _ = try await blocking { try hub.exportSnapshot() } }
+    /// `standings.json`), or without one `standings.json` is written here. `snapshot`: the
+    /// standings of the change, when they were built as it committed.
+    private static func tell(_ onChange: (@Sendable (StandingsSnapshot?) -> Void)?, _ hub: Hub, _ snapshot: StandingsSnapshot?) async throws {
+        if let onChange { onChange(snapshot) } else { _ = try await blocking { try hub.exportSnapshot(snapshot) } }
+    }
+
+    /// What downloading a round did: how many events were new here, the cursor, whether the store
+    /// changed, and the standings of its last change when they were built as it committed.
+    struct Downloaded {
+        var added = 0
+        var cursor: Int64
+        var changed = false
+        var snapshot: StandingsSnapshot?
     }
 
     /// Runs a call of the hub's store, which blocks (SQLite with a busy timeout, fsync, flock), on
@@ -467,12 +478,12 @@ public final class CloudSync: Service, Sendable {
     /// copy that differs from what this phone first saw, or numbers that skip or go back, are said
     /// (the phone goes to `error`) and never followed.
     static func download(_ roundID: UUID, from start: Int64, hub: Hub, cloud: CloudConnection,
-                         onState: @Sendable (SyncState) -> Void) async throws -> (added: Int, cursor: Int64, changed: Bool) {
-        guard let first = try await blocking({ try hub.sharedRound(roundID) }) else { return (0, start, false) }
+                         onState: @Sendable (SyncState) -> Void) async throws -> Downloaded {
+        guard let first = try await blocking({ try hub.sharedRound(roundID) }) else { return Downloaded(cursor: start) }
         let shared: CloudRound
         do {
             // Not in the cloud yet: this phone's own round, waiting for its share.
-            guard let found = try await cloud.round(id: roundID) else { return (0, start, false) }
+            guard let found = try await cloud.round(id: roundID) else { return Downloaded(cursor: start) }
             shared = found
         } catch let problem as CloudRoundProblem {
             throw CloudError.unusable("The cloud's copy of the round on \(first.courseName) cannot be used: \(problem.problem). This phone keeps its own and does not follow the cloud's.")
@@ -486,18 +497,19 @@ public final class CloudSync: Service, Sendable {
         }
         let localStatus = try await blocking { try hub.cloudRoundStatus(roundID) }
         let completes = shared.status == .completed && localStatus?.acceptsScores == true
-        guard start < shared.lastSeq || completes else { return (0, start, false) }
+        guard start < shared.lastSeq || completes else { return Downloaded(cursor: start) }
         return try await apply(roundID, from: start, through: shared.lastSeq, status: shared.status, hub: hub, cloud: cloud, onState: onState)
     }
 
     /// Reads a round's events past `start` in batches and applies each (checked to follow the
     /// cursor with no gap), up to `last` (the round's highest number when known; else until the
-    /// cloud has no more). Returns how many were new here, the cursor, and whether the store changed.
+    /// cloud has no more).
     static func apply(_ roundID: UUID, from start: Int64, through last: Int64?, status: RoundStatus?, hub: Hub, cloud: CloudConnection,
-                      onState: @Sendable (SyncState) -> Void) async throws -> (added: Int, cursor: Int64, changed: Bool) {
-        var cursor = start, added = 0, changed = false
-        repeat {
-            let rows = last.map { cursor < $0 } ?? true ? try await cloud.events(roundID: roundID, after: cursor) : []
+                      onState: @Sendable (SyncState) -> Void) async throws -> Downloaded {
+        var result = Downloaded(cursor: start)
+        var rows = last.map { start < $0 } ?? true ? try await cloud.events(roundID: roundID, after: start) : []
+        while true {
+            let cursor = result.cursor
             for (offset, row) in rows.enumerated() where row.cloudSeq != cursor + 1 + Int64(offset) {
                 throw CloudError.unusable("The cloud's round on \(await course(of: roundID, hub)) skips from number \(cursor + Int64(offset)) to \(row.cloudSeq); this phone does not follow it past \(cursor + Int64(offset)).")
             }
@@ -505,14 +517,21 @@ public final class CloudSync: Service, Sendable {
                 throw CloudError.unusable("The cloud says the round on \(await course(of: roundID, hub)) holds \(last) scores but gives none after \(cursor); this phone does not follow it.")
             }
             if rows.isEmpty && status != .completed { break }
+            let end = rows.last?.cloudSeq ?? cursor
+            let more = last.map { end < $0 } ?? (rows.count == CloudConnection.eventsPerRead)
+            // The next batch is read while this one is applied: the cloud and this phone's disk
+            // work at once (a catch-up's reads took a third of its time).
+            async let following: [CloudRow] = more ? cloud.events(roundID: roundID, after: end) : []
             onState(.syncing)
-            let applied = try await blocking { try hub.applyFromCloud(roundID: roundID, rows: rows, status: status) }
-            added += applied.added
-            changed = changed || applied.changed
-            cursor = rows.last?.cloudSeq ?? cursor
-            if last == nil && rows.count < CloudConnection.eventsPerRead { break }
-        } while last.map { cursor < $0 } ?? true
-        return (added, cursor, changed)
+            let batch = rows
+            let applied = try await blocking { try hub.applyFromCloud(roundID: roundID, rows: batch, status: status) }
+            result.added += applied.added
+            if applied.changed { (result.changed, result.snapshot) = (true, applied.snapshot) }
+            result.cursor = end
+            guard more else { break }
+            rows = try await following
+        }
+        return result
     }
 
     /// A shared round's course, to name it in a message.

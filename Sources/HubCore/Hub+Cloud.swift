@@ -101,9 +101,13 @@ extension Hub {
     /// held before it, as it already was here.) When their numbers continue the round's cursor
     /// (nobody else uploaded to it in between), the cursor moves past them: this phone holds
     /// them, and a download would only read them back.
+    ///
+    /// Committed without a sync: an acknowledgement lost to a power cut leaves the events waiting,
+    /// the next pass uploads them again and the cloud answers each with the number it gave it.
+    /// (Its sync would meet the phone's next download on the disk.)
     public func recordUploaded(_ acknowledged: [CloudEvent]) throws {
         guard !acknowledged.isEmpty else { return }
-        try database.write { store in
+        try database.write(synced: false) { store in
             for ack in acknowledged {
                 try store.recordCloudOrder(eventID: ack.event.id, roundID: ack.event.roundID, cloudSeq: ack.cloudSeq)
             }
@@ -131,21 +135,36 @@ extension Hub {
     /// that breaks the rules a local write keeps (or that cannot be read) is skipped and kept in
     /// `cloud_skipped`: every phone applies the same checks to the same rows, so all skip it alike.
     /// One transaction: a phone killed mid-download keeps all of a batch or none of it.
-    /// The caller has checked that the rows follow the cursor with no gap. Returns how many events
-    /// were new here and whether the standings changed. `standings.json` is the caller's to write
-    /// (`exportSnapshot`), after it has pushed the change to the watches.
+    /// The caller has checked that the rows follow the cursor with no gap.
+    ///
+    /// The round in play is read from memory and its ledger grows with the batch, as a score's
+    /// append grows it: the standings of the change come back built (`CloudApplied.snapshot`), for
+    /// `serve` to push the moment the commit returns. `standings.json` is the caller's to write
+    /// (`exportSnapshot`), after the push.
     @discardableResult
-    public func applyFromCloud(roundID: UUID, rows: [CloudRow], status: RoundStatus?) throws -> (added: Int, changed: Bool) {
-        let (added, changed) = try database.write { store -> (Int, Bool) in
-            guard var round = try store.round(id: roundID), let record = try store.cloudRound(id: roundID) else {
+    public func applyFromCloud(roundID: UUID, rows: [CloudRow], status: RoundStatus?) throws -> CloudApplied {
+        var standings: StandingsInMemory?
+        let (added, changed) = try appending { store, context -> (Int, Bool) in
+            let committedSequence = try store.sequence
+            let inPlay = try? roundInPlay(in: store, context: &context, at: committedSequence)
+            guard var round = inPlay?.id == roundID ? inPlay : try store.round(id: roundID),
+                  let record = try store.cloudRound(id: roundID) else {
                 throw HubError.storage("Round \(roundID.uuidString) is not a shared round on this phone.")
+            }
+            if round.status.acceptsScores, context.ledger == nil {
+                context.ledger = try takeLedger(of: round, at: committedSequence, in: store)
             }
             var added = 0
             let role = try store.cloudConfiguration()?.role
-            // A batch arrives at one time, with one insert statement; a correction in it usually
-            // names an event of the same batch, found here without a query.
+            // A batch arrives at one time, with one insert statement. The score a correction names
+            // must be of the same player and hole: in the ledger's history of that {player, hole}
+            // when there is a ledger (it holds the whole round), else this batch's or the log's.
             let receivedAt = HyzerJSON.formatTimestamp(clock()), insert = try store.eventInsert()
             var inserted: [UUID: ScoreEvent] = [:]
+            func held(_ id: UUID, by event: ScoreEvent) throws -> ScoreEvent? {
+                guard let ledger = context.ledger?.ledger else { return try inserted[id] ?? store.event(id: id) }
+                return ledger.keyHistory(of: ScoreKey(playerID: event.playerID, hole: event.hole))?.events.first { $0.id == id }
+            }
             for row in rows {
                 let skip: (UUID, String)
                 switch row {
@@ -163,9 +182,15 @@ extension Hub {
                     }
                     let event = cloudEvent.event
                     guard let problem = try Self.problemWithCloudEvent(cloudEvent, round: round, record: record,
-                                                                      event: { try inserted[$0] ?? store.event(id: $0) }) else {
-                        try store.insert(event, receivedAt: receivedAt, using: insert)
+                                                                      event: { try held($0, by: event) }) else {
+                        guard let stored = try store.insert(event, receivedAt: receivedAt, using: insert) else {
+                            throw HubError.storage("The event \(event.id.canonicalString) was neither inserted nor found in the log.")
+                        }
                         try store.recordCloudOrder(eventID: event.id, roundID: roundID, cloudSeq: cloudEvent.cloudSeq)
+                        context.insertedAny = true
+                        // Ordered before an event the ledger holds (one of this phone's, not yet
+                        // acknowledged), it cannot simply grow: the next reader rebuilds it.
+                        if context.ledger?.append(event, row: stored, cloudSeq: cloudEvent.cloudSeq) == false { context.ledger = nil }
                         inserted[event.id] = event
                         added += 1
                         continue
@@ -182,22 +207,37 @@ extension Hub {
                 if status == .completed {
                     try? round.finish(events: [], allowIncomplete: true)
                 } else if added > 0 {
-                    let perHole = try store.playersScoredPerHole(roundID: roundID)
+                    let perHole = try context.ledger?.ledger.playersPerHole ?? store.playersScoredPerHole(roundID: roundID)
                     round.updateProgress(scoredKeyCount: perHole.values.reduce(0, +), playersScored: { perHole[$0] ?? 0 })
                 }
             }
             let changed = added > 0 || (round.status, round.selectedHole) != before
             if (round.status, round.selectedHole) != before { try store.updateProgress(of: round) }
-            if changed { try store.bumpSequence() }
+            if changed {
+                // The ledger was brought to the sequence this transaction read; the bump adds one.
+                let sequence = try context.ledger.map { try store.bumpSequence(from: $0.sequence) } ?? store.bumpSequence()
+                context.ledger?.sequence = sequence
+                context.sequenceBumped = true
+                if inPlay?.id == roundID { context.round = round }
+                standings = try standingsInMemory(context, in: store)
+            }
             return (added, changed)
         }
-        return (added, changed)
+        return CloudApplied(added: added, changed: changed, snapshot: standings.map { $0.snapshot(at: clock()) })
     }
 
     /// The same, for rows that are all events (the sync engine's tests and the bench).
     @discardableResult
     public func applyFromCloud(roundID: UUID, events: [CloudEvent], status: RoundStatus?) throws -> Int {
         try applyFromCloud(roundID: roundID, rows: events.map(CloudRow.event), status: status).added
+    }
+
+    /// What applying a download did: how many events were new here, whether the store changed,
+    /// and the standings it led to when the round is in play here (built from memory).
+    public struct CloudApplied: Sendable {
+        public var added: Int
+        public var changed: Bool
+        public var snapshot: StandingsSnapshot?
     }
 
     /// An event as this phone stores it. In a shared round a device is the pair (phone, device

@@ -20,18 +20,33 @@ extension Hub {
     /// built from the round and ledger the append already holds in memory: `serve` pushes them
     /// the moment the commit returns, with no read of the store in between. Exports nothing.
     public func appendForPush(_ event: ScoreEvent) throws -> (result: AppendResult, snapshot: StandingsSnapshot?) {
-        var state: (round: Round, ledger: ScoreLedger, sequence: Int, hubID: String)?
+        var standings: StandingsInMemory?
         let result = try appending { store, context -> AppendResult in
             let result = try self.append(event, in: store, context: &context)
-            if result.outcome != .alreadyStored, let round = context.round, let cache = context.ledger {
-                state = (round, cache.ledger, cache.sequence, try self.hubID(in: store))
-            }
+            if result.outcome != .alreadyStored { standings = try self.standingsInMemory(context, in: store) }
             return result
         }
-        let snapshot = state.map {
-            StandingsSnapshot(hubID: $0.hubID, sequence: $0.sequence, lastUpdatedAt: clock(), round: RoundSnapshot(round: $0.round, ledger: $0.ledger))
+        return (result, standings.map { $0.snapshot(at: clock()) })
+    }
+
+    /// What the standings of a transaction's change are made of, taken inside it from the round
+    /// and ledger it holds in memory; the snapshot is made once it has committed.
+    struct StandingsInMemory {
+        let round: Round
+        let ledger: ScoreLedger
+        let sequence: Int
+        let hubID: String
+
+        func snapshot(at date: Date) -> StandingsSnapshot {
+            StandingsSnapshot(hubID: hubID, sequence: sequence, lastUpdatedAt: date, round: RoundSnapshot(round: round, ledger: ledger))
         }
-        return (result, snapshot)
+    }
+
+    /// The standings this transaction's change leads to, when it holds the round in play and its
+    /// ledger at the sequence it bumped to; nil otherwise (a reader makes them).
+    func standingsInMemory(_ context: AppendContext, in store: HubStore) throws -> StandingsInMemory? {
+        guard let round = context.round, round.status.acceptsScores, let cache = context.ledger, context.sequenceBumped else { return nil }
+        return StandingsInMemory(round: round, ledger: cache.ledger, sequence: cache.sequence, hubID: try hubID(in: store))
     }
 
     /// Appends many events in one transaction (all or nothing), then exports once.
@@ -260,7 +275,7 @@ extension Hub {
     }
 
     /// The round in play, as this transaction first read it.
-    private func roundInPlay(in store: HubStore, context: inout AppendContext, at committedSequence: Int?) throws -> Round {
+    func roundInPlay(in store: HubStore, context: inout AppendContext, at committedSequence: Int?) throws -> Round {
         if let known = context.round { return known }
         let cached = try cachedRoundInPlay(store, at: committedSequence ?? store.sequence)
         context.playerIDs = cached.playerIDs
@@ -318,12 +333,10 @@ extension Hub {
         context.insertedAny = true
         // A new row is last in log order: no cloud has ordered it yet.
         let keysBefore = context.ledger?.ledger.keys.count
-        context.ledger?.ledger.append(event)
+        _ = context.ledger?.append(event, row: row, cloudSeq: nil)
         let after = context.ledger?.ledger.keyHistory(of: ScoreKey(playerID: event.playerID, hole: event.hole))?.state
             ?? ScoreRule.state(ofHistory: history + [event])
         let classification = ConflictDetector.classify(event, before: before, after: after, history: history)
-        context.ledger?.lastRow = row
-        context.ledger?.holdsUnordered = true
         if let ledger = context.ledger?.ledger, ledger.keys.count != keysBefore {
             let before = (round.status, round.selectedHole)
             round.updateProgress(scoredKeyCount: ledger.keys.count, playersScored: { ledger.playersPerHole[$0] ?? 0 })

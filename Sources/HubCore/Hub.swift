@@ -71,6 +71,18 @@ public final class Hub: Sendable {
             guard let cloudSeq else { return true }
             return !holdsUnordered && cloudSeq > highestCloudSeq
         }
+
+        /// Grows the ledger with an event stored at `row` (in the cloud's order `cloudSeq`, nil
+        /// when no cloud has ordered it). False, and nothing grown, when the event belongs before
+        /// one the ledger holds: the ledger must then be rebuilt in log order.
+        mutating func append(_ event: ScoreEvent, row: Int64, cloudSeq: Int64?) -> Bool {
+            guard appendsAtEnd(cloudSeq: cloudSeq) else { return false }
+            ledger.append(event)
+            lastRow = row
+            holdsUnordered = holdsUnordered || cloudSeq == nil
+            highestCloudSeq = max(highestCloudSeq, cloudSeq ?? 0)
+            return true
+        }
     }
     let ledgerCache = NIOLockedValueBox<LedgerCache?>(nil)
 
@@ -398,11 +410,7 @@ public final class Hub: Sendable {
         guard var taken, taken.sequence <= sequence else { return try rebuiltLedger(of: round, at: sequence, in: store) }
         if taken.sequence < sequence {
             for (event, row, cloudSeq) in try store.eventsWithOrder(roundID: round.id, afterRow: taken.lastRow) {
-                guard taken.appendsAtEnd(cloudSeq: cloudSeq) else { return try rebuiltLedger(of: round, at: sequence, in: store) }
-                taken.ledger.append(event)
-                taken.lastRow = row
-                taken.holdsUnordered = taken.holdsUnordered || cloudSeq == nil
-                taken.highestCloudSeq = max(taken.highestCloudSeq, cloudSeq ?? 0)
+                guard taken.append(event, row: row, cloudSeq: cloudSeq) else { return try rebuiltLedger(of: round, at: sequence, in: store) }
             }
             taken.sequence = sequence
         }

@@ -150,7 +150,7 @@ extension ServeCommand {
     /// The sync engine: it follows the home's cloud configuration (none set: it waits for one).
     func cloudSync(hub: Hub, service: HubLinkService, paths: HyzerPaths, statusChanged: @escaping @Sendable () -> Void) throws -> CloudSync {
         try? FileManager.default.removeItem(at: paths.cloudStatus)
-        return CloudSync(hub: hub, statusFile: paths.cloudStatus, logger: Logger(label: "hyzer.hub.cloud"), onChange: { service.storeChanged() },
+        return CloudSync(hub: hub, statusFile: paths.cloudStatus, logger: Logger(label: "hyzer.hub.cloud"), onChange: { service.storeChanged(to: $0) },
                          onStatusChange: { _ in statusChanged() })
     }
 

@@ -39,6 +39,8 @@ struct CloudConvergenceTests {
     struct Group {
         var phones: [Hub]
         var cloud = CloudOrder()
+        /// Downloads whose standings came back built in memory (checked against the log).
+        var builtInMemory = 0
         let shared: CloudRound
         var roundID: UUID { shared.id }
     }
@@ -70,7 +72,15 @@ struct CloudConvergenceTests {
         let cursor = replayFromStart ? 0 : try group.phones[phone].cloudWork(eventLimit: 0).cursors[group.roundID] ?? 0
         let batch = group.cloud.events(after: cursor, limit: limit)
         guard !batch.isEmpty else { return }
-        try group.phones[phone].applyFromCloud(roundID: group.roundID, events: batch, status: nil)
+        let hub = group.phones[phone]
+        let applied = try hub.applyFromCloud(roundID: group.roundID, rows: batch.map(CloudRow.event), status: nil)
+        // The standings built in memory as the download committed (what serve pushes) are the
+        // log's, read whole.
+        if let built = applied.snapshot, let round = try hub.roundInPlay() {
+            group.builtInMemory += 1
+            #expect(built.round == RoundSnapshot(round: round, events: try hub.eventLog().events))
+            #expect(built.sequence == (try hub.currentSequence()))
+        }
     }
 
     /// One phone does what a person on the course might: score anyone, correct, resolve.
@@ -118,7 +128,7 @@ struct CloudConvergenceTests {
     func randomizedConvergence() async throws {
         var random = try SeededRandom.fromEnvironment(for: "randomizedConvergence")
         let replay = random.replay(filter: "randomizedConvergence")
-        var discrepanciesSeen = 0, resolutionsSeen = 0, correctionsSeen = 0
+        var discrepanciesSeen = 0, resolutionsSeen = 0, correctionsSeen = 0, builtInMemory = 0
         for trial in 0..<80 {
             // A minute of CPU in one go would hold one of the test pool's threads (there are as
             // many as cores) the whole time, and tests waiting on a child process would starve.
@@ -159,10 +169,11 @@ struct CloudConvergenceTests {
             discrepanciesSeen += ConflictDetector.openDiscrepancies(in: log).count
             resolutionsSeen += log.filter { $0.source == .resolution }.count
             correctionsSeen += log.filter { $0.supersedesEventID != nil && $0.source != .resolution }.count
+            builtInMemory += group.builtInMemory
         }
-        print("randomizedConvergence: \(discrepanciesSeen) discrepancies open at the end, \(resolutionsSeen) resolutions, \(correctionsSeen) corrections")
+        print("randomizedConvergence: \(discrepanciesSeen) discrepancies open at the end, \(resolutionsSeen) resolutions, \(correctionsSeen) corrections, \(builtInMemory) downloads' standings built in memory")
         // The draws did exercise the hard cases.
-        #expect(discrepanciesSeen > 20 && resolutionsSeen > 20 && correctionsSeen > 20,
-                "discrepancies \(discrepanciesSeen), resolutions \(resolutionsSeen), corrections \(correctionsSeen): \(replay)")
+        #expect(discrepanciesSeen > 20 && resolutionsSeen > 20 && correctionsSeen > 20 && builtInMemory > 20,
+                "discrepancies \(discrepanciesSeen), resolutions \(resolutionsSeen), corrections \(correctionsSeen), built in memory \(builtInMemory): \(replay)")
     }
 }

@@ -353,6 +353,18 @@ struct HubStoreTests {
         #expect(try hub.database.synchronousMode == 2)
     }
 
+    @Test("An upload's acknowledgement (which the cloud gives again) commits without waiting for the disk; every commit after it syncs again")
+    func acknowledgementNotSynced() throws {
+        struct Failure: Error {}
+        let home = try TemporaryHome()
+        let (hub, _, _) = try Self.hubOnDiskWithRound(in: home)
+        let during = try hub.database.write(synced: false) { store in try Int.fetchOne(store.db, sql: "PRAGMA synchronous") }
+        #expect(during == 1)
+        #expect(try hub.database.synchronousMode == 2)
+        #expect(throws: Failure.self) { try hub.database.write(synced: false) { _ in throw Failure() } }
+        #expect(try hub.database.synchronousMode == 2, "a failed unsynced write leaves the next score synced too")
+    }
+
     @Test("The standings a watch's score is pushed with, built from memory, are the ones the store gives after it")
     func pushedSnapshotMatchesStore() throws {
         let home = try TemporaryHome()

@@ -230,6 +230,18 @@ public final class HubLinkService: LinkServerDelegate {
         }
     }
 
+    /// A change this process committed outside the link (the cloud sync applied a download), with
+    /// its standings when they were built as it committed: pushed on the queue that publishes
+    /// scores, unless a newer change went out meanwhile. (A newer change not out yet follows it:
+    /// its own push, or the store watcher's.)
+    public func storeChanged(to snapshot: StandingsSnapshot?) {
+        guard let snapshot, let server = server.withLockedValue({ $0 }) else { return storeChanged() }
+        server.scoreQueue.async {
+            guard snapshot.sequence > self.lastPushed.withLockedValue({ $0?.sequence ?? -1 }) else { return }
+            self.publish(snapshot)
+        }
+    }
+
     /// Publishes when another process (a `hyzer-hub` command on the phone) committed a change
     /// since the last push.
     public func publishIfChanged() {

@@ -29,9 +29,19 @@ public struct HubDatabase: Sendable {
 
     /// Runs `body` in a write transaction: all of it commits, or none of it when it throws.
     /// Once it has committed, the commit signal file is touched (see `commitSignal(for:)`).
-    func write<T>(_ body: (HubStore) throws -> T) throws -> T {
+    ///
+    /// `synced: false` commits without waiting for the disk (synchronous=NORMAL for this one
+    /// transaction), for what the phone can always learn again: lost to a power cut, it is as if
+    /// it never happened. The next synced commit makes it durable too (the WAL is written in order).
+    func write<T>(synced: Bool = true, _ body: (HubStore) throws -> T) throws -> T {
         let result = try Self.explainingDiskErrors(at: url) {
-            try writer.writeWithoutTransaction { db in try Self.inImmediateTransaction(db) { try body(HubStore(db: db)) } }
+            try writer.writeWithoutTransaction { db in
+                guard !synced else { return try Self.inImmediateTransaction(db) { try body(HubStore(db: db)) } }
+                try db.cachedStatement(sql: "PRAGMA synchronous = NORMAL").execute()
+                let result = Result { try Self.inImmediateTransaction(db) { try body(HubStore(db: db)) } }
+                try db.cachedStatement(sql: "PRAGMA synchronous = FULL").execute()
+                return try result.get()
+            }
         }
         if signalsCommits, let commitSignalPath { Self.signalCommit(at: commitSignalPath) }
         return result

@@ -96,8 +96,13 @@ extension HubStore {
 
     /// Records the cloud's order of an event; the same event and order again is a no-op.
     func recordCloudOrder(eventID: UUID, roundID: UUID, cloudSeq: Int64) throws {
-        try db.cachedStatement(sql: "INSERT OR IGNORE INTO cloud_event (eventID, roundID, cloudSeq) VALUES (?, ?, ?)")
-            .execute(arguments: [eventID.uuidString, roundID.uuidString, cloudSeq])
+        // Once for every event a download or an acknowledgement brings: bound as the log's insert is.
+        let sql = "INSERT OR IGNORE INTO cloud_event (eventID, roundID, cloudSeq) VALUES (?, ?, ?)"
+        var bound = RawBinding(try db.cachedStatement(sql: sql))
+        bound.text(eventID)
+        bound.text(roundID)
+        bound.integer(cloudSeq)
+        _ = try bound.step(sql: sql)
     }
 
     func recordRefused(eventID: UUID, reason: String, at date: Date) throws {

@@ -289,7 +289,7 @@ struct HubStore {
 /// `step` without a copy (SQLITE_STATIC), the buffer alive until the step is done and the bindings
 /// cleared after it. Bound with SQLITE_TRANSIENT, SQLite would allocate and copy every text
 /// value, most of the eleven a stored event binds.
-private struct RawBinding {
+struct RawBinding {
     private let handle: OpaquePointer
     private var index: Int32 = 0
     private var textBytes: [UInt8] = []
@@ -327,8 +327,12 @@ private struct RawBinding {
     var lastInsertedRow: Int64 { sqlite3_last_insert_rowid(sqlite3_db_handle(handle)) }
 
     mutating func integer(_ value: Int) {
+        integer(Int64(value))
+    }
+
+    mutating func integer(_ value: Int64) {
         index += 1
-        sqlite3_bind_int64(handle, index, Int64(value))
+        sqlite3_bind_int64(handle, index, value)
     }
 
     mutating func null() {
