@@ -165,37 +165,44 @@ extension Hub {
                 guard let ledger = context.ledger?.ledger else { return try inserted[id] ?? store.event(id: id) }
                 return ledger.keyHistory(of: ScoreKey(playerID: event.playerID, hole: event.hole))?.events.first { $0.id == id }
             }
+            // An event already here (this phone's own, its acknowledgement lost) only gets its
+            // cloud order, whatever the checks would say of it: the insert, which inserts nothing
+            // for an id the log holds, tells; a row the checks refuse is looked for first.
+            func heldAlready(_ uploaded: CloudEvent) throws -> Bool {
+                guard try store.containsEvent(id: uploaded.event.id) else { return false }
+                try store.recordCloudOrder(eventID: uploaded.event.id, roundID: roundID, cloudSeq: uploaded.cloudSeq)
+                return true
+            }
             for row in rows {
                 let skip: (UUID, String)
                 switch row {
                 case .unreadable(_, let eventID, let reason):
                     skip = (eventID, "it cannot be read: \(reason)")
                 case .event(let uploaded):
-                    if try store.containsEvent(id: uploaded.event.id) {
-                        try store.recordCloudOrder(eventID: uploaded.event.id, roundID: roundID, cloudSeq: uploaded.cloudSeq)
-                        continue
-                    }
                     let cloudEvent: CloudEvent
                     do { cloudEvent = try Self.storedHere(uploaded, role: role) } catch {
+                        if try heldAlready(uploaded) { continue }
                         skip = (uploaded.event.id, "its device cannot be stored: \(error)")
                         break
                     }
                     let event = cloudEvent.event
-                    guard let problem = try Self.problemWithCloudEvent(cloudEvent, round: round, record: record,
-                                                                      event: { try held($0, by: event) }) else {
-                        guard let stored = try store.insert(event, receivedAt: receivedAt, using: insert) else {
-                            throw HubError.storage("The event \(event.id.canonicalString) was neither inserted nor found in the log.")
-                        }
+                    if let problem = try Self.problemWithCloudEvent(cloudEvent, round: round, record: record, event: { try held($0, by: event) }) {
+                        if try heldAlready(uploaded) { continue }
+                        skip = (event.id, problem)
+                        break
+                    }
+                    guard let stored = try store.insert(event, receivedAt: receivedAt, using: insert) else {
                         try store.recordCloudOrder(eventID: event.id, roundID: roundID, cloudSeq: cloudEvent.cloudSeq)
-                        context.insertedAny = true
-                        // Ordered before an event the ledger holds (one of this phone's, not yet
-                        // acknowledged), it cannot simply grow: the next reader rebuilds it.
-                        if context.ledger?.append(event, row: stored, cloudSeq: cloudEvent.cloudSeq) == false { context.ledger = nil }
-                        inserted[event.id] = event
-                        added += 1
                         continue
                     }
-                    skip = (event.id, problem)
+                    try store.recordCloudOrder(eventID: event.id, roundID: roundID, cloudSeq: cloudEvent.cloudSeq)
+                    context.insertedAny = true
+                    // Ordered before an event the ledger holds (one of this phone's, not yet
+                    // acknowledged), it cannot simply grow: the next reader rebuilds it.
+                    if context.ledger?.append(event, row: stored, cloudSeq: cloudEvent.cloudSeq) == false { context.ledger = nil }
+                    if context.ledger == nil { inserted[event.id] = event }
+                    added += 1
+                    continue
                 }
                 // The cloud checks the same things before it commits; this is a cloud written around its rules.
                 logger.error("skipped row \(row.cloudSeq) of the cloud's round: \(skip.1)", metadata: ["event": "\(skip.0)", "round": "\(roundID)"])
@@ -218,7 +225,8 @@ extension Hub {
                 let sequence = try context.ledger.map { try store.bumpSequence(from: $0.sequence) } ?? store.bumpSequence()
                 context.ledger?.sequence = sequence
                 context.sequenceBumped = true
-                if inPlay?.id == roundID { context.round = round }
+                // Still in play (not completed by this download): cached as the round in play.
+                if inPlay?.id == roundID, round.status.acceptsScores { context.round = round }
                 standings = try standingsInMemory(context, in: store)
             }
             return (added, changed)

@@ -217,8 +217,9 @@ extension Hub {
     }
 
     /// Runs appends in one write transaction. The round's ledger they grow goes back to the cache
-    /// after the commit; when the transaction fails it goes back only if nothing was inserted (it
-    /// still holds committed state), else it is dropped and the next reader rebuilds it.
+    /// after the commit; when the transaction fails it goes back only if nothing was inserted and
+    /// the sequence was not bumped (it still holds committed state), else it is dropped and the
+    /// next reader rebuilds it.
     func appending<T>(_ body: (HubStore, inout AppendContext) throws -> T) throws -> T {
         var context = AppendContext()
         do {
@@ -230,7 +231,8 @@ extension Hub {
             }
             return result
         } catch {
-            if let ledger = context.ledger, !context.insertedAny { keep(ledger) }
+            // Nothing inserted and no sequence bumped: the ledger still holds committed state.
+            if let ledger = context.ledger, !context.insertedAny, !context.sequenceBumped { keep(ledger) }
             throw error
         }
     }

@@ -124,6 +124,26 @@ struct CloudConvergenceTests {
         return String(decoding: try HyzerJSON.encoder(pretty: true).encode(round), as: UTF8.self) + "\n" + open.joined(separator: ",")
     }
 
+    @Test("A download that completes the round ends it on the phone: no score enters it or any other round after, and the standings are read, not pushed as a round in play")
+    func downloadCompletesRound() throws {
+        var group = try Self.makeGroup(phones: 2, anyPlayerResolves: false)
+        try group.phones[0].score(player: "Jake", strokes: 3, hole: 1)
+        try Self.upload(&group, phone: 0, limit: 10, lossy: false)
+        let phone = group.phones[1]
+        let batch = group.cloud.events(after: 0, limit: 10).map(CloudRow.event)
+        let applied = try phone.applyFromCloud(roundID: group.roundID, rows: batch, status: .completed)
+        #expect(applied.changed && applied.snapshot == nil)
+        #expect(try phone.roundInPlay() == nil)
+        #expect(try phone.snapshot().finishedRound?.standings.first?.name == "Jake")
+        let round = try #require(try phone.currentOrLatestRound())
+        let late = try ScoreEvent(roundID: round.id, playerID: round.players[1].id, hole: 2, strokes: 4,
+                                  reportedByPlayerID: round.players[1].id, deviceID: "watch-sarah", source: .crown, createdAt: Date())
+        #expect(throws: HubError.score(.roundNotAcceptingScores(status: .completed))) { try phone.append(late) }
+        let elsewhere = try ScoreEvent(roundID: UUID(), playerID: round.players[1].id, hole: 2, strokes: 4,
+                                       reportedByPlayerID: round.players[1].id, deviceID: "watch-sarah", source: .crown, createdAt: Date())
+        #expect(throws: HubError.noActiveRound) { try phone.append(elsewhere) }
+    }
+
     @Test("Every phone ends with the same standings and flags, whatever order events arrived in")
     func randomizedConvergence() async throws {
         var random = try SeededRandom.fromEnvironment(for: "randomizedConvergence")

@@ -4,6 +4,7 @@ import Glibc
 import Foundation
 import HyzerStorage
 import GRDB
+import NIOConcurrencyHelpers
 
 /// The hub's SQLite database: owns the connection, the schema and its named migrations. Every
 /// statement runs through `read` or `write`, inside a transaction, against a `HubStore`.
@@ -21,6 +22,9 @@ public struct HubDatabase: Sendable {
     /// The commit signal's path, made once: building it from `URL`s is Foundation path work that
     /// every commit would otherwise repeat.
     private let commitSignalPath: String?
+    /// Set while the writer may still be at synchronous=NORMAL (an unsynced write could not set it
+    /// back): the next synced write sets FULL first, or fails rather than commit without a sync.
+    private let mayBeUnsynced = NIOLockedValueBox(false)
 
     /// Runs `body` in a read transaction: it sees one committed state.
     func read<T>(_ body: (HubStore) throws -> T) throws -> T {
@@ -36,15 +40,25 @@ public struct HubDatabase: Sendable {
     func write<T>(synced: Bool = true, _ body: (HubStore) throws -> T) throws -> T {
         let result = try Self.explainingDiskErrors(at: url) {
             try writer.writeWithoutTransaction { db in
-                guard !synced else { return try Self.inImmediateTransaction(db) { try body(HubStore(db: db)) } }
+                if synced {
+                    if mayBeUnsynced.withLockedValue({ $0 }) { try backToSynced(db) }
+                    return try Self.inImmediateTransaction(db) { try body(HubStore(db: db)) }
+                }
+                mayBeUnsynced.withLockedValue { $0 = true }
                 try db.cachedStatement(sql: "PRAGMA synchronous = NORMAL").execute()
                 let result = Result { try Self.inImmediateTransaction(db) { try body(HubStore(db: db)) } }
-                try db.cachedStatement(sql: "PRAGMA synchronous = FULL").execute()
+                try backToSynced(db)
                 return try result.get()
             }
         }
         if signalsCommits, let commitSignalPath { Self.signalCommit(at: commitSignalPath) }
         return result
+    }
+
+    /// Back to synchronous=FULL after an unsynced write.
+    private func backToSynced(_ db: Database) throws {
+        try db.cachedStatement(sql: "PRAGMA synchronous = FULL").execute()
+        mayBeUnsynced.withLockedValue { $0 = false }
     }
 
     /// What GRDB's `write` does (an IMMEDIATE transaction: a second process waits for the write
