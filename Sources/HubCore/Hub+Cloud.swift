@@ -32,7 +32,7 @@ extension Hub {
             var summary = CloudSummary(configuration: try store.cloudConfiguration())
             summary.sharedRounds = shared.count
             summary.roundsWaiting = shared.filter { !$0.uploaded }.count
-            summary.eventsWaiting = try store.countEventsWaitingToUpload()
+            summary.eventsWaiting = try store.countEventsWaitingToUpload(after: queueStart(for: shared))
             summary.refused = try store.refusedEvents()
             summary.skipped = try store.skippedRows()
             return summary
@@ -73,7 +73,8 @@ extension Hub {
     public func cloudWork(eventLimit: Int = 1000) throws -> CloudWork {
         try database.read { store in
             var work = CloudWork(configuration: try store.cloudConfiguration(), roundInPlay: try store.roundInPlayHeader() != nil)
-            for record in try store.sharedRounds() {
+            let shared = try store.sharedRounds()
+            for record in shared {
                 // The round's row for its status; its course and players only for a share to send.
                 guard let id = UUID(canonicalString: record.roundID), let row = try store.roundRecord(id: id) else { continue }
                 work.cursors[id] = record.cursor
@@ -82,9 +83,28 @@ extension Hub {
                     work.completionsToUpload.append(id)
                 }
             }
-            work.eventsToUpload = try store.eventsWaitingToUpload(limit: eventLimit)
+            let waiting = try store.eventsWaitingToUpload(after: queueStart(for: shared), limit: eventLimit)
+            work.eventsToUpload = waiting.map(\.event)
+            // Nothing waits below the first event found, nor (none found) below the log's end.
+            if let first = waiting.first {
+                keepQueueStart(first.row - 1, for: shared)
+            } else if eventLimit > 0 {
+                keepQueueStart(try store.lastRow(), for: shared)
+            }
             return work
         }
+    }
+
+    /// The row the upload queue starts after, as the last read of it left it, when the same rounds
+    /// are shared (another round shared since: from the start).
+    private func queueStart(for shared: [CloudRoundRecord]) -> Int64 {
+        let ids = Set(shared.map(\.roundID))
+        return uploadQueueStart.withLockedValue { $0.sharedRounds == ids ? $0.row : 0 }
+    }
+
+    private func keepQueueStart(_ row: Int64, for shared: [CloudRoundRecord]) {
+        let ids = Set(shared.map(\.roundID))
+        uploadQueueStart.withLockedValue { $0 = (ids, row) }
     }
 
     /// The cloud holds the round, shared by `organizer` (the role it recorded: this phone's).

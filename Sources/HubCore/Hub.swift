@@ -23,6 +23,12 @@ public final class Hub: Sendable {
     /// never change once it is active) and only its status and selected hole are read again.
     let roundInPlayCache = NIOLockedValueBox<RoundInPlayCache?>(nil)
 
+    /// Where the upload queue starts: every event at or below `row` was uploaded, refused, or not in
+    /// one of `sharedRounds`, as the last read of the queue found it (`cloudWork`). The next read
+    /// starts after it, so it costs what waits, not the phone's whole history: rows only grow, an
+    /// event uploaded or refused stays so, and another round shared starts over.
+    let uploadQueueStart = NIOLockedValueBox<(sharedRounds: Set<String>, row: Int64)>(([], 0))
+
     /// The database's id, read once: it is written when the database is made and never changes.
     private let knownHubID = NIOLockedValueBox<String?>(nil)
 

@@ -124,6 +124,29 @@ struct CloudConvergenceTests {
         return String(decoding: try HyzerJSON.encoder(pretty: true).encode(round), as: UTF8.self) + "\n" + open.joined(separator: ",")
     }
 
+    @Test("The upload queue is read from where it starts, never past a score that waits: a round shared after its scores queues them all, a score acknowledged after a later one still goes up")
+    func uploadQueueStart() throws {
+        let hub = try Hub.inMemory()
+        try hub.startRound(course: "Willow Creek", players: Self.names)
+        try hub.score(player: "Jake", strokes: 3, hole: 1)
+        try hub.score(player: "Sarah", strokes: 4, hole: 1)
+        #expect(try hub.cloudWork().eventsToUpload.isEmpty, "no cloud: nothing is shared, nothing waits")
+        // The round in play becomes shared: its scores, below where the last read ended, wait now.
+        try hub.setCloud(CloudConfiguration(url: "postgres://phone0@cloud/hyzer", player: "Jake"))
+        let waiting = try hub.cloudWork().eventsToUpload
+        #expect(waiting.count == 2)
+        #expect(try hub.cloudSummary().eventsWaiting == 2)
+        // The later score acknowledged first (the earlier one's refusal not recorded yet).
+        try hub.recordUploaded([CloudEvent(event: waiting[1], cloudSeq: 1)])
+        #expect(try hub.cloudWork().eventsToUpload.map(\.id) == [waiting[0].id])
+        try hub.recordRefused(waiting[0].id, reason: "HZ020: refused")
+        #expect(try hub.cloudWork().eventsToUpload.isEmpty)
+        #expect(try hub.cloudSummary().eventsWaiting == 0)
+        try hub.score(player: "Mike", strokes: 5, hole: 1)
+        #expect(try hub.cloudWork().eventsToUpload.count == 1)
+        #expect(try hub.cloudSummary().eventsWaiting == 1)
+    }
+
     @Test("A download that completes the round ends it on the phone: no score enters it or any other round after, and the standings are read, not pushed as a round in play")
     func downloadCompletesRound() throws {
         var group = try Self.makeGroup(phones: 2, anyPlayerResolves: false)

@@ -457,17 +457,21 @@ extension WatchHeadlessTests {
         // Meanwhile the phone changes the standings three times: a relaunch gets only the latest.
         #expect(try await home.hub("score", "Ann", "4", "--hole", "2").status == 0)
         for strokes in ["5", "6"] { #expect(try await home.hub("correct", "Ann", strokes, "--hole", "2").status == 0) }
-        let back = try Self.script(home, """
-            expect-text "T1 Ann E"
-            wait-snapshot
-            expect-pending 0
-            expect-text "1 Cat -2 2 Ben -1 3 Ann +3"
-            expect-haptics 1 notification
-            wait 1s
-            expect-haptics 1 notification
-            """)
-        let second = try await Self.watch(home, script: back, ["--expect-timeout", "15", "--log-level", "info"])
-        #expect(second.status == 0, "\(second.stderr.suffix(600))")
+        // Relaunched while the phone's app is not serving, so what it kept is seen before the
+        // phone can answer (a phone in reach could beat the first look); then the phone is back.
+        server.stop()
+        let watch = try await RunningProcess("hyzer-watch", ["--home", home.path, "--headless", "--expect-timeout", "15", "--log-level", "info"])
+        defer { watch.stop() }
+        #expect(await eventually { FileManager.default.fileExists(atPath: home.url.appendingPathComponent("watch/ctl.sock").path) })
+        #expect(try await Self.ctl(home, "expect-text", "T1 Ann E").status == 0, "\(watch.stderr.suffix(600))")
+        let again = try await home.serve()
+        defer { again.stop() }
+        for line in [["wait-for", "reachable"], ["wait-for", "pending", "0"], ["expect-text", "1 Cat -2 2 Ben -1 3 Ann +3"],
+                     ["expect-haptics", "1", "notification"], ["wait", "1s"], ["expect-haptics", "1", "notification"], ["quit"]] {
+            let result = try await CLIProcess.run("hyzer-watch", ["ctl", "--home", home.path, "--timeout", "20"] + line)
+            #expect(result.status == 0, "\(line.joined(separator: " ")): \(result.stderr)\n\(watch.stderr.suffix(600))")
+        }
+        #expect(await watch.waitForExit(timeout: .seconds(30)) == 0)
     }
 }
 
