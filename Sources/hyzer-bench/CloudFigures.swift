@@ -127,6 +127,23 @@ struct CloudBench {
             watch.session.send(.app(foreground: false))
             try watch.wait(timeout: 5, "phone C's watch app did not go to the background")
         }
+        // The score saved on phone A's own watch instead: A's serve commits it itself (no other
+        // process signals it) and must upload it at once. A's watch re-scores whoever leads.
+        watch.expect { !$0.appInBackground }
+        watch.session.send(.app(foreground: true))
+        try watch.wait(timeout: 5, "phone C's watch app did not come to the front")
+        let watchA = try WatchObserver(paths: organizer.paths, deviceID: "watch-a")
+        defer { watchA.stop() }
+        try watchA.waitUntilPaired()
+        var saves = 0
+        let fromWatch = try measure(context.n(50, quick: 3), warmup: 2, pause: 0.05) {
+            watchA.session.send(.tap(WatchLayout.rowFrame(slot: 0, size: .mm45).center))
+            watchA.session.send(.crown(detents: saves % 2 == 0 ? 1 : -1))
+            saves += 1
+            watch.expectNextChange()
+            watchA.session.send(.save)
+            try watch.wait(timeout: 10, "phone C's watch saw no new standings after a save on phone A's watch")
+        }
         let limitName = "PostgreSQL commit + NOTIFY round trip + SQLite commit ×2, 50 ms apart + socket RTT"
         return [
             Figures.time("score on phone A → new standings on phone C's watch, app in front (a live message)", live,
@@ -137,6 +154,9 @@ struct CloudBench {
                          note: "the live message is dropped and its standings kept, as WatchConnectivity does"),
             Figures.time("phone C's watch app comes to the front → shows the standings its application context kept", toFront,
                          limit: nil, seeds: "—", target: "—", meets: true, note: "the watch session alone: no phone in the path"),
+            Figures.time("a Save on phone A's watch → new standings on phone C's watch, app in front", fromWatch,
+                         limit: nil, seeds: "—", target: "p50 < 50 ms", meets: fromWatch.p50 < 0.05,
+                         note: "the chain above plus the Save (outbox append + fdatasync) and the watch's link to A; A's serve commits the score itself"),
         ]
     }
 

@@ -123,6 +123,8 @@ struct ServeCommand: AsyncParsableCommand {
         service.attach(server)
         let publisher = noWeb ? nil : PagePublisher(hub: hub, snapshot: { try hub.snapshot() }, appState: { service.app.state.rawValue })
         let sync = try cloudSync(hub: hub, service: service, paths: paths, statusChanged: { publisher?.changed() })
+        // A watch's score or a page's write goes up at once (its commit signals nothing to this process).
+        service.observeOwnWrites { sync.kick() }
         publisher?.showSync {
             guard let summary = try? hub.cloudSummary(), summary.configuration != nil else { return nil }
             let status = sync.currentStatus
@@ -164,7 +166,7 @@ extension ServeCommand {
         var configuration = PhoneWebConfiguration(host: host, port: port, tls: tls, token: try PairingToken.loadOrCreate(at: paths.pairingToken))
         configuration.anyPortIfTaken = web == nil
         return PhoneWeb(hub: hub, publisher: publisher, configuration: configuration,
-                        logger: Self.webLogger, wrote: { service.storeChanged() }, linkReady: linkReady) { url in
+                        logger: Self.webLogger, wrote: { service.wrote() }, linkReady: linkReady) { url in
             try? DurableFile.replace(paths.webAddress, with: Data((url + "\n").utf8), durable: false)
             // On every address: the one a phone on the network would open is the machine's name.
             let reachable = host == "0.0.0.0" || host == "::"

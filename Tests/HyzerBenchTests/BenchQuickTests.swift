@@ -39,6 +39,7 @@ struct BenchQuickTests {
         if cloud != nil {
             for expected in ["score on phone A → new standings on phone C's watch, app in front",
                              "score on phone A → phone C's watch, app in the background", "phone C's watch app comes to the front",
+                             "a Save on phone A's watch → new standings on phone C's watch",
                              "catch-up: 1,008 events scored offline",
                              "catch-up: a phone away for the whole round", "convergence: score on one of 2 phones"] {
                 #expect(names.contains { $0.hasPrefix(expected) }, "missing \(expected)")

@@ -35,6 +35,22 @@ public final class HubLinkService: LinkServerDelegate {
         publishedObservers.withLockedValue { $0.append(observer) }
     }
 
+    /// Told after every change this process wrote itself (a watch's score, a write from the page):
+    /// the cloud sync uploads it at once. Another process's commit reaches serve through the
+    /// store's commit signal; its own commits signal nothing (the store is only polled for them).
+    private let ownWriteObservers = NIOLockedValueBox<[@Sendable () -> Void]>([])
+
+    public func observeOwnWrites(_ observer: @escaping @Sendable () -> Void) {
+        ownWriteObservers.withLockedValue { $0.append(observer) }
+    }
+
+    /// This process wrote a change outside the link (the page): pushed as another process's
+    /// commit is, and told to whoever follows this process's own writes.
+    public func wrote() {
+        storeChanged()
+        for observer in ownWriteObservers.withLockedValue({ $0 }) { observer() }
+    }
+
     /// - Parameters:
     ///   - appStatusFile: where the app's state is written (`hub/app-state.json`); nil: nowhere.
     ///   - wakeDuration: how long an app a watch's message woke runs before iOS suspends it again.
@@ -68,6 +84,7 @@ public final class HubLinkService: LinkServerDelegate {
                 // right after: both only once the score is committed.
                 publish(snapshot, trigger: classification == .resolution ? .conflictResolution : .watchScore)
                 respond(.stored(alreadyStored: false, classification: classification))
+                for observer in ownWriteObservers.withLockedValue({ $0 }) { observer() }
                 logger.info("score from the watch", metadata: [
                     "device": "\(deviceID)", "event": "\(event.id)", "classification": "\(classification.rawValue)",
                 ])
