@@ -86,6 +86,34 @@ struct WatchWindowTests {
         return (home, server, display, watch)
     }
 
+    /// `windowedWatch`, once its window shows, and the window. A watch whose window never showed
+    /// (a few times in fresh clones' runs under load, not understood: it logged nothing after SDL
+    /// started) is recorded as a known intermittent issue, with its threads' stacks when gdb is
+    /// installed, and started once more: a second start with no window fails the test.
+    static func shownWatch(script: String, environment extra: [String: String?] = [:]) async throws
+        -> (home: TemporaryHome, server: RunningProcess, display: VirtualDisplay, watch: RunningProcess, window: String) {
+        let first = try await windowedWatch(script: script, environment: extra)
+        do {
+            return (first.home, first.server, first.display, first.watch, try await first.display.watchWindow(while: first.watch))
+        } catch let failure as TestFailure {
+            let stacks = await threadStacks(of: first.watch)
+            first.watch.stop()
+            first.server.stop()
+            withKnownIssue("the watch's window did not show; started once more", isIntermittent: true) {
+                throw TestFailure("\(failure)\n\(stacks)")
+            }
+        }
+        let second = try await windowedWatch(script: script, environment: extra)
+        return (second.home, second.server, second.display, second.watch, try await second.display.watchWindow(while: second.watch))
+    }
+
+    /// Where each thread of a running process is (gdb), for a failure's message.
+    static func threadStacks(of process: RunningProcess) async -> String {
+        guard let pid = process.processIdentifier, let gdb = try? VirtualDisplay.tool("gdb") else { return "(no stacks: gdb is not installed)" }
+        let result = try? await CLIProcess.runTool(try VirtualDisplay.tool("timeout"), ["30", gdb, "-p", "\(pid)", "-batch", "-ex", "thread apply all bt 20"])
+        return result.map { $0.stdout.split(separator: "\n").filter { $0.hasPrefix("#") || $0.hasPrefix("Thread") }.joined(separator: "\n") } ?? "(gdb failed)"
+    }
+
     /// Whether the watch's script has passed line `line` (it logs each line as it starts it).
     static func passed(_ line: Int, _ watch: RunningProcess) async -> Bool {
         _ = await eventually(timeout: .seconds(30)) { watch.stderr.contains("line \(line + 1):") || !watch.isRunning }
@@ -97,7 +125,7 @@ struct WatchWindowTests {
     func mouseDrivesTheWindow() async throws {
         // The script checks each step on the watch's side; the test moves to the next step only
         // once the script has passed the line before it.
-        let (home, server, display, watch) = try await Self.windowedWatch(script: """
+        let (home, server, display, watch, window) = try await Self.shownWatch(script: """
             wait-snapshot
             dump layout.json
             expect-screen crown
@@ -116,8 +144,6 @@ struct WatchWindowTests {
         defer { server.stop() }
         defer { watch.stop() }
         func passed(_ line: Int) async -> Bool { await Self.passed(line, watch) }
-
-        let window = try await display.watchWindow(while: watch)
         #expect(try await display.xdotool("getwindowname", window) == "Hyzer — 45 mm", "the UTF-8 title survives LANG unset")
         #expect(await passed(2), "\(watch.stderr.suffix(600))")
         let layout = try JSONDecoder().decode(AccessibilityDump.self, from: Data(contentsOf: home.url.appendingPathComponent("layout.json")))
@@ -173,7 +199,7 @@ struct WatchWindowTests {
     @Test("A double click on Save saves once and leaves the leaderboard: its second click does not open the row under Save",
           .enabled(if: VirtualDisplay.available, "Xvfb and xdotool are not installed (tools/test installs them)"))
     func doubleClickOnSave() async throws {
-        let (home, server, display, watch) = try await Self.windowedWatch(script: """
+        let (home, server, display, watch, window) = try await Self.shownWatch(script: """
             wait-snapshot
             dump board.json
             expect-screen crown
@@ -190,7 +216,6 @@ struct WatchWindowTests {
             let center = frame.center
             return ("\(Int(dump.window.display.x + center.x * dump.window.faceScale))", "\(Int(dump.window.display.y + center.y * dump.window.faceScale))")
         }
-        let window = try await display.watchWindow(while: watch)
         #expect(await passed(2), "\(watch.stderr.suffix(600))")
         let board = try JSONDecoder().decode(AccessibilityDump.self, from: Data(contentsOf: home.url.appendingPathComponent("board.json")))
         let ann = try #require(board.tree.flattened.first { $0.role == .row && $0.label.hasSuffix("Ann") })
