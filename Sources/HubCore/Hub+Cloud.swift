@@ -211,11 +211,10 @@ extension Hub {
                         skip = (event.id, problem)
                         break
                     }
-                    guard let stored = try store.insert(event, receivedAt: receivedAt, using: insert) else {
-                        try store.recordCloudOrder(eventID: event.id, roundID: roundID, cloudSeq: cloudEvent.cloudSeq)
-                        continue
-                    }
+                    let stored = try store.insert(event, receivedAt: receivedAt, using: insert)
                     try store.recordCloudOrder(eventID: event.id, roundID: roundID, cloudSeq: cloudEvent.cloudSeq)
+                    // Nothing inserted: the log held the id already, and it only gets its cloud order.
+                    guard let stored else { continue }
                     context.insertedAny = true
                     // Ordered before an event the ledger holds (one of this phone's, not yet
                     // acknowledged), it cannot simply grow: the next reader rebuilds it.
