@@ -191,6 +191,43 @@ struct WatchMachineTests {
         #expect(WatchMachine.reduce(&state, .clock, Fixture.env(5)).isEmpty, "said once")
     }
 
+    @Test("This watch's queued scores draining to a slow phone are one change however far apart their standings come, and at most five seconds are held")
+    func drainIsOneChange() throws {
+        var state = Fixture.state()
+        let scores = try ["Sarah", "Amy"].map {
+            try ScoreEvent(roundID: Fixture.roundID, playerID: "id-\($0)", hole: 2, strokes: 1, reportedByPlayerID: "id-\($0)",
+                           deviceID: "watch-1", source: .crown, createdAt: Fixture.epoch)
+        }
+        _ = WatchMachine.reduce(&state, .pending(scores), Fixture.env(0.5))
+        _ = WatchMachine.reduce(&state, .reachability(true), Fixture.env(1))
+        let afterSarah = Fixture.snapshot(sequence: 2, standings: [
+            Fixture.standing("Sarah", 1, -3, holes: 2), Fixture.standing("Jake", 2, -2), Fixture.standing("Mike", 3, -1), Fixture.standing("Amy", 4, 2),
+        ])
+        let afterAmy = Fixture.snapshot(sequence: 3, standings: [
+            Fixture.standing("Sarah", 1, -3, holes: 2), Fixture.standing("Jake", 2, -2), Fixture.standing("Amy", 3, -1, holes: 2), Fixture.standing("Mike", 4, -1),
+        ])
+        // The phone stores each score slowly: its standings come 0.8 s apart, each just before its ack.
+        var effects = WatchMachine.reduce(&state, .pushed(afterSarah), Fixture.env(1.1))
+        effects += WatchMachine.reduce(&state, .acked(scores[0], .newScore), Fixture.env(1.1))
+        effects += WatchMachine.reduce(&state, .clock, Fixture.env(1.1 + WatchMachine.arrivalsSettle))
+        #expect(effects.isEmpty, "nothing felt or said while the queue drains: \(effects)")
+        #expect(state.nextTimer == Fixture.epoch.addingTimeInterval(1.1 + WatchMachine.drainingHold))
+        effects = WatchMachine.reduce(&state, .pushed(afterAmy), Fixture.env(1.9))
+        effects += WatchMachine.reduce(&state, .acked(scores[1], .newScore), Fixture.env(1.9))
+        #expect(effects.isEmpty)
+        effects = WatchMachine.reduce(&state, .clock, Fixture.env(1.9 + WatchMachine.arrivalsSettle))
+        #expect(effects.filter { if case .haptic = $0 { true } else { false } } == [.haptic(.notification, value: nil)])
+        #expect(effects.last == .announce("Sarah moves up to first, minus three. Jake drops to second, minus two. Amy moves up to third, minus one. Mike drops to fourth, minus one."))
+
+        // A phone that never acks holds the news back five seconds at most.
+        var stuck = Fixture.state()
+        _ = WatchMachine.reduce(&stuck, .pending(scores), Fixture.env(0.5))
+        _ = WatchMachine.reduce(&stuck, .reachability(true), Fixture.env(1))
+        _ = WatchMachine.reduce(&stuck, .pushed(afterSarah), Fixture.env(1.1))
+        #expect(WatchMachine.reduce(&stuck, .clock, Fixture.env(6)).isEmpty)
+        #expect(WatchMachine.reduce(&stuck, .clock, Fixture.env(1.1 + WatchMachine.drainingHold)).contains(.haptic(.notification, value: nil)))
+    }
+
     @Test("When positions change, rows reshuffle with arrows and a notification haptic")
     func reshuffle() {
         var state = Fixture.state()

@@ -9,6 +9,9 @@ public enum WatchMachine {
     /// Standings that arrive within this of each other are one change for the wearer: felt and
     /// said once, for the net change, this long after the last.
     public static let arrivalsSettle: TimeInterval = 0.3
+    /// The longest a burst is held while this watch's own queue drains (a phone that stores and
+    /// never acks must not keep the news back for good).
+    public static let drainingHold: TimeInterval = 5
 
     public static func reduce(_ state: inout WatchState, _ input: WatchInput, _ env: WatchEnvironment) -> [WatchEffect] {
         let wasInFront = !state.appInBackground
@@ -579,14 +582,14 @@ public enum WatchMachine {
         }
         // Felt and said once arrivals settle.
         let since = state.news?.since ?? env.now
-        state.news = News(from: heard, since: since, due: min(env.now.addingTimeInterval(arrivalsSettle), since.addingTimeInterval(1)))
+        state.news = News(from: heard, since: since, last: env.now)
         return effects + staleness(&state, env)
     }
 
     /// Once standings have stopped arriving: one haptic if anyone moved since the wearer last
     /// heard, and one announcement of the net change.
     private static func tellNews(_ state: inout WatchState, _ env: WatchEnvironment) -> [WatchEffect] {
-        guard let news = state.news, env.now >= news.due else { return [] }
+        guard let news = state.news, env.now >= news.due(drainingOwnQueue: state.drainingOwnQueue) else { return [] }
         state.news = nil
         guard let new = state.round, new.id == news.from.id else { return [] }
         var effects: [WatchEffect] = []

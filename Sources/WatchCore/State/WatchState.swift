@@ -307,9 +307,13 @@ public struct WatchState: Sendable, Hashable {
 
     /// When something happens by itself next (the voice overlay's auto-save, or saying the
     /// standings turned stale), if anything does.
+    /// Scores from this watch are on their way to a phone in range: the standings each brings are
+    /// part of the same burst.
+    public var drainingOwnQueue: Bool { reachable && !pendingScores.isEmpty }
+
     public var nextTimer: Date? {
         var due: [Date] = []
-        if let news { due.append(news.due) }
+        if let news { due.append(news.due(drainingOwnQueue: drainingOwnQueue)) }
         if case .voice(let overlay) = screen, let deadline = overlay.deadline { due.append(deadline) }
         // Saying "out of date" once the standings turn stale.
         if !staleAnnounced, round != nil, judgesStaleness, let freshAt { due.append(freshAt.addingTimeInterval(Self.staleAfter + 0.001)) }
@@ -322,6 +326,15 @@ public struct News: Sendable, Hashable {
     public let from: RoundSnapshot
     /// When the first of these arrivals came: a stream of arrivals is told at most a second after it.
     public let since: Date
-    /// When arrivals will have settled: no new standings for `WatchMachine.arrivalsSettle`.
-    public var due: Date
+    /// When the latest came.
+    public var last: Date
+
+    /// When the news is told: once arrivals have settled (none for `WatchMachine.arrivalsSettle`),
+    /// at most a second after the first. While this watch's own queued scores are still going out,
+    /// the burst is not over (each of them brings standings, however slowly the phone stores them):
+    /// it is told once they are out, at most `WatchMachine.drainingHold` after the first arrival.
+    public func due(drainingOwnQueue: Bool) -> Date {
+        drainingOwnQueue ? since.addingTimeInterval(WatchMachine.drainingHold)
+            : min(last.addingTimeInterval(WatchMachine.arrivalsSettle), since.addingTimeInterval(1))
+    }
 }
