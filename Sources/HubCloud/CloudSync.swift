@@ -319,7 +319,8 @@ public final class CloudSync: Service, Sendable {
         }
     }
 
-    /// Uploads everything waiting, then downloads every shared round past its cursor. A pass
+    /// Uploads everything waiting, then downloads every shared round past its cursor (but a
+    /// round this pass's upload caught up with: `syncOnce`). A pass
     /// that does not finish within 30 s (a connection gone silent) fails, and the loop reconnects.
     func pass(_ cloud: CloudConnection, configuration: CloudConfiguration) async throws {
         let result = try await cloud.whileConnected(deadline: .seconds(30)) {
@@ -413,6 +414,8 @@ public final class CloudSync: Service, Sendable {
             try await cloud.share(round)
             try await blocking { try hub.recordRoundUploaded(round.id, organizer: cloud.role) }
         }
+        // Per round, the highest number the cloud gave this pass's uploads.
+        var uploadedThrough: [UUID: Int64] = [:]
         while !work.eventsToUpload.isEmpty {
             // Round by round, each round's events in this phone's order.
             var byRound: [(UUID, [ScoreEvent])] = []
@@ -423,6 +426,7 @@ public final class CloudSync: Service, Sendable {
                 let upload = try await cloud.upload(events, roundID: roundID)
                 try await blocking { try hub.recordUploaded(upload.acknowledged) }
                 result.uploaded += upload.acknowledged.count
+                if let highest = upload.acknowledged.map(\.cloudSeq).max() { uploadedThrough[roundID] = max(highest, uploadedThrough[roundID] ?? 0) }
                 for (event, reason) in upload.refused {
                     logger.error("the cloud refused score \(event.id): \(reason)")
                     try await blocking { try hub.recordRefused(event.id, reason: reason) }
@@ -442,6 +446,10 @@ public final class CloudSync: Service, Sendable {
         }
         result.cursors = work.cursors
         for (roundID, start) in work.cursors {
+            // This pass's upload continued the round's cursor: the cloud held nothing past it
+            // before these events, and what comes after them is notified (or the poll finds it).
+            // Reading the round again would only compete with the other phones taking them.
+            if let through = uploadedThrough[roundID], start >= through { continue }
             let applied = try await download(roundID, from: start, hub: hub, cloud: cloud, onState: onState)
             result.downloaded += applied.added
             result.cursors[roundID] = applied.cursor

@@ -157,6 +157,10 @@ extension Hub {
     /// One transaction: a phone killed mid-download keeps all of a batch or none of it.
     /// The caller has checked that the rows follow the cursor with no gap.
     ///
+    /// Committed without a sync, as an upload's acknowledgement is: the cloud keeps these events,
+    /// and a power cut that loses the commit loses the cursor with them, so the next pass
+    /// downloads them again. The next synced commit (a score) makes them durable with it.
+    ///
     /// The round in play is read from memory and its ledger grows with the batch, as a score's
     /// append grows it: the standings of the change come back built (`CloudApplied.snapshot`), for
     /// `serve` to push the moment the commit returns. `standings.json` is the caller's to write
@@ -164,7 +168,7 @@ extension Hub {
     @discardableResult
     public func applyFromCloud(roundID: UUID, rows: [CloudRow], status: RoundStatus?) throws -> CloudApplied {
         var standings: StandingsInMemory?
-        let (added, changed) = try appending { store, context -> (Int, Bool) in
+        let (added, changed) = try appending(synced: false) { store, context -> (Int, Bool) in
             let committedSequence = try store.sequence
             let inPlay = try? roundInPlay(in: store, context: &context, at: committedSequence)
             guard var round = inPlay?.id == roundID ? inPlay : try store.round(id: roundID),

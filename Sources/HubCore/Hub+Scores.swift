@@ -219,11 +219,11 @@ extension Hub {
     /// Runs appends in one write transaction. The round's ledger they grow goes back to the cache
     /// after the commit; when the transaction fails it goes back only if nothing was inserted and
     /// the sequence was not bumped (it still holds committed state), else it is dropped and the
-    /// next reader rebuilds it.
-    func appending<T>(_ body: (HubStore, inout AppendContext) throws -> T) throws -> T {
+    /// next reader rebuilds it. `synced: false` is `HubDatabase.write`'s: for what the cloud holds.
+    func appending<T>(synced: Bool = true, _ body: (HubStore, inout AppendContext) throws -> T) throws -> T {
         var context = AppendContext()
         do {
-            let result = try database.write { store in try body(store, &context) }
+            let result = try database.write(synced: synced) { store in try body(store, &context) }
             if let ledger = context.ledger {
                 keep(ledger)
                 // The round as this commit left it (its progress), current at the bumped sequence.

@@ -144,7 +144,7 @@ struct CloudBench {
             watchA.session.send(.save)
             try watch.wait(timeout: 10, "phone C's watch saw no new standings after a save on phone A's watch")
         }
-        let limitName = "PostgreSQL commit + NOTIFY round trip + SQLite commit ×2, 50 ms apart + socket RTT"
+        let limitName = "SQLite commit on A + PostgreSQL commit + NOTIFY round trip + SQLite commit without a sync on C, 50 ms apart + socket RTT"
         return [
             Figures.time("score on phone A → new standings on phone C's watch, app in front (a live message)", live,
                          limit: (limitName, limit), seeds: "—", target: "p50 < 50 ms", meets: live.p50 < 0.05,

@@ -74,6 +74,33 @@ struct CloudContractTests {
         #expect(stored == "1,2", "each event once, with the number it got first")
     }
 
+    @Test("A pass that uploads still takes what another phone uploaded just before it; after catching up with its own upload it reads nothing back")
+    func uploadThenDownload() async throws {
+        let cloud = try await SeveralPhonesTests.makeCloud(phones: ["jake", "sarah"])
+        let (jakeHome, jake) = try Self.phone(try cloud.url("jake"), player: "Jake")
+        let (sarahHome, sarah) = try Self.phone(try cloud.url("sarah"), player: "Sarah", autoJoin: true)
+        defer { withExtendedLifetime((jakeHome, sarahHome)) {} }
+        try jake.startRound(course: "Willow Creek", players: ["Jake", "Sarah"])
+        try jake.score(player: "Jake", strokes: 3, hole: 1)
+        #expect(try await Self.sync(jake).uploaded == 1)
+        try await Self.sync(sarah)
+        #expect(try sarah.roundInPlay() != nil, "Sarah's phone joined")
+        // Sarah's score goes up (number 2); Jake's next one goes up after it (number 3), in a pass
+        // that must still download number 2.
+        try sarah.score(player: "Sarah", strokes: 2, hole: 1)
+        #expect(try await Self.sync(sarah).uploaded == 1)
+        try jake.score(player: "Jake", strokes: 4, hole: 2)
+        let pass = try await Self.sync(jake)
+        #expect(pass.uploaded == 1 && pass.downloaded == 1, "\(pass)")
+        #expect(try jake.snapshot().round?.standings.first?.name == "Sarah", "Sarah's ace is on Jake's phone")
+        // Nobody else scored: the next upload continues the cursor, and nothing is read back.
+        try jake.score(player: "Jake", strokes: 3, hole: 3)
+        let next = try await Self.sync(jake)
+        #expect(next.uploaded == 1 && next.downloaded == 0 && next.cursors.values.max() == 4, "\(next)")
+        // And Sarah's phone takes both of Jake's.
+        #expect(try await Self.sync(sarah).downloaded == 2)
+    }
+
     @Test("The cloud refuses, score by score and with its reason, what no phone could apply, and takes the good score sent with them")
     func refusals() async throws {
         let cloud = try await SeveralPhonesTests.makeCloud(phones: ["jake", "other"])

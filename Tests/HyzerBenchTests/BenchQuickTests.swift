@@ -45,7 +45,7 @@ struct BenchQuickTests {
                 #expect(names.contains { $0.hasPrefix(expected) }, "missing \(expected)")
             }
         }
-        #expect(report.limits.count == (cloud == nil ? 6 : 9))
+        #expect(report.limits.count == (cloud == nil ? 6 : 10))
         #expect((report.figures + report.limits).allSatisfy { $0.p50.isFinite && $0.p50 >= 0 && $0.iterations > 0 })
     }
 }
