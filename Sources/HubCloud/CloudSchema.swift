@@ -619,7 +619,8 @@ BEGIN
         RAISE EXCEPTION 'only the organizer''s phone (%) completes round %', r.organizer, v_round USING ERRCODE = 'HZ104';
     END IF;
     UPDATE hyzer.round AS x SET status = 'completed', completed_by = session_user, completed_at = now() WHERE x.id = v_round;
-    PERFORM pg_notify('hyzer_events', v_round::text || ':' || coalesce((SELECT e.round_seq FROM hyzer.score_event e WHERE e.round_id = v_round ORDER BY e.round_seq DESC LIMIT 1), 0)::text);
+    -- Not a number: a phone that holds every score of the round still has the completion to take.
+    PERFORM pg_notify('hyzer_events', v_round::text || ':completed');
     RETURN true;
 END $$;
 

@@ -104,7 +104,7 @@ public final class CloudSync: Service, Sendable {
     private let interest = NIOLockedValueBox<(cursors: [UUID: Int64], discovering: Bool)>(([:], true))
     /// What the next pass is for: everything (a kick, a poll, a newly shared round), or only the
     /// rounds that notifications named.
-    private let pending = NIOLockedValueBox<(everything: Bool, rounds: [UUID: Int64])>((true, [:]))
+    private let pending = NIOLockedValueBox<(everything: Bool, rounds: [UUID: Int64], completed: Set<UUID>)>((true, [:], []))
     /// Notifications are hints anyone may send: after two passes in a row that found nothing, the
     /// next notification waits `quietAfterFruitlessPass` (one pass then answers any number of them).
     /// One fruitless pass (a poll, a hint that raced a pass) costs an honest hint nothing.
@@ -249,6 +249,7 @@ public final class CloudSync: Service, Sendable {
                         self.pending.withLockedValue { pending in
                             switch wake {
                             case .round(let round, let number): pending.rounds[round] = max(number, pending.rounds[round] ?? 0)
+                            case .completed(let round): pending.completed.insert(round)
                             case .everything: pending.everything = true
                             }
                         }
@@ -265,14 +266,14 @@ public final class CloudSync: Service, Sendable {
                 group.addTask {
                     try await self.pass(cloud, configuration: configuration)
                     for await _ in wakes {
-                        let (everything, rounds) = self.pending.withLockedValue { pending in
-                            defer { pending = (false, [:]) }
+                        let (everything, rounds, completed) = self.pending.withLockedValue { pending in
+                            defer { pending = (false, [:], []) }
                             return pending
                         }
                         if everything {
                             try await self.pass(cloud, configuration: configuration)
-                        } else if !rounds.isEmpty {
-                            try await self.follow(rounds, cloud)
+                        } else if !rounds.isEmpty || !completed.isEmpty {
+                            try await self.follow(rounds, completed: completed, cloud)
                         }
                     }
                 }
@@ -282,18 +283,23 @@ public final class CloudSync: Service, Sendable {
         }
     }
 
-    /// What a notification wakes: a pass reading one round, or a whole pass.
+    /// What a notification wakes: a pass reading one round (its events, or whether it was
+    /// completed), or a whole pass.
     private enum Wake {
         case round(UUID, Int64)
+        case completed(UUID)
         case everything
     }
 
-    /// What a notification (`ROUND-ID:NUMBER`) is worth here: a round this phone follows, past its
-    /// cursor; a whole pass for a newly shared round that could be offered; nothing otherwise.
+    /// What a notification (`ROUND-ID:NUMBER`, or `ROUND-ID:completed`) is worth here: a round this
+    /// phone follows, past its cursor or said to be completed; a whole pass for a newly shared
+    /// round that could be offered; nothing otherwise.
     private func concerns(_ payload: String) -> Wake? {
         let parts = payload.split(separator: ":")
-        guard parts.count == 2, let id = UUID(canonicalString: String(parts[0])), let number = Int64(parts[1]) else { return nil }
+        guard parts.count == 2, let id = UUID(canonicalString: String(parts[0])) else { return nil }
         let (cursors, discovering) = interest.withLockedValue { $0 }
+        if parts[1] == "completed" { return cursors[id] != nil ? .completed(id) : nil }
+        guard let number = Int64(parts[1]) else { return nil }
         if let cursor = cursors[id] { return number > cursor ? .round(id, number) : nil }
         return number == 0 && discovering ? .everything : nil
     }
@@ -336,17 +342,23 @@ public final class CloudSync: Service, Sendable {
     }
 
     /// A notification's pass: reads only the rounds it named, past their cursors, and applies
-    /// them (no upload, no discovery: a kick or the poll does those).
-    func follow(_ rounds: [UUID: Int64], _ cloud: CloudConnection) async throws {
+    /// them (no upload, no discovery: a kick or the poll does those). A round said to be completed
+    /// is read as a whole pass reads it (`round_info` says whether it is: a hint proves nothing).
+    func follow(_ rounds: [UUID: Int64], completed: Set<UUID> = [], _ cloud: CloudConnection) async throws {
         let cursors = interest.withLockedValue { $0.cursors }
         // A number this phone has reached since (its own upload, a pass) is not read again.
-        let unread = rounds.compactMap { round, number in cursors[round].flatMap { number > $0 ? (round, $0) : nil } }
-        guard !unread.isEmpty else { return }
+        let unread = rounds.compactMap { round, number in
+            cursors[round].flatMap { number > $0 && !completed.contains(round) ? (round, $0) : nil }
+        }
+        let ending = completed.compactMap { round in cursors[round].map { (round, $0) } }
+        guard !unread.isEmpty || !ending.isEmpty else { return }
         let result = try await cloud.whileConnected(deadline: .seconds(30)) {
             var result = PassResult(cursors: cursors)
             var changes: [StandingsSnapshot?] = []
-            for (round, start) in unread {
-                let applied = try await CloudSync.apply(round, from: start, through: nil, status: nil, hub: self.hub, cloud: cloud, onState: { _ in })
+            for (round, start, whole) in unread.map({ ($0, $1, false) }) + ending.map({ ($0, $1, true) }) {
+                let applied = whole
+                    ? try await CloudSync.download(round, from: start, hub: self.hub, cloud: cloud, onState: { _ in })
+                    : try await CloudSync.apply(round, from: start, through: nil, status: nil, hub: self.hub, cloud: cloud, onState: { _ in })
                 result.downloaded += applied.added
                 result.cursors[round] = applied.cursor
                 if applied.changed { changes.append(applied.snapshot) }

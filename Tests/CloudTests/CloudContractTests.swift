@@ -171,6 +171,34 @@ struct CloudContractTests {
         }
     }
 
+    @Test("The organizer ending the round reaches a phone that already holds every score of it at once (its notification), not at the next poll")
+    func completionIsNotified() async throws {
+        let cloud = try await SeveralPhonesTests.makeCloud(phones: ["jake", "sarah"])
+        let (jakeHome, jake) = try Self.phone(try cloud.url("jake"), player: "Jake")
+        let (sarahHome, sarah) = try Self.phone(try cloud.url("sarah"), player: "Sarah", autoJoin: true)
+        defer { withExtendedLifetime((jakeHome, sarahHome)) {} }
+        try jake.startRound(course: "Willow Creek", players: ["Jake", "Sarah"])
+        for (player, strokes) in [("Jake", 3), ("Sarah", 4)] { try jake.score(player: player, strokes: strokes, hole: 1) }
+        try await Self.sync(jake)
+        // A poll so rare that only the notification can explain the completion arriving within the test's time.
+        let sync = CloudSync(hub: sarah, statusFile: nil, logger: Self.logger, pollInterval: .seconds(600))
+        let running = Task { try await sync.run() }
+        defer { running.cancel() }
+        #expect(try await eventually(timeout: .seconds(20)) { try sarah.roundInPlay() != nil && sarah.cloudWork().cursors.values.max() == 2 })
+        // Anyone may send the hint: a forged one is checked against the round and changes nothing.
+        let roundID = try #require(try sarah.roundInPlay()?.id)
+        _ = try await SeveralPhonesTests.psql(cloud.adminURL, "SELECT pg_notify('hyzer_events', '\(roundID.uuidString.lowercased()):completed')")
+        try jake.score(player: "Sarah", strokes: 3, hole: 2)
+        try await Self.sync(jake)
+        #expect(try await eventually(timeout: .seconds(20)) { try sarah.cloudWork().cursors.values.max() == 3 })
+        #expect(try sarah.roundInPlay() != nil, "a forged hint ended nothing")
+        // Sarah's phone holds every score: ending the round brings no new number, only the completion.
+        _ = try jake.finishRound(force: true)
+        try await Self.sync(jake)
+        #expect(try await eventually(timeout: .seconds(20)) { try sarah.roundInPlay() == nil }, "Sarah's phone still has the round in play")
+        #expect(try sarah.snapshot().round == nil)
+    }
+
     @Test("A role that is not a phone, or a superuser, cannot be used as a phone: the message says how to make one")
     func onlyPhones() async throws {
         let cloud = try await SeveralPhonesTests.makeCloud(phones: ["jake"])
