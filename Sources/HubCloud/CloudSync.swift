@@ -421,7 +421,10 @@ public final class CloudSync: Service, Sendable {
                 }
             }
         }
-        if !work.isEmpty { onState(.syncing) }
+        // A catch-up says so (more than one call's worth to upload); a score going up takes
+        // milliseconds, and saying it would write the status and update the page on the score's
+        // way to the other phones.
+        if work.eventsToUpload.count >= Hub.eventsPerUpload { onState(.syncing) }
         for round in work.roundsToUpload {
             try await cloud.share(round)
             try await blocking { try hub.recordRoundUploaded(round.id, organizer: cloud.role) }
@@ -542,7 +545,8 @@ public final class CloudSync: Service, Sendable {
             // The next batch is read while this one is applied: the cloud and this phone's disk
             // work at once (a catch-up's reads took a third of its time).
             async let following: [CloudRow] = more ? cloud.events(roundID: roundID, after: end) : []
-            onState(.syncing)
+            // As for uploads: said by a download that reads more than once.
+            if more { onState(.syncing) }
             let batch = rows
             let applied = try await blocking { try hub.applyFromCloud(roundID: roundID, rows: batch, status: status) }
             result.added += applied.added

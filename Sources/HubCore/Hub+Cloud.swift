@@ -68,9 +68,12 @@ extension Hub {
 
     // MARK: Upload
 
+    /// How many events one upload call takes (`hyzer.upload_events` takes at most 2,000).
+    public static let eventsPerUpload = 1000
+
     /// Everything waiting for the cloud, oldest first (at most `eventLimit` events), with the
     /// configuration and cursors it goes with: one read.
-    public func cloudWork(eventLimit: Int = 1000) throws -> CloudWork {
+    public func cloudWork(eventLimit: Int = eventsPerUpload) throws -> CloudWork {
         try database.read { store in
             var work = CloudWork(configuration: try store.cloudConfiguration(), roundInPlay: try store.roundInPlayHeader() != nil)
             let shared = try store.sharedRounds()

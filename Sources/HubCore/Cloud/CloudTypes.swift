@@ -163,8 +163,6 @@ public struct CloudWork: Sendable {
     public var configuration: CloudConfiguration?
     /// Whether a round is in play here (a newly shared round is then not offered).
     public var roundInPlay = false
-
-    public var isEmpty: Bool { roundsToUpload.isEmpty && completionsToUpload.isEmpty && eventsToUpload.isEmpty }
 }
 
 /// `hyzer-hub cloud status`: what is shared and what waits, read from the local store alone.
