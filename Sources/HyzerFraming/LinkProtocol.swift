@@ -18,6 +18,8 @@ public enum LinkProtocol {
     /// The watch's reconnect delays grow from `backoffBase`, doubling, up to `backoffCap` (with jitter).
     public static let backoffBase: TimeAmount = .milliseconds(50)
     public static let backoffCap: TimeAmount = .seconds(2)
+    /// How long the watch waits for the hub's welcome after its hello before it tries again.
+    public static let handshakeTimeout: TimeAmount = .seconds(2)
     /// Before hello, a frame may be no larger than this: a hello is well under 1 KiB.
     public static let maxHelloFrameBytes = 4 * 1024
     /// After pairing, the largest frame the hub takes from a watch: a score or a heartbeat, with

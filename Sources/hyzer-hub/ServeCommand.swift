@@ -23,7 +23,8 @@ struct ServeCommand: AsyncParsableCommand {
             changes made by other hyzer-hub commands while serve runs. Stops cleanly on SIGINT or SIGTERM.
 
             --latency, --jitter and --drop condition the link in both directions, to rehearse a bad \
-            connection: every score still lands exactly once.
+            connection: every score still lands exactly once. --latency plus --jitter stays under \
+            1000 ms (a watch waits 2 s for the phone's welcome to its hello).
 
             With a cloud set (hyzer-hub cloud set, or --cloud), serve also keeps the phone in step \
             with the other phones: uploads what waits, downloads their scores as they land, and \
@@ -66,6 +67,12 @@ struct ServeCommand: AsyncParsableCommand {
         }
         guard latency >= 0 else { throw ValidationError("--latency must be 0 or more milliseconds; got \(latency).") }
         guard jitter >= 0 else { throw ValidationError("--jitter must be 0 or more milliseconds; got \(jitter).") }
+        // The hello and the welcome are each delayed by up to latency + jitter, and a watch waits
+        // this long for the welcome: beyond it, no watch ever pairs.
+        let pairable = LinkProtocol.handshakeTimeout.nanoseconds / 2_000_000
+        guard Int64(latency) + Int64(jitter) < pairable else {
+            throw ValidationError("--latency plus --jitter must stay under \(pairable) ms: a watch waits \(pairable * 2 / 1000) s for the phone's welcome, and its hello and the welcome are each delayed by up to that much; got \(latency) + \(jitter) ms.")
+        }
         guard (0...1).contains(drop) else { throw ValidationError("--drop is a probability between 0 and 1; got \(drop).") }
         guard wakeSeconds.isFinite, (0.1...600).contains(wakeSeconds) else {
             throw ValidationError("--wake-seconds must be 0.1 to 600 seconds; got \(wakeSeconds).")

@@ -288,6 +288,7 @@ struct TCPLinkTests {
             (["--listen", "http://x"], "Error: The value 'http://x' is invalid for '--listen <ADDRESS>': \"http://x\" is not a link address; use unix:PATH or tcp:HOST:PORT (e.g. unix:/tmp/hyzer/hub/link.sock, tcp:127.0.0.1:7420)."),
             (["--drop", "1.5"], "Error: --drop is a probability between 0 and 1; got 1.5."),
             (["--latency=-5"], "Error: --latency must be 0 or more milliseconds; got -5."),
+            (["--latency", "800", "--jitter", "200"], "Error: --latency plus --jitter must stay under 1000 ms: a watch waits 2 s for the phone's welcome, and its hello and the welcome are each delayed by up to that much; got 800 + 200 ms."),
         ]
         for (arguments, message) in cases {
             let result = try await CLIProcess.run("hyzer-hub", ["--home", home.path, "serve"] + arguments)

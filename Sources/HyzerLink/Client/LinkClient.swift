@@ -28,7 +28,7 @@ public struct LinkClientConfiguration: Sendable {
 
     public init(
         address: LinkAddress, token: String, deviceID: String, trust: HubTrust? = nil, complicationEnabled: Bool = false, wearer: String? = nil,
-        handshakeTimeout: TimeAmount = .seconds(2),
+        handshakeTimeout: TimeAmount = LinkProtocol.handshakeTimeout,
         backoffBase: TimeAmount = LinkProtocol.backoffBase, backoffCap: TimeAmount = LinkProtocol.backoffCap,
         minimumAckTimeout: TimeAmount = .milliseconds(200), maxFrameBytes: Int = LinkProtocol.maxFrameBytes
     ) {
