@@ -105,10 +105,8 @@ public final class CloudSync: Service, Sendable {
     /// What the next pass is for: everything (a kick, a poll, a newly shared round), or only the
     /// rounds that notifications named.
     private let pending = NIOLockedValueBox<(everything: Bool, rounds: [UUID: Int64], completed: Set<UUID>)>((true, [:], []))
-    /// Notifications are hints anyone may send: after two passes in a row that found nothing, the
-    /// next notification waits `quietAfterFruitlessPass` (one pass then answers any number of them).
-    /// One fruitless pass (a poll, a hint that raced a pass) costs an honest hint nothing.
-    private let gate = NIOLockedValueBox<(quietUntil: ContinuousClock.Instant, deferred: Bool, fruitless: Int)>((.now, false, 0))
+    /// Notifications are hints anyone may send: when they may wake a pass.
+    private let gate = NIOLockedValueBox(HintGate(quiet: quietAfterFruitlessPass, now: .now))
     static let quietAfterFruitlessPass = Duration.milliseconds(100)
 
     /// Follows the hub's cloud configuration: `cloud set` to another URL reconnects there,
@@ -295,33 +293,29 @@ public final class CloudSync: Service, Sendable {
     /// phone follows, past its cursor or said to be completed; a whole pass for a newly shared
     /// round that could be offered; nothing otherwise.
     private func concerns(_ payload: String) -> Wake? {
-        let parts = payload.split(separator: ":")
+        let parts = payload.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2, let id = UUID(canonicalString: String(parts[0])) else { return nil }
         let (cursors, discovering) = interest.withLockedValue { $0 }
         if parts[1] == "completed" { return cursors[id] != nil ? .completed(id) : nil }
-        guard let number = Int64(parts[1]) else { return nil }
+        guard parts[1].utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), let number = Int64(parts[1]) else { return nil }
         if let cursor = cursors[id] { return number > cursor ? .round(id, number) : nil }
         return number == 0 && discovering ? .everything : nil
     }
 
     /// Wakes a pass now, or (after a pass that found nothing) once the quiet time is over.
     private func wakeForNotification(_ continuation: AsyncStream<Void>.Continuation) {
-        let now = ContinuousClock.now
-        let later = gate.withLockedValue { gate -> ContinuousClock.Instant? in
-            if now >= gate.quietUntil { return nil }
-            if gate.deferred { return .now }  // a wake is already scheduled: this one joins it
-            gate.deferred = true
-            return gate.quietUntil
-        }
-        guard let later else {
-            continuation.yield()
-            return
-        }
-        guard later > now else { return }
-        Task {
-            try? await Task.sleep(until: later)
-            self.gate.withLockedValue { $0.deferred = false }
-            continuation.yield()
+        switch gate.withLockedValue({ $0.hint(at: .now) }) {
+        case .wake: continuation.yield()
+        case .joined: return
+        case .wakeAt(let first):
+            Task {
+                var until: ContinuousClock.Instant? = first
+                while let instant = until {
+                    try? await Task.sleep(until: instant)
+                    until = self.gate.withLockedValue { $0.scheduledWake(at: .now) }
+                }
+                continuation.yield()
+            }
         }
     }
 
@@ -375,10 +369,7 @@ public final class CloudSync: Service, Sendable {
     /// What the notifications may wake a pass for now, and whether this pass found anything.
     private func finished(_ result: PassResult, discovering: Bool? = nil) {
         interest.withLockedValue { $0 = (result.cursors, discovering ?? result.discovering) }
-        gate.withLockedValue { gate in
-            gate.fruitless = result.uploaded == 0 && result.downloaded == 0 ? gate.fruitless + 1 : 0
-            if gate.fruitless >= 2 { gate.quietUntil = .now + Self.quietAfterFruitlessPass }
-        }
+        gate.withLockedValue { $0.passEnded(foundSomething: result.uploaded > 0 || result.downloaded > 0, at: .now) }
     }
 
     /// One pass, usable without a running service (`hyzer-hub cloud sync`, `round join`).
