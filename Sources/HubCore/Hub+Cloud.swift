@@ -235,6 +235,8 @@ extension Hub {
                 try store.recordSkipped(roundID: roundID, cloudSeq: row.cloudSeq, eventID: skip.0, reason: skip.1, at: clock())
             }
             if let last = rows.last?.cloudSeq { try store.advanceCursor(of: roundID, to: last) }
+            // The cloud holds the round's completion already: this phone has none to upload.
+            if status == .completed { try store.markCompletionUploaded(roundID) }
             let before = (round.status, round.selectedHole)
             if round.status.acceptsScores {
                 if status == .completed {

@@ -197,6 +197,7 @@ struct CloudContractTests {
         try await Self.sync(jake)
         #expect(try await eventually(timeout: .seconds(20)) { try sarah.roundInPlay() == nil }, "Sarah's phone still has the round in play")
         #expect(try sarah.snapshot().round == nil)
+        #expect(try sarah.cloudWork().completionsToUpload.isEmpty, "a completion taken from the cloud is not sent back")
     }
 
     @Test("A role that is not a phone, or a superuser, cannot be used as a phone: the message says how to make one")
