@@ -104,7 +104,8 @@ public final class CloudSync: Service, Sendable {
     private let interest = NIOLockedValueBox<(cursors: [UUID: Int64], discovering: Bool)>(([:], true))
     /// What the next pass is for: everything (a kick, a poll, a newly shared round), or only the
     /// rounds that notifications named.
-    private let pending = NIOLockedValueBox<(everything: Bool, rounds: [UUID: Int64], completed: Set<UUID>)>((true, [:], []))
+    /// `settled`: the whole pass reads settled rounds too (the poll's; `CloudWork.settled`).
+    private let pending = NIOLockedValueBox<(everything: Bool, settled: Bool, rounds: [UUID: Int64], completed: Set<UUID>)>((true, true, [:], []))
     /// Notifications are hints anyone may send: when they may wake a pass.
     private let gate = NIOLockedValueBox(HintGate(quiet: quietAfterFruitlessPass, now: .now))
     static let quietAfterFruitlessPass = Duration.milliseconds(100)
@@ -258,18 +259,19 @@ public final class CloudSync: Service, Sendable {
                 group.addTask { [pollInterval] in
                     while true {
                         try await Task.sleep(for: pollInterval)
+                        self.pending.withLockedValue { $0.settled = true }
                         self.kick()
                     }
                 }
                 group.addTask {
-                    try await self.pass(cloud, configuration: configuration)
+                    try await self.pass(cloud, configuration: configuration, settledToo: true)
                     for await _ in wakes {
-                        let (everything, rounds, completed) = self.pending.withLockedValue { pending in
-                            defer { pending = (false, [:], []) }
+                        let (everything, settled, rounds, completed) = self.pending.withLockedValue { pending in
+                            defer { pending = (false, false, [:], []) }
                             return pending
                         }
                         if everything {
-                            try await self.pass(cloud, configuration: configuration)
+                            try await self.pass(cloud, configuration: configuration, settledToo: settled)
                         } else if !rounds.isEmpty || !completed.isEmpty {
                             try await self.follow(rounds, completed: completed, cloud)
                         }
@@ -320,12 +322,14 @@ public final class CloudSync: Service, Sendable {
     }
 
     /// Uploads everything waiting, then downloads every shared round past its cursor (but a
-    /// round this pass's upload caught up with: `syncOnce`). A pass
-    /// that does not finish within 30 s (a connection gone silent) fails, and the loop reconnects.
-    func pass(_ cloud: CloudConnection, configuration: CloudConfiguration) async throws {
+    /// round this pass's upload caught up with, and settled rounds unless `settledToo`:
+    /// `syncOnce`). A pass that does not finish within 30 s (a connection gone silent) fails, and
+    /// the loop reconnects.
+    func pass(_ cloud: CloudConnection, configuration: CloudConfiguration, settledToo: Bool) async throws {
         let result = try await cloud.whileConnected(deadline: .seconds(30)) {
             try await CloudSync.syncOnce(hub: self.hub, cloud: cloud, player: configuration.player, autoJoin: configuration.autoJoin,
-                                         expecting: configuration, logger: self.logger, onState: { self.set($0) }, onChange: self.onChange)
+                                         settledToo: settledToo, expecting: configuration, logger: self.logger,
+                                         onState: { self.set($0) }, onChange: self.onChange)
         }
         finished(result)
         let known = status.withLockedValue { Set($0.offers.map(\.roundID)) }
@@ -378,7 +382,7 @@ public final class CloudSync: Service, Sendable {
     /// no longer that one. `onChange` is told when the store changed (the default writes
     /// `standings.json`; a running `serve` pushes to its watches first).
     @discardableResult
-    public static func syncOnce(hub: Hub, cloud: CloudConnection, player: String?, autoJoin: Bool = false,
+    public static func syncOnce(hub: Hub, cloud: CloudConnection, player: String?, autoJoin: Bool = false, settledToo: Bool = true,
                                 expecting configuration: CloudConfiguration? = nil, logger: Logger,
                                 onState: @Sendable (SyncState) -> Void = { _ in },
                                 onChange: (@Sendable (StandingsSnapshot?) -> Void)? = nil) async throws -> PassResult {
@@ -456,6 +460,10 @@ public final class CloudSync: Service, Sendable {
             // before these events, and what comes after them is notified (or the poll finds it).
             // Reading the round again would only compete with the other phones taking them.
             if let through = uploadedThrough[roundID], start >= through { continue }
+            // A round finished here and in the cloud changes only by a late upload, which is
+            // notified: read on connecting and at the poll, not after every local change (a phone
+            // keeps every round it ever shared).
+            if !settledToo, work.settled.contains(roundID) { continue }
             let applied = try await download(roundID, from: start, hub: hub, cloud: cloud, onState: onState)
             result.downloaded += applied.added
             result.cursors[roundID] = applied.cursor

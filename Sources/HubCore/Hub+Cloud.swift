@@ -82,8 +82,8 @@ extension Hub {
                 guard let id = UUID(canonicalString: record.roundID), let row = try store.roundRecord(id: id) else { continue }
                 work.cursors[id] = record.cursor
                 if !record.uploaded { work.roundsToUpload.append(Self.cloudRound(try store.round(row), record)) }
-                if row.status == .completed, record.uploadedStatus != RoundStatus.completed.rawValue {
-                    work.completionsToUpload.append(id)
+                if row.status == .completed {
+                    if record.uploadedStatus == RoundStatus.completed.rawValue { work.settled.insert(id) } else { work.completionsToUpload.append(id) }
                 }
             }
             let waiting = try store.eventsWaitingToUpload(after: queueStart(for: shared), limit: eventLimit)

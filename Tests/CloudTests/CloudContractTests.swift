@@ -200,6 +200,35 @@ struct CloudContractTests {
         #expect(try sarah.cloudWork().completionsToUpload.isEmpty, "a completion taken from the cloud is not sent back")
     }
 
+    @Test("A score made before the end by a phone that was offline reaches a phone whose round is already finished, at once (a settled round is not read after every local change, but it is notified)")
+    func lateUploadToSettledRound() async throws {
+        let cloud = try await SeveralPhonesTests.makeCloud(phones: ["jake", "sarah", "mike"])
+        let (jakeHome, jake) = try Self.phone(try cloud.url("jake"), player: "Jake")
+        let (sarahHome, sarah) = try Self.phone(try cloud.url("sarah"), player: "Sarah", autoJoin: true)
+        let (mikeHome, mike) = try Self.phone(try cloud.url("mike"), player: "Mike", autoJoin: true)
+        defer { withExtendedLifetime((jakeHome, sarahHome, mikeHome)) {} }
+        try jake.startRound(course: "Willow Creek", players: ["Jake", "Sarah", "Mike"])
+        try jake.score(player: "Jake", strokes: 3, hole: 1)
+        try await Self.sync(jake)
+        try await Self.sync(mike)
+        // Mike's phone scores offline; meanwhile the organizer ends the round.
+        try mike.score(player: "Mike", strokes: 2, hole: 1)
+        let sync = CloudSync(hub: sarah, statusFile: nil, logger: Self.logger, pollInterval: .seconds(600))
+        let running = Task { try await sync.run() }
+        defer { running.cancel() }
+        #expect(try await eventually(timeout: .seconds(20)) { try sarah.roundInPlay() != nil })
+        _ = try jake.finishRound(force: true)
+        try await Self.sync(jake)
+        #expect(try await eventually(timeout: .seconds(20)) { try sarah.roundInPlay() == nil && !sarah.cloudWork().settled.isEmpty })
+        // A local change on Sarah's phone (a kick) runs a pass that leaves the settled round alone.
+        sync.kick()
+        // Mike's phone comes back: its score, made before the end, goes up and reaches Sarah's finished round.
+        #expect(try await Self.sync(mike).uploaded == 1)
+        #expect(try await eventually(timeout: .seconds(20)) {
+            try sarah.eventLog().events.contains { $0.hole == 1 && $0.strokes == 2 }
+        }, "Sarah's finished round lacks Mike's late score")
+    }
+
     @Test("A role that is not a phone, or a superuser, cannot be used as a phone: the message says how to make one")
     func onlyPhones() async throws {
         let cloud = try await SeveralPhonesTests.makeCloud(phones: ["jake"])

@@ -159,6 +159,9 @@ public struct CloudWork: Sendable {
     public var eventsToUpload: [ScoreEvent] = []
     /// Every shared round with how far this phone has downloaded it.
     public var cursors: [UUID: Int64] = [:]
+    /// Shared rounds finished here whose completion the cloud holds: only a late upload (a score
+    /// made before the end by a phone that was offline) can still change them.
+    public var settled: Set<UUID> = []
     /// The cloud configuration as it was read with the rest (the sync engine starts over when it changed).
     public var configuration: CloudConfiguration?
     /// Whether a round is in play here (a newly shared round is then not offered).
