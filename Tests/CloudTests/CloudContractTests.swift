@@ -21,6 +21,20 @@ struct CloudContractTests {
         return (home, hub)
     }
 
+    /// A new cloud with a phone for each of `players`: the first organizes a round on Willow Creek
+    /// with them all (not synced yet); the others join what names their owner (`--auto-join`).
+    static func roundOnPhones(_ players: [String]) async throws -> (cloud: SeveralPhonesTests.TestCloud, homes: [TemporaryHome], phones: [Hub]) {
+        let cloud = try await SeveralPhonesTests.makeCloud(phones: players.map { $0.lowercased() })
+        var homes: [TemporaryHome] = [], phones: [Hub] = []
+        for (index, player) in players.enumerated() {
+            let (home, hub) = try phone(try cloud.url(player.lowercased()), player: player, autoJoin: index > 0)
+            homes.append(home)
+            phones.append(hub)
+        }
+        try phones[0].startRound(course: "Willow Creek", players: players)
+        return (cloud, homes, phones)
+    }
+
     private static func connect(_ url: String) async throws -> CloudConnection {
         try await CloudConnection.connect(to: try CloudAddress(parsing: url), logger: logger)
     }
@@ -76,11 +90,9 @@ struct CloudContractTests {
 
     @Test("A pass that uploads still takes what another phone uploaded just before it; after catching up with its own upload it reads nothing back")
     func uploadThenDownload() async throws {
-        let cloud = try await SeveralPhonesTests.makeCloud(phones: ["jake", "sarah"])
-        let (jakeHome, jake) = try Self.phone(try cloud.url("jake"), player: "Jake")
-        let (sarahHome, sarah) = try Self.phone(try cloud.url("sarah"), player: "Sarah", autoJoin: true)
-        defer { withExtendedLifetime((jakeHome, sarahHome)) {} }
-        try jake.startRound(course: "Willow Creek", players: ["Jake", "Sarah"])
+        let (_, homes, phones) = try await Self.roundOnPhones(["Jake", "Sarah"])
+        defer { withExtendedLifetime(homes) {} }
+        let (jake, sarah) = (phones[0], phones[1])
         try jake.score(player: "Jake", strokes: 3, hole: 1)
         #expect(try await Self.sync(jake).uploaded == 1)
         try await Self.sync(sarah)
@@ -173,11 +185,9 @@ struct CloudContractTests {
 
     @Test("The organizer ending the round reaches a phone that already holds every score of it at once (its notification), not at the next poll")
     func completionIsNotified() async throws {
-        let cloud = try await SeveralPhonesTests.makeCloud(phones: ["jake", "sarah"])
-        let (jakeHome, jake) = try Self.phone(try cloud.url("jake"), player: "Jake")
-        let (sarahHome, sarah) = try Self.phone(try cloud.url("sarah"), player: "Sarah", autoJoin: true)
-        defer { withExtendedLifetime((jakeHome, sarahHome)) {} }
-        try jake.startRound(course: "Willow Creek", players: ["Jake", "Sarah"])
+        let (cloud, homes, phones) = try await Self.roundOnPhones(["Jake", "Sarah"])
+        defer { withExtendedLifetime(homes) {} }
+        let (jake, sarah) = (phones[0], phones[1])
         for (player, strokes) in [("Jake", 3), ("Sarah", 4)] { try jake.score(player: player, strokes: strokes, hole: 1) }
         try await Self.sync(jake)
         // A poll so rare that only the notification can explain the completion arriving within the test's time.
@@ -202,12 +212,9 @@ struct CloudContractTests {
 
     @Test("A score made before the end by a phone that was offline reaches a phone whose round is already finished, at once (a settled round is not read after every local change, but it is notified)")
     func lateUploadToSettledRound() async throws {
-        let cloud = try await SeveralPhonesTests.makeCloud(phones: ["jake", "sarah", "mike"])
-        let (jakeHome, jake) = try Self.phone(try cloud.url("jake"), player: "Jake")
-        let (sarahHome, sarah) = try Self.phone(try cloud.url("sarah"), player: "Sarah", autoJoin: true)
-        let (mikeHome, mike) = try Self.phone(try cloud.url("mike"), player: "Mike", autoJoin: true)
-        defer { withExtendedLifetime((jakeHome, sarahHome, mikeHome)) {} }
-        try jake.startRound(course: "Willow Creek", players: ["Jake", "Sarah", "Mike"])
+        let (_, homes, phones) = try await Self.roundOnPhones(["Jake", "Sarah", "Mike"])
+        defer { withExtendedLifetime(homes) {} }
+        let (jake, sarah, mike) = (phones[0], phones[1], phones[2])
         try jake.score(player: "Jake", strokes: 3, hole: 1)
         try await Self.sync(jake)
         try await Self.sync(mike)

@@ -48,6 +48,10 @@ public final class HubLinkService: LinkServerDelegate {
     /// commit is, and told to whoever follows this process's own writes.
     public func wrote() {
         storeChanged()
+        tellOwnWrite()
+    }
+
+    private func tellOwnWrite() {
         for observer in ownWriteObservers.withLockedValue({ $0 }) { observer() }
     }
 
@@ -84,7 +88,7 @@ public final class HubLinkService: LinkServerDelegate {
                 // right after: both only once the score is committed.
                 publish(snapshot, trigger: classification == .resolution ? .conflictResolution : .watchScore)
                 respond(.stored(alreadyStored: false, classification: classification))
-                for observer in ownWriteObservers.withLockedValue({ $0 }) { observer() }
+                tellOwnWrite()
                 logger.info("score from the watch", metadata: [
                     "device": "\(deviceID)", "event": "\(event.id)", "classification": "\(classification.rawValue)",
                 ])
