@@ -240,61 +240,9 @@ BEGIN
     RETURN QUERY SELECT * FROM unnest(a_ids, a_players, a_holes, a_strokes, a_supersedes, a_reporters, a_devices, a_sources, a_created) WITH ORDINALITY;
 END $$;
 
--- Why each event of an upload may not enter round r, or nulls: one row per event, by its place in
--- the arrays (ord), with a code and a reason. The rules of a score, for a whole upload in one query
--- (a row at a time cost ~0.1 ms an event). A correction names a score of the same round, player and
--- hole that the cloud holds, or (an id the cloud does not hold) one that comes earlier in the same
--- upload. upload_events answers each event with it.
-CREATE OR REPLACE FUNCTION hyzer.event_refusals(r hyzer.round, uploader text, ids uuid[], players text[], holes integer[],
-                                                strokes integer[], supersedes uuid[], reporters text[], devices text[],
-                                                sources text[], created text[])
-    RETURNS TABLE (ord bigint, code text, reason text)
-    -- PL/pgSQL, not SQL: its query is planned once per connection, not at every upload.
-    LANGUAGE plpgsql STABLE SET search_path = pg_catalog, hyzer, pg_temp AS $$
-BEGIN
-    RETURN QUERY
-    WITH e AS (
-        SELECT u.* FROM hyzer.upload_rows(ids, players, holes, strokes, supersedes, reporters, devices, sources, created) AS u
-    ), first_of_id AS (
-        SELECT DISTINCT ON (e.id) e.id, e.player, e.hole, e.ord FROM e WHERE e.id IS NOT NULL ORDER BY e.id, e.ord
-    ), device AS (  -- an upload names few devices: each is read once
-        SELECT d.name, octet_length(d.name) <= 64 AND hyzer.is_clean(d.name, 64) AS clean FROM (SELECT DISTINCT e.device FROM e) AS d(name)
-    )
-    SELECT e.ord, v.refusal[1], v.refusal[2] FROM e
-    LEFT JOIN device d ON d.name = e.device
-    -- Lookups by key, one index probe each (LATERAL ... LIMIT 1): planned for 1,000 rows, a join
-    -- would read a whole table into a hash for one event.
-    LEFT JOIN LATERAL (SELECT x.player_id FROM hyzer.round_player x WHERE x.round_id = r.id AND x.player_id = e.player LIMIT 1) p ON true
-    LEFT JOIN LATERAL (SELECT x.player_id FROM hyzer.round_player x WHERE x.round_id = r.id AND x.player_id = e.reporter LIMIT 1) rp ON true
-    LEFT JOIN LATERAL (SELECT x.id, x.round_id, x.player_id, x.hole FROM hyzer.score_event x WHERE x.id = e.supersedes LIMIT 1) t ON true
-    LEFT JOIN first_of_id b ON b.id = e.supersedes AND b.ord < e.ord
-    CROSS JOIN LATERAL (SELECT CASE
-        WHEN e.player IS NULL OR e.hole IS NULL OR e.strokes IS NULL OR e.reporter IS NULL OR e.device IS NULL
-             OR e.source IS NULL OR e.created IS NULL THEN
-            ARRAY['HZ001', format('score %s lacks a field (player, hole, strokes, reporter, device, source and created_at are required)', e.id)]
-        WHEN e.strokes NOT BETWEEN 1 AND 10 THEN
-            ARRAY['HZ023', format('score %s: strokes must be between 1 and 10; got %s', e.id, e.strokes)]
-        WHEN e.hole NOT BETWEEN 1 AND cardinality(r.pars) THEN
-            ARRAY['HZ022', format('score %s: hole %s is not on %s; holes are 1...%s', e.id, e.hole, r.course_name, cardinality(r.pars))]
-        WHEN e.source NOT IN ('tap', 'voice', 'crown', 'resolution') THEN
-            ARRAY['HZ026', format('score %s: source must be tap, voice, crown or resolution', e.id)]
-        WHEN NOT d.clean THEN
-            ARRAY['HZ026', format('score %s: a device id is 1 to 64 bytes with no control or invisible characters', e.id)]
-        WHEN octet_length(e.created) > 40 OR NOT hyzer.is_timestamp(e.created) THEN
-            ARRAY['HZ026', format('score %s: created_at must be a real date and time, YYYY-MM-DDTHH:MM:SS[.sss]Z', e.id)]
-        WHEN p.player_id IS NULL THEN
-            ARRAY['HZ020', format('score %s: the player is not in round %s', e.id, r.id)]
-        WHEN rp.player_id IS NULL THEN
-            ARRAY['HZ021', format('score %s: the reporter is not a player of round %s', e.id, r.id)]
-        WHEN e.supersedes IS NOT NULL
-             AND NOT (t.id IS NOT NULL AND t.round_id = r.id AND t.player_id = e.player AND t.hole = e.hole)
-             AND NOT (t.id IS NULL AND b.id IS NOT NULL AND b.player = e.player AND b.hole = e.hole) THEN
-            ARRAY['HZ024', format('score %s supersedes %s, which is not a score of the same round, player and hole in the cloud', e.id, e.supersedes)]
-        WHEN e.source = 'resolution' AND NOT r.any_player_resolves AND uploader <> r.organizer THEN
-            ARRAY['HZ025', format('score %s: only the organizer''s phone (%s) resolves discrepancies in round %s; this upload is from %s',
-                                  e.id, r.organizer, r.id, uploader)]
-        END AS refusal) v;
-END $$;
+-- Older clouds checked the rules of a score in a function of their own; upload_events checks them
+-- in its own query (one pass over the upload, no join of two result sets by each event's place).
+DROP FUNCTION IF EXISTS hyzer.event_refusals(hyzer.round, text, uuid[], text[], integer[], integer[], uuid[], text[], text[], text[], text[]);
 
 -- What no code may get wrong, held once per INSERT statement even for the owner's own functions:
 -- every row names a round the cloud holds, was uploaded by the session's role (`session_user`,
@@ -302,7 +250,7 @@ END $$;
 -- upload_events, under the round's row lock (held until commit): a round's uploads take turns
 -- and commit in the order they number, and a rolled-back upload takes its numbers with it. Here
 -- the lock is taken (again) and each round's new rows must continue its numbers with no gap.
--- The rules of a score itself (event_refusals) are upload_events', the only way in; the columns'
+-- The rules of a score itself are upload_events', the only way in; the columns'
 -- checks hold what a single value must be.
 CREATE OR REPLACE FUNCTION hyzer.score_event_checked() RETURNS trigger
     LANGUAGE plpgsql SET search_path = pg_catalog, hyzer, pg_temp AS $$
@@ -475,6 +423,7 @@ DECLARE
     n integer := coalesce(cardinality(upload_events.ids), 0);
     uploader text := session_user;
     r hyzer.round;
+    hole_count integer;
     base bigint;
     last bigint;
     used bigint;
@@ -514,41 +463,84 @@ BEGIN
     IF NOT FOUND THEN
         RAISE EXCEPTION 'round % is not in the cloud yet: share it first', v_round USING ERRCODE = 'HZ100';
     END IF;
+    hole_count := cardinality(r.pars);
     base := coalesce((SELECT e.round_seq FROM hyzer.score_event e WHERE e.round_id = v_round ORDER BY e.round_seq DESC LIMIT 1), 0);
     SELECT count(*) INTO used FROM hyzer.score_event e WHERE e.round_id = v_round AND e.uploaded_by = uploader;
-    quota := 20::bigint * cardinality(r.pars) * (SELECT count(*) FROM hyzer.round_player p WHERE p.round_id = v_round);
+    quota := 20::bigint * hole_count * (SELECT count(*) FROM hyzer.round_player p WHERE p.round_id = v_round);
 
     -- The whole upload in one statement, answered event by event in its order:
     --   judged: an event the cloud holds already gets its number again (the same content) or HZ010/
-    --           HZ011; a new one is held to the rules of a score (event_refusals); a later copy of an
-    --           id given earlier in this upload is answered as that one (HZ011 if it differs);
+    --           HZ011; a new one is held to the rules of a score, in the order docs/SYNC.md gives
+    --           them; a later copy of an id given earlier in this upload is answered as that one
+    --           (HZ011 if it differs);
     --   chain:  a correction of an event this upload does not store is refused with it (HZ024),
     --           and so on along the chain;
     --   stored: the rest, numbered next in upload order, up to the phone's quota (then HZ028).
+    -- Lookups by key are one index probe each (LATERAL ... LIMIT 1): planned for 1,000 rows, a
+    -- join would read a whole table into a hash for one event. The round's players are read once
+    -- and hashed: probed by key, PostgreSQL scanned the whole player table for each event while
+    -- it was small enough to look cheap (a few hundred rows: 8 µs an event, twice).
     BEGIN
         RETURN QUERY
         WITH RECURSIVE input AS (
             SELECT u.*, CASE WHEN u.id IS NULL THEN u.ord ELSE min(u.ord) OVER (PARTITION BY u.id) END AS first_ord
             FROM hyzer.upload_rows(a_ids, a_players, a_holes, a_strokes, a_supersedes, a_reporters, a_devices, a_sources, a_created) AS u
+        ), player AS MATERIALIZED (
+            SELECT x.player_id FROM hyzer.round_player x WHERE x.round_id = v_round
+        ), device AS MATERIALIZED (  -- an upload names few devices: each is read once
+            SELECT d.name, octet_length(d.name) <= 64 AND hyzer.is_clean(d.name, 64) AS clean FROM (SELECT DISTINCT i.device FROM input i) AS d(name)
+        ), first_of_id AS (  -- what a correction may name earlier in this upload (DISTINCT ON: counted as
+                             -- many rows, it is hashed; filtered to ord = first_ord, it was scanned per event)
+            SELECT DISTINCT ON (i.id) i.id, i.player, i.hole, i.ord FROM input i WHERE i.id IS NOT NULL ORDER BY i.id, i.ord
         ), judged AS (
-            SELECT i.*, prior.round_seq AS prior_seq, CASE
+            SELECT i.*, prior.round_seq AS prior_seq, t.id IS NOT NULL AS target_held, CASE
                 WHEN i.id IS NULL THEN ARRAY['HZ001', format('event #%s of the upload has no id', i.ord)]
-                WHEN prior.id IS NULL THEN CASE WHEN f.code IS NOT NULL THEN ARRAY[f.code, f.reason] END
-                WHEN prior.round_id <> v_round THEN
-                    ARRAY['HZ010', format('score %s is already in the cloud under another round (%s); an id names one score of one round', i.id, prior.round_id)]
-                WHEN (prior.player_id, prior.hole, prior.strokes, prior.supersedes, prior.reported_by, prior.device_id, prior.source)
-                     IS DISTINCT FROM (i.player, i.hole, i.strokes, i.supersedes, i.reporter, i.device, i.source) THEN
-                    ARRAY['HZ011', format('score %s is already in the cloud (number %s) and differs in %s; the same id with other content is refused',
-                        i.id, prior.round_seq, array_to_string(ARRAY(SELECT d.name FROM (VALUES
-                            ('player', prior.player_id IS DISTINCT FROM i.player), ('hole', prior.hole IS DISTINCT FROM i.hole),
-                            ('strokes', prior.strokes IS DISTINCT FROM i.strokes), ('supersedes', prior.supersedes IS DISTINCT FROM i.supersedes),
-                            ('reporter', prior.reported_by IS DISTINCT FROM i.reporter), ('device', prior.device_id IS DISTINCT FROM i.device),
-                            ('source', prior.source IS DISTINCT FROM i.source)) AS d(name, differs) WHERE d.differs), ', '))]
+                WHEN prior.id IS NOT NULL THEN CASE
+                    WHEN prior.round_id <> v_round THEN
+                        ARRAY['HZ010', format('score %s is already in the cloud under another round (%s); an id names one score of one round', i.id, prior.round_id)]
+                    WHEN (prior.player_id, prior.hole, prior.strokes, prior.supersedes, prior.reported_by, prior.device_id, prior.source)
+                         IS DISTINCT FROM (i.player, i.hole, i.strokes, i.supersedes, i.reporter, i.device, i.source) THEN
+                        ARRAY['HZ011', format('score %s is already in the cloud (number %s) and differs in %s; the same id with other content is refused',
+                            i.id, prior.round_seq, array_to_string(ARRAY(SELECT d.name FROM (VALUES
+                                ('player', prior.player_id IS DISTINCT FROM i.player), ('hole', prior.hole IS DISTINCT FROM i.hole),
+                                ('strokes', prior.strokes IS DISTINCT FROM i.strokes), ('supersedes', prior.supersedes IS DISTINCT FROM i.supersedes),
+                                ('reporter', prior.reported_by IS DISTINCT FROM i.reporter), ('device', prior.device_id IS DISTINCT FROM i.device),
+                                ('source', prior.source IS DISTINCT FROM i.source)) AS d(name, differs) WHERE d.differs), ', '))]
+                    END
+                WHEN i.player IS NULL OR i.hole IS NULL OR i.strokes IS NULL OR i.reporter IS NULL OR i.device IS NULL
+                     OR i.source IS NULL OR i.created IS NULL THEN
+                    ARRAY['HZ001', format('score %s lacks a field (player, hole, strokes, reporter, device, source and created_at are required)', i.id)]
+                WHEN i.strokes NOT BETWEEN 1 AND 10 THEN
+                    ARRAY['HZ023', format('score %s: strokes must be between 1 and 10; got %s', i.id, i.strokes)]
+                WHEN i.hole NOT BETWEEN 1 AND hole_count THEN
+                    ARRAY['HZ022', format('score %s: hole %s is not on %s; holes are 1...%s', i.id, i.hole, r.course_name, hole_count)]
+                WHEN i.source NOT IN ('tap', 'voice', 'crown', 'resolution') THEN
+                    ARRAY['HZ026', format('score %s: source must be tap, voice, crown or resolution', i.id)]
+                WHEN NOT d.clean THEN
+                    ARRAY['HZ026', format('score %s: a device id is 1 to 64 bytes with no control or invisible characters', i.id)]
+                WHEN octet_length(i.created) > 40 OR NOT hyzer.is_timestamp(i.created) THEN
+                    ARRAY['HZ026', format('score %s: created_at must be a real date and time, YYYY-MM-DDTHH:MM:SS[.sss]Z', i.id)]
+                WHEN p.player_id IS NULL THEN
+                    ARRAY['HZ020', format('score %s: the player is not in round %s', i.id, v_round)]
+                WHEN rp.player_id IS NULL THEN
+                    ARRAY['HZ021', format('score %s: the reporter is not a player of round %s', i.id, v_round)]
+                -- A correction names a score of the same round, player and hole that the cloud
+                -- holds, or (an id the cloud does not hold) one that comes earlier in this upload.
+                WHEN i.supersedes IS NOT NULL
+                     AND NOT (t.id IS NOT NULL AND t.round_id = v_round AND t.player_id = i.player AND t.hole = i.hole)
+                     AND NOT (t.id IS NULL AND b.id IS NOT NULL AND b.player = i.player AND b.hole = i.hole) THEN
+                    ARRAY['HZ024', format('score %s supersedes %s, which is not a score of the same round, player and hole in the cloud', i.id, i.supersedes)]
+                WHEN i.source = 'resolution' AND NOT r.any_player_resolves AND uploader <> r.organizer THEN
+                    ARRAY['HZ025', format('score %s: only the organizer''s phone (%s) resolves discrepancies in round %s; this upload is from %s',
+                                          i.id, r.organizer, v_round, uploader)]
                 END AS refused
             FROM input i
             LEFT JOIN LATERAL (SELECT x.* FROM hyzer.score_event x WHERE x.id = i.id LIMIT 1) prior ON true
-            LEFT JOIN hyzer.event_refusals(r, uploader, a_ids, a_players, a_holes, a_strokes, a_supersedes, a_reporters,
-                                           a_devices, a_sources, a_created) f ON f.ord = i.ord
+            LEFT JOIN device d ON d.name = i.device
+            LEFT JOIN player p ON p.player_id = i.player
+            LEFT JOIN player rp ON rp.player_id = i.reporter
+            LEFT JOIN LATERAL (SELECT x.id, x.round_id, x.player_id, x.hole FROM hyzer.score_event x WHERE x.id = i.supersedes LIMIT 1) t ON true
+            LEFT JOIN first_of_id b ON b.id = i.supersedes AND b.ord < i.ord
             WHERE i.ord = i.first_ord
         ), chain AS (  -- the new events this upload does not store (an id the cloud holds is judged there)
             SELECT j.ord, j.id FROM judged j WHERE j.refused IS NOT NULL AND j.prior_seq IS NULL
@@ -558,27 +550,26 @@ BEGIN
         ), numbered AS (
             SELECT j.*, row_number() OVER (ORDER BY j.ord) AS rank FROM judged j
             WHERE j.refused IS NULL AND j.prior_seq IS NULL AND j.ord NOT IN (SELECT c.ord FROM chain c)
-        ), stored AS (
+        ), stored AS (  -- run to the end whether or not read: what it stores is numbered base + rank
             INSERT INTO hyzer.score_event AS e (id, round_id, round_seq, player_id, hole, strokes, supersedes, reported_by, device_id, source, created_at)
             SELECT n.id, v_round, base + n.rank, n.player, n.hole, n.strokes, n.supersedes, n.reporter, n.device, n.source, n.created
             FROM numbered n WHERE used + n.rank <= quota ORDER BY n.rank
-            RETURNING e.id, e.round_seq
         ), answer AS (
-            SELECT j.ord, CASE WHEN j.refused IS NULL AND c.ord IS NULL THEN coalesce(s.round_seq, j.prior_seq) END AS seq, CASE
+            SELECT j.ord,
+                   CASE WHEN j.refused IS NULL AND c.ord IS NULL AND (n.ord IS NULL OR used + n.rank <= quota) THEN coalesce(base + n.rank, j.prior_seq) END AS seq,
+                   CASE
                 WHEN j.refused IS NOT NULL AND j.refused[1] <> 'HZ025' THEN j.refused
                 -- A correction of a score neither the cloud nor this upload holds (before HZ025, as the rules order them).
-                WHEN j.prior_seq IS NULL AND j.supersedes IS NOT NULL AND target_stored.id IS NULL AND target_held.id IS NULL THEN
+                WHEN j.prior_seq IS NULL AND j.supersedes IS NOT NULL AND NOT j.target_held
+                     AND NOT EXISTS (SELECT FROM numbered target WHERE target.id = j.supersedes AND used + target.rank <= quota) THEN
                     ARRAY['HZ024', format('score %s supersedes %s, which is not a score of the same round, player and hole in the cloud', j.id, j.supersedes)]
                 WHEN j.refused IS NOT NULL THEN j.refused
-                WHEN n.ord IS NOT NULL AND s.id IS NULL THEN
+                WHEN n.ord IS NOT NULL AND used + n.rank > quota THEN
                     ARRAY['HZ028', format('score %s: phone %s has uploaded %s scores to round %s, the most one phone may', j.id, uploader, quota, v_round)]
                 END AS refused
             FROM judged j
             LEFT JOIN chain c ON c.ord = j.ord
             LEFT JOIN numbered n ON n.ord = j.ord
-            LEFT JOIN stored s ON s.id = j.id AND n.ord IS NOT NULL
-            LEFT JOIN stored target_stored ON target_stored.id = j.supersedes
-            LEFT JOIN LATERAL (SELECT x.id FROM hyzer.score_event x WHERE x.id = j.supersedes LIMIT 1) target_held ON true
         )
         SELECT i.id, CASE WHEN i.ord = i.first_ord OR same THEN a.seq END,
                CASE WHEN i.ord = i.first_ord OR same THEN a.refused[1] ELSE 'HZ011' END,
