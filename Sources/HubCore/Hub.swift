@@ -347,6 +347,12 @@ public final class Hub: Sendable {
         }
     }
 
+    /// Whether another process committed to the store since the last call (true at the first, and
+    /// when it cannot tell): `serve` sees its own commits in its database's files too.
+    public func changedElsewhere() -> Bool {
+        (try? database.committedElsewhere()) ?? true
+    }
+
     /// The sequence of the newest committed change; another process's change shows here at once.
     public func currentSequence() throws -> Int {
         try database.read { store in try store.sequence }

@@ -420,6 +420,25 @@ struct HubStoreTests {
         }
     }
 
+    @Test("serve tells another process's commit from its own: only the other's is worth a push and a cloud pass")
+    func changedElsewhereIsOthersCommits() throws {
+        let home = try TemporaryHome()
+        let paths = HyzerPaths(home: home.url)
+        let serve = try Hub.open(paths: paths, forServe: true, clock: { Self.start })
+        _ = try serve.startRound(course: "Willow Creek", players: ["Jake", "Mike"])
+        #expect(serve.changedElsewhere(), "the first look cannot know: it says changed")
+        #expect(!serve.changedElsewhere())
+        try serve.score(player: "Jake", strokes: 3, hole: 1)  // a watch's score, committed by serve itself
+        #expect(!serve.changedElsewhere(), "serve's own commit")
+        let command = try Hub.open(paths: paths, clock: { Self.start })  // `hyzer-hub score` in another process
+        try command.score(player: "Mike", strokes: 4, hole: 1)
+        #expect(serve.changedElsewhere(), "another process's commit")
+        #expect(!serve.changedElsewhere(), "told once")
+        try serve.score(player: "Jake", strokes: 2, hole: 2)
+        try command.score(player: "Mike", strokes: 2, hole: 2)
+        #expect(serve.changedElsewhere(), "another's commit among serve's own")
+    }
+
     @Test("A watch's score after another process moved the hole or finished the round meets the round as that process left it")
     func watchScoresSeeOtherProcessesRoundChanges() throws {
         let home = try TemporaryHome()

@@ -25,6 +25,8 @@ public struct HubDatabase: Sendable {
     /// Set while the writer may still be at synchronous=NORMAL (an unsynced write could not set it
     /// back): the next synced write sets FULL first, or fails rather than commit without a sync.
     private let mayBeUnsynced = NIOLockedValueBox(false)
+    /// SQLite's `data_version` on the writer as `committedElsewhere()` last read it.
+    private let lastDataVersion = NIOLockedValueBox<Int64?>(nil)
 
     /// Runs `body` in a read transaction: it sees one committed state.
     func read<T>(_ body: (HubStore) throws -> T) throws -> T {
@@ -53,6 +55,19 @@ public struct HubDatabase: Sendable {
         }
         if signalsCommits, let commitSignalPath { Self.signalCommit(at: commitSignalPath) }
         return result
+    }
+
+    /// Whether another connection (another process: this one writes through one connection) has
+    /// committed since the last call; true at the first. SQLite's `data_version` on a connection
+    /// changes with every other connection's commit and never with its own.
+    func committedElsewhere() throws -> Bool {
+        try writer.writeWithoutTransaction { db in
+            let version = try Int64.fetchOne(db, sql: "PRAGMA data_version") ?? 0
+            return lastDataVersion.withLockedValue { last in
+                defer { last = version }
+                return last != version
+            }
+        }
     }
 
     /// Back to synchronous=FULL after an unsynced write.
