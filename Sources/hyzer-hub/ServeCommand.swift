@@ -229,13 +229,14 @@ struct HubServeService: Service {
         // signal: inotify on it tells at once. The database and its WAL are only polled (1 s), for
         // writers that do not signal and where inotify is missing: this process's own commits
         // write the WAL several times each, and waking for them would compete with its pushes.
-        // The poll also sees this process's own commits (a download applied, a watch's score), each
-        // pushed and uploaded already: only another process's commit is worth a push and a pass.
         let watcher = FileChangeWatcher(files: [HubDatabase.commitSignal(for: database), appRequest],
                                         polledFiles: [database, URL(fileURLWithPath: database.path + "-wal")]) { [service, storeChanged, appRequest] in
             service.app.follow(request: appRequest)
-            guard service.hub.changedElsewhere() else { return }
+            // Pushed if the store moved past the last push: asked first, and cheaply, on the push queue.
             service.storeChanged()
+            // The poll also sees this process's own commits (a download applied, a watch's score),
+            // uploaded already: only another process's commit is worth a cloud pass and a page update.
+            guard service.hub.changedElsewhere() else { return }
             storeChanged()
         }
         watcher.start(name: "hyzer.hub.store-watcher")
