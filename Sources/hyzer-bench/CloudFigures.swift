@@ -221,6 +221,11 @@ struct CloudBench {
             defer { servers.forEach { $0.terminate() } }
             try wait("\(count) phones to join") { try phones.allSatisfy { try $0.hub.roundInPlay() != nil } }
             var index = 0
+            // The CPU every phone and the cloud spend on the scores: each serve, and the PostgreSQL
+            // backends of this cloud's database (the phones' connections).
+            let database = URLComponents(string: urls[0]).map { String($0.path.dropFirst()) } ?? ""
+            let busy = try servers.map(\.pid) + backends(of: database)
+            let cpuBefore = Self.cpuTime(of: busy)
             let samples = try measure(context.n(20, quick: 3), warmup: 2, pause: 0.1) {
                 let before = try phones.dropFirst().map { try $0.hub.currentSequence() }
                 try phones[0].hub.score(player: names[index % 4], strokes: 3, hole: index / 4 + 1)
@@ -233,16 +238,52 @@ struct CloudBench {
                     }
                 }
             }
+            let cpuPerScore = (Self.cpuTime(of: busy) - cpuBefore) / Double(samples.count + 2)
             base = base ?? samples.p50
             let ratio = samples.p50 / (base ?? samples.p50)
+            let cores = ProcessInfo.processInfo.activeProcessorCount
             figures.append(Figures.time("convergence: score on one of \(count) phones → all \(count) hold it", samples,
                                         limit: ("the same with 2 phones", base ?? samples.p50), seeds: "—", target: "< 2× the 2-phone time",
-                                        meets: ratio < 2, note: "\(count) real hyzer-hub serve processes on this machine's 2 cores"))
+                                        meets: ratio < 2, note: "\(count) real hyzer-hub serve processes on this machine's \(cores) cores"))
+            figures.append(Figure(name: "convergence, \(count) phones: CPU a score costs every serve and the cloud's backends together",
+                                  unit: "seconds", p50: cpuPerScore, p99: nil, iterations: samples.count + 2,
+                                  limitName: "the convergence time above × \(cores) cores", limit: samples.p50 * Double(cores),
+                                  ratio: cpuPerScore / (samples.p50 * Double(cores)), seedsBudget: "—", target: "—", meetsTarget: true,
+                                  note: "on-CPU time of every thread (/proc/PID/task/*/schedstat) over the scores and their 0.1-s pauses; "
+                                      + "a ratio near 1 means the cores, not a wait, bound the figure"))
         }
         return figures
     }
 
     // MARK: Helpers
+
+    /// The PostgreSQL backends connected to `database` (the phones' connections), by pid.
+    private func backends(of database: String) throws -> [Int32] {
+        try awaitOnPool {
+            let admin = try await self.connect(self.adminURL)
+            defer { Task { try? await admin.close() } }
+            var pids: [Int32] = []
+            for try await pid in try await admin.query("SELECT pid FROM pg_stat_activity WHERE datname = \(database)", logger: self.logger).decode(Int32.self) {
+                pids.append(pid)
+            }
+            return pids
+        }
+    }
+
+    /// Seconds on a CPU of every thread of these processes, from the scheduler's own count
+    /// (nanoseconds; /proc/PID/stat counts 10-ms ticks, too coarse for a few ms a process).
+    static func cpuTime(of pids: [Int32]) -> Double {
+        var total: Double = 0
+        for pid in pids {
+            let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+            for task in tasks {
+                guard let text = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/schedstat", encoding: .utf8),
+                      let field = text.split(separator: " ").first, let nanoseconds = Double(field) else { continue }
+                total += nanoseconds / 1e9
+            }
+        }
+        return total
+    }
 
     struct Phone {
         let home: URL
