@@ -235,7 +235,8 @@ struct HubServeService: Service {
             // Pushed if the store moved past the last push: asked first, and cheaply, on the push queue.
             service.storeChanged()
             // The poll also sees this process's own commits (a download applied, a watch's score),
-            // uploaded already: only another process's commit is worth a cloud pass and a page update.
+            // each pushed and sent to the cloud as it was made: only another process's commit is
+            // worth a cloud pass and a page update.
             guard service.hub.changedElsewhere() else { return }
             storeChanged()
         }
