@@ -104,8 +104,15 @@ public final class CloudSync: Service, Sendable {
     private let interest = NIOLockedValueBox<(cursors: [UUID: Int64], discovering: Bool)>(([:], true))
     /// What the next pass is for: everything (a kick, a poll, a newly shared round), or only the
     /// rounds that notifications named.
-    /// `settled`: the whole pass reads settled rounds too (the poll's; `CloudWork.settled`).
-    private let pending = NIOLockedValueBox<(everything: Bool, settled: Bool, rounds: [UUID: Int64], completed: Set<UUID>)>((true, true, [:], []))
+    private struct Pending {
+        var everything = false
+        /// The whole pass reads settled rounds too (the poll's; `CloudWork.settled`).
+        var settled = false
+        /// Rounds named with a number past this phone's cursor, and rounds said to be completed.
+        var rounds: [UUID: Int64] = [:]
+        var completed: Set<UUID> = []
+    }
+    private let pending = NIOLockedValueBox(Pending(everything: true, settled: true))
     /// Notifications are hints anyone may send: when they may wake a pass.
     private let gate = NIOLockedValueBox(HintGate(quiet: quietAfterFruitlessPass, now: .now))
     static let quietAfterFruitlessPass = Duration.milliseconds(100)
@@ -266,14 +273,14 @@ public final class CloudSync: Service, Sendable {
                 group.addTask {
                     try await self.pass(cloud, configuration: configuration, settledToo: true)
                     for await _ in wakes {
-                        let (everything, settled, rounds, completed) = self.pending.withLockedValue { pending in
-                            defer { pending = (false, false, [:], []) }
+                        let next = self.pending.withLockedValue { pending in
+                            defer { pending = Pending() }
                             return pending
                         }
-                        if everything {
-                            try await self.pass(cloud, configuration: configuration, settledToo: settled)
-                        } else if !rounds.isEmpty || !completed.isEmpty {
-                            try await self.follow(rounds, completed: completed, cloud)
+                        if next.everything {
+                            try await self.pass(cloud, configuration: configuration, settledToo: next.settled)
+                        } else if !next.rounds.isEmpty || !next.completed.isEmpty {
+                            try await self.follow(next.rounds, completed: next.completed, cloud)
                         }
                     }
                 }

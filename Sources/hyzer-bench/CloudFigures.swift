@@ -225,8 +225,9 @@ struct CloudBench {
             // backends of this cloud's database (the phones' connections).
             let database = URLComponents(string: urls[0]).map { String($0.path.dropFirst()) } ?? ""
             let busy = try servers.map(\.pid) + backends(of: database)
-            let cpuBefore = Self.cpuTime(of: busy)
-            let samples = try measure(context.n(20, quick: 3), warmup: 2, pause: 0.1) {
+            let cpuBefore = busy.map(ProcStat.onCPUSeconds).reduce(0, +)
+            let warmup = 2
+            let samples = try measure(context.n(20, quick: 3), warmup: warmup, pause: 0.1) {
                 let before = try phones.dropFirst().map { try $0.hub.currentSequence() }
                 try phones[0].hub.score(player: names[index % 4], strokes: 3, hole: index / 4 + 1)
                 index += 1
@@ -238,7 +239,7 @@ struct CloudBench {
                     }
                 }
             }
-            let cpuPerScore = (Self.cpuTime(of: busy) - cpuBefore) / Double(samples.count + 2)
+            let cpuPerScore = (busy.map(ProcStat.onCPUSeconds).reduce(0, +) - cpuBefore) / Double(samples.count + warmup)
             base = base ?? samples.p50
             let ratio = samples.p50 / (base ?? samples.p50)
             let cores = ProcessInfo.processInfo.activeProcessorCount
@@ -246,7 +247,7 @@ struct CloudBench {
                                         limit: ("the same with 2 phones", base ?? samples.p50), seeds: "—", target: "< 2× the 2-phone time",
                                         meets: ratio < 2, note: "\(count) real hyzer-hub serve processes on this machine's \(cores) cores"))
             figures.append(Figure(name: "convergence, \(count) phones: CPU a score costs every serve and the cloud's backends together",
-                                  unit: "seconds", p50: cpuPerScore, p99: nil, iterations: samples.count + 2,
+                                  unit: "seconds", p50: cpuPerScore, p99: nil, iterations: samples.count + warmup,
                                   limitName: "the convergence time above × \(cores) cores", limit: samples.p50 * Double(cores),
                                   ratio: cpuPerScore / (samples.p50 * Double(cores)), seedsBudget: "—", target: "—", meetsTarget: true,
                                   note: "on-CPU time of every thread (/proc/PID/task/*/schedstat) over the scores and their 0.1-s pauses; "
@@ -268,21 +269,6 @@ struct CloudBench {
             }
             return pids
         }
-    }
-
-    /// Seconds on a CPU of every thread of these processes, from the scheduler's own count
-    /// (nanoseconds; /proc/PID/stat counts 10-ms ticks, too coarse for a few ms a process).
-    static func cpuTime(of pids: [Int32]) -> Double {
-        var total: Double = 0
-        for pid in pids {
-            let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
-            for task in tasks {
-                guard let text = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/schedstat", encoding: .utf8),
-                      let field = text.split(separator: " ").first, let nanoseconds = Double(field) else { continue }
-                total += nanoseconds / 1e9
-            }
-        }
-        return total
     }
 
     struct Phone {
