@@ -56,12 +56,12 @@ extension HubStore {
     }
 
     func cloudRound(id: UUID) throws -> CloudRoundRecord? {
-        try CloudRoundRecord.fetchOne(db, key: id.uuidString)
+        try CloudRoundRecord.fetchOne(db.cachedStatement(sql: "SELECT * FROM cloud_round WHERE roundID = ?"), arguments: [id.canonicalString])
     }
 
     func insert(_ record: CloudRoundRecord) throws { try record.insert(db, onConflict: .ignore) }
 
-    func sharedRounds() throws -> [CloudRoundRecord] { try CloudRoundRecord.fetchAll(db) }
+    func sharedRounds() throws -> [CloudRoundRecord] { try CloudRoundRecord.fetchAll(db.cachedStatement(sql: "SELECT * FROM cloud_round")) }
 
     func markRoundUploaded(_ id: UUID, organizer: String) throws {
         try db.execute(sql: "UPDATE cloud_round SET uploaded = 1, organizer = ? WHERE roundID = ?", arguments: [organizer, id.uuidString])
@@ -72,7 +72,7 @@ extension HubStore {
     }
 
     func advanceCursor(of id: UUID, to cursor: Int64) throws {
-        try db.execute(sql: "UPDATE cloud_round SET cursor = max(cursor, ?) WHERE roundID = ?", arguments: [cursor, id.uuidString])
+        try db.cachedStatement(sql: "UPDATE cloud_round SET cursor = max(cursor, ?) WHERE roundID = ?").execute(arguments: [cursor, id.canonicalString])
     }
 
     /// Events of shared rounds the cloud neither holds nor refused, in this hub's arrival order,
@@ -138,6 +138,6 @@ extension HubStore {
 
     /// The round's row alone (its status), without its course and players.
     func roundRecord(id: UUID) throws -> RoundRecord? {
-        try RoundRecord.fetchOne(db, key: id.uuidString)
+        try RoundRecord.fetchOne(db.cachedStatement(sql: "SELECT * FROM round WHERE id = ?"), arguments: [id.canonicalString])
     }
 }

@@ -84,7 +84,7 @@ struct HubStore {
     }
 
     private func course(_ record: CourseRecord) throws -> Course {
-        let holes = try HoleRecord.filter(HoleRecord.Columns.courseID == record.id).order(HoleRecord.Columns.number).fetchAll(db)
+        let holes = try HoleRecord.fetchAll(db.cachedStatement(sql: "SELECT * FROM hole WHERE courseID = ? ORDER BY number"), arguments: [record.id])
         do {
             return try Course(name: record.name, holes: holes.map(\.hole))
         } catch {
@@ -165,14 +165,17 @@ struct HubStore {
         try RoundRecord.fetchOne(db.cachedStatement(sql: "SELECT * FROM round WHERE status IN ('setup', 'active', 'awaitingFinalization')"))
     }
 
+    /// A round with its course and players. Read for every change pushed and by every cloud pass,
+    /// so through cached statements, as every read on a score's way is: GRDB's query builder
+    /// writes and prepares its SQL anew at each call, which costs more than reading the rows.
     func round(_ record: RoundRecord) throws -> Round {
-        guard let courseRecord = try CourseRecord.fetchOne(db, key: record.courseID) else {
+        guard let courseRecord = try CourseRecord.fetchOne(db.cachedStatement(sql: "SELECT * FROM course WHERE id = ?"), arguments: [record.courseID]) else {
             throw HubError.storage("Round \(record.id) names a course that is missing from the database.")
         }
-        let players = try PlayerRecord.fetchAll(db, sql: """
+        let players = try PlayerRecord.fetchAll(db.cachedStatement(sql: """
             SELECT player.* FROM round_player JOIN player ON player.id = round_player.playerID
             WHERE round_player.roundID = ? ORDER BY round_player.ordinal
-            """, arguments: [record.id])
+            """), arguments: [record.id])
         guard let id = UUID(canonicalString: record.id) else { throw HubError.storage("Round \(record.id) has an unreadable id.") }
         return Round(id: id, course: try course(courseRecord), players: players.map(\.player), status: record.status,
                      selectedHole: record.selectedHole, createdAt: HyzerJSON.parseTimestamp(record.createdAt) ?? Date(timeIntervalSince1970: 0))
