@@ -433,7 +433,11 @@ BEGIN
     IF v_round IS NULL OR n > 2000 THEN
         RAISE EXCEPTION 'upload_events takes a round id and at most 2000 events' USING ERRCODE = 'invalid_parameter_value';
     END IF;
-    IF n = 0 THEN RETURN; END IF;
+    -- Nothing to upload: done. (No ids but another array with elements is a malformed call, below.)
+    IF n = 0 AND coalesce(greatest(cardinality(a_players), cardinality(a_holes), cardinality(a_strokes), cardinality(a_supersedes),
+                                   cardinality(a_reporters), cardinality(a_devices), cardinality(a_sources), cardinality(a_created)), 0) = 0 THEN
+        RETURN;
+    END IF;
     IF current_setting('transaction_isolation') <> 'read committed' THEN
         RAISE EXCEPTION 'call upload_events in a READ COMMITTED transaction (this one is %)', current_setting('transaction_isolation')
             USING ERRCODE = 'invalid_transaction_state';

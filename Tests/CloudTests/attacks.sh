@@ -237,6 +237,15 @@ refused "2,000 events whose player ids are 2,000 bytes each: refused whole befor
         array_fill(repeat('x', 2000), ARRAY[2000]), array_fill(1, ARRAY[2000]), array_fill(3, ARRAY[2000]), array_fill(NULL::uuid, ARRAY[2000]),
         array_fill('$JAKE'::text, ARRAY[2000]), array_fill('d'::text, ARRAY[2000]), array_fill('tap'::text, ARRAY[2000]),
         array_fill('2025-06-01T10:00:00Z'::text, ARRAY[2000]))"
+refused "no ids but a player, a hole and the rest of one event: a malformed call, not an empty upload" 22023 hostile \
+    "SELECT count(*) FROM hyzer.upload_events('$R', ARRAY[]::uuid[], ARRAY['$JAKE'], ARRAY[1], ARRAY[3], ARRAY[NULL]::uuid[],
+        ARRAY['$JAKE'], ARRAY['d'], ARRAY['tap'], ARRAY['2025-06-01T10:00:00Z'])"
+refused "null ids with one event's other fields: the same" 22023 hostile \
+    "SELECT count(*) FROM hyzer.upload_events('$R', NULL, ARRAY['$JAKE'], ARRAY[1], ARRAY[3], ARRAY[NULL]::uuid[],
+        ARRAY['$JAKE'], ARRAY['d'], ARRAY['tap'], ARRAY['2025-06-01T10:00:00Z'])"
+allowed "an upload of no events at all answers nothing" hostile \
+    "SELECT count(*) FROM hyzer.upload_events('$R', ARRAY[]::uuid[], ARRAY[]::text[], ARRAY[]::integer[], ARRAY[]::integer[], ARRAY[]::uuid[],
+        ARRAY[]::text[], ARRAY[]::text[], ARRAY[]::text[], ARRAY[]::text[])" "^0$"
 
 say "completing rounds"
 refused "the hostile phone completes Jake's round R5, where it never scored" HZ104 hostile "SELECT hyzer.complete_round('$R5')"
