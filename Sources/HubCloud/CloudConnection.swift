@@ -19,11 +19,30 @@ public final class CloudConnection: Sendable {
     /// this phone shares and the uploader of its scores.
     public let role: String
 
+    /// The calls of `whileConnected` running now, each told if the connection closes: one callback
+    /// on the close future for the connection's life. (One per call, registered from off the
+    /// event loop, woke it for every pass and stayed until the connection closed.)
+    private let onClose = NIOLockedValueBox(CloseWaiters())
+
+    private struct CloseWaiters {
+        var closed = false
+        var nextKey: UInt64 = 0
+        var waiters: [UInt64: @Sendable () -> Void] = [:]
+    }
+
     private init(connection: PostgresConnection, address: CloudAddress, role: String, logger: Logger) {
         self.connection = connection
         self.address = address
         self.role = role
         self.logger = logger
+        connection.closeFuture.whenComplete { [onClose] _ in
+            let waiters = onClose.withLockedValue { state in
+                state.closed = true
+                defer { state.waiters = [:] }
+                return state.waiters
+            }
+            for waiter in waiters.values { waiter() }
+        }
     }
 
     /// Connects (giving up after `timeout`) and asks the cloud who this phone is.
@@ -70,21 +89,35 @@ public final class CloudConnection: Sendable {
     /// then closed). A query on a connection that dies can stay pending for good, and structured
     /// concurrency would wait for it: `body` runs as its own task, abandoned when the connection goes.
     public func whileConnected<T: Sendable>(deadline: Duration? = nil, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
-        let connection = self.connection
+        let connection = self.connection, onClose = self.onClose
         let pending = NIOLockedValueBox<CheckedContinuation<T, any Error>?>(nil)
         let tasks = NIOLockedValueBox<[Task<Void, Never>]>([])
+        let key = onClose.withLockedValue { state in
+            state.nextKey += 1
+            return state.nextKey
+        }
         /// Resumes the caller once; says whether this call was the one that did.
         @Sendable func finish(_ result: Result<T, any Error>) -> Bool {
             guard let continuation = pending.withLockedValue({ $0.take() }) else { return false }
+            onClose.withLockedValue { _ = $0.waiters.removeValue(forKey: key) }
             for task in tasks.withLockedValue({ $0 }) { task.cancel() }
             continuation.resume(with: result)
             return true
         }
+        let lost = { @Sendable in _ = finish(.failure(CloudError.unreachable("The connection to the cloud was lost."))) }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
                 pending.withLockedValue { $0 = continuation }
                 if Task.isCancelled {
                     _ = finish(.failure(CancellationError()))
+                    return
+                }
+                let closed = onClose.withLockedValue { state in
+                    if !state.closed { state.waiters[key] = lost }
+                    return state.closed
+                }
+                if closed {
+                    lost()
                     return
                 }
                 let work = Task {
@@ -100,9 +133,8 @@ public final class CloudConnection: Sendable {
                     })
                 }
                 tasks.withLockedValue { $0 = started }
-                connection.closeFuture.whenComplete { _ in
-                    _ = finish(.failure(CloudError.unreachable("The connection to the cloud was lost.")))
-                }
+                // Finished before its tasks were kept (a quick body, a lost connection): they end now.
+                if pending.withLockedValue({ $0 == nil }) { started.forEach { $0.cancel() } }
             }
         } onCancel: {
             _ = finish(.failure(CancellationError()))

@@ -63,6 +63,24 @@ struct CloudContractTests {
         }
     }
 
+    @Test("A call waiting on a connection that closes under it ends at once, said as lost, and so does a call made after",
+          .timeLimit(.minutes(1)))
+    func callsEndWhenTheConnectionCloses() async throws {
+        let cloud = try await SeveralPhonesTests.makeCloud(phones: ["jake"])
+        let connection = try await Self.connect(try cloud.url("jake"))
+        // A body that never returns by itself, as a query on a dead connection may not.
+        async let waiting: Void = connection.whileConnected { try await Task.sleep(for: .seconds(3_600)) }
+        #expect(try await connection.whileConnected { 1 } == 1)
+        await connection.close()
+        do {
+            try await waiting
+            Issue.record("the waiting call returned although its connection closed")
+        } catch let error as CloudError {
+            #expect(error.description.contains("lost"))
+        }
+        await #expect(throws: CloudError.self) { try await connection.whileConnected { 1 } }
+    }
+
     @Test("An upload whose acknowledgement was lost is sent again: the cloud keeps one copy with its first number")
     func lostAcknowledgement() async throws {
         let cloud = try await SeveralPhonesTests.makeCloud(phones: ["jake"])
