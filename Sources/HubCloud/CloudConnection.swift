@@ -120,6 +120,11 @@ public final class CloudConnection: Sendable {
                     lost()
                     return
                 }
+                // Cancelled since the check above: its entry goes, and its body never starts.
+                if pending.withLockedValue({ $0 == nil }) {
+                    onClose.withLockedValue { _ = $0.waiters.removeValue(forKey: key) }
+                    return
+                }
                 let work = Task {
                     do { _ = finish(.success(try await body())) } catch { _ = finish(.failure(error)) }
                 }
