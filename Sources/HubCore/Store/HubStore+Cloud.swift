@@ -64,11 +64,11 @@ extension HubStore {
     func sharedRounds() throws -> [CloudRoundRecord] { try CloudRoundRecord.fetchAll(db.cachedStatement(sql: "SELECT * FROM cloud_round")) }
 
     func markRoundUploaded(_ id: UUID, organizer: String) throws {
-        try db.execute(sql: "UPDATE cloud_round SET uploaded = 1, organizer = ? WHERE roundID = ?", arguments: [organizer, id.uuidString])
+        try db.execute(sql: "UPDATE cloud_round SET uploaded = 1, organizer = ? WHERE roundID = ?", arguments: [organizer, id.canonicalString])
     }
 
     func markCompletionUploaded(_ id: UUID) throws {
-        try db.execute(sql: "UPDATE cloud_round SET uploadedStatus = 'completed' WHERE roundID = ?", arguments: [id.uuidString])
+        try db.execute(sql: "UPDATE cloud_round SET uploadedStatus = 'completed' WHERE roundID = ?", arguments: [id.canonicalString])
     }
 
     func advanceCursor(of id: UUID, to cursor: Int64) throws {
@@ -114,13 +114,13 @@ extension HubStore {
 
     func recordRefused(eventID: UUID, reason: String, at date: Date) throws {
         try db.execute(sql: "INSERT OR IGNORE INTO cloud_rejected (eventID, reason, rejectedAt) VALUES (?, ?, ?)",
-                       arguments: [eventID.uuidString, reason, HyzerJSON.formatTimestamp(date)])
+                       arguments: [eventID.canonicalString, reason, HyzerJSON.formatTimestamp(date)])
     }
 
     /// A row of the cloud this phone skips (as every phone does): kept with why, shown by `cloud status`.
     func recordSkipped(roundID: UUID, cloudSeq: Int64, eventID: UUID, reason: String, at date: Date) throws {
         try db.execute(sql: "INSERT OR IGNORE INTO cloud_skipped (roundID, cloudSeq, eventID, reason, skippedAt) VALUES (?, ?, ?, ?, ?)",
-                       arguments: [roundID.uuidString, cloudSeq, eventID.uuidString, reason, HyzerJSON.formatTimestamp(date)])
+                       arguments: [roundID.canonicalString, cloudSeq, eventID.canonicalString, reason, HyzerJSON.formatTimestamp(date)])
     }
 
     func skippedRows() throws -> [(cloudSeq: Int64, eventID: String, reason: String)] {
