@@ -218,7 +218,11 @@ DECLARE
     r hyzer.round;
 BEGIN
     SELECT * INTO r FROM hyzer.round AS x WHERE x.id = NEW.round_id;
-    IF NOT FOUND OR r.created_xact <> pg_current_xact_id() OR EXISTS (SELECT FROM hyzer.score_event e WHERE e.round_id = NEW.round_id) THEN
+    -- "Has the round a score?" as its highest number, read from the index: as EXISTS, planned for
+    -- any round (from a share's sixth player on) it looked cheapest as a scan that stops at the
+    -- first match, and a new round has none: every player's insert read every phone's scores.
+    IF NOT FOUND OR r.created_xact <> pg_current_xact_id()
+       OR (SELECT e.round_seq FROM hyzer.score_event e WHERE e.round_id = NEW.round_id ORDER BY e.round_seq DESC LIMIT 1) IS NOT NULL THEN
         RAISE EXCEPTION 'a round''s players are fixed when it is shared: nobody joins round % later', NEW.round_id
             USING ERRCODE = 'restrict_violation';
     END IF;
@@ -614,7 +618,9 @@ BEGIN
     IF r.status = 'completed' THEN RETURN false; END IF;
     -- Ending a round stops every phone's scoring: the organizer's decision, as resolving is (in a
     -- round where any player resolves, any phone that scored in it may end it too).
-    IF r.organizer <> session_user AND NOT (r.any_player_resolves AND EXISTS (SELECT FROM hyzer.score_event e WHERE e.round_id = v_round AND e.uploaded_by = session_user)) THEN
+    -- (The phone's first score in the round by the round's index, for the reason round_player_before_insert gives.)
+    IF r.organizer <> session_user AND NOT (r.any_player_resolves AND
+        (SELECT e.round_seq FROM hyzer.score_event e WHERE e.round_id = v_round AND e.uploaded_by = session_user ORDER BY e.round_seq LIMIT 1) IS NOT NULL) THEN
         RAISE EXCEPTION 'only the organizer''s phone (%) completes round %', r.organizer, v_round USING ERRCODE = 'HZ104';
     END IF;
     UPDATE hyzer.round AS x SET status = 'completed', completed_by = session_user, completed_at = now() WHERE x.id = v_round;

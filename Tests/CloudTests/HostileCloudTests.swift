@@ -217,4 +217,30 @@ struct HostileCloudTests {
             "\(error)".contains("has another course than when this phone first saw it")
         }
     }
+
+    @Test("Sharing a round reads none of the other rounds' scores: a round of 12 players shared into a cloud whose statistics say it holds one round makes no scan of the score table")
+    func sharingReadsOnlyItsRound() async throws {
+        let cloud = try await SeveralPhonesTests.makeCloud(phones: ["hostile"])
+        let players = (1...12).map { "'p\($0)'" }.joined(separator: ", ")
+        func share(_ id: UUID) -> String {
+            "SELECT hyzer.share_round('\(id)', 'Maple Hill', '{3,3,3}', 'Eve', false, '2026-11-26T05:00:00.000Z', ARRAY[\(players)], ARRAY[\(players)]);"
+        }
+        let first = UUID()
+        let filled = try await Self.hostile(cloud, share(first) + """
+            SELECT count(round_seq) FROM hyzer.upload_events('\(first)', ARRAY(SELECT gen_random_uuid() FROM generate_series(1, 600)),
+                array_fill('p1'::text, ARRAY[600]), ARRAY(SELECT i % 3 + 1 FROM generate_series(1, 600) AS i), array_fill(3, ARRAY[600]),
+                array_fill(NULL::uuid, ARRAY[600]), array_fill('p1'::text, ARRAY[600]), array_fill('phone-eve'::text, ARRAY[600]),
+                array_fill('tap'::text, ARRAY[600]), array_fill('2026-11-26T05:00:00.000Z'::text, ARRAY[600]));
+            """)
+        #expect(filled.output.hasSuffix("600\n"), "the first round's 600 scores landed: \(filled.output)")
+        // What autovacuum says of a young cloud: one round. Planned for any round, "does this round
+        // hold a score?" then looked cheapest as a scan that stops at the first match, and a new
+        // round has none: each player's insert read the whole table (a cloud of millions of scores
+        // took seconds a player, under the phone's share lock).
+        _ = try await SeveralPhonesTests.psql(cloud.adminURL, "ANALYZE hyzer.score_event")
+        let shared = try await Self.hostile(cloud, "BEGIN; " + share(UUID()) + """
+            SELECT 'scans ' || seq_scan FROM pg_stat_xact_user_tables WHERE relid = 'hyzer.score_event'::regclass; COMMIT;
+            """)
+        #expect(shared.ok && shared.output.contains("scans 0\n"), "sharing the second round scanned the score table: \(shared.output)")
+    }
 }
