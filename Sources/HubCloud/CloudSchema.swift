@@ -335,6 +335,9 @@ DECLARE
     v_created text := share_round.created_at;
     v_ids text[] := share_round.player_ids;
     v_names text[] := share_round.player_names;
+    -- The phone as text: session_user is a name, compared in collation "C", so a text column's
+    -- index (in the database's collation) cannot serve a comparison with it.
+    v_phone text := session_user;
     n integer := coalesce(cardinality(share_round.player_ids), 0);
     problem text;
     r hyzer.round;
@@ -376,7 +379,7 @@ BEGIN
 
     SELECT * INTO r FROM hyzer.round AS x WHERE x.id = v_id;
     IF FOUND THEN
-        IF r.organizer <> session_user THEN
+        IF r.organizer <> v_phone THEN
             RAISE EXCEPTION 'round % is already in the cloud, shared by another phone (%)', v_id, r.organizer USING ERRCODE = 'HZ101';
         END IF;
         IF (r.course_name, r.pars, r.organizer_name, r.any_player_resolves, r.created_at) IS DISTINCT FROM (v_course, v_pars, v_org_name, v_any, v_created)
@@ -389,14 +392,14 @@ BEGIN
     END IF;
     -- One share at a time per phone (its row locked until commit): the count below sees every
     -- round the phone shared before, whatever its other connections do meanwhile.
-    INSERT INTO hyzer.phone_shares AS s (phone) VALUES (session_user) ON CONFLICT (phone) DO NOTHING;
-    PERFORM FROM hyzer.phone_shares s WHERE s.phone = session_user FOR UPDATE;
-    IF (SELECT count(*) FROM hyzer.round x WHERE x.organizer = session_user AND x.shared_at > now() - interval '1 day') >= 50 THEN
-        RAISE EXCEPTION 'phone % shared 50 rounds in the last 24 hours; try later', session_user USING ERRCODE = 'HZ103';
+    INSERT INTO hyzer.phone_shares AS s (phone) VALUES (v_phone) ON CONFLICT (phone) DO NOTHING;
+    PERFORM FROM hyzer.phone_shares s WHERE s.phone = v_phone FOR UPDATE;
+    IF (SELECT count(*) FROM hyzer.round x WHERE x.organizer = v_phone AND x.shared_at > now() - interval '1 day') >= 50 THEN
+        RAISE EXCEPTION 'phone % shared 50 rounds in the last 24 hours; try later', v_phone USING ERRCODE = 'HZ103';
     END IF;
     BEGIN
         INSERT INTO hyzer.round AS x (id, course_name, pars, organizer, organizer_name, any_player_resolves, status, created_at, shared_at, created_xact)
-            VALUES (v_id, v_course, v_pars, session_user, v_org_name, v_any, 'active', v_created, now(), pg_current_xact_id());
+            VALUES (v_id, v_course, v_pars, v_phone, v_org_name, v_any, 'active', v_created, now(), pg_current_xact_id());
     EXCEPTION WHEN unique_violation THEN
         -- Another connection shared this id between our look and our insert: the next try finds
         -- it and answers as above ('already shared', or HZ101).
@@ -608,6 +611,7 @@ CREATE OR REPLACE FUNCTION hyzer.complete_round(round_id uuid) RETURNS boolean
     LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, hyzer, pg_temp SET lock_timeout = '5s' AS $$
 DECLARE
     v_round uuid := complete_round.round_id;
+    v_phone text := session_user;  -- as text, for the index (share_round says why)
     r hyzer.round;
 BEGIN
     PERFORM hyzer.require_phone();
@@ -618,12 +622,13 @@ BEGIN
     IF r.status = 'completed' THEN RETURN false; END IF;
     -- Ending a round stops every phone's scoring: the organizer's decision, as resolving is (in a
     -- round where any player resolves, any phone that scored in it may end it too).
-    -- (The phone's first score in the round by the round's index, for the reason round_player_before_insert gives.)
-    IF r.organizer <> session_user AND NOT (r.any_player_resolves AND
-        (SELECT e.round_seq FROM hyzer.score_event e WHERE e.round_id = v_round AND e.uploaded_by = session_user ORDER BY e.round_seq LIMIT 1) IS NOT NULL) THEN
+    -- Whether it scored: its scores in the round counted by the uploader index (at most its quota).
+    -- EXISTS, planned for any round, became a scan of every score (round_player_before_insert).
+    IF r.organizer <> v_phone AND NOT (r.any_player_resolves AND
+        (SELECT count(*) FROM hyzer.score_event e WHERE e.round_id = v_round AND e.uploaded_by = v_phone) > 0) THEN
         RAISE EXCEPTION 'only the organizer''s phone (%) completes round %', r.organizer, v_round USING ERRCODE = 'HZ104';
     END IF;
-    UPDATE hyzer.round AS x SET status = 'completed', completed_by = session_user, completed_at = now() WHERE x.id = v_round;
+    UPDATE hyzer.round AS x SET status = 'completed', completed_by = v_phone, completed_at = now() WHERE x.id = v_round;
     -- Not a number: a phone that holds every score of the round still has the completion to take.
     PERFORM pg_notify('hyzer_events', v_round::text || ':completed');
     RETURN true;
@@ -645,9 +650,11 @@ BEGIN
     FROM hyzer.round r WHERE r.id = $1;
 END $$;
 
+-- No JIT: planned without its arguments, a cloud of 30,000 active rounds made its estimate large
+-- enough to compile the query at every call (~24 ms), for a read of a few index entries.
 CREATE OR REPLACE FUNCTION hyzer.active_rounds(player_name text DEFAULT NULL, player_id text DEFAULT NULL, shared_after timestamptz DEFAULT NULL)
     RETURNS TABLE (round_id uuid, organizer text, created_at text, shared_at timestamptz)
-    LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, hyzer, pg_temp AS $$
+    LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, hyzer, pg_temp SET jit = off AS $$
     -- Each organizer's newest matching round only: one phone sharing many look-alike rounds
     -- takes one place in the list, not all twenty.
     SELECT x.id, x.organizer, x.created_at, x.shared_at FROM (

@@ -243,4 +243,45 @@ struct HostileCloudTests {
             """)
         #expect(shared.ok && shared.output.contains("scans 0\n"), "sharing the second round scanned the score table: \(shared.output)")
     }
+
+    @Test("A phone's share counts only its own rounds of the day and a refused completion reads none of the round's scores: the cloud's work for one phone does not grow with the others'")
+    func onePhonesCallsReadItsOwnRows() async throws {
+        let cloud = try await SeveralPhonesTests.makeCloud(phones: ["hostile", "jake", "sarah"])
+        func share(_ id: UUID, anyPlayerResolves: Bool = false) -> String {
+            "SELECT hyzer.share_round('\(id)', 'Maple Hill', '{3,3,3}', 'Jake', \(anyPlayerResolves), '2026-11-26T05:00:00.000Z', ARRAY['p1'], ARRAY['Jake']);"
+        }
+        // 40 rounds of the day from two other phones; Jake's last one lets any player resolve.
+        let jakes = (0..<20).map { _ in UUID() }
+        for phone in ["jake", "sarah"] {
+            let rounds = phone == "jake" ? jakes : (0..<20).map { _ in UUID() }
+            let sql = rounds.enumerated().map { share($1, anyPlayerResolves: $0 == 19) }.joined(separator: " ")
+            #expect(try await CLIProcess.runTool("psql", [try cloud.url(phone), "-X", "-v", "ON_ERROR_STOP=1", "-tAqc", sql]).status == 0)
+        }
+        let open = jakes[19]
+        let filled = try await CLIProcess.runTool("psql", [try cloud.url("jake"), "-X", "-tAqc", """
+            SELECT count(round_seq) FROM hyzer.upload_events('\(open)', ARRAY(SELECT gen_random_uuid() FROM generate_series(1, 60)),
+                array_fill('p1'::text, ARRAY[60]), ARRAY(SELECT i % 3 + 1 FROM generate_series(1, 60) AS i), array_fill(3, ARRAY[60]),
+                array_fill(NULL::uuid, ARRAY[60]), array_fill('p1'::text, ARRAY[60]), array_fill('phone-jake'::text, ARRAY[60]),
+                array_fill('tap'::text, ARRAY[60]), array_fill('2026-11-26T05:00:00.000Z'::text, ARRAY[60]))
+            """])
+        #expect(filled.stdout.hasPrefix("60"), "Jake's 60 scores landed: \(filled.stdout)\(filled.stderr)")
+        // The rows a transaction read from a table, by scan or through an index.
+        func rowsRead(_ table: String) -> String {
+            "SELECT '\(table) ' || (seq_tup_read + coalesce(idx_tup_fetch, 0)) FROM pg_stat_xact_user_tables WHERE relid = 'hyzer.\(table)'::regclass;"
+        }
+        // Planned as in a cloud large enough for its indexes (this one is small enough that a
+        // scan of everything is cheapest anyway): the share's count of the phone's rounds of the
+        // day compared the organizer as session_user (a name, collation "C"), which no index of a
+        // text column serves, and read every phone's rounds of the day.
+        let shared = try await Self.hostile(cloud, "SET enable_seqscan = off; BEGIN; " + share(UUID()) + rowsRead("round") + " COMMIT;")
+        let roundRows = shared.output.split(separator: "\n").first { $0.hasPrefix("round ") }.flatMap { Int($0.dropFirst(6)) }
+        #expect(shared.ok && (roundRows ?? .max) < 10, "sharing one round read \(roundRows.map(String.init) ?? "?") rows of the 41 rounds: \(shared.output)")
+        // Seven refused completions in one session (the plans PL/pgSQL keeps for any round from
+        // the sixth call on): whether this phone scored in the round is its own scores, counted
+        // by the uploader index, never the round's 60.
+        let commands = ["BEGIN"] + Array(repeating: "SELECT hyzer.complete_round('\(open)')", count: 7) + [rowsRead("score_event"), "COMMIT"]
+        let refused = try await CLIProcess.runTool("psql", [try cloud.url("hostile"), "-X", "-tAq", "-v", "ON_ERROR_ROLLBACK=on"] + commands.flatMap { ["-c", $0] })
+        #expect(refused.stderr.components(separatedBy: "only the organizer's phone").count == 8, "seven completions refused: \(refused.stderr)")
+        #expect(refused.stdout.contains("score_event 0\n"), "a refused completion read the round's scores: \(refused.stdout)")
+    }
 }
