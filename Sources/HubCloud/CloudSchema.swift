@@ -23,7 +23,8 @@ public enum CloudSchema {
 --
 -- Phones have no table privileges at all (no INSERT/UPDATE/DELETE/SELECT, no ownership, so no ALTER
 -- TABLE or DISABLE TRIGGER), no TEMP, no CREATE anywhere. The server hands out every number: a
--- round's row is locked by every upload and `round_seq` is made in one place (the insert trigger).
+-- round's row is locked by every upload and `round_seq` is made in one place (upload_events; the
+-- insert trigger holds that every insert continues the round's numbers with no gap).
 --
 -- Statements end with `;` at the end of a line and function bodies are between `$$` lines, so the
 -- app can run the file statement by statement (CloudSchema.statements) or in one simple query.
