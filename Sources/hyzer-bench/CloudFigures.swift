@@ -311,16 +311,37 @@ struct CloudBench {
     /// A new cloud (`hyzer-hub cloud init`) in a database of its own, with `phones` phone roles; their URLs.
     private func makeCloud(_ name: String, phones: Int) throws -> [String] {
         let url = try makeDatabase(name)
-        let prefix = "b\(getpid())_\(name)"
+        let prefix = Self.rolePrefix + name
         let logins = try awaitOnPool {
             try await CloudAdmin.initialize(url, phones: (0..<phones).map { "\(prefix)_\($0)" }, logger: self.logger)
         }
         return logins.map(\.url)
     }
 
+    /// Drops every database and phone role this run made (`makeDatabase`, `makeCloud`): left on
+    /// the server, each run's dozen clouds slowed the next runs and filled its role list.
+    func dropWhatThisRunMade() throws {
+        try awaitOnPool {
+            let admin = try await self.connect(self.adminURL)
+            defer { Task { try? await admin.close() } }
+            let databases = try await admin.query("SELECT datname FROM pg_database WHERE starts_with(datname, \(Self.databasePrefix))", logger: self.logger)
+            for try await name in databases.decode(String.self) {
+                try await admin.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \"\(name)\" WITH (FORCE)"), logger: self.logger)
+            }
+            let roles = try await admin.query("SELECT rolname::text FROM pg_roles WHERE starts_with(rolname, \(Self.rolePrefix))", logger: self.logger)
+            for try await name in roles.decode(String.self) {
+                try await admin.query(PostgresQuery(unsafeSQL: "DROP ROLE IF EXISTS \"\(name)\""), logger: self.logger)
+            }
+        }
+    }
+
+    /// The names this run gives its databases and phone roles begin with these (the process id
+    /// tells two runs on one server apart).
+    private static let databasePrefix = "hyzer_bench_\(getpid())_", rolePrefix = "b\(getpid())_"
+
     /// A new database named after the bench run and `name`; its URL.
     private func makeDatabase(_ name: String) throws -> String {
-        let database = "hyzer_bench_\(getpid())_\(name)"
+        let database = Self.databasePrefix + name
         try awaitOnPool {
             let admin = try await self.connect(self.adminURL)
             defer { Task { try? await admin.close() } }

@@ -30,7 +30,7 @@ struct HyzerBench: ParsableCommand {
 
     @Flag(help: "Few iterations: proves the bench runs, not a measurement.") var quick = false
     @Flag(help: "Print the figures as JSON.") var json = false
-    @Option(help: ArgumentHelp("A PostgreSQL URL whose user may create databases and roles: adds the several-phones figures (each in a cloud of its own, made as hyzer-hub cloud init makes one, with a role per phone). tools/lib/postgres.sh starts a throwaway server.", valueName: "URL"))
+    @Option(help: ArgumentHelp("A PostgreSQL URL whose user may create databases and roles: adds the several-phones figures (each in a cloud of its own, made as hyzer-hub cloud init makes one, with a role per phone; the run drops them when it ends). tools/lib/postgres.sh starts a throwaway server.", valueName: "URL"))
     var cloud: String?
     @Option(help: ArgumentHelp("Only the figures of the groups whose name contains this text, in any case (limits are always measured). Groups: \(HyzerBench.groups.joined(separator: ", ")); cloud (with --cloud); the instruction counts \(Kernel.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "TEXT"))
     var only: String?
@@ -190,6 +190,9 @@ extension HyzerBench {
     func cloudFigures(_ adminURL: String, _ context: BenchContext, commit: Samples, socket: Samples,
                       progress: (String) -> Void) throws -> (figures: [Figure], limits: [Figure]) {
         let bench = CloudBench(context: context, adminURL: adminURL)
+        defer {
+            do { try bench.dropWhatThisRunMade() } catch { progress("cloud: could not drop this run's databases and roles: \(error)") }
+        }
         progress("cloud: PostgreSQL limits")
         let notify = try bench.notifyRoundTrip(iterations: context.n(300, quick: 10))
         let bulk = try bench.bulkInsertRate(rows: context.n(10_000, quick: 1_000), tries: context.n(5, quick: 1))
