@@ -49,17 +49,17 @@ struct CloudBench {
 
     /// Rows per second inserted in one transaction with `unnest`, in a table shaped like the
     /// cloud's events but with no trigger, check or foreign key: the server's bulk rate. The
-    /// median of `tries` inserts, each into a new table (one insert's rate moved by half between
-    /// runs of the bench on a busy machine).
-    func bulkInsertRate(rows: Int, tries: Int) throws -> Double {
+    /// median of `runs` inserts, each into a new table (one insert's rate moved by half between
+    /// runs of the bench on a busy machine), as `PhysicalLimits.sqliteBatchRowsPerSecond` does.
+    func bulkInsertRate(rows: Int, runs: Int) throws -> Double {
         let url = try makeDatabase("bulk")
         return try awaitOnPool {
             let connection = try await self.connect(url)
             defer { Task { try? await connection.close() } }
             var rates = Samples()
-            for attempt in 0..<tries {
+            for run in 0..<runs {
                 try await connection.query("""
-                    CREATE TABLE bench_event_\(unescaped: String(attempt)) (id uuid PRIMARY KEY, round_id uuid, round_seq bigint, player_id text, hole int, strokes int,
+                    CREATE TABLE bench_event_\(unescaped: String(run)) (id uuid PRIMARY KEY, round_id uuid, round_seq bigint, player_id text, hole int, strokes int,
                                               supersedes uuid, reported_by text, device_id text, source text, created_at text, uploaded_by text)
                     """, logger: self.logger)
                 let ids = (0..<rows).map { _ in UUID() }, texts = (0..<rows).map { "p\($0 % 500)" }, numbers = (0..<rows).map { $0 % 18 + 1 }
@@ -67,7 +67,7 @@ struct CloudBench {
                 let start = ContinuousClock.now
                 _ = try await connection.withTransaction(logger: self.logger) { connection in
                     try await connection.query("""
-                        INSERT INTO bench_event_\(unescaped: String(attempt)) SELECT e.id, \(round), e.ord, e.player, e.hole, e.hole % 5 + 1, NULL, e.player, 'bench', 'crown', 'now', 'bench'
+                        INSERT INTO bench_event_\(unescaped: String(run)) SELECT e.id, \(round), e.ord, e.player, e.hole, e.hole % 5 + 1, NULL, e.player, 'bench', 'crown', 'now', 'bench'
                         FROM unnest(\(ids)::uuid[], \(texts)::text[], \(numbers)::bigint[]) WITH ORDINALITY AS e(id, player, hole, ord)
                         """, logger: self.logger)
                     return 0
@@ -167,18 +167,18 @@ struct CloudBench {
     }
 
     /// 10,000 events scored on a phone with no cloud in reach, then uploaded in one pass; and a
-    /// phone that was away for the whole round catching up in one pass. The median of `tries`
+    /// phone that was away for the whole round catching up in one pass. The median of `runs`
     /// catch-ups, each on a cloud of its own: one pass is one sample, and one moved by a fifth
     /// between runs of the bench.
-    func catchUp(bulkRate: Double, tries: Int) throws -> [Figure] {
+    func catchUp(bulkRate: Double, runs: Int) throws -> [Figure] {
         // A round has at most 50 players and a phone may upload 20 scores per player and hole:
         // 28 players × 18 holes, each hole scored then corrected (a chain) 2 or 20 times.
         let players = 28, passes = context.quick ? 2 : 20  // 1,008 or 10,080 events
         let eventCount = players * 18 * passes
         var uploads = Samples(), downloads = Samples()
-        for attempt in 0..<tries {
-            let urls = try makeCloud("catchup\(attempt)", phones: 2)
-            let offline = try phone("catchup\(attempt)-a", url: urls[0], player: "Player 1")
+        for run in 0..<runs {
+            let urls = try makeCloud("catchup\(run)", phones: 2)
+            let offline = try phone("catchup\(run)-a", url: urls[0], player: "Player 1")
             let round = try offline.hub.startRound(course: "Maple Hill", players: (1...players).map { "Player \($0)" })
             var previous: [Int: UUID] = [:]
             let events = (0..<eventCount).map { index in
@@ -190,7 +190,7 @@ struct CloudBench {
                 return event
             }
             try offline.hub.append(batch: events)
-            let late = try phone("catchup\(attempt)-b", url: urls[1], player: "Player 2")
+            let late = try phone("catchup\(run)-b", url: urls[1], player: "Player 2")
             let (upload, download) = try awaitOnPool { () async throws -> (Double, Double) in
                 let cloud = try await CloudConnection.connect(to: try CloudAddress(parsing: urls[0]), logger: self.logger)
                 let lateCloud = try await CloudConnection.connect(to: try CloudAddress(parsing: urls[1]), logger: self.logger)
@@ -209,15 +209,15 @@ struct CloudBench {
             downloads.add(download)
         }
         func figure(_ name: String, _ rate: Double, note: String) -> Figure {
-            Figure(name: name, unit: "events/s", p50: rate, p99: nil, iterations: eventCount * tries, limitName: "PostgreSQL rows/s, one unnest insert",
+            Figure(name: name, unit: "events/s", p50: rate, p99: nil, iterations: eventCount * runs, limitName: "PostgreSQL rows/s, one unnest insert",
                    limit: bulkRate, ratio: bulkRate / rate, seedsBudget: "4-hour offline recovery", target: "≥ 10,000 events/s",
                    meetsTarget: rate >= 10_000, note: note)
         }
         return [
             figure("catch-up: \(eventCount.formatted()) events scored offline, uploaded in one pass", uploads.p50,
-                   note: "1,000 per call of hyzer.upload_events, each checked and numbered by the server under its round's row lock; includes reading the queue and recording each acknowledgement; the median of \(tries) catch-ups, each on a new cloud"),
+                   note: "1,000 per call of hyzer.upload_events, each checked and numbered by the server under its round's row lock; includes reading the queue and recording each acknowledgement; the median of \(runs) catch-ups, each on a new cloud"),
             figure("catch-up: a phone away for the whole round downloads \(eventCount.formatted()) events", downloads.p50,
-                   note: "joins, then 2,000 per read (hyzer.events_after), each batch checked and applied in one SQLite transaction; the median of \(tries) catch-ups"),
+                   note: "joins, then 2,000 per read (hyzer.events_after), each batch checked and applied in one SQLite transaction; the median of \(runs) catch-ups"),
         ]
     }
 

@@ -195,7 +195,8 @@ extension HyzerBench {
         }
         progress("cloud: PostgreSQL limits")
         let notify = try bench.notifyRoundTrip(iterations: context.n(300, quick: 10))
-        let bulk = try bench.bulkInsertRate(rows: context.n(10_000, quick: 1_000), tries: context.n(5, quick: 1))
+        let bulkRows = context.n(10_000, quick: 1_000), bulkRuns = context.n(5, quick: 1)
+        let bulk = try bench.bulkInsertRate(rows: bulkRows, runs: bulkRuns)
         progress("cloud: score on phone A → phone C's watch")
         // The chain's two SQLite commits are as far apart as its scores (50 ms): measured so, they
         // cost more than back to back (the disk sleeps between them). A's score is synced; C's
@@ -206,15 +207,15 @@ extension HyzerBench {
                                                              in: try context.scratch("cloud-limits"))
         var figures = try bench.scoreToOtherWatch(limit: spacedCommit.p50 + notify.p50 + unsyncedCommit.p50 + socket.p50)
         progress("cloud: catch-up")
-        figures += try bench.catchUp(bulkRate: bulk, tries: context.n(3, quick: 1))
+        figures += try bench.catchUp(bulkRate: bulk, runs: context.n(3, quick: 1))
         progress("cloud: phones on one cloud")
         figures += try bench.convergenceByPhones()
         return (figures, [
             .limit("SQLite WAL commit (synchronous=FULL), 50 ms apart", spacedCommit),
             .limit("SQLite WAL commit without a sync (synchronous=NORMAL), 50 ms apart", unsyncedCommit),
             .limit("PostgreSQL insert + NOTIFY committed → heard on a second connection", notify),
-            .limit("PostgreSQL rows/s in one unnest insert (no triggers), the median of \(context.n(5, quick: 1))", rate: bulk, unit: "events/s",
-                   iterations: context.n(50_000, quick: 1_000)),
+            .limit("PostgreSQL rows/s in one unnest insert (no triggers), the median of \(bulkRuns)", rate: bulk, unit: "events/s",
+                   iterations: bulkRows * bulkRuns),
         ])
     }
 }

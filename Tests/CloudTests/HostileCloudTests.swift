@@ -16,8 +16,23 @@ struct HostileCloudTests {
 
     /// SQL as the hostile phone (its own role, over TCP with its password); the server's error when it fails.
     static func hostile(_ cloud: SeveralPhonesTests.TestCloud, _ sql: String) async throws -> (ok: Bool, output: String) {
-        let result = try await CLIProcess.runTool("psql", [try cloud.url("hostile"), "-X", "-v", "ON_ERROR_STOP=1", "-tAqc", sql])
+        try await Self.sql(cloud, as: "hostile", sql)
+    }
+
+    /// SQL as one phone of the cloud, as `hostile` is.
+    static func sql(_ cloud: SeveralPhonesTests.TestCloud, as phone: String, _ sql: String) async throws -> (ok: Bool, output: String) {
+        let result = try await CLIProcess.runTool("psql", [try cloud.url(phone), "-X", "-v", "ON_ERROR_STOP=1", "-tAqc", sql])
         return (result.status == 0, result.stdout + result.stderr)
+    }
+
+    /// An upload of `count` new first scores of player p1 on holes 1 to 3, as SQL (answers the number stored).
+    static func scores(_ count: Int, in round: UUID, device: String) -> String {
+        """
+        SELECT count(round_seq) FROM hyzer.upload_events('\(round)', ARRAY(SELECT gen_random_uuid() FROM generate_series(1, \(count))),
+            array_fill('p1'::text, ARRAY[\(count)]), ARRAY(SELECT i % 3 + 1 FROM generate_series(1, \(count)) AS i), array_fill(3, ARRAY[\(count)]),
+            array_fill(NULL::uuid, ARRAY[\(count)]), array_fill('p1'::text, ARRAY[\(count)]), array_fill('\(device)'::text, ARRAY[\(count)]),
+            array_fill('tap'::text, ARRAY[\(count)]), array_fill('2026-11-26T05:00:00.000Z'::text, ARRAY[\(count)]));
+        """
     }
 
     /// Jake's phone organizes a round with Sarah; Sarah's phone joins; both are in step.
@@ -226,12 +241,7 @@ struct HostileCloudTests {
             "SELECT hyzer.share_round('\(id)', 'Maple Hill', '{3,3,3}', 'Eve', false, '2026-11-26T05:00:00.000Z', ARRAY[\(players)], ARRAY[\(players)]);"
         }
         let first = UUID()
-        let filled = try await Self.hostile(cloud, share(first) + """
-            SELECT count(round_seq) FROM hyzer.upload_events('\(first)', ARRAY(SELECT gen_random_uuid() FROM generate_series(1, 600)),
-                array_fill('p1'::text, ARRAY[600]), ARRAY(SELECT i % 3 + 1 FROM generate_series(1, 600) AS i), array_fill(3, ARRAY[600]),
-                array_fill(NULL::uuid, ARRAY[600]), array_fill('p1'::text, ARRAY[600]), array_fill('phone-eve'::text, ARRAY[600]),
-                array_fill('tap'::text, ARRAY[600]), array_fill('2026-11-26T05:00:00.000Z'::text, ARRAY[600]));
-            """)
+        let filled = try await Self.hostile(cloud, share(first) + Self.scores(600, in: first, device: "phone-eve"))
         #expect(filled.output.hasSuffix("600\n"), "the first round's 600 scores landed: \(filled.output)")
         // What autovacuum says of a young cloud: one round. Planned for any round, "does this round
         // hold a score?" then looked cheapest as a scan that stops at the first match, and a new
@@ -255,16 +265,11 @@ struct HostileCloudTests {
         for phone in ["jake", "sarah"] {
             let rounds = phone == "jake" ? jakes : (0..<20).map { _ in UUID() }
             let sql = rounds.enumerated().map { share($1, anyPlayerResolves: $0 == 19) }.joined(separator: " ")
-            #expect(try await CLIProcess.runTool("psql", [try cloud.url(phone), "-X", "-v", "ON_ERROR_STOP=1", "-tAqc", sql]).status == 0)
+            #expect(try await Self.sql(cloud, as: phone, sql).ok)
         }
         let open = jakes[19]
-        let filled = try await CLIProcess.runTool("psql", [try cloud.url("jake"), "-X", "-tAqc", """
-            SELECT count(round_seq) FROM hyzer.upload_events('\(open)', ARRAY(SELECT gen_random_uuid() FROM generate_series(1, 60)),
-                array_fill('p1'::text, ARRAY[60]), ARRAY(SELECT i % 3 + 1 FROM generate_series(1, 60) AS i), array_fill(3, ARRAY[60]),
-                array_fill(NULL::uuid, ARRAY[60]), array_fill('p1'::text, ARRAY[60]), array_fill('phone-jake'::text, ARRAY[60]),
-                array_fill('tap'::text, ARRAY[60]), array_fill('2026-11-26T05:00:00.000Z'::text, ARRAY[60]))
-            """])
-        #expect(filled.stdout.hasPrefix("60"), "Jake's 60 scores landed: \(filled.stdout)\(filled.stderr)")
+        let filled = try await Self.sql(cloud, as: "jake", Self.scores(60, in: open, device: "phone-jake"))
+        #expect(filled.output.hasPrefix("60"), "Jake's 60 scores landed: \(filled.output)")
         // The rows a transaction read from a table, by scan or through an index.
         func rowsRead(_ table: String) -> String {
             "SELECT '\(table) ' || (seq_tup_read + coalesce(idx_tup_fetch, 0)) FROM pg_stat_xact_user_tables WHERE relid = 'hyzer.\(table)'::regclass;"
