@@ -355,6 +355,11 @@ struct CloudBench {
 
     private func connect(_ url: String) async throws -> PostgresConnection {
         let address = try CloudAddress(parsing: url)
-        return try await PostgresConnection.connect(configuration: address.benchConfiguration(), id: 1, logger: logger)
+        do {
+            return try await PostgresConnection.connect(configuration: address.benchConfiguration(), id: 1, logger: logger)
+        } catch {
+            // PostgresNIO's errors say nothing ("Generic description…"): said as the hub says them.
+            throw CloudError.describe(error, address: address)
+        }
     }
 }

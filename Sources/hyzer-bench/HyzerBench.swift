@@ -190,8 +190,11 @@ extension HyzerBench {
     func cloudFigures(_ adminURL: String, _ context: BenchContext, commit: Samples, socket: Samples,
                       progress: (String) -> Void) throws -> (figures: [Figure], limits: [Figure]) {
         let bench = CloudBench(context: context, adminURL: adminURL)
+        // Dropped however the run ends; a failure to drop is said only after a run that got to
+        // the end (one that failed says why, and dropping fails for the same reason).
+        var finished = false
         defer {
-            do { try bench.dropWhatThisRunMade() } catch { progress("cloud: could not drop this run's databases and roles: \(error)") }
+            do { try bench.dropWhatThisRunMade() } catch where finished { progress("cloud: could not drop this run's databases and roles: \(error)") } catch {}
         }
         progress("cloud: PostgreSQL limits")
         let notify = try bench.notifyRoundTrip(iterations: context.n(300, quick: 10))
@@ -210,6 +213,7 @@ extension HyzerBench {
         figures += try bench.catchUp(bulkRate: bulk, runs: context.n(3, quick: 1))
         progress("cloud: phones on one cloud")
         figures += try bench.convergenceByPhones()
+        finished = true
         return (figures, [
             .limit("SQLite WAL commit (synchronous=FULL), 50 ms apart", spacedCommit),
             .limit("SQLite WAL commit without a sync (synchronous=NORMAL), 50 ms apart", unsyncedCommit),
