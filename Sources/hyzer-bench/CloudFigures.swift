@@ -208,6 +208,7 @@ struct CloudBench {
             uploads.add(upload)
             downloads.add(download)
         }
+        let which = runs == 1 ? "one catch-up" : "the median of \(runs) catch-ups, each on a new cloud"
         func figure(_ name: String, _ rate: Double, note: String) -> Figure {
             Figure(name: name, unit: "events/s", p50: rate, p99: nil, iterations: eventCount * runs, limitName: "PostgreSQL rows/s, one unnest insert",
                    limit: bulkRate, ratio: bulkRate / rate, seedsBudget: "4-hour offline recovery", target: "≥ 10,000 events/s",
@@ -215,9 +216,9 @@ struct CloudBench {
         }
         return [
             figure("catch-up: \(eventCount.formatted()) events scored offline, uploaded in one pass", uploads.p50,
-                   note: "1,000 per call of hyzer.upload_events, each checked and numbered by the server under its round's row lock; includes reading the queue and recording each acknowledgement; the median of \(runs) catch-ups, each on a new cloud"),
+                   note: "1,000 per call of hyzer.upload_events, each checked and numbered by the server under its round's row lock; includes reading the queue and recording each acknowledgement; \(which)"),
             figure("catch-up: a phone away for the whole round downloads \(eventCount.formatted()) events", downloads.p50,
-                   note: "joins, then 2,000 per read (hyzer.events_after), each batch checked and applied in one SQLite transaction; the median of \(runs) catch-ups"),
+                   note: "joins, then 2,000 per read (hyzer.events_after), each batch checked and applied in one SQLite transaction; \(which)"),
         ]
     }
 
@@ -337,7 +338,7 @@ struct CloudBench {
 
     /// The names this run gives its databases and phone roles begin with these (the process id
     /// tells two runs on one server apart).
-    private static let databasePrefix = "hyzer_bench_\(getpid())_", rolePrefix = "b\(getpid())_"
+    static let databasePrefix = "hyzer_bench_\(getpid())_", rolePrefix = "b\(getpid())_"
 
     /// A new database named after the bench run and `name`; its URL.
     private func makeDatabase(_ name: String) throws -> String {
@@ -345,8 +346,13 @@ struct CloudBench {
         try awaitOnPool {
             let admin = try await self.connect(self.adminURL)
             defer { Task { try? await admin.close() } }
-            try await admin.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(database)"), logger: self.logger)
-            try await admin.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(database)"), logger: self.logger)
+            do {
+                try await admin.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(database)"), logger: self.logger)
+                try await admin.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(database)"), logger: self.logger)
+            } catch {
+                // A role without CREATEDB, say: the server's words, not PostgresNIO's "Generic description".
+                throw CloudError.describe(error, address: try CloudAddress(parsing: self.adminURL))
+            }
         }
         guard var components = URLComponents(string: adminURL) else { throw BenchError("--cloud is not a URL") }
         components.path = "/\(database)"

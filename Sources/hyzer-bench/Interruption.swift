@@ -10,12 +10,14 @@ import HyzerCLI
 enum Interruption {
     /// From now on SIGINT and SIGTERM end the bench cleanly, with the status a shell gives a
     /// process the signal killed (130 or 143).
-    static func cleanUpOnSignal(removing directory: URL) {
+    /// `left`: what the run made elsewhere that only its end drops (said, so nobody thinks it gone).
+    static func cleanUpOnSignal(removing directory: URL, left: String? = nil) {
         TerminationSignal.trapNow { signal in
             let children = killChildren()
             try? FileManager.default.removeItem(at: directory)
             let stopped = children == 0 ? "" : " stopped \(children) process\(children == 1 ? "" : "es") it had started and"
             FileHandle.standardError.write(Data("hyzer-bench: interrupted (\(signal)):\(stopped) removed \(directory.path); no figures printed\n".utf8))
+            if let left { FileHandle.standardError.write(Data("hyzer-bench: left: \(left)\n".utf8)) }
             _exit(signal == "SIGINT" ? 130 : 143)
         }
     }
