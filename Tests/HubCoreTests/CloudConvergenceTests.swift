@@ -169,54 +169,53 @@ struct CloudConvergenceTests {
 
     @Test("Every phone ends with the same standings and flags, whatever order events arrived in")
     func randomizedConvergence() async throws {
-        var random = try SeededRandom.fromEnvironment(for: "randomizedConvergence")
-        let replay = random.replay(filter: "randomizedConvergence")
-        var discrepanciesSeen = 0, resolutionsSeen = 0, correctionsSeen = 0, builtInMemory = 0
-        for trial in 0..<80 {
-            // A minute of CPU in one go would hold one of the test pool's threads (there are as
-            // many as cores) the whole time, and tests waiting on a child process would starve.
-            await Task.yield()
-            var group = try Self.makeGroup(phones: Int.random(in: 2...4, using: &random), anyPlayerResolves: Bool.random(using: &random))
-            for _ in 0..<Int.random(in: 10...50, using: &random) {
-                let phone = Int.random(in: 0..<group.phones.count, using: &random)
-                switch Int.random(in: 0..<10, using: &random) {
-                case 0..<5: try Self.act(&group, phone: phone, random: &random)
-                case 5..<7: try Self.upload(&group, phone: phone, limit: Int.random(in: 1...5, using: &random), lossy: Int.random(in: 0..<5, using: &random) == 0)
-                case 7..<9: try Self.download(&group, phone: phone, limit: Int.random(in: 1...6, using: &random))
-                default: try Self.download(&group, phone: phone, limit: 100, replayFromStart: true)  // a duplicate delivery
+        try await offThePool {
+            var random = try SeededRandom.fromEnvironment(for: "randomizedConvergence")
+            let replay = random.replay(filter: "randomizedConvergence")
+            var discrepanciesSeen = 0, resolutionsSeen = 0, correctionsSeen = 0, builtInMemory = 0
+            for trial in 0..<80 {
+                var group = try Self.makeGroup(phones: Int.random(in: 2...4, using: &random), anyPlayerResolves: Bool.random(using: &random))
+                for _ in 0..<Int.random(in: 10...50, using: &random) {
+                    let phone = Int.random(in: 0..<group.phones.count, using: &random)
+                    switch Int.random(in: 0..<10, using: &random) {
+                    case 0..<5: try Self.act(&group, phone: phone, random: &random)
+                    case 5..<7: try Self.upload(&group, phone: phone, limit: Int.random(in: 1...5, using: &random), lossy: Int.random(in: 0..<5, using: &random) == 0)
+                    case 7..<9: try Self.download(&group, phone: phone, limit: Int.random(in: 1...6, using: &random))
+                    default: try Self.download(&group, phone: phone, limit: 100, replayFromStart: true)  // a duplicate delivery
+                    }
+                    // The standings each phone keeps in memory (brought up to date row by row, or
+                    // rebuilt when the cloud orders an event before one it holds) equal a full recompute.
+                    #expect(try Self.cachedEqualsFull(group.phones[phone]), "phone \(phone) in trial \(trial): \(replay)")
                 }
-                // The standings each phone keeps in memory (brought up to date row by row, or
-                // rebuilt when the cloud orders an event before one it holds) equal a full recompute.
-                #expect(try Self.cachedEqualsFull(group.phones[phone]), "phone \(phone) in trial \(trial): \(replay)")
-            }
-            // Healing: everything reaches the cloud, then every phone catches up, in a random order.
-            for phone in group.phones.indices.shuffled(using: &random) { try Self.upload(&group, phone: phone, limit: 10_000, lossy: false) }
-            for phone in group.phones.indices.shuffled(using: &random) { try Self.download(&group, phone: phone, limit: 10_000) }
-            // A phone that was away for the whole round catches up in one batch.
-            let latecomer = try Hub.inMemory()
-            try latecomer.setCloud(CloudConfiguration(url: "postgres://hyzer@cloud/hyzer", player: "Mike"))
-            try latecomer.join(group.shared)
-            try latecomer.applyFromCloud(roundID: group.roundID, events: group.cloud.events, status: nil)
+                // Healing: everything reaches the cloud, then every phone catches up, in a random order.
+                for phone in group.phones.indices.shuffled(using: &random) { try Self.upload(&group, phone: phone, limit: 10_000, lossy: false) }
+                for phone in group.phones.indices.shuffled(using: &random) { try Self.download(&group, phone: phone, limit: 10_000) }
+                // A phone that was away for the whole round catches up in one batch.
+                let latecomer = try Hub.inMemory()
+                try latecomer.setCloud(CloudConfiguration(url: "postgres://hyzer@cloud/hyzer", player: "Mike"))
+                try latecomer.join(group.shared)
+                try latecomer.applyFromCloud(roundID: group.roundID, events: group.cloud.events, status: nil)
 
-            let reference = try Self.view(of: latecomer)
-            for (index, phone) in group.phones.enumerated() {
-                let view = try Self.view(of: phone)
-                #expect(view == reference, "trial \(trial), phone \(index): \(replay)\n\(Self.difference(view, reference))")
-                #expect(try phone.eventLog().events.map(\.id) == group.cloud.events.map(\.event.id), "trial \(trial), phone \(index) log order: \(replay)")
-                #expect(try phone.cloudSummary().eventsWaiting == 0)
+                let reference = try Self.view(of: latecomer)
+                for (index, phone) in group.phones.enumerated() {
+                    let view = try Self.view(of: phone)
+                    #expect(view == reference, "trial \(trial), phone \(index): \(replay)\n\(Self.difference(view, reference))")
+                    #expect(try phone.eventLog().events.map(\.id) == group.cloud.events.map(\.event.id), "trial \(trial), phone \(index) log order: \(replay)")
+                    #expect(try phone.cloudSummary().eventsWaiting == 0)
+                }
+                #expect(Set(group.cloud.events.map(\.event.id)).count == group.cloud.events.count, "each event once in the cloud: \(replay)")
+                let log = group.cloud.events.map(\.event)
+                // And that state is the rule's (ScoreRule) over the cloud's order.
+                #expect(try latecomer.discrepancies().discrepancies == ConflictDetector.openDiscrepancies(in: log), "trial \(trial): \(replay)")
+                discrepanciesSeen += ConflictDetector.openDiscrepancies(in: log).count
+                resolutionsSeen += log.filter { $0.source == .resolution }.count
+                correctionsSeen += log.filter { $0.supersedesEventID != nil && $0.source != .resolution }.count
+                builtInMemory += group.builtInMemory
             }
-            #expect(Set(group.cloud.events.map(\.event.id)).count == group.cloud.events.count, "each event once in the cloud: \(replay)")
-            let log = group.cloud.events.map(\.event)
-            // And that state is the rule's (ScoreRule) over the cloud's order.
-            #expect(try latecomer.discrepancies().discrepancies == ConflictDetector.openDiscrepancies(in: log), "trial \(trial): \(replay)")
-            discrepanciesSeen += ConflictDetector.openDiscrepancies(in: log).count
-            resolutionsSeen += log.filter { $0.source == .resolution }.count
-            correctionsSeen += log.filter { $0.supersedesEventID != nil && $0.source != .resolution }.count
-            builtInMemory += group.builtInMemory
+            print("randomizedConvergence: \(discrepanciesSeen) discrepancies open at the end, \(resolutionsSeen) resolutions, \(correctionsSeen) corrections, \(builtInMemory) downloads' standings built in memory")
+            // The draws did exercise the hard cases.
+            #expect(discrepanciesSeen > 20 && resolutionsSeen > 20 && correctionsSeen > 20 && builtInMemory > 20,
+                    "discrepancies \(discrepanciesSeen), resolutions \(resolutionsSeen), corrections \(correctionsSeen), built in memory \(builtInMemory): \(replay)")
         }
-        print("randomizedConvergence: \(discrepanciesSeen) discrepancies open at the end, \(resolutionsSeen) resolutions, \(correctionsSeen) corrections, \(builtInMemory) downloads' standings built in memory")
-        // The draws did exercise the hard cases.
-        #expect(discrepanciesSeen > 20 && resolutionsSeen > 20 && correctionsSeen > 20 && builtInMemory > 20,
-                "discrepancies \(discrepanciesSeen), resolutions \(resolutionsSeen), corrections \(correctionsSeen), built in memory \(builtInMemory): \(replay)")
     }
 }

@@ -398,25 +398,27 @@ struct HubStoreTests {
     }
 
     @Test("Standings kept in memory follow scores another process commits, row by row, and equal a full recompute")
-    func ledgerFollowsOtherProcesses() throws {
-        let home = try TemporaryHome()
-        let paths = HyzerPaths(home: home.url)
-        let reader = try Hub.open(paths: paths, clock: { Self.start })
-        let round = try reader.startRound(course: "Willow Creek", players: ["Jake", "Mike"])
-        let writer = try Hub.open(paths: paths, clock: { Self.start })  // another hyzer-hub process
-        var random = try SeededRandom.fromEnvironment(for: "ledgerFollowsOtherProcesses")
-        for step in 0..<200 {
-            let player = ["Jake", "Mike"].randomElement(using: &random)!
-            let hole = Int.random(in: 1...9, using: &random), strokes = Int.random(in: 2...5, using: &random)
-            let hub = Bool.random(using: &random) ? writer : reader
-            do { try hub.score(player: player, strokes: strokes, hole: hole, deviceID: Bool.random(using: &random) ? "watch-1" : "phone") } catch HubError.alreadyScored {
-                try hub.correct(player: player, strokes: strokes, hole: hole)
-            } catch HubError.round {}
-            if step % 7 == 0, let open = try hub.discrepancies().discrepancies.first {
-                try hub.resolve(player: open.playerID == round.players[0].id ? "Jake" : "Mike", strokes: strokes, hole: open.hole)
+    func ledgerFollowsOtherProcesses() async throws {
+        try await offThePool {
+            let home = try TemporaryHome()
+            let paths = HyzerPaths(home: home.url)
+            let reader = try Hub.open(paths: paths, clock: { Self.start })
+            let round = try reader.startRound(course: "Willow Creek", players: ["Jake", "Mike"])
+            let writer = try Hub.open(paths: paths, clock: { Self.start })  // another hyzer-hub process
+            var random = try SeededRandom.fromEnvironment(for: "ledgerFollowsOtherProcesses")
+            for step in 0..<200 {
+                let player = ["Jake", "Mike"].randomElement(using: &random)!
+                let hole = Int.random(in: 1...9, using: &random), strokes = Int.random(in: 2...5, using: &random)
+                let hub = Bool.random(using: &random) ? writer : reader
+                do { try hub.score(player: player, strokes: strokes, hole: hole, deviceID: Bool.random(using: &random) ? "watch-1" : "phone") } catch HubError.alreadyScored {
+                    try hub.correct(player: player, strokes: strokes, hole: hole)
+                } catch HubError.round {}
+                if step % 7 == 0, let open = try hub.discrepancies().discrepancies.first {
+                    try hub.resolve(player: open.playerID == round.players[0].id ? "Jake" : "Mike", strokes: strokes, hole: open.hole)
+                }
+                let full = RoundSnapshot(round: try #require(try reader.roundInPlay()), events: try reader.eventLog().events)
+                #expect(try reader.snapshot().round == full, "step \(step): \(random.replay(filter: "ledgerFollowsOtherProcesses"))")
             }
-            let full = RoundSnapshot(round: try #require(try reader.roundInPlay()), events: try reader.eventLog().events)
-            #expect(try reader.snapshot().round == full, "step \(step): \(random.replay(filter: "ledgerFollowsOtherProcesses"))")
         }
     }
 

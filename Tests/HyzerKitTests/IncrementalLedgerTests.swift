@@ -53,67 +53,71 @@ struct IncrementalLedgerTests {
     }
 
     @Test("After every append, the incremental ledger, standings and snapshot equal a full recompute")
-    func incrementalEqualsFull() throws {
-        var random = try SeededRandom.fromEnvironment(for: "incrementalEqualsFull")
-        let replay = random.replay(filter: "incrementalEqualsFull")
-        var checked = 0, withDiscrepancy = 0, withTies = 0
-        for _ in 0..<800 {
-            let round = Round(id: UUID(), course: try Course(name: "Four", holes: Self.holes), players: Self.players, status: .active,
-                              createdAt: Date(timeIntervalSince1970: 0))
-            let log = try Self.randomLog(using: &random, round: round.id)
-            var incremental = ScoreLedger()
-            for (index, event) in log.enumerated() {
-                incremental.append(event)
-                let prefix = Array(log[...index])
-                let full = ScoreLedger(events: prefix)
-                guard Self.describe(incremental) == Self.describe(full) else {
-                    Issue.record("ledger differs after \(index + 1) events: \(replay)")
-                    return
+    func incrementalEqualsFull() async throws {
+        try await offThePool {
+            var random = try SeededRandom.fromEnvironment(for: "incrementalEqualsFull")
+            let replay = random.replay(filter: "incrementalEqualsFull")
+            var checked = 0, withDiscrepancy = 0, withTies = 0
+            for _ in 0..<800 {
+                let round = Round(id: UUID(), course: try Course(name: "Four", holes: Self.holes), players: Self.players, status: .active,
+                                  createdAt: Date(timeIntervalSince1970: 0))
+                let log = try Self.randomLog(using: &random, round: round.id)
+                var incremental = ScoreLedger()
+                for (index, event) in log.enumerated() {
+                    incremental.append(event)
+                    let prefix = Array(log[...index])
+                    let full = ScoreLedger(events: prefix)
+                    guard Self.describe(incremental) == Self.describe(full) else {
+                        Issue.record("ledger differs after \(index + 1) events: \(replay)")
+                        return
+                    }
+                    let snapshot = RoundSnapshot(round: round, ledger: incremental)
+                    guard snapshot == RoundSnapshot(round: round, events: prefix) else {
+                        Issue.record("snapshot differs after \(index + 1) events: \(replay)")
+                        return
+                    }
+                    checked += 1
+                    if snapshot.standings.contains(where: \.discrepancy) { withDiscrepancy += 1 }
+                    if snapshot.standings.contains(where: \.tied) { withTies += 1 }
                 }
-                let snapshot = RoundSnapshot(round: round, ledger: incremental)
-                guard snapshot == RoundSnapshot(round: round, events: prefix) else {
-                    Issue.record("snapshot differs after \(index + 1) events: \(replay)")
-                    return
-                }
-                checked += 1
-                if snapshot.standings.contains(where: \.discrepancy) { withDiscrepancy += 1 }
-                if snapshot.standings.contains(where: \.tied) { withTies += 1 }
             }
+            #expect(checked > 8_000 && withDiscrepancy > 400 && withTies > 400,
+                    "checked \(checked) prefixes, \(withDiscrepancy) with a discrepancy, \(withTies) with ties: \(replay)")
         }
-        #expect(checked > 8_000 && withDiscrepancy > 400 && withTies > 400,
-                "checked \(checked) prefixes, \(withDiscrepancy) with a discrepancy, \(withTies) with ties: \(replay)")
     }
 
     @Test("Each {player, hole}'s scores in play, kept event by event, equal the reference on logs no hub would store: ids used twice, events naming themselves or an event that comes later, corrections of replaced scores and of scores before a resolution")
-    func keyHistoryEqualsReferenceOnMalformedLogs() throws {
-        var random = try SeededRandom.fromEnvironment(for: "keyHistoryEqualsReferenceOnMalformedLogs")
-        let replay = random.replay(filter: "keyHistoryEqualsReferenceOnMalformedLogs")
-        let key = ScoreKey(playerID: Self.players[0].id, hole: 1)
-        var checked = 0, open = 0
-        for _ in 0..<1_500 {
-            // Ids from a pool of twelve, so they repeat; links to any of them, or none.
-            let pool = (0..<12).map { _ in UUID() }
-            var history: [ScoreEvent] = []
-            var ledger = ScoreLedger()
-            for _ in 0..<Int.random(in: 1...30, using: &random) {
-                let event = try ScoreEvent(id: pool.randomElement(using: &random)!, roundID: UUID(), playerID: key.playerID, hole: key.hole,
-                                           strokes: Int.random(in: 2...4, using: &random),
-                                           supersedesEventID: Bool.random(using: &random) ? pool.randomElement(using: &random) : nil,
-                                           reportedByPlayerID: key.playerID, deviceID: Self.devices.prefix(2).randomElement(using: &random)!,
-                                           source: Int.random(in: 0..<8, using: &random) == 0 ? .resolution : .crown, createdAt: Date(timeIntervalSince1970: 0))
-                history.append(event)
-                ledger.append(event)
-                let reference = ScoreRule.state(ofHistory: history)
-                guard let kept = ledger.keyHistory(of: key), kept.inPlay == reference.inPlay,
-                      ledger.currentScores[key] == reference.counted,
-                      kept.openDiscrepancy == Discrepancy(reference) else {
-                    Issue.record("differs from the reference after \(history.count) events: \(replay)")
-                    return
+    func keyHistoryEqualsReferenceOnMalformedLogs() async throws {
+        try await offThePool {
+            var random = try SeededRandom.fromEnvironment(for: "keyHistoryEqualsReferenceOnMalformedLogs")
+            let replay = random.replay(filter: "keyHistoryEqualsReferenceOnMalformedLogs")
+            let key = ScoreKey(playerID: Self.players[0].id, hole: 1)
+            var checked = 0, open = 0
+            for _ in 0..<1_500 {
+                // Ids from a pool of twelve, so they repeat; links to any of them, or none.
+                let pool = (0..<12).map { _ in UUID() }
+                var history: [ScoreEvent] = []
+                var ledger = ScoreLedger()
+                for _ in 0..<Int.random(in: 1...30, using: &random) {
+                    let event = try ScoreEvent(id: pool.randomElement(using: &random)!, roundID: UUID(), playerID: key.playerID, hole: key.hole,
+                                               strokes: Int.random(in: 2...4, using: &random),
+                                               supersedesEventID: Bool.random(using: &random) ? pool.randomElement(using: &random) : nil,
+                                               reportedByPlayerID: key.playerID, deviceID: Self.devices.prefix(2).randomElement(using: &random)!,
+                                               source: Int.random(in: 0..<8, using: &random) == 0 ? .resolution : .crown, createdAt: Date(timeIntervalSince1970: 0))
+                    history.append(event)
+                    ledger.append(event)
+                    let reference = ScoreRule.state(ofHistory: history)
+                    guard let kept = ledger.keyHistory(of: key), kept.inPlay == reference.inPlay,
+                          ledger.currentScores[key] == reference.counted,
+                          kept.openDiscrepancy == Discrepancy(reference) else {
+                        Issue.record("differs from the reference after \(history.count) events: \(replay)")
+                        return
+                    }
+                    checked += 1
+                    if kept.openDiscrepancy != nil { open += 1 }
                 }
-                checked += 1
-                if kept.openDiscrepancy != nil { open += 1 }
             }
+            #expect(checked > 15_000 && open > 1_000, "checked \(checked), \(open) with a discrepancy: \(replay)")
         }
-        #expect(checked > 15_000 && open > 1_000, "checked \(checked), \(open) with a discrepancy: \(replay)")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HyzerHarness
 import HyzerKit
 import PropertyBased
 import Testing
@@ -69,56 +70,60 @@ struct ScoreRuleTests {
 
     @Test("The ledger's incremental scores in play equal the reference after every event, links anywhere")
     func incrementalEqualsReference() async {
-        await propertyCheck(count: 2000, input: Gen.int(in: 0...1023).array(of: 1...24).map { RuleLog(steps: $0, links: true) }) { log in
-            var ledger = ScoreLedger()
-            for (index, event) in log.events.enumerated() {
-                ledger.append(event)
-                let reference = ScoreRule.state(ofHistory: Array(log.events[...index]))
-                let kept = ledger.keyHistory(of: ScoreKey(playerID: "jake", hole: 1))
-                #expect(kept?.inPlay == reference.inPlay, "after #\(index)")
-                #expect(ledger.current.first ?? nil == reference.counted, "after #\(index)")
-                #expect(ledger.discrepancies.first == Discrepancy(reference), "after #\(index)")
-                #expect(ScoreLedger(events: Array(log.events[...index])).discrepancies == ledger.discrepancies, "after #\(index)")
+        await offThePool {
+            await propertyCheck(count: 2000, input: Gen.int(in: 0...1023).array(of: 1...24).map { RuleLog(steps: $0, links: true) }) { log in
+                var ledger = ScoreLedger()
+                for (index, event) in log.events.enumerated() {
+                    ledger.append(event)
+                    let reference = ScoreRule.state(ofHistory: Array(log.events[...index]))
+                    let kept = ledger.keyHistory(of: ScoreKey(playerID: "jake", hole: 1))
+                    #expect(kept?.inPlay == reference.inPlay, "after #\(index)")
+                    #expect(ledger.current.first ?? nil == reference.counted, "after #\(index)")
+                    #expect(ledger.discrepancies.first == Discrepancy(reference), "after #\(index)")
+                    #expect(ScoreLedger(events: Array(log.events[...index])).discrepancies == ledger.discrepancies, "after #\(index)")
+                }
             }
         }
     }
 
     @Test("Whatever the devices enter, the state says every device's latest word and the standings agree with it")
     func invariantsAfterEveryEvent() async {
-        await propertyCheck(count: 3000, input: Gen.int(in: 0...1023).array(of: 1...24).map { RuleLog(steps: $0, links: false) }) { log in
-            var ledger = ScoreLedger()
-            for (index, event) in log.events.enumerated() {
-                ledger.append(event)
-                let state = try #require(ledger.keyHistory(of: ScoreKey(playerID: "jake", hole: 1))).state
-                let words = log.words[index]
-                // The scores in play are each device's latest word since the last resolution, one each.
-                #expect(Dictionary(state.inPlay.map { ($0.deviceID, $0.strokes) }, uniquingKeysWith: { _, _ in -1 }) == words,
-                        "in play after #\(index)")
-                // Whenever they disagree a discrepancy is open, listing every distinct claim, the counted one included.
-                let open = ledger.discrepancies.first
-                #expect((open != nil) == (Set(words.values).count > 1), "open after #\(index)")
-                if let open {
-                    #expect(Set(open.candidateStrokes) == Set(words.values) && open.candidateStrokes.first == state.counted?.strokes,
-                            "claims after #\(index)")
-                }
-                // The standings count the counted score, and it is one of the words.
-                let standing = StandingsEngine.standings(ledger: ledger, holes: Self.holes, players: Self.players, currentHole: 1)[0]
-                #expect(standing.totalStrokes == state.counted?.strokes && standing.currentHoleStrokes == state.counted?.strokes)
-                #expect(standing.discrepancy == (open != nil))
-                #expect(state.counted.map { words.values.contains($0.strokes) } ?? false)
-                // A correction to what already counts, or to what the device already says, records nothing.
-                for device in Self.devices {
-                    let counted = try #require(state.counted)
-                    let plan = ScoreWrite.plan(strokes: counted.strokes, intent: .correction, deviceID: device, state: state)
-                    if words[device] == nil || words[device] == counted.strokes {
-                        #expect(plan == .unchanged(ScoreClaim(state.own(by: device) ?? counted)), "\(device) after #\(index)")
+        await offThePool {
+            await propertyCheck(count: 3000, input: Gen.int(in: 0...1023).array(of: 1...24).map { RuleLog(steps: $0, links: false) }) { log in
+                var ledger = ScoreLedger()
+                for (index, event) in log.events.enumerated() {
+                    ledger.append(event)
+                    let state = try #require(ledger.keyHistory(of: ScoreKey(playerID: "jake", hole: 1))).state
+                    let words = log.words[index]
+                    // The scores in play are each device's latest word since the last resolution, one each.
+                    #expect(Dictionary(state.inPlay.map { ($0.deviceID, $0.strokes) }, uniquingKeysWith: { _, _ in -1 }) == words,
+                            "in play after #\(index)")
+                    // Whenever they disagree a discrepancy is open, listing every distinct claim, the counted one included.
+                    let open = ledger.discrepancies.first
+                    #expect((open != nil) == (Set(words.values).count > 1), "open after #\(index)")
+                    if let open {
+                        #expect(Set(open.candidateStrokes) == Set(words.values) && open.candidateStrokes.first == state.counted?.strokes,
+                                "claims after #\(index)")
                     }
-                    if let said = words[device] {
-                        #expect(ScoreWrite.plan(strokes: said, intent: .correction, deviceID: device, state: state) == .unchanged(ScoreClaim(try #require(state.own(by: device)))))
+                    // The standings count the counted score, and it is one of the words.
+                    let standing = StandingsEngine.standings(ledger: ledger, holes: Self.holes, players: Self.players, currentHole: 1)[0]
+                    #expect(standing.totalStrokes == state.counted?.strokes && standing.currentHoleStrokes == state.counted?.strokes)
+                    #expect(standing.discrepancy == (open != nil))
+                    #expect(state.counted.map { words.values.contains($0.strokes) } ?? false)
+                    // A correction to what already counts, or to what the device already says, records nothing.
+                    for device in Self.devices {
+                        let counted = try #require(state.counted)
+                        let plan = ScoreWrite.plan(strokes: counted.strokes, intent: .correction, deviceID: device, state: state)
+                        if words[device] == nil || words[device] == counted.strokes {
+                            #expect(plan == .unchanged(ScoreClaim(state.own(by: device) ?? counted)), "\(device) after #\(index)")
+                        }
+                        if let said = words[device] {
+                            #expect(ScoreWrite.plan(strokes: said, intent: .correction, deviceID: device, state: state) == .unchanged(ScoreClaim(try #require(state.own(by: device)))))
+                        }
                     }
+                    // A resolution settles what it saw: only it is in play right after it.
+                    if event.source == .resolution { #expect(state.inPlay == [event]) }
                 }
-                // A resolution settles what it saw: only it is in play right after it.
-                if event.source == .resolution { #expect(state.inPlay == [event]) }
             }
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import HyzerHarness
 import HyzerKit
 import HyzerLink
 import NIOCore
@@ -8,12 +9,14 @@ import Testing
 @Suite("Link frame decoder under NIO's verifier")
 struct LinkFrameDecoderVerifierTests {
     @Test("NIO's ByteToMessageDecoderVerifier accepts the frame decoder: whole, drip-fed a byte at a time, and many frames at once")
-    func verifier() throws {
-        let pairs = try LinkFrameCodecTests.messages.map { message in
-            (ByteBuffer(bytes: try LinkFrame.encode(message)), [message])
-        }
-        try ByteToMessageDecoderVerifier.verifyDecoder(inputOutputPairs: pairs) {
-            LinkFrameDecoder(maxFrameBytes: LinkProtocol.maxFrameBytes)
+    func verifier() async throws {
+        try await offThePool {
+            let pairs = try LinkFrameCodecTests.messages.map { message in
+                (ByteBuffer(bytes: try LinkFrame.encode(message)), [message])
+            }
+            try ByteToMessageDecoderVerifier.verifyDecoder(inputOutputPairs: pairs) {
+                LinkFrameDecoder(maxFrameBytes: LinkProtocol.maxFrameBytes)
+            }
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HyzerHarness
 import HyzerKit
 import HyzerLink
 import Testing
@@ -60,22 +61,24 @@ struct LayoutSweepTests {
     }
 
     @Test("No text over text or off the display, nothing cut through its letters, every control 44 pt", arguments: Screen.allCases)
-    func sweep(screen: Screen) throws {
-        var failures: [String] = []
-        let pictures = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-layout-sweep")
-        for size in WatchSize.allCases {
-            for textSize in TextSize.allCases {
-                for condition in Condition.allCases {
-                    let list = Self.face(screen, condition, size: size, textSize: textSize)
-                    let problems = LayoutCheck.problems(list, measurer: .estimate)
-                    guard !problems.isEmpty else { continue }
-                    try FileManager.default.createDirectory(at: pictures, withIntermediateDirectories: true)
-                    let picture = pictures.appendingPathComponent("\(screen.rawValue)-\(size.rawValue)-\(textSize.rawValue)-\(condition.rawValue).svg")
-                    try LayoutCheck.svg(list, measurer: .estimate).write(to: picture, atomically: true, encoding: .utf8)
-                    failures.append("\(screen.rawValue) \(size.rawValue) mm \(textSize.rawValue) \(condition.rawValue): \(problems.joined(separator: "; ")) (\(picture.path))")
+    func sweep(screen: Screen) async throws {
+        try await offThePool {
+            var failures: [String] = []
+            let pictures = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-layout-sweep")
+            for size in WatchSize.allCases {
+                for textSize in TextSize.allCases {
+                    for condition in Condition.allCases {
+                        let list = Self.face(screen, condition, size: size, textSize: textSize)
+                        let problems = LayoutCheck.problems(list, measurer: .estimate)
+                        guard !problems.isEmpty else { continue }
+                        try FileManager.default.createDirectory(at: pictures, withIntermediateDirectories: true)
+                        let picture = pictures.appendingPathComponent("\(screen.rawValue)-\(size.rawValue)-\(textSize.rawValue)-\(condition.rawValue).svg")
+                        try LayoutCheck.svg(list, measurer: .estimate).write(to: picture, atomically: true, encoding: .utf8)
+                        failures.append("\(screen.rawValue) \(size.rawValue) mm \(textSize.rawValue) \(condition.rawValue): \(problems.joined(separator: "; ")) (\(picture.path))")
+                    }
                 }
             }
+            #expect(failures.isEmpty, "\(failures.count) combinations:\n\(failures.prefix(12).joined(separator: "\n"))")
         }
-        #expect(failures.isEmpty, "\(failures.count) combinations:\n\(failures.prefix(12).joined(separator: "\n"))")
     }
 }
