@@ -38,7 +38,26 @@ public final class RawSocket {
     /// Says "no more bytes from me" while still reading.
     public func shutdownWrite() { shutdown(fd, Int32(SHUT_WR)) }
 
-    public func send(_ bytes: [UInt8]) {
+    /// Sends every byte, suspending while the peer's buffer is full (a hub reads a watch's scores
+    /// only as it answers them), so no thread of the pool is held; stops early if the peer closed.
+    public func send(_ bytes: [UInt8]) async {
+        var sent = 0
+        await eventually(timeout: .seconds(300), pollingEvery: .milliseconds(1)) {
+            while sent < bytes.count {
+                let count = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+                if count >= 0 {
+                    sent += count
+                } else if errno != EINTR {
+                    return errno != EAGAIN && errno != EWOULDBLOCK
+                }
+            }
+            return true
+        }
+    }
+
+    /// Sends `bytes`, blocking the thread while the peer's buffer is full: for peers that run on
+    /// threads of their own.
+    public func sendBlocking(_ bytes: [UInt8]) {
         _ = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }
 

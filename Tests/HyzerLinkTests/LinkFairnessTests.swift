@@ -60,7 +60,7 @@ struct LinkFairnessTests {
         let hello = try LinkFrame.encode(.hello(Hello(deviceID: "flaky", token: "right-token")))
         for _ in 0..<3_000 {
             let socket = try RawSocket(unixPath: path)
-            socket.send(hello)
+            await socket.send(hello)
         }
         let settled = await eventually(timeout: .seconds(20)) { server.connections == (0, 0) }
         #expect(settled, "still registered: \(server.connections)")
@@ -102,7 +102,7 @@ struct LinkFairnessTests {
             Thread {
                 while running.withLockedValue({ $0 }) {
                     guard let socket = try? RawSocket(unixPath: path) else { continue }
-                    socket.send(guess)
+                    socket.sendBlocking(guess)
                     _ = socket.receiveBlocking(timeoutMillis: 3_000)
                     guesses.withLockedValue { $0 += 1 }
                 }
@@ -126,7 +126,7 @@ struct LinkFairnessTests {
         let path = home.url.appendingPathComponent("link.sock").path
         let hostile = try RawSocket(unixPath: path)
         _ = try await hostile.pair(token: "right-token", deviceID: "hostile")
-        hostile.send([0x00, 0x01, 0x00, 0x00])  // 64 KiB announced
+        await hostile.send([0x00, 0x01, 0x00, 0x00])  // 64 KiB announced
         let (_, closed) = try await hostile.frames(timeout: .seconds(5)) { _ in false }
         #expect(closed)
         // The largest score a watch can send: every string at its bound, every character escaped.
@@ -140,7 +140,7 @@ struct LinkFairnessTests {
         #expect(frame.count < LinkProtocol.maxWatchFrameBytes / 3, "\(frame.count) bytes")
         let watch = try RawSocket(unixPath: path)
         _ = try await watch.pair(token: "right-token", deviceID: device)
-        watch.send(frame)
+        await watch.send(frame)
         let (answers, _) = try await watch.frames { $0.contains { if case .ack = $0 { true } else { false } } }
         #expect(answers.contains { if case .ack = $0 { true } else { false } }, "\(answers)")
         await server.shutdown()
@@ -156,9 +156,9 @@ struct LinkFairnessTests {
         _ = try await flooder.pair(token: "right-token", deviceID: "flooder")
         let other = try RawSocket(unixPath: path)
         _ = try await other.pair(token: "right-token", deviceID: "other")
-        flooder.send((0..<200).flatMap { _ in Self.score(device: "flooder") })
+        await flooder.send((0..<200).flatMap { _ in Self.score(device: "flooder") })
         #expect(await eventually { delegate.devicesInOrder.count == 1 }, "the first score is in the (held) store")
-        other.send(Self.score(device: "other"))
+        await other.send(Self.score(device: "other"))
         // Held at the gate: the flooder's window of scores is queued, then the other watch's.
         #expect(await eventually(timeout: .seconds(10)) { server.scoresWaiting == LinkProtocol.maxScoresInFlightPerWatch + 1 })
         for _ in 0..<201 { delegate.gate?.signal() }
@@ -175,13 +175,13 @@ extension LinkFairnessTests {
         let home = try TemporaryHome()
         let server = try await Self.server(home)
         let socket = try RawSocket(unixPath: home.url.appendingPathComponent("link.sock").path)
-        socket.send(try LinkFrame.encode(.hello(Hello(deviceID: "watch-\u{202E}ekaj", token: "right-token"))))
+        await socket.send(try LinkFrame.encode(.hello(Hello(deviceID: "watch-\u{202E}ekaj", token: "right-token"))))
         let (messages, _) = try await socket.frames { !$0.isEmpty }
         guard case .refused(let refusal)? = messages.first else { Issue.record("\(messages)"); return }
         #expect(refusal.reason == .invalidHello && refusal.message.hasSuffix("with such a character."))
         for id in ["   ", "watch\u{2800}", "watch\u{FE0F}", "watch\u{34F}", "watch\u{F0000}"] {
             let other = try RawSocket(unixPath: home.url.appendingPathComponent("link.sock").path)
-            other.send(try LinkFrame.encode(.hello(Hello(deviceID: id, token: "right-token"))))
+            await other.send(try LinkFrame.encode(.hello(Hello(deviceID: id, token: "right-token"))))
             let (answer, _) = try await other.frames { !$0.isEmpty }
             guard case .refused(let refused)? = answer.first else { Issue.record("\(id.unicodeScalars.map(\.value)): \(answer)"); continue }
             #expect(refused.reason == .invalidHello, "\(id.unicodeScalars.map(\.value))")

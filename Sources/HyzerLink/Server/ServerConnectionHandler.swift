@@ -321,7 +321,11 @@ final class ServerConnectionHandler: ChannelInboundHandler {
             let (handler, context) = loopBound.value
             guard context.channel.isActive else { return task.cancel() }
             let missed = LinkProtocol.missedHeartbeatsBeforeUnreachable
-            if NIODeadline.now() - handler.lastHeard > interval * missed {
+            if handler.readingStopped {
+                // Silence counts only while the hub listens: reading stopped until this watch's
+                // held scores are answered, what it sent meanwhile (its heartbeats too) waits unread.
+                handler.lastHeard = .now()
+            } else if NIODeadline.now() - handler.lastHeard > interval * missed {
                 handler.throttledLog(.info, "\(Self.unreachableLog): nothing heard for \(missed) heartbeats; closing")
                 handler.close(context: context)
                 return task.cancel()
