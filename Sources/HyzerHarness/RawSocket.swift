@@ -39,10 +39,11 @@ public final class RawSocket {
     public func shutdownWrite() { shutdown(fd, Int32(SHUT_WR)) }
 
     /// Sends every byte, suspending while the peer's buffer is full (a hub reads a watch's scores
-    /// only as it answers them), so no thread of the pool is held; stops early if the peer closed.
-    public func send(_ bytes: [UInt8]) async {
+    /// only as it answers them), so no thread of the pool is held; stops early if the peer closed
+    /// (what a hostile peer's test then reads says so). Throws if the peer stops reading for `timeout`.
+    public func send(_ bytes: [UInt8], timeout: Duration = .seconds(120)) async throws {
         var sent = 0
-        await eventually(timeout: .seconds(300), pollingEvery: .milliseconds(1)) {
+        let done = await eventually(timeout: timeout, pollingEvery: .milliseconds(5)) {
             while sent < bytes.count {
                 let count = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
                 if count >= 0 {
@@ -53,6 +54,7 @@ public final class RawSocket {
             }
             return true
         }
+        guard done else { throw TestFailure("sent \(sent) of \(bytes.count) bytes: the peer read nothing more for \(timeout)") }
     }
 
     /// Sends `bytes`, blocking the thread while the peer's buffer is full: for peers that run on
@@ -61,8 +63,6 @@ public final class RawSocket {
         _ = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }
 
-    /// Everything received until the peer closes or `timeout` passes; `closed` says which.
-    /// Reads without blocking and suspends between reads, so no thread of the pool is held.
     /// Waits (blocking the thread, for tests that run peers on threads of their own) until bytes
     /// arrive or the peer closes, up to `timeoutMillis`; returns what came.
     public func receiveBlocking(timeoutMillis: Int32) -> [UInt8] {
@@ -73,6 +73,8 @@ public final class RawSocket {
         return count > 0 ? Array(buffer[0..<count]) : []
     }
 
+    /// Everything received until the peer closes or `timeout` passes; `closed` says which.
+    /// Reads without blocking and suspends between reads, so no thread of the pool is held.
     public func receiveAll(timeout: Duration) async -> (bytes: [UInt8], closed: Bool) {
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)

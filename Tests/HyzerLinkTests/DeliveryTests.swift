@@ -236,7 +236,7 @@ struct TCPLinkTests {
         var silent: [RawSocket] = []
         for index in 0..<LinkProtocol.maxUnpairedConnections {
             let socket = try RawSocket(tcpHost: "127.0.0.1", port: port)
-            if index % 2 == 0 { await socket.send([0x16, 0x03, 0x01]) }
+            if index % 2 == 0 { try await socket.send([0x16, 0x03, 0x01]) }
             silent.append(socket)
         }
         var closed = 0

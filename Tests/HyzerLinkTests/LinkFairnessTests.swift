@@ -34,7 +34,8 @@ struct LinkFairnessTests {
     }
 
     static func server(
-        _ home: TemporaryHome, delegate: AckingDelegate = AckingDelegate(), helloTimeout: TimeAmount = LinkProtocol.defaultHelloTimeout
+        _ home: TemporaryHome, delegate: AckingDelegate = AckingDelegate(), helloTimeout: TimeAmount = LinkProtocol.defaultHelloTimeout,
+        heartbeatInterval: TimeAmount = .seconds(60)
     ) async throws -> LinkServer {
         // Heartbeats a minute apart: these peers are raw sockets that never send one, and at the
         // default second a paired one is called unreachable and closed after three, which a test
@@ -42,7 +43,7 @@ struct LinkFairnessTests {
         // flood then went to a closed connection and its first score never arrived).
         let server = LinkServer(configuration: LinkServerConfiguration(
             address: .unix(path: home.url.appendingPathComponent("link.sock").path), token: "right-token", hubID: "fairness",
-            heartbeatInterval: .seconds(60), helloTimeout: helloTimeout),
+            heartbeatInterval: heartbeatInterval, helloTimeout: helloTimeout),
             delegate: delegate)
         try await server.start()
         return server
@@ -60,7 +61,7 @@ struct LinkFairnessTests {
         let hello = try LinkFrame.encode(.hello(Hello(deviceID: "flaky", token: "right-token")))
         for _ in 0..<3_000 {
             let socket = try RawSocket(unixPath: path)
-            await socket.send(hello)
+            try await socket.send(hello)
         }
         let settled = await eventually(timeout: .seconds(20)) { server.connections == (0, 0) }
         #expect(settled, "still registered: \(server.connections)")
@@ -126,7 +127,7 @@ struct LinkFairnessTests {
         let path = home.url.appendingPathComponent("link.sock").path
         let hostile = try RawSocket(unixPath: path)
         _ = try await hostile.pair(token: "right-token", deviceID: "hostile")
-        await hostile.send([0x00, 0x01, 0x00, 0x00])  // 64 KiB announced
+        try await hostile.send([0x00, 0x01, 0x00, 0x00])  // 64 KiB announced
         let (_, closed) = try await hostile.frames(timeout: .seconds(5)) { _ in false }
         #expect(closed)
         // The largest score a watch can send: every string at its bound, every character escaped.
@@ -140,7 +141,7 @@ struct LinkFairnessTests {
         #expect(frame.count < LinkProtocol.maxWatchFrameBytes / 3, "\(frame.count) bytes")
         let watch = try RawSocket(unixPath: path)
         _ = try await watch.pair(token: "right-token", deviceID: device)
-        await watch.send(frame)
+        try await watch.send(frame)
         let (answers, _) = try await watch.frames { $0.contains { if case .ack = $0 { true } else { false } } }
         #expect(answers.contains { if case .ack = $0 { true } else { false } }, "\(answers)")
         await server.shutdown()
@@ -156,15 +157,48 @@ struct LinkFairnessTests {
         _ = try await flooder.pair(token: "right-token", deviceID: "flooder")
         let other = try RawSocket(unixPath: path)
         _ = try await other.pair(token: "right-token", deviceID: "other")
-        await flooder.send((0..<200).flatMap { _ in Self.score(device: "flooder") })
+        try await flooder.send((0..<200).flatMap { _ in Self.score(device: "flooder") })
         #expect(await eventually { delegate.devicesInOrder.count == 1 }, "the first score is in the (held) store")
-        await other.send(Self.score(device: "other"))
+        try await other.send(Self.score(device: "other"))
         // Held at the gate: the flooder's window of scores is queued, then the other watch's.
         #expect(await eventually(timeout: .seconds(10)) { server.scoresWaiting == LinkProtocol.maxScoresInFlightPerWatch + 1 })
         for _ in 0..<201 { delegate.gate?.signal() }
         #expect(await eventually { delegate.devicesInOrder.count == 201 })
         let position = delegate.devicesInOrder.firstIndex(of: "other")
         #expect(position.map { $0 <= LinkProtocol.maxScoresInFlightPerWatch } == true, "the other watch's score came \(position.map { "\($0 + 1)th" } ?? "never")")
+        await server.shutdown()
+    }
+
+    @Test("A watch whose scores the hub is slow to answer is not called unreachable: what it sent meanwhile waits unread behind them")
+    func slowAnswersAreNotSilence() async throws {
+        let home = try TemporaryHome()
+        let delegate = AckingDelegate(gated: true)
+        // Heartbeats 200 ms apart: three missed take 600 ms. The store here answers one score each
+        // time the hub beats, so 24 scores take 24 beats, and the hub stops reading this watch
+        // (16 wait) for most of them.
+        let server = try await Self.server(home, delegate: delegate, heartbeatInterval: .milliseconds(200))
+        let socket = try RawSocket(unixPath: home.url.appendingPathComponent("link.sock").path)
+        _ = try await socket.pair(token: "right-token", deviceID: "burst")
+        // A watch back in range sends its queue, a heartbeat after each score; then it reads, and
+        // beats as the hub does.
+        let heartbeat = try LinkFrame.encode(.heartbeat(Heartbeat(sentAt: Date())))
+        try await socket.send((0..<24).flatMap { _ in Self.score(device: "burst") + heartbeat })
+        var received = ByteBuffer(), closed = false, acks = 0
+        try await eventually(timeout: .seconds(60), pollingEvery: .milliseconds(5)) {
+            let chunk = await socket.receiveAll(timeout: .zero)
+            received.writeBytes(chunk.bytes)
+            closed = chunk.closed
+            while let message = try? LinkFrame.decode(from: &received, maxFrameBytes: LinkProtocol.maxFrameBytes) {
+                if case .ack = message { acks += 1 }
+                if case .heartbeat = message {
+                    delegate.gate?.signal()
+                    try await socket.send(heartbeat)  // beating back, as a watch does
+                }
+            }
+            return closed || acks == 24
+        }
+        #expect(!closed && acks == 24, "\(acks) of 24 scores acked before the hub \(closed ? "hung up" : "stopped answering")")
+        for _ in 0..<24 { delegate.gate?.signal() }
         await server.shutdown()
     }
 }
@@ -175,13 +209,13 @@ extension LinkFairnessTests {
         let home = try TemporaryHome()
         let server = try await Self.server(home)
         let socket = try RawSocket(unixPath: home.url.appendingPathComponent("link.sock").path)
-        await socket.send(try LinkFrame.encode(.hello(Hello(deviceID: "watch-\u{202E}ekaj", token: "right-token"))))
+        try await socket.send(try LinkFrame.encode(.hello(Hello(deviceID: "watch-\u{202E}ekaj", token: "right-token"))))
         let (messages, _) = try await socket.frames { !$0.isEmpty }
         guard case .refused(let refusal)? = messages.first else { Issue.record("\(messages)"); return }
         #expect(refusal.reason == .invalidHello && refusal.message.hasSuffix("with such a character."))
         for id in ["   ", "watch\u{2800}", "watch\u{FE0F}", "watch\u{34F}", "watch\u{F0000}"] {
             let other = try RawSocket(unixPath: home.url.appendingPathComponent("link.sock").path)
-            await other.send(try LinkFrame.encode(.hello(Hello(deviceID: id, token: "right-token"))))
+            try await other.send(try LinkFrame.encode(.hello(Hello(deviceID: id, token: "right-token"))))
             let (answer, _) = try await other.frames { !$0.isEmpty }
             guard case .refused(let refused)? = answer.first else { Issue.record("\(id.unicodeScalars.map(\.value)): \(answer)"); continue }
             #expect(refused.reason == .invalidHello, "\(id.unicodeScalars.map(\.value))")

@@ -60,7 +60,7 @@ extension RawSocket {
 
     /// Says hello with `token` as `deviceID` and waits for the welcome and the first standings.
     func pair(token: String, deviceID: String = "raw-watch") async throws -> StandingsSnapshot {
-        await send(try LinkFrame.encode(.hello(Hello(deviceID: deviceID, token: token))))
+        try await send(try LinkFrame.encode(.hello(Hello(deviceID: deviceID, token: token))))
         let (messages, _) = try await frames { $0.contains { if case .standings = $0 { true } else { false } } }
         for case .standings(let snapshot) in messages { return snapshot }
         throw TestFailure("no welcome and standings after hello: \(messages)")

@@ -56,7 +56,7 @@ struct SchemaTests {
         let socket = try RawSocket(unixPath: home.socketPath)
         let hello = try LinkFrame.encode(.hello(Hello(deviceID: "raw-watch", token: home.token)))
         try keep(Data(hello.dropFirst(4)), "hello")
-        await socket.send(hello)
+        try await socket.send(hello)
         var received: [UInt8] = []
         #expect(await eventually(timeout: .seconds(30)) {
             received += await socket.receiveAll(timeout: .milliseconds(20)).bytes
@@ -70,7 +70,7 @@ struct SchemaTests {
         try keep(Data(score.dropFirst(4)), "score")
         let heartbeat = try LinkFrame.encode(.heartbeat(Heartbeat(sentAt: Date(), sequence: snapshot.sequence, appActive: true)))
         try keep(Data(heartbeat.dropFirst(4)), "heartbeat")
-        await socket.send(score + rawScoreFrame(scoreBody(snapshot, strokes: 11)) + heartbeat)
+        try await socket.send(score + rawScoreFrame(scoreBody(snapshot, strokes: 11)) + heartbeat)
 
         // What the hub sends back: welcome, standings, ack, rejected, heartbeats; and a refusal.
         #expect(await eventually(timeout: .seconds(30)) {
@@ -82,7 +82,7 @@ struct SchemaTests {
         let face = try RawSocket(unixPath: home.socketPath)
         let faceHello = try LinkFrame.encode(.hello(Hello(deviceID: "raw-face", token: home.token, complicationEnabled: true)))
         try keep(Data(faceHello.dropFirst(4)), "hello-complication")
-        await face.send(faceHello)
+        try await face.send(faceHello)
         var faceReceived: [UInt8] = []
         #expect(await eventually(timeout: .seconds(30)) {
             faceReceived += await face.receiveAll(timeout: .milliseconds(20)).bytes
@@ -90,7 +90,7 @@ struct SchemaTests {
         })
         received += faceReceived
         let refusedSocket = try RawSocket(unixPath: home.socketPath)
-        await refusedSocket.send(try LinkFrame.encode(.hello(Hello(deviceID: "guesser", token: "guess"))))
+        try await refusedSocket.send(try LinkFrame.encode(.hello(Hello(deviceID: "guesser", token: "guess"))))
         received += await refusedSocket.receiveAll(timeout: .seconds(2)).bytes
         for body in Self.bodies(in: received) { try keep(body, "from-hub") }
         let types = files.compactMap { try? JSONSerialization.jsonObject(with: Data(contentsOf: $0)) as? [String: Any] }.compactMap { $0["type"] as? String }

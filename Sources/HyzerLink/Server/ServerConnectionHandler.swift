@@ -219,6 +219,10 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     private func scoreAnswered(context: ChannelHandlerContext) {
         server.scoreAnswered()
         scoresInFlight -= 1
+        // With reading stopped for its held scores, what the watch sent meanwhile (its heartbeats
+        // too) waits unread: each of its scores answered counts as hearing from it. A store that
+        // stops answering still lets a dead watch be found.
+        if readingStopped { lastHeard = .now() }
         while scoresInFlight < LinkProtocol.maxScoresInFlightPerWatch, !held.isEmpty {
             let (deviceID, inbound) = held.removeFirst()
             dispatch(inbound, deviceID: deviceID, context: context)
@@ -321,11 +325,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
             let (handler, context) = loopBound.value
             guard context.channel.isActive else { return task.cancel() }
             let missed = LinkProtocol.missedHeartbeatsBeforeUnreachable
-            if handler.readingStopped {
-                // Silence counts only while the hub listens: reading stopped until this watch's
-                // held scores are answered, what it sent meanwhile (its heartbeats too) waits unread.
-                handler.lastHeard = .now()
-            } else if NIODeadline.now() - handler.lastHeard > interval * missed {
+            if NIODeadline.now() - handler.lastHeard > interval * missed {
                 handler.throttledLog(.info, "\(Self.unreachableLog): nothing heard for \(missed) heartbeats; closing")
                 handler.close(context: context)
                 return task.cancel()
