@@ -64,13 +64,15 @@ public final class RawSocket {
     }
 
     /// Waits (blocking the thread, for tests that run peers on threads of their own) until bytes
-    /// arrive or the peer closes, up to `timeoutMillis`; returns what came.
-    public func receiveBlocking(timeoutMillis: Int32) -> [UInt8] {
+    /// arrive or the peer closes, up to `timeoutMillis`; returns what came, and whether the peer
+    /// closed.
+    @discardableResult
+    public func receiveBlocking(timeoutMillis: Int32) -> (bytes: [UInt8], closed: Bool) {
         var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        guard poll(&poller, 1, timeoutMillis) > 0 else { return [] }
-        var buffer = [UInt8](repeating: 0, count: 4_096)
+        guard poll(&poller, 1, timeoutMillis) > 0 else { return ([], false) }
+        var buffer = [UInt8](repeating: 0, count: 65_536)
         let count = recv(fd, &buffer, buffer.count, 0)
-        return count > 0 ? Array(buffer[0..<count]) : []
+        return count > 0 ? (Array(buffer[0..<count]), false) : ([], count == 0 || (errno != EINTR && errno != EAGAIN))
     }
 
     /// Everything received until the peer closes or `timeout` passes; `closed` says which.

@@ -104,7 +104,7 @@ struct LinkFairnessTests {
                 while running.withLockedValue({ $0 }) {
                     guard let socket = try? RawSocket(unixPath: path) else { continue }
                     socket.sendBlocking(guess)
-                    _ = socket.receiveBlocking(timeoutMillis: 3_000)
+                    socket.receiveBlocking(timeoutMillis: 3_000)
                     guesses.withLockedValue { $0 += 1 }
                 }
             }
@@ -177,26 +177,37 @@ struct LinkFairnessTests {
         // time the hub beats, so 24 scores take 24 beats, and the hub stops reading this watch
         // (16 wait) for most of them.
         let server = try await Self.server(home, delegate: delegate, heartbeatInterval: .milliseconds(200))
-        let socket = try RawSocket(unixPath: home.url.appendingPathComponent("link.sock").path)
-        _ = try await socket.pair(token: "right-token", deviceID: "burst")
-        // A watch back in range sends its queue, a heartbeat after each score; then it reads, and
-        // beats as the hub does.
-        let heartbeat = try LinkFrame.encode(.heartbeat(Heartbeat(sentAt: Date())))
-        try await socket.send((0..<24).flatMap { _ in Self.score(device: "burst") + heartbeat })
-        var received = ByteBuffer(), closed = false, acks = 0
-        try await eventually(timeout: .seconds(60), pollingEvery: .milliseconds(5)) {
-            let chunk = await socket.receiveAll(timeout: .zero)
-            received.writeBytes(chunk.bytes)
-            closed = chunk.closed
-            while let message = try? LinkFrame.decode(from: &received, maxFrameBytes: LinkProtocol.maxFrameBytes) {
-                if case .ack = message { acks += 1 }
-                if case .heartbeat = message {
-                    delegate.gate?.signal()
-                    try await socket.send(heartbeat)  // beating back, as a watch does
+        let path = home.url.appendingPathComponent("link.sock").path
+        let outcome = NIOLockedValueBox<(acks: Int, closed: Bool)?>(nil)
+        // The watch runs on a thread of its own, as a real one runs beside the hub, so it beats
+        // on time however busy the test's tasks are. Back in range, it says hello and sends its
+        // queue, a heartbeat after each score; then it reads, beating back each time the hub beats
+        // (and letting the store answer one more score).
+        Thread {
+            let heartbeat = (try? LinkFrame.encode(.heartbeat(Heartbeat(sentAt: Date())))) ?? []
+            guard let socket = try? RawSocket(unixPath: path),
+                  let hello = try? LinkFrame.encode(.hello(Hello(deviceID: "burst", token: "right-token"))) else {
+                return outcome.withLockedValue { $0 = (0, true) }
+            }
+            socket.sendBlocking(hello + (0..<24).flatMap { _ in Self.score(device: "burst") + heartbeat })
+            var received = ByteBuffer(), acks = 0, closed = false
+            let deadline = ContinuousClock.now + .seconds(60)
+            while acks < 24, !closed, ContinuousClock.now < deadline {
+                let chunk = socket.receiveBlocking(timeoutMillis: 100)
+                received.writeBytes(chunk.bytes)
+                closed = chunk.closed
+                while let message = try? LinkFrame.decode(from: &received, maxFrameBytes: LinkProtocol.maxFrameBytes) {
+                    if case .ack = message { acks += 1 }
+                    if case .heartbeat = message {
+                        delegate.gate?.signal()
+                        socket.sendBlocking(heartbeat)
+                    }
                 }
             }
-            return closed || acks == 24
-        }
+            outcome.withLockedValue { $0 = (acks, closed) }
+        }.start()
+        #expect(await eventually(timeout: .seconds(90)) { outcome.withLockedValue { $0 } != nil })
+        let (acks, closed) = outcome.withLockedValue { $0 } ?? (0, false)
         #expect(!closed && acks == 24, "\(acks) of 24 scores acked before the hub \(closed ? "hung up" : "stopped answering")")
         for _ in 0..<24 { delegate.gate?.signal() }
         await server.shutdown()
