@@ -18,16 +18,22 @@ struct LinkFairnessTests {
         standings: [Standing(playerID: "p1", name: "Ann", position: nil, tied: false, totalStrokes: 0, holesPlayed: 0,
                              scoreRelativeToPar: 0, currentHoleStrokes: nil, discrepancy: false)]))
 
-    /// Stores nothing: every score is acked, once `gate` lets it (the order is recorded).
+    /// Stores nothing: every score is acked, once `gate` lets it, or after `storing` seconds (a
+    /// slow disk's commit); the order is recorded.
     final class AckingDelegate: LinkServerDelegate, @unchecked Sendable {
         let gate: DispatchSemaphore?
+        let storing: TimeInterval
         private let lock = NSLock()
         private var order: [String] = []
-        init(gated: Bool = false) { gate = gated ? DispatchSemaphore(value: 0) : nil }
+        init(gated: Bool = false, storing: TimeInterval = 0) {
+            gate = gated ? DispatchSemaphore(value: 0) : nil
+            self.storing = storing
+        }
         var devicesInOrder: [String] { lock.withLock { order } }
         func receive(score: ScoreEvent, deviceID: String, respond: @Sendable (ScoreVerdict) -> Void) {
             lock.withLock { order.append(deviceID) }
             gate?.wait()
+            if storing > 0 { Thread.sleep(forTimeInterval: storing) }
             respond(.stored(alreadyStored: false, classification: .newScore))
         }
         func currentSnapshot() -> StandingsSnapshot? { LinkFairnessTests.snapshot }
@@ -172,44 +178,38 @@ struct LinkFairnessTests {
     @Test("A watch whose scores the hub is slow to answer is not called unreachable: what it sent meanwhile waits unread behind them")
     func slowAnswersAreNotSilence() async throws {
         let home = try TemporaryHome()
-        let delegate = AckingDelegate(gated: true)
-        // Heartbeats 200 ms apart: three missed take 600 ms. The store here answers one score each
-        // time the hub beats, so 24 scores take 24 beats, and the hub stops reading this watch
-        // (16 wait) for most of them.
-        let server = try await Self.server(home, delegate: delegate, heartbeatInterval: .milliseconds(200))
+        // Heartbeats 600 ms apart: three missed take 1.8 s. A store that takes 150 ms a score
+        // answers 32 in 4.8 s, and the hub stops reading this watch (16 wait) for 2.4 s of them.
+        let delegate = AckingDelegate(storing: 0.15)
+        let server = try await Self.server(home, delegate: delegate, heartbeatInterval: .milliseconds(600))
         let path = home.url.appendingPathComponent("link.sock").path
         let outcome = NIOLockedValueBox<(acks: Int, closed: Bool)?>(nil)
         // The watch runs on a thread of its own, as a real one runs beside the hub, so it beats
         // on time however busy the test's tasks are. Back in range, it says hello and sends its
-        // queue, a heartbeat after each score; then it reads, beating back each time the hub beats
-        // (and letting the store answer one more score).
+        // queue, a heartbeat after each score; then it reads, beating back each time the hub beats.
         Thread {
             let heartbeat = (try? LinkFrame.encode(.heartbeat(Heartbeat(sentAt: Date())))) ?? []
             guard let socket = try? RawSocket(unixPath: path),
                   let hello = try? LinkFrame.encode(.hello(Hello(deviceID: "burst", token: "right-token"))) else {
                 return outcome.withLockedValue { $0 = (0, true) }
             }
-            socket.sendBlocking(hello + (0..<24).flatMap { _ in Self.score(device: "burst") + heartbeat })
+            socket.sendBlocking(hello + (0..<32).flatMap { _ in Self.score(device: "burst") + heartbeat })
             var received = ByteBuffer(), acks = 0, closed = false
             let deadline = ContinuousClock.now + .seconds(60)
-            while acks < 24, !closed, ContinuousClock.now < deadline {
+            while acks < 32, !closed, ContinuousClock.now < deadline {
                 let chunk = socket.receiveBlocking(timeoutMillis: 100)
                 received.writeBytes(chunk.bytes)
                 closed = chunk.closed
                 while let message = try? LinkFrame.decode(from: &received, maxFrameBytes: LinkProtocol.maxFrameBytes) {
                     if case .ack = message { acks += 1 }
-                    if case .heartbeat = message {
-                        delegate.gate?.signal()
-                        socket.sendBlocking(heartbeat)
-                    }
+                    if case .heartbeat = message { socket.sendBlocking(heartbeat) }
                 }
             }
             outcome.withLockedValue { $0 = (acks, closed) }
         }.start()
         #expect(await eventually(timeout: .seconds(90)) { outcome.withLockedValue { $0 } != nil })
         let (acks, closed) = outcome.withLockedValue { $0 } ?? (0, false)
-        #expect(!closed && acks == 24, "\(acks) of 24 scores acked before the hub \(closed ? "hung up" : "stopped answering")")
-        for _ in 0..<24 { delegate.gate?.signal() }
+        #expect(!closed && acks == 32, "\(acks) of 32 scores acked before the hub \(closed ? "hung up" : "stopped answering")")
         await server.shutdown()
     }
 }
