@@ -57,10 +57,14 @@ public final class RawSocket {
         guard done else { throw TestFailure("sent \(sent) of \(bytes.count) bytes: the peer read nothing more for \(timeout)") }
     }
 
-    /// Sends `bytes`, blocking the thread while the peer's buffer is full: for peers that run on
-    /// threads of their own.
+    /// Sends every byte, blocking the thread while the peer's buffer is full: for peers that run on
+    /// threads of their own. Stops early if the peer closed, as `send` does.
     public func sendBlocking(_ bytes: [UInt8]) {
-        _ = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        var sent = 0
+        while sent < bytes.count {
+            let count = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if count >= 0 { sent += count } else if errno != EINTR { return }
+        }
     }
 
     /// Waits (blocking the thread, for tests that run peers on threads of their own) until bytes
