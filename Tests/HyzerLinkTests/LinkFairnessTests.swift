@@ -175,6 +175,24 @@ struct LinkFairnessTests {
         await server.shutdown()
     }
 
+    @Test("A flooding watch that hangs up leaves the hub no work behind it: only the 16 scores already in its queue are stored")
+    func closedFloodLeavesNoWork() async throws {
+        let home = try TemporaryHome()
+        let delegate = AckingDelegate(gated: true)
+        let server = try await Self.server(home, delegate: delegate)
+        do {
+            let flooder = try RawSocket(unixPath: home.url.appendingPathComponent("link.sock").path)
+            _ = try await flooder.pair(token: "right-token", deviceID: "flooder")
+            try await flooder.send((0..<200).flatMap { _ in Self.score(device: "flooder") })
+            #expect(await eventually(timeout: .seconds(10)) { server.scoresWaiting == LinkProtocol.maxScoresInFlightPerWatch })
+        }  // the flooder's socket closes here
+        #expect(await eventually { server.connections == (0, 0) })
+        for _ in 0..<200 { delegate.gate?.signal() }
+        #expect(await eventually { server.scoresWaiting == 0 })
+        #expect(delegate.devicesInOrder.count == LinkProtocol.maxScoresInFlightPerWatch, "\(delegate.devicesInOrder.count) of the flood's scores stored")
+        await server.shutdown()
+    }
+
     @Test("A watch whose scores the hub is slow to answer is not called unreachable: what it sent meanwhile waits unread behind them")
     func slowAnswersAreNotSilence() async throws {
         let home = try TemporaryHome()

@@ -72,6 +72,9 @@ final class ServerConnectionHandler: ChannelInboundHandler {
         heartbeats?.cancel()
         leaveUnpaired(context: context)
         server.unregister(context.channel)
+        // Scores held past the queue's 16 have no one left to answer: storing them would keep the
+        // hub busy for a watch that is gone (a flood that hangs up). The watch sends them again.
+        held.removeAll()
         // Said whether it left abruptly or closing (after its answers): `phase` is `.closing` then.
         if let deviceID = pairedDevice {
             throttledLog(.info, "watch disconnected", metadata: ["device": "\(deviceID)"])
