@@ -201,20 +201,29 @@ struct LinkFairnessTests {
         let delegate = AckingDelegate(storing: 0.15)
         let server = try await Self.server(home, delegate: delegate, heartbeatInterval: .milliseconds(600))
         let path = home.url.appendingPathComponent("link.sock").path
+        let outcome = Self.watchBackInRange(path: path, device: "burst", scores: 32)
+        #expect(await eventually(timeout: .seconds(90)) { outcome.withLockedValue { $0 } != nil })
+        let (acks, closed) = outcome.withLockedValue { $0 } ?? (0, false)
+        #expect(!closed && acks == 32, "\(acks) of 32 scores acked before the hub \(closed ? "hung up" : "stopped answering")")
+        await server.shutdown()
+    }
+
+    /// A watch back in range, on a thread of its own as a real one runs beside the hub, so it
+    /// beats on time however busy the test's tasks are. It says hello and sends its queue, a
+    /// heartbeat after each score; then it reads, beating back each time the hub beats, until
+    /// every score is acked, the hub hangs up, or a minute passes. The outcome is set then.
+    static func watchBackInRange(path: String, device: String, scores: Int) -> NIOLockedValueBox<(acks: Int, closed: Bool)?> {
         let outcome = NIOLockedValueBox<(acks: Int, closed: Bool)?>(nil)
-        // The watch runs on a thread of its own, as a real one runs beside the hub, so it beats
-        // on time however busy the test's tasks are. Back in range, it says hello and sends its
-        // queue, a heartbeat after each score; then it reads, beating back each time the hub beats.
         Thread {
             let heartbeat = (try? LinkFrame.encode(.heartbeat(Heartbeat(sentAt: Date())))) ?? []
             guard let socket = try? RawSocket(unixPath: path),
-                  let hello = try? LinkFrame.encode(.hello(Hello(deviceID: "burst", token: "right-token"))) else {
+                  let hello = try? LinkFrame.encode(.hello(Hello(deviceID: device, token: "right-token"))) else {
                 return outcome.withLockedValue { $0 = (0, true) }
             }
-            socket.sendBlocking(hello + (0..<32).flatMap { _ in Self.score(device: "burst") + heartbeat })
+            socket.sendBlocking(hello + (0..<scores).flatMap { _ in Self.score(device: device) + heartbeat })
             var received = ByteBuffer(), acks = 0, closed = false
             let deadline = ContinuousClock.now + .seconds(60)
-            while acks < 32, !closed, ContinuousClock.now < deadline {
+            while acks < scores, !closed, ContinuousClock.now < deadline {
                 let chunk = socket.receiveBlocking(timeoutMillis: 100)
                 received.writeBytes(chunk.bytes)
                 closed = chunk.closed
@@ -225,9 +234,43 @@ struct LinkFairnessTests {
             }
             outcome.withLockedValue { $0 = (acks, closed) }
         }.start()
-        #expect(await eventually(timeout: .seconds(90)) { outcome.withLockedValue { $0 } != nil })
-        let (acks, closed) = outcome.withLockedValue { $0 } ?? (0, false)
-        #expect(!closed && acks == 32, "\(acks) of 32 scores acked before the hub \(closed ? "hung up" : "stopped answering")")
+        return outcome
+    }
+
+    @Test("Watches back in range together: the one whose queue waits behind the others' is not hung up on while the hub works through them")
+    func queueBehindOthersIsNotSilence() async throws {
+        let home = try TemporaryHome()
+        // Heartbeats 400 ms apart: three missed take 1.2 s. A store that takes 100 ms a score
+        // answers twelve in that time, but the last watch's first score waits behind the other
+        // two's 32 (3.2 s), and the hub stops reading it (16 wait) all that while.
+        let delegate = AckingDelegate(storing: 0.1)
+        let server = try await Self.server(home, delegate: delegate, heartbeatInterval: .milliseconds(400))
+        let path = home.url.appendingPathComponent("link.sock").path
+        let outcomes = NIOLockedValueBox<[String: NIOLockedValueBox<(acks: Int, closed: Bool)?>]>([:])
+        // Ordered on a thread too: the first two fill the queue (16 each; 16 more each wait
+        // unread, keeping it full for 3.2 s), and only then does the last one come in range.
+        Thread {
+            for device in ["first", "second"] {
+                let outcome = Self.watchBackInRange(path: path, device: device, scores: 32)
+                outcomes.withLockedValue { $0[device] = outcome }
+            }
+            let deadline = ContinuousClock.now + .seconds(30)
+            while server.scoresWaiting < 2 * LinkProtocol.maxScoresInFlightPerWatch, ContinuousClock.now < deadline {
+                Thread.sleep(forTimeInterval: 0.002)
+            }
+            let outcome = Self.watchBackInRange(path: path, device: "last", scores: 32)
+            outcomes.withLockedValue { $0["last"] = outcome }
+        }.start()
+        let finished = await eventually(timeout: .seconds(90)) {
+            let watches = outcomes.withLockedValue { $0 }
+            return watches.count == 3 && watches.values.allSatisfy { $0.withLockedValue { $0 } != nil }
+        }
+        #expect(finished)
+        for (device, outcome) in outcomes.withLockedValue({ $0 }).sorted(by: { $0.key < $1.key }) {
+            let (acks, closed) = outcome.withLockedValue { $0 } ?? (0, false)
+            #expect(!closed && acks == 32, "\(device): \(acks) of 32 scores acked before the hub \(closed ? "hung up" : "stopped answering")")
+        }
+        #expect(delegate.devicesInOrder.prefix(32).allSatisfy { $0 != "last" }, "the last watch's scores were not behind the others': \(delegate.devicesInOrder.prefix(40))")
         await server.shutdown()
     }
 }

@@ -222,10 +222,6 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     private func scoreAnswered(context: ChannelHandlerContext) {
         server.scoreAnswered()
         scoresInFlight -= 1
-        // With reading stopped for its held scores, what the watch sent meanwhile (its heartbeats
-        // too) waits unread: each of its scores answered counts as hearing from it. A store that
-        // stops answering still lets a dead watch be found.
-        if readingStopped { lastHeard = .now() }
         while scoresInFlight < LinkProtocol.maxScoresInFlightPerWatch, !held.isEmpty {
             let (deviceID, inbound) = held.removeFirst()
             dispatch(inbound, deviceID: deviceID, context: context)
@@ -236,6 +232,8 @@ final class ServerConnectionHandler: ChannelInboundHandler {
             closeBehindAnswers(context.channel)
         } else if readingStopped, context.channel.isActive, case .paired = phase {
             readingStopped = false
+            // What the watch sent while it was not read is still unread: that wait was the hub's.
+            lastHeard = .now()
             context.channel.setOption(ChannelOptions.autoRead, value: true).whenComplete { _ in }
             context.read()
         }
@@ -328,7 +326,12 @@ final class ServerConnectionHandler: ChannelInboundHandler {
             let (handler, context) = loopBound.value
             guard context.channel.isActive else { return task.cancel() }
             let missed = LinkProtocol.missedHeartbeatsBeforeUnreachable
-            if NIODeadline.now() - handler.lastHeard > interval * missed {
+            // With reading stopped for its held scores, what the watch sent meanwhile (its
+            // heartbeats too) waits unread behind them, and its scores wait in the queue behind
+            // every other watch's: while the queue answers anyone's, the silence is the hub's.
+            // A store that stops answering still lets a dead watch be found.
+            let heard = handler.readingStopped ? max(handler.lastHeard, handler.server.lastScoreAnswered) : handler.lastHeard
+            if NIODeadline.now() - heard > interval * missed {
                 handler.throttledLog(.info, "\(Self.unreachableLog): nothing heard for \(missed) heartbeats; closing")
                 handler.close(context: context)
                 return task.cancel()
