@@ -5,6 +5,7 @@ import HyzerKit
 import HyzerHarness
 import NIOConcurrencyHelpers
 import NIOCore
+import NIOPosix
 import Testing
 
 /// The link serves every watch fairly: a peer that pairs and leaves, guesses tokens, stalls, or
@@ -47,12 +48,19 @@ struct LinkFairnessTests {
         // default second a paired one is called unreachable and closed after three, which a test
         // kept waiting for a core on a loaded machine can take between two of its steps (the
         // flood then went to a closed connection and its first score never arrived).
+        // A thread of its own for each server: 64 guessers keep their hub's loop busy, which must
+        // not starve the links, cloud clients and servers of the other tests in this process.
         let server = LinkServer(configuration: LinkServerConfiguration(
             address: .unix(path: home.url.appendingPathComponent("link.sock").path), token: "right-token", hubID: "fairness",
             heartbeatInterval: heartbeatInterval, helloTimeout: helloTimeout),
-            delegate: delegate)
+            delegate: delegate, group: MultiThreadedEventLoopGroup(numberOfThreads: 1))
         try await server.start()
         return server
+    }
+
+    static func stop(_ server: LinkServer) async {
+        await server.shutdown()
+        try? await server.group.shutdownGracefully()
     }
 
     static func score(device: String) -> [UInt8] {
@@ -73,7 +81,7 @@ struct LinkFairnessTests {
         #expect(settled, "still registered: \(server.connections)")
         let watch = try RawSocket(unixPath: path)
         _ = try await watch.frames(timeout: .seconds(5)) { _ in false }
-        await server.shutdown()
+        await Self.stop(server)
     }
 
     @Test("64 peers that never say hello cannot keep a real watch from pairing: it pairs on its first try, every time")
@@ -94,7 +102,7 @@ struct LinkFairnessTests {
         }
         #expect(server.connections.unpaired <= LinkProtocol.maxUnpairedConnections)
         stalling.removeAll()
-        await server.shutdown()
+        await Self.stop(server)
     }
 
     @Test("64 peers guessing the token as fast as they can cannot keep a real watch from pairing on its first try")
@@ -104,6 +112,9 @@ struct LinkFairnessTests {
         let path = home.url.appendingPathComponent("link.sock").path
         let guess = try LinkFrame.encode(.hello(Hello(deviceID: "guesser", token: "wrong")))
         let running = NIOLockedValueBox(true)
+        // However the test ends (a throw too), the guessers stop: left running, they would spin
+        // on a socket that is gone and the test process would never end.
+        defer { running.withLockedValue { $0 = false } }
         let guesses = NIOLockedValueBox(0)
         let guessers = (0..<64).map { _ in
             Thread {
@@ -123,7 +134,7 @@ struct LinkFairnessTests {
         }
         running.withLockedValue { $0 = false }
         #expect(await eventually { server.connections.unpaired == 0 })
-        await server.shutdown()
+        await Self.stop(server)
     }
 
     @Test("After pairing a watch may send only what a watch sends: a 64 KiB frame closes that connection; a score at every bound fits")
@@ -150,7 +161,7 @@ struct LinkFairnessTests {
         try await watch.send(frame)
         let (answers, _) = try await watch.frames { $0.contains { if case .ack = $0 { true } else { false } } }
         #expect(answers.contains { if case .ack = $0 { true } else { false } }, "\(answers)")
-        await server.shutdown()
+        await Self.stop(server)
     }
 
     @Test("A watch flooding scores holds at most 16 in the hub's queue: another watch's score is answered after at most those")
@@ -172,7 +183,7 @@ struct LinkFairnessTests {
         #expect(await eventually { delegate.devicesInOrder.count == 201 })
         let position = delegate.devicesInOrder.firstIndex(of: "other")
         #expect(position.map { $0 <= LinkProtocol.maxScoresInFlightPerWatch } == true, "the other watch's score came \(position.map { "\($0 + 1)th" } ?? "never")")
-        await server.shutdown()
+        await Self.stop(server)
     }
 
     @Test("A flooding watch that hangs up leaves the hub no work behind it: only the 16 scores already in its queue are stored")
@@ -190,7 +201,7 @@ struct LinkFairnessTests {
         for _ in 0..<200 { delegate.gate?.signal() }
         #expect(await eventually { server.scoresWaiting == 0 })
         #expect(delegate.devicesInOrder.count == LinkProtocol.maxScoresInFlightPerWatch, "\(delegate.devicesInOrder.count) of the flood's scores stored")
-        await server.shutdown()
+        await Self.stop(server)
     }
 
     @Test("A watch whose scores the hub is slow to answer is not called unreachable: what it sent meanwhile waits unread behind them")
@@ -205,7 +216,7 @@ struct LinkFairnessTests {
         #expect(await eventually(timeout: .seconds(90)) { outcome.withLockedValue { $0 } != nil })
         let (acks, closed) = outcome.withLockedValue { $0 } ?? (0, false)
         #expect(!closed && acks == 32, "\(acks) of 32 scores acked before the hub \(closed ? "hung up" : "stopped answering")")
-        await server.shutdown()
+        await Self.stop(server)
     }
 
     /// A watch back in range, on a thread of its own as a real one runs beside the hub, so it
@@ -240,11 +251,12 @@ struct LinkFairnessTests {
     @Test("Watches back in range together: the one whose queue waits behind the others' is not hung up on while the hub works through them")
     func queueBehindOthersIsNotSilence() async throws {
         let home = try TemporaryHome()
-        // Heartbeats 400 ms apart: three missed take 1.2 s. A store that takes 100 ms a score
-        // answers twelve in that time, but the last watch's first score waits behind the other
-        // two's 32 (3.2 s), and the hub stops reading it (16 wait) all that while.
+        // Heartbeats 600 ms apart: three missed take 1.8 s (a watch thread on a machine busy with
+        // the other tests' can take more than a second to beat back). A store that takes 100 ms a
+        // score answers eighteen in that time, but the last watch's first score waits behind the
+        // other two's 32 (3.2 s), and the hub stops reading it (16 wait) all that while.
         let delegate = AckingDelegate(storing: 0.1)
-        let server = try await Self.server(home, delegate: delegate, heartbeatInterval: .milliseconds(400))
+        let server = try await Self.server(home, delegate: delegate, heartbeatInterval: .milliseconds(600))
         let path = home.url.appendingPathComponent("link.sock").path
         let outcomes = NIOLockedValueBox<[String: NIOLockedValueBox<(acks: Int, closed: Bool)?>]>([:])
         // Ordered on a thread too: the first two fill the queue (16 each; 16 more each wait
@@ -271,7 +283,7 @@ struct LinkFairnessTests {
             #expect(!closed && acks == 32, "\(device): \(acks) of 32 scores acked before the hub \(closed ? "hung up" : "stopped answering")")
         }
         #expect(delegate.devicesInOrder.prefix(32).allSatisfy { $0 != "last" }, "the last watch's scores were not behind the others': \(delegate.devicesInOrder.prefix(40))")
-        await server.shutdown()
+        await Self.stop(server)
     }
 }
 
@@ -292,6 +304,6 @@ extension LinkFairnessTests {
             guard case .refused(let refused)? = answer.first else { Issue.record("\(id.unicodeScalars.map(\.value)): \(answer)"); continue }
             #expect(refused.reason == .invalidHello, "\(id.unicodeScalars.map(\.value))")
         }
-        await server.shutdown()
+        await Self.stop(server)
     }
 }
