@@ -31,8 +31,13 @@ public struct LinkFrameDecoder: ByteToMessageDecoder, Sendable {
     }
 }
 
-public struct LinkFrameEncoder: MessageToByteEncoder, Sendable {
+/// Writes each message as one frame, in a buffer of its own sized to it. (NIO's
+/// `MessageToByteHandler` reuses one buffer, grown to the largest frame it ever wrote, and each
+/// write still waiting to go out keeps a copy of it: every answer unsent to a watch that was not
+/// reading held a standings-sized buffer, ~48 KB an ack in a round of 270 players.)
+public final class LinkFrameWriter: ChannelOutboundHandler {
     public typealias OutboundIn = LinkMessage
+    public typealias OutboundOut = ByteBuffer
 
     /// The hub's: standings pushed to every paired watch are encoded once, not once per watch.
     let pushFrames: PushFrameCache?
@@ -41,16 +46,21 @@ public struct LinkFrameEncoder: MessageToByteEncoder, Sendable {
 
     package init(pushFrames: PushFrameCache) { self.pushFrames = pushFrames }
 
-    public func encode(data: LinkMessage, out: inout ByteBuffer) throws {
-        guard let pushFrames, case .standings(let snapshot) = data else { return try LinkFrame.encode(data, into: &out) }
-        if let frame = pushFrames.frame(for: snapshot) {
-            out.writeImmutableBuffer(frame)
-            return
+    public func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        do {
+            context.write(wrapOutboundOut(try frame(for: unwrapOutboundIn(data))), promise: promise)
+        } catch {
+            promise?.fail(error)
+            context.fireErrorCaught(error)
         }
+    }
+
+    func frame(for message: LinkMessage) throws -> ByteBuffer {
+        if let pushFrames, case .standings(let snapshot) = message, let frame = pushFrames.frame(for: snapshot) { return frame }
         var frame = ByteBuffer()
-        try LinkFrame.encode(data, into: &frame)
-        pushFrames.keep(frame, for: snapshot)
-        out.writeImmutableBuffer(frame)
+        try LinkFrame.encode(message, into: &frame)
+        if let pushFrames, case .standings(let snapshot) = message { pushFrames.keep(frame, for: snapshot) }
+        return frame
     }
 }
 

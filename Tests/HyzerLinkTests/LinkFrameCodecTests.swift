@@ -76,9 +76,7 @@ struct LinkFrameCodecTests {
         let cache = PushFrameCache()
         let next = StandingsSnapshot(hubID: "hub", sequence: 8, lastUpdatedAt: Self.epoch, round: Self.snapshot.round)
         func encoded(_ message: LinkMessage) throws -> [UInt8] {
-            var out = ByteBuffer()
-            try LinkFrameEncoder(pushFrames: cache).encode(data: message, out: &out)
-            return Array(out.readableBytesView)
+            Array(try LinkFrameWriter(pushFrames: cache).frame(for: message).readableBytesView)
         }
         // Each watch's connection has its own encoder; they share the cache.
         #expect(try encoded(.standings(Self.snapshot)) == LinkFrame.encode(.standings(Self.snapshot)))
@@ -180,9 +178,9 @@ struct LinkFrameCodecTests {
         #expect(throws: LinkError.truncatedFrame(expected: bytes.count, received: 10)) { try channel.finish() }
     }
 
-    @Test("The encoder writes exactly what LinkFrame.encode produces")
+    @Test("The writer writes exactly what LinkFrame.encode produces")
     func encoder() throws {
-        let channel = EmbeddedChannel(handler: MessageToByteHandler(LinkFrameEncoder()))
+        let channel = EmbeddedChannel(handler: LinkFrameWriter())
         for message in Self.messages {
             try channel.writeOutbound(message)
             let buffer = try #require(try channel.readOutbound(as: ByteBuffer.self))

@@ -172,7 +172,7 @@ public final class LinkClient: Sendable {
                         })
                     }
                     try sync.addHandler(ByteToMessageHandler(LinkFrameDecoder(maxFrameBytes: configuration.maxFrameBytes)))
-                    try sync.addHandler(MessageToByteHandler(LinkFrameEncoder()))
+                    try sync.addHandler(LinkFrameWriter())
                     try sync.addHandler(ClientConnectionHandler(client: self))
                 }
             }

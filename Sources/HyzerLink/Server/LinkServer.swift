@@ -248,7 +248,7 @@ public final class LinkServer: Sendable {
         // Until hello, only a hello-sized frame gets in; pairing raises the limit.
         let limit = FrameLimit(min(LinkProtocol.maxHelloFrameBytes, configuration.maxFrameBytes))
         try sync.addHandler(ByteToMessageHandler(HubFrameDecoder(limit: limit)))
-        try sync.addHandler(MessageToByteHandler(LinkFrameEncoder(pushFrames: pushFrames)))
+        try sync.addHandler(LinkFrameWriter(pushFrames: pushFrames))
         if !configuration.conditions.isPerfect {
             try sync.addHandler(LinkConditionerHandler(conditions: configuration.conditions, logger: logger))
         }
