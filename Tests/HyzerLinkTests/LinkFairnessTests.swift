@@ -204,6 +204,27 @@ struct LinkFairnessTests {
         await Self.stop(server)
     }
 
+    @Test("A watch that sends scores and never reads their answers is closed once the hub holds 5 MiB for it, not kept growing")
+    func unreadAnswersAreBounded() async throws {
+        let home = try TemporaryHome()
+        let server = try await Self.server(home)
+        let flooder = try RawSocket(unixPath: home.url.appendingPathComponent("link.sock").path)
+        _ = try await flooder.pair(token: "right-token", deviceID: "flooder")
+        // One score sent again and again, each acked (~115 bytes), none read: 5 MiB of acks
+        // takes ~46,000 of them, beyond what the sockets' buffers hold.
+        let score = Self.score(device: "flooder")
+        let burst = (0..<1_000).flatMap { _ in score }
+        var sentBursts = 0
+        while sentBursts < 100, server.connections.paired == 1 {
+            try await flooder.send(burst)
+            sentBursts += 1
+        }
+        #expect(await eventually { server.connections.paired == 0 }, "still paired after \(sentBursts * 1_000) scores left unread")
+        let (_, closed) = await flooder.receiveAll(timeout: .seconds(30))
+        #expect(closed)
+        await Self.stop(server)
+    }
+
     @Test("A watch whose scores the hub is slow to answer is not called unreachable: what it sent meanwhile waits unread behind them")
     func slowAnswersAreNotSilence() async throws {
         let home = try TemporaryHome()

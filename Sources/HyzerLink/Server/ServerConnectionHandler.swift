@@ -118,6 +118,12 @@ final class ServerConnectionHandler: ChannelInboundHandler {
         case (.awaitingHello, _):
             refuse(context: context, Refusal(reason: .helloExpected, message: "The first frame must be a hello; got \(inbound.typeName)."))
         case (.paired(let deviceID), .score), (.paired(let deviceID), .unacceptableScore):
+            // A watch that sends scores but never reads their answers: the hub would keep them all.
+            let unread = unreadBytes(context)
+            guard unread <= LinkProtocol.maxUnreadBytesPerWatch else {
+                throttledLog(.warning, "closing connection: the watch left \(unread) bytes unread and still sends scores (it sends again what went unanswered)")
+                return close(context: context)
+            }
             // At most `maxScoresInFlightPerWatch` of this watch's scores wait in the hub's queue;
             // the rest are held here, and the socket is not read, until answers go out.
             if scoresInFlight >= LinkProtocol.maxScoresInFlightPerWatch || !held.isEmpty {
@@ -210,6 +216,11 @@ final class ServerConnectionHandler: ChannelInboundHandler {
         default:
             break
         }
+    }
+
+    /// What the hub has written to this watch and the watch has not read yet (NIO's buffer).
+    private func unreadBytes(_ context: ChannelHandlerContext) -> Int {
+        (try? context.channel.syncOptions?.getOption(.bufferedWritableBytes)) ?? 0
     }
 
     private func scoreRead(context: ChannelHandlerContext) {
