@@ -519,6 +519,21 @@ extension LinkHardeningTests {
         #expect(pushes < 100, "\(pushes) standings frames for 900 changes")
     }
 
+    @Test("A watch sending rejected scores as fast as it can gets every answer, and the hub's log ten lines of them, not one a score")
+    func rejectionsDoNotFloodTheLog() async throws {
+        let (home, server, socket, snapshot) = try await pairedRawWatch()
+        defer { server.stop(); withExtendedLifetime(home) {} }
+        // One score, then its id again and again with other strokes: each is rejected.
+        let id = UUID().uuidString
+        try await socket.send(rawScoreFrame(scoreBody(snapshot, id: id)) + (0..<200).flatMap { _ in rawScoreFrame(scoreBody(snapshot, strokes: 4, id: id)) })
+        let (messages, _) = try await socket.frames(timeout: .seconds(60)) {
+            $0.filter { if case .rejected = $0 { true } else { false } }.count == 200
+        }
+        #expect(messages.filter { if case .rejected = $0 { true } else { false } }.count == 200)
+        let lines = server.stderr.split(separator: "\n").filter { $0.contains("rejected a score from") }
+        #expect(lines.count <= 10, "\(lines.count) lines of rejections in the log")
+    }
+
     @Test("A heartbeat naming an older sequence gets the newest standings again")
     func catchUp() async throws {
         let (home, server, socket, snapshot) = try await pairedRawWatch()

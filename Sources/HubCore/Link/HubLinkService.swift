@@ -10,6 +10,9 @@ import NIOConcurrencyHelpers
 public final class HubLinkService: LinkServerDelegate {
     public let hub: Hub
     private let logger = Logger(label: "hyzer.hub.serve")
+    /// A watch can send rejected scores as fast as it likes: their lines are throttled as the
+    /// link's refusals are (PROTOCOL.md, "Handshake", point 6).
+    private let rejections = LogThrottle()
     private let server = NIOLockedValueBox<LinkServer?>(nil)
     private let lastPushed = NIOLockedValueBox<StandingsSnapshot?>(nil)
     /// Exports of `standings.json` that follow a push (see `publish`).
@@ -99,7 +102,7 @@ public final class HubLinkService: LinkServerDelegate {
                 logger.error("could not store a score; the watch will send it again: \(error)")
                 return respond(.retryLater)
             }
-            logger.warning("rejected a score from \(deviceID): \(error.description)")
+            rejections.log(logger, .warning, "rejected a score from \(deviceID): \(error.description)")
             respond(.rejected(reason, message: Self.messageForWatch(error)))
         } catch {
             logger.error("could not store a score; the watch will send it again: \(error)")

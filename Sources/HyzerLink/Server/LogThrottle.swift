@@ -5,7 +5,7 @@ import NIOCore
 /// Keeps repeated log lines from flooding the log: each distinct message (its first 40
 /// characters) is written at most `burst` times a `window`; the rest are counted, and the count
 /// is written with the next line that gets through.
-final class LogThrottle: Sendable {
+package final class LogThrottle: Sendable {
     private struct Entry {
         var windowStart: NIODeadline
         var written = 0
@@ -16,14 +16,14 @@ final class LogThrottle: Sendable {
     private let window: TimeAmount
     private let entries = NIOLockedValueBox<[String: Entry]>([:])
 
-    init(burst: Int = 10, window: TimeAmount = .seconds(10)) {
+    package init(burst: Int = 10, window: TimeAmount = .seconds(10)) {
         self.burst = burst
         self.window = window
     }
 
     /// `kind`: what makes two lines alike (a refusal's reason); by default the message's first 40
     /// characters, which a peer varying its input (a protocol version, say) could make distinct.
-    func log(_ logger: Logger, _ level: Logger.Level, _ message: String, kind: String? = nil, metadata: Logger.Metadata? = nil) {
+    package func log(_ logger: Logger, _ level: Logger.Level, _ message: String, kind: String? = nil, metadata: Logger.Metadata? = nil) {
         guard logger.logLevel <= level else { return }
         let key = kind ?? String(message.prefix(40))
         let (allowed, suppressed) = entries.withLockedValue { entries -> (Bool, Int) in
