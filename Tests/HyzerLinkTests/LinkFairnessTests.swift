@@ -225,6 +225,42 @@ struct LinkFairnessTests {
         await Self.stop(server)
     }
 
+    @Test("A hub held up for ten heartbeats (its event loop busy) does not call a watch that kept beating unreachable")
+    func heldUpHubDoesNotBlameTheWatch() async throws {
+        let home = try TemporaryHome()
+        let server = try await Self.server(home, heartbeatInterval: .milliseconds(100))
+        let path = home.url.appendingPathComponent("link.sock").path
+        let outcome = NIOLockedValueBox<(beats: Int, closed: Bool)?>(nil)
+        let paired = NIOLockedValueBox(false)
+        // The watch beats every 50 ms for 3 s on a thread of its own, reading what comes.
+        Thread {
+            let heartbeat = (try? LinkFrame.encode(.heartbeat(Heartbeat(sentAt: Date())))) ?? []
+            guard let socket = try? RawSocket(unixPath: path),
+                  let hello = try? LinkFrame.encode(.hello(Hello(deviceID: "steady", token: "right-token"))) else {
+                return outcome.withLockedValue { $0 = (0, true) }
+            }
+            socket.sendBlocking(hello)
+            var beats = 0, closed = false
+            let end = ContinuousClock.now + .seconds(3)
+            while !closed, ContinuousClock.now < end {
+                socket.sendBlocking(heartbeat)
+                let chunk = socket.receiveBlocking(timeoutMillis: 50)
+                closed = chunk.closed
+                if !chunk.bytes.isEmpty { paired.withLockedValue { $0 = true } }
+                beats += 1
+            }
+            outcome.withLockedValue { $0 = (beats, closed) }
+        }.start()
+        #expect(await eventually { paired.withLockedValue { $0 } })
+        // The hub's one event loop held for a second: ten of its heartbeats are due meanwhile,
+        // and the watch's beats wait unread in the socket.
+        server.group.next().execute { Thread.sleep(forTimeInterval: 1) }
+        #expect(await eventually(timeout: .seconds(30)) { outcome.withLockedValue { $0 } != nil })
+        let (beats, closed) = outcome.withLockedValue { $0 } ?? (0, true)
+        #expect(!closed, "the hub hung up after the watch's \(beats) beats")
+        await Self.stop(server)
+    }
+
     @Test("A watch whose scores the hub is slow to answer is not called unreachable: what it sent meanwhile waits unread behind them")
     func slowAnswersAreNotSilence() async throws {
         let home = try TemporaryHome()

@@ -89,7 +89,7 @@ public final class LinkClient: Sendable {
         var handshakeTimer: Scheduled<Void>?
         var reconnectTimer: Scheduled<Void>?
         var heartbeats: RepeatedTask?
-        var lastHeard = NIODeadline.now()
+        var hearing = Hearing()
         /// nil until the first attempt: the first failure is news too ("No phone").
         var reachable: Bool?
         /// The newest standings sequence heard from the hub; heartbeats carry it so the hub can
@@ -189,7 +189,7 @@ public final class LinkClient: Sendable {
                     return
                 }
                 self.loop.value.channel = channel
-                self.loop.value.lastHeard = .now()
+                self.loop.value.hearing = Hearing()
                 channel.writeAndFlush(LinkMessage.hello(Hello(deviceID: self.configuration.deviceID, token: self.configuration.token,
                                                                   complicationEnabled: self.configuration.complicationEnabled ? true : nil,
                                                                   wearer: self.configuration.wearer)), promise: nil)
@@ -256,7 +256,7 @@ public final class LinkClient: Sendable {
     // MARK: Messages
 
     fileprivate func received(_ message: LinkMessage) {
-        loop.value.lastHeard = .now()
+        loop.value.hearing.heard()
         switch message {
         case .welcome(let welcome):
             loop.value.handshakeTimer?.cancel()
@@ -336,7 +336,7 @@ public final class LinkClient: Sendable {
         loop.value.heartbeats?.cancel()
         loop.value.heartbeats = eventLoop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { _ in
             guard let channel = self.loop.value.channel else { return }
-            if NIODeadline.now() - self.loop.value.lastHeard > interval * LinkProtocol.missedHeartbeatsBeforeUnreachable {
+            if self.loop.value.hearing.beat() {
                 self.setReachable(false)
                 self.logger.info("nothing heard from the hub for \(LinkProtocol.missedHeartbeatsBeforeUnreachable) heartbeats; reconnecting")
                 channel.close(promise: nil)

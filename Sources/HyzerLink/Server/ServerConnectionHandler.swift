@@ -19,7 +19,9 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     private var countedUnpaired = false
     private var helloTimeout: Scheduled<Void>?
     private var heartbeats: RepeatedTask?
-    private var lastHeard = NIODeadline.now()
+    private var hearing = Hearing()
+    /// When the last heartbeat went to this watch.
+    private var lastBeat = NIODeadline.now()
     /// Scores read from this watch and not yet answered (`LinkProtocol.maxScoresInFlightPerWatch`),
     /// those read past that number and held back, and whether reading has stopped for them.
     private var scoresInFlight = 0
@@ -111,7 +113,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let inbound = unwrapInboundIn(data)
-        lastHeard = .now()
+        hearing.heard()
         switch (phase, inbound) {
         case (.awaitingHello, .message(.hello(let hello))):
             handshake(context: context, hello)
@@ -244,7 +246,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
         } else if readingStopped, context.channel.isActive, case .paired = phase {
             readingStopped = false
             // What the watch sent while it was not read is still unread: that wait was the hub's.
-            lastHeard = .now()
+            hearing.heard()
             context.channel.setOption(ChannelOptions.autoRead, value: true).whenComplete { _ in }
             context.read()
         }
@@ -336,14 +338,14 @@ final class ServerConnectionHandler: ChannelInboundHandler {
         heartbeats = context.eventLoop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { task in
             let (handler, context) = loopBound.value
             guard context.channel.isActive else { return task.cancel() }
-            let missed = LinkProtocol.missedHeartbeatsBeforeUnreachable
             // With reading stopped for its held scores, what the watch sent meanwhile (its
             // heartbeats too) waits unread behind them, and its scores wait in the queue behind
             // every other watch's: while the queue answers anyone's, the silence is the hub's.
             // A store that stops answering still lets a dead watch be found.
-            let heard = handler.readingStopped ? max(handler.lastHeard, handler.server.lastScoreAnswered) : handler.lastHeard
-            if NIODeadline.now() - heard > interval * missed {
-                handler.throttledLog(.info, "\(Self.unreachableLog): nothing heard for \(missed) heartbeats; closing")
+            let queueAnswered = handler.readingStopped && handler.server.lastScoreAnswered > handler.lastBeat
+            handler.lastBeat = .now()
+            if handler.hearing.beat(alsoHeard: queueAnswered) {
+                handler.throttledLog(.info, "\(Self.unreachableLog): nothing heard for \(LinkProtocol.missedHeartbeatsBeforeUnreachable) heartbeats; closing")
                 handler.close(context: context)
                 return task.cancel()
             }
