@@ -102,7 +102,7 @@ public final class HubLinkService: LinkServerDelegate {
                 logger.error("could not store a score; the watch will send it again: \(error)")
                 return respond(.retryLater)
             }
-            rejections.log(logger, .warning, "rejected a score from \(deviceID): \(error.description)")
+            rejections.log(logger, .warning, "rejected a score from \(deviceID): \(error.description)", kind: "rejected a score")
             respond(.rejected(reason, message: Self.messageForWatch(error)))
         } catch {
             logger.error("could not store a score; the watch will send it again: \(error)")

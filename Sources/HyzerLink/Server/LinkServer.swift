@@ -107,9 +107,9 @@ public final class LinkServer: Sendable {
         var recentWrongTokens: [String: [NIODeadline]] = [:]
         /// Connections whose wrong-token refusal is waiting out its delay (they hold no slot).
         var refusalsWaiting = 0
-        /// Scores read from watches and not yet answered, and when the score queue last answered one.
+        /// Scores read from watches and not yet answered, and how many the score queue has answered.
         var scoresWaiting = 0
-        var lastScoreAnswered = NIODeadline.now()
+        var scoresAnswered = 0
         /// Whether a connection ended since memory last went back to the system, and whether that is scheduled.
         var endedSinceGiveBack = false
         var giveBackScheduled = false
@@ -315,13 +315,13 @@ public final class LinkServer: Sendable {
     func scoreAnswered() {
         state.withLockedValue {
             $0.scoresWaiting -= 1
-            $0.lastScoreAnswered = .now()
+            $0.scoresAnswered += 1
         }
     }
     /// Scores read from watches and not yet answered.
     var scoresWaiting: Int { state.withLockedValue { $0.scoresWaiting } }
-    /// When the score queue, shared by every watch, last answered a score (any watch's).
-    var lastScoreAnswered: NIODeadline { state.withLockedValue { $0.lastScoreAnswered } }
+    /// How many scores the score queue, shared by every watch, has answered (any watch's).
+    var scoresAnswered: Int { state.withLockedValue { $0.scoresAnswered } }
 
     /// How many watches are paired now, and how many connections wait to pair.
     var connections: (paired: Int, unpaired: Int) { state.withLockedValue { ($0.paired.count, $0.unpaired.count) } }

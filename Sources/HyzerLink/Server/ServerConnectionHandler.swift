@@ -20,8 +20,8 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     private var helloTimeout: Scheduled<Void>?
     private var heartbeats: RepeatedTask?
     private var hearing = Hearing()
-    /// When the last heartbeat went to this watch.
-    private var lastBeat = NIODeadline.now()
+    /// The score queue's answers counted at the last heartbeat to this watch.
+    private var queueAnswersAtBeat = 0
     /// Scores read from this watch and not yet answered (`LinkProtocol.maxScoresInFlightPerWatch`),
     /// those read past that number and held back, and whether reading has stopped for them.
     private var scoresInFlight = 0
@@ -121,11 +121,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
             refuse(context: context, Refusal(reason: .helloExpected, message: "The first frame must be a hello; got \(inbound.typeName)."))
         case (.paired(let deviceID), .score), (.paired(let deviceID), .unacceptableScore):
             // A watch that sends scores but never reads their answers: the hub would keep them all.
-            let unread = unreadBytes(context)
-            guard unread <= LinkProtocol.maxUnreadBytesPerWatch else {
-                throttledLog(.warning, "closing connection: the watch left \(unread) bytes unread and still sends scores (it sends again what went unanswered)")
-                return close(context: context)
-            }
+            if closeIfNotReading(context: context) { return }
             // At most `maxScoresInFlightPerWatch` of this watch's scores wait in the hub's queue;
             // the rest are held here, and the socket is not read, until answers go out.
             if scoresInFlight >= LinkProtocol.maxScoresInFlightPerWatch || !held.isEmpty {
@@ -220,9 +216,15 @@ final class ServerConnectionHandler: ChannelInboundHandler {
         }
     }
 
-    /// What the hub has written to this watch and the watch has not read yet (NIO's buffer).
-    private func unreadBytes(_ context: ChannelHandlerContext) -> Int {
-        (try? context.channel.syncOptions?.getOption(.bufferedWritableBytes)) ?? 0
+    /// Closes a watch that has left more than `maxUnreadBytesPerWatch` of what the hub wrote to
+    /// it unread (NIO's buffer for it), and says whether it did. Checked at each of its scores and
+    /// at each heartbeat, so neither answers nor heartbeats pile up for a watch that never reads.
+    private func closeIfNotReading(context: ChannelHandlerContext) -> Bool {
+        let unread = (try? context.channel.syncOptions?.getOption(.bufferedWritableBytes)) ?? 0
+        guard unread > LinkProtocol.maxUnreadBytesPerWatch else { return false }
+        throttledLog(.warning, "closing connection: the watch left \(unread) bytes unread (it sends again what went unanswered)", kind: "unread")
+        close(context: context)
+        return true
     }
 
     private func scoreRead(context: ChannelHandlerContext) {
@@ -342,13 +344,17 @@ final class ServerConnectionHandler: ChannelInboundHandler {
             // heartbeats too) waits unread behind them, and its scores wait in the queue behind
             // every other watch's: while the queue answers anyone's, the silence is the hub's.
             // A store that stops answering still lets a dead watch be found.
-            let queueAnswered = handler.readingStopped && handler.server.lastScoreAnswered > handler.lastBeat
-            handler.lastBeat = .now()
+            let queueAnswers = handler.server.scoresAnswered
+            let queueAnswered = handler.readingStopped && queueAnswers != handler.queueAnswersAtBeat
+            handler.queueAnswersAtBeat = queueAnswers
             if handler.hearing.beat(alsoHeard: queueAnswered) {
                 handler.throttledLog(.info, "\(Self.unreachableLog): nothing heard for \(LinkProtocol.missedHeartbeatsBeforeUnreachable) heartbeats; closing")
                 handler.close(context: context)
                 return task.cancel()
             }
+            // A watch that beats but never reads: what the hub writes to it (heartbeats, complications,
+            // answers) would be kept for good.
+            if handler.closeIfNotReading(context: context) { return task.cancel() }
             let heartbeat = Heartbeat(sentAt: Date(), sequence: handler.server.lastSnapshot?.sequence)
             context.writeAndFlush(handler.wrapOutboundOut(.heartbeat(heartbeat)), promise: nil)
         }
