@@ -29,9 +29,10 @@ public enum LinkProtocol {
     /// Scores of one watch the hub holds unanswered at once; past it, the hub stops reading that
     /// watch until answers go out, so one watch's flood cannot queue ahead of another's score.
     public static let maxScoresInFlightPerWatch = 16
-    /// Bytes the hub keeps unsent to one watch before it closes a watch that still sends scores:
-    /// a watch that never reads its answers would otherwise make the hub keep every one. One
-    /// standings frame (at most `maxFrameBytes`) may wait for a slow reader, and 1 MiB more.
+    /// Bytes the hub keeps unsent to one watch before it closes it (checked at each of the watch's
+    /// scores and each of the hub's heartbeats): a watch that never reads would otherwise make the
+    /// hub keep every answer and heartbeat. One standings frame (at most `maxFrameBytes`) may wait
+    /// for a slow reader, and 1 MiB more.
     public static let maxUnreadBytesPerWatch = maxFrameBytes + 1024 * 1024
     /// Connections not yet paired that the hub keeps at once; more are refused as `busy`.
     public static let maxUnpairedConnections = 64
