@@ -2,6 +2,7 @@ import Foundation
 import HyzerKit
 import HyzerLink
 import HyzerHarness
+import NIOConcurrencyHelpers
 import Testing
 @testable import WatchCore
 
@@ -105,6 +106,24 @@ struct WatchSessionTests {
             #expect(session.hapticCount(.success) == 0)
             #expect(session.hapticCount(.tick) == 2)
         }
+    }
+
+    @Test("The container's files end with the newest content asked of them, by threads taking turns as the session's do; a quit waits for the writes")
+    func containerKeepsTheNewest() throws {
+        let home = try TemporaryHome()
+        let writer = ContainerWriter()
+        let files = ["standings.json", "complication.json"].map { home.url.appendingPathComponent($0) }
+        let asked = NIOLockedValueBox(0)
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            for _ in 0..<500 {
+                asked.withLockedValue { count in
+                    count += 1
+                    writer.replace(files[count % 2], with: Data("\(count)".utf8))
+                }
+            }
+        }
+        writer.flush()
+        #expect(try files.map { try String(contentsOf: $0, encoding: .utf8) } == ["2000", "1999"])
     }
 
     @Test("A corrupt or half-written container is not shown: the watch says why and waits for the phone", arguments: [

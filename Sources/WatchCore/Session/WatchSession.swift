@@ -61,6 +61,8 @@ public final class WatchSession: Sendable {
     private let hapticLog: JSONLinesLog
     private let announcementLog: JSONLinesLog
     private let complicationLog: JSONLinesLog
+    /// The app's own files (the standings and complications it keeps), written after they show.
+    private let container: ContainerWriter
     /// Everything the session knows, under one lock: a decision that reads one part and changes
     /// another ("connect when wanted and not yet connected") is made whole.
     private let shell: NIOLockedValueBox<Shell>
@@ -93,6 +95,7 @@ public final class WatchSession: Sendable {
         hapticLog = try JSONLinesLog(url: paths.hapticLog)
         announcementLog = try JSONLinesLog(url: paths.announcementLog)
         complicationLog = try JSONLinesLog(url: paths.complicationLog)
+        container = ContainerWriter()
         // The budget outlives the app, as the system keeps it: today's transfers so far.
         let budget = ComplicationRecord.budget(daily: configuration.complicationBudget, from: Self.readLines(paths.complicationLog))
         var initial = WatchState(deviceID: configuration.deviceID, wearerID: configuration.wearerID,
@@ -164,6 +167,7 @@ public final class WatchSession: Sendable {
         watcher?.stop()
         await client?.stop()
         for task in stopping { await task.value }
+        container.flush()
         hapticLog.close()
         announcementLog.close()
         complicationLog.close()
@@ -293,22 +297,16 @@ public final class WatchSession: Sendable {
         }
     }
 
-    /// Keeps standings that arrived over the link in the watch's container, for the next launch
-    /// (and, later, the watch face). Not synced: after a crash the phone sends them again.
-    /// Written under the session's lock and only when newer than what it holds, so two arrivals
-    /// on two threads never leave the older one in the file.
+    /// Keeps standings the face shows in the watch's container, for the next launch (and, later,
+    /// the watch face), written just after (`ContainerWriter`). Not synced: after a crash the
+    /// phone sends them again. Asked under the session's lock and only when newer than what it
+    /// holds, so two arrivals on two threads never leave the older one in the file.
     private func keep(_ snapshot: StandingsSnapshot) {
-        let failure = shell.withLockedValue { shell -> DurableFileError? in
-            guard snapshot.supersedes(shell.kept) else { return nil }
-            do {
-                try DurableFile.replace(configuration.paths.watchSnapshot, with: snapshot.prettyJSON(), durable: false)
-                shell.kept = snapshot
-                return nil
-            } catch {
-                return error as? DurableFileError ?? .failed("write", configuration.paths.watchSnapshot.path, EIO)
-            }
+        shell.withLockedValue { shell in
+            guard snapshot.supersedes(shell.kept) else { return }
+            container.replace(configuration.paths.watchSnapshot, with: snapshot.prettyJSON())
+            shell.kept = snapshot
         }
-        if let failure { logger.error("could not keep the standings in \(configuration.paths.watchSnapshot.path): \(failure)") }
     }
 
     /// `--same-machine-file`: the phone's own file, read only while the phone is in reach.
@@ -338,8 +336,8 @@ public final class WatchSession: Sendable {
             let shown = shell.watch.complication
             let (effects, context) = Self.reduce(&shell, input, env, wasInBackground: wasInBackground)
             if let now = shell.watch.complication, now != shown {
-                // Written under the lock, so two changes never leave the older in the file.
-                try? DurableFile.replace(configuration.paths.shownComplication, with: HyzerJSON.encoder().encode(now), durable: false)
+                // Asked under the lock, so two changes never leave the older in the file.
+                if let data = try? HyzerJSON.encoder().encode(now) { container.replace(configuration.paths.shownComplication, with: data) }
             }
             // The app came to the front or left it: the phone is told (its reachability of the app).
             let moved = shell.watch.appInBackground != wasInBackground ? shell.link.client.map { ($0, !shell.watch.appInBackground) } : nil
