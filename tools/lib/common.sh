@@ -16,7 +16,18 @@ HYZER_DEBIAN_PACKAGES=(
 # and a browser with its driver for the phone's face (HubWebTests: Debian's Chromium, never a download).
 HYZER_TEST_PACKAGES=(xvfb xdotool chromium chromium-driver python3-selenium)
 
-say() { printf '%s\n' "$*" >&2; }
+# A step's heading ("== ...") says how long the run has taken so far, so a slow step shows in
+# CI's log (a fresh machine's tools/test should stay well under 15 minutes).
+HYZER_RUN_STARTED="${HYZER_RUN_STARTED:-$(date +%s)}"
+export HYZER_RUN_STARTED
+say() {
+    if [[ "$*" == "=="* ]]; then
+        local elapsed=$(($(date +%s) - HYZER_RUN_STARTED))
+        printf '%s  [%dm%02ds]\n' "$*" $((elapsed / 60)) $((elapsed % 60)) >&2
+    else
+        printf '%s\n' "$*" >&2
+    fi
+}
 die() { say "error: $*"; exit 1; }
 
 hyzer_root() { cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd; }
