@@ -269,19 +269,11 @@ final class ServerConnectionHandler: ChannelInboundHandler {
                 reason: .unsupportedVersion,
                 message: "Protocol version \(hello.protocolVersion) is not supported; this hub speaks \(supported.lowerBound)...\(supported.upperBound)."))
         }
-        guard Self.isValidDeviceID(hello.deviceID) else {
-            return refuse(context: context, Refusal(
-                reason: .invalidHello,
-                message: "deviceID must be 1 to \(LinkProtocol.maxDeviceIDLength) bytes with no control or invisible characters (direction overrides, zero-width spaces); got \(hello.deviceID.utf8.count) bytes\(NameText.hasHiddenCharacters(hello.deviceID) ? " with such a character" : "")."))
-        }
+        guard Self.isValidDeviceID(hello.deviceID) else { return refuse(context: context, Self.badName("deviceID", hello.deviceID)) }
         if let reserved = server.delegate.refusal(forDeviceID: hello.deviceID) {
             return refuse(context: context, Refusal(reason: .invalidHello, message: reserved))
         }
-        if let wearer = hello.wearer, !Self.isValidDeviceID(wearer) {
-            return refuse(context: context, Refusal(
-                reason: .invalidHello,
-                message: "wearer must be 1 to \(LinkProtocol.maxDeviceIDLength) bytes with no control or invisible characters; got \(wearer.utf8.count) bytes."))
-        }
+        if let wearer = hello.wearer, !Self.isValidDeviceID(wearer) { return refuse(context: context, Self.badName("wearer", wearer)) }
         guard hello.token.utf8.count <= LinkProtocol.maxTokenLength else {
             return refuse(context: context, Refusal(
                 reason: .invalidHello,
@@ -364,6 +356,13 @@ final class ServerConnectionHandler: ChannelInboundHandler {
     static func isValidDeviceID(_ id: String) -> Bool {
         id.utf8.count <= LinkProtocol.maxDeviceIDLength && !NameText.hasHiddenCharacters(id)
             && id.unicodeScalars.contains { $0 != " " }
+    }
+
+    /// The hello's `deviceID` or `wearer` refused: its bounds, how long it was, and whether a
+    /// hidden character was the trouble.
+    static func badName(_ field: String, _ value: String) -> Refusal {
+        Refusal(reason: .invalidHello,
+                message: "\(field) must be 1 to \(LinkProtocol.maxDeviceIDLength) bytes with no control or invisible characters (direction overrides, zero-width spaces); got \(value.utf8.count) bytes\(NameText.hasHiddenCharacters(value) ? " with such a character" : "").")
     }
 
     private func leaveUnpaired(context: ChannelHandlerContext) {
