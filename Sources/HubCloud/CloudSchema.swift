@@ -504,7 +504,8 @@ BEGIN
         ), player AS MATERIALIZED (
             SELECT x.player_id FROM hyzer.round_player x WHERE x.round_id = v_round
         ), device AS MATERIALIZED (  -- an upload names few devices: each is read once
-            SELECT d.name, octet_length(d.name) <= 64 AND hyzer.is_clean(d.name, 64) AS clean FROM (SELECT DISTINCT i.device FROM input i) AS d(name)
+            SELECT d.name, octet_length(d.name) <= 64 AND hyzer.is_clean(d.name, 64) AND strpos(d.name, '@') = 0 AS clean
+            FROM (SELECT DISTINCT i.device FROM input i) AS d(name)
         ), first_of_id AS (  -- what a correction may name earlier in this upload (DISTINCT ON: counted as
                              -- many rows, it is hashed; filtered to ord = first_ord, it was scanned per event)
             SELECT DISTINCT ON (i.id) i.id, i.player, i.hole, i.ord FROM input i WHERE i.id IS NOT NULL ORDER BY i.id, i.ord
@@ -533,7 +534,7 @@ BEGIN
                 WHEN i.source NOT IN ('tap', 'voice', 'crown', 'resolution') THEN
                     ARRAY['HZ026', format('score %s: source must be tap, voice, crown or resolution', i.id)]
                 WHEN NOT d.clean THEN
-                    ARRAY['HZ026', format('score %s: a device id is 1 to 64 bytes with no control or invisible characters', i.id)]
+                    ARRAY['HZ026', format('score %s: a device id is 1 to 64 bytes with no control or invisible characters and no @ (each phone writes another phone''s device as DEVICE@PHONE)', i.id)]
                 WHEN octet_length(i.created) > 40 OR NOT hyzer.is_timestamp(i.created) THEN
                     ARRAY['HZ026', format('score %s: created_at must be a real date and time, YYYY-MM-DDTHH:MM:SS[.sss]Z', i.id)]
                 WHEN p.player_id IS NULL THEN
@@ -627,6 +628,10 @@ BEGIN
     -- EXISTS, planned for any round, became a scan of every score (round_player_before_insert).
     IF r.organizer <> v_phone AND NOT (r.any_player_resolves AND
         (SELECT count(*) FROM hyzer.score_event e WHERE e.round_id = v_round AND e.uploaded_by = v_phone) > 0) THEN
+        IF r.any_player_resolves THEN
+            RAISE EXCEPTION 'only the organizer''s phone (%) or a phone that scored in it completes round %; % has not scored in it',
+                r.organizer, v_round, v_phone USING ERRCODE = 'HZ104';
+        END IF;
         RAISE EXCEPTION 'only the organizer''s phone (%) completes round %', r.organizer, v_round USING ERRCODE = 'HZ104';
     END IF;
     UPDATE hyzer.round AS x SET status = 'completed', completed_by = v_phone, completed_at = now() WHERE x.id = v_round;

@@ -101,6 +101,7 @@ extension Hub {
         player name: String, strokes: Int, hole: Int?, intent: ScoreWrite.Intent, source: ScoreSource,
         deviceID: String? = nil, reportedBy: String? = nil
     ) throws -> AppendResult {
+        if let problem = deviceID.flatMap(Self.deviceIDProblem) { throw HubError.invalidDeviceID(problem) }
         let result = try appending { store, context -> AppendResult in
             let round = try Self.requireRoundInPlay(store)
             let hole = try hole ?? Self.currentHole(store, round: round)

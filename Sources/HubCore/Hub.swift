@@ -11,6 +11,15 @@ public final class Hub: Sendable {
     /// The device ID of scores entered on the phone itself.
     public static let phoneDeviceID = "phone"
 
+    /// Why this phone may not score under `deviceID`, or nil. In a shared round every phone
+    /// stores another phone's device as `DEVICE@PHONE` (`storedHere`): a device of this phone
+    /// named `w@sarah_phone` would read, here, as Sarah's phone's device `w`, and the phones would
+    /// draw different lines between devices. So no device id a phone scores under holds an @.
+    public static func deviceIDProblem(_ deviceID: String) -> String? {
+        guard deviceID.contains("@") else { return nil }
+        return "The device id \"\(deviceID)\" holds an @; in a shared round each phone writes another phone's device as DEVICE@PHONE, so a device id has none."
+    }
+
     public let paths: HyzerPaths?
     let database: HubDatabase
     private let exporter: SnapshotExporter?

@@ -43,6 +43,8 @@ public enum HubError: Error, Equatable, Sendable, CustomStringConvertible {
     /// An event id already in the log, sent again with other content (player, hole, strokes, …):
     /// a resend is only ever the same event.
     case eventIDInUse(UUID, stored: String)
+    /// A device id this phone may not score under (`Hub.deviceIDProblem`).
+    case invalidDeviceID(String)
 
     /// A {player, hole} whose devices disagree, by name.
     public struct DisputedHole: Equatable, Sendable {
@@ -120,6 +122,8 @@ public enum HubError: Error, Equatable, Sendable, CustomStringConvertible {
             "This phone has a course named \"\(name)\" with other holes or pars than the shared round's; rename or remove one of them to join."
         case .eventIDInUse(let id, let stored):
             "Event \(id.uuidString) is already stored with other content (\(stored)); a resend must be the same event, and a new score needs a new id."
+        case .invalidDeviceID(let problem):
+            problem
         case .damagedStore(let path, let problem):
             "The hub's database \(path) \(problem). Nothing was changed. Restore it from a backup, or, to start a new hub without its scores, move it aside (mv \(path) \(path).damaged) and run the command again."
         }

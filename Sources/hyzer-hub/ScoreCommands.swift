@@ -17,7 +17,7 @@ struct ScoreCommand: ParsableCommand {
     @Argument(help: "The player's name (any case; a first name works when it is unique).") var player: String
     @Argument(help: "Strokes, 1...10.") var strokes: Int
     @Option(help: "The hole (default: the current hole).") var hole: Int?
-    @Option(help: "The device that reported the score (default: this phone: \"phone\", or \"phone-<hub id>\" in a round shared through a cloud).")
+    @Option(help: "The device that reported the score, with no @ (default: this phone: \"phone\", or \"phone-<hub id>\" in a round shared through a cloud).")
     var device: String?
     @Option(name: .customLong("reported-by"), help: ArgumentHelp("The player whose device reported it.", valueName: "NAME"))
     var reportedBy: String?

@@ -289,6 +289,8 @@ struct HostileCloudTests {
         let refused = try await CLIProcess.runTool("psql", [try cloud.url("hostile"), "-X", "-tAq", "-v", "ON_ERROR_ROLLBACK=on"] + commands.flatMap { ["-c", $0] })
         #expect(refused.stderr.components(separatedBy: "only the organizer's phone").count == 8, "seven completions refused: \(refused.stderr)")
         #expect(refused.stdout.contains("score_event 0\n"), "a refused completion read the round's scores: \(refused.stdout)")
+        #expect(refused.stderr.contains("or a phone that scored in it completes round") && refused.stderr.contains(" has not scored in it"),
+                "the refusal names the rule of a round where any player resolves: \(refused.stderr)")
         // And the rule's other side: in a round where any player resolves, a phone that scored in it may end it.
         let ended = try await Self.sql(cloud, as: "sarah", Self.scores(1, in: open, device: "phone-sarah") + "SELECT hyzer.complete_round('\(open)');")
         #expect(ended.ok && ended.output.hasSuffix("1\nt\n"), "Sarah's phone scored in Jake's round and may end it: \(ended.output)")

@@ -88,7 +88,7 @@ struct UploadRulesTests {
             if !(1...10).contains(event.strokes) { return "HZ023" }
             if !(1...round.holes).contains(event.hole) { return "HZ022" }
             if !["tap", "voice", "crown", "resolution"].contains(event.source) { return "HZ026" }
-            if event.device.utf8.count > 64 || event.device.unicodeScalars.contains(where: { $0.value < 0x20 }) { return "HZ026" }
+            if event.device.utf8.count > 64 || event.device.unicodeScalars.contains(where: { $0.value < 0x20 }) || event.device.contains("@") { return "HZ026" }
             // A time every phone can read: the phones' own parser is the rule.
             if event.created.utf8.count > 40 || HyzerJSON.parseTimestamp(event.created) == nil { return "HZ026" }
             if !round.players.contains(event.player) { return "HZ020" }
@@ -193,6 +193,7 @@ struct UploadRulesTests {
             case 13: if let held = heldElsewhere.randomElement(using: &random) { event.id = held.id }  // an id of another round
             case 14, 15: if let earlier = events.randomElement(using: &random) { event = earlier }  // the same id twice in one upload
             case 16: if let earlier = events.randomElement(using: &random) { event.id = earlier.id }  // … with other content
+            case 17: event.device = "watch@other_phone"  // would read as another phone's device
             default: break
             }
             events.append(event)

@@ -118,6 +118,8 @@ struct HubCLITests {
             (["score", "Jake", "4"], "Error: Jake already has 3 on hole 1. To change it: hyzer-hub correct \"Jake\" 4 --hole 1\n"),
             (["correct", "Mike", "3", "--hole", "2"], "Error: Mike has no score on hole 2 to correct. Record one with: hyzer-hub score \"Mike\" STROKES --hole 2\n"),
             (["correct", "Jake", "12", "--hole", "1"], "Error: Strokes must be between 1 and 10; got 12.\n"),
+            (["score", "Mike", "3", "--device", "watch@sarah_phone"],
+             "Error: The device id \"watch@sarah_phone\" holds an @; in a shared round each phone writes another phone's device as DEVICE@PHONE, so a device id has none.\n"),
             (["resolve", "Jake", "3", "--hole", "1"], "Error: There is no open discrepancy for Jake on hole 1. List them with: hyzer-hub discrepancies\n"),
             (["hole", "0"], "Error: Hole 0 is not on this course; holes are 1...9.\n"),
             (["round", "start", "--course", "Maple Hill", "--player", "Amy"],

@@ -40,6 +40,8 @@ struct HandshakeTests {
             ("device id of 200 bytes", Refusal.Reason.invalidHello,
              "deviceID must be 1 to 64 bytes with no control or invisible characters (direction overrides, zero-width spaces); got 200 bytes."),
             ("token of 300 bytes", Refusal.Reason.invalidHello, "The token must be at most 256 bytes; got 300."),
+            ("device id with an @", Refusal.Reason.invalidHello,
+             "The device id \"watch@sarah_phone\" holds an @; in a shared round each phone writes another phone's device as DEVICE@PHONE, so a device id has none."),
             ("wearer with a control character", Refusal.Reason.invalidHello,
              "wearer must be 1 to 64 bytes with no control or invisible characters (direction overrides, zero-width spaces); got 5 bytes with such a character."),
           ])
@@ -53,6 +55,7 @@ struct HandshakeTests {
         case .wrongToken: try LinkFrame.encode(.hello(Hello(deviceID: "w1", token: "guess")))
         case .unsupportedVersion: try LinkFrame.encode(.hello(Hello(protocolVersion: 9, deviceID: "w1", token: home.token)))
         case .invalidHello where label.hasPrefix("token"): try LinkFrame.encode(.hello(Hello(deviceID: "w1", token: String(repeating: "t", count: 300))))
+        case .invalidHello where label.hasSuffix("an @"): try LinkFrame.encode(.hello(Hello(deviceID: "watch@sarah_phone", token: home.token)))
         case .invalidHello where label.hasPrefix("wearer"): try LinkFrame.encode(.hello(Hello(deviceID: "w1", token: home.token, wearer: "Ja\u{7}ke")))
         case .invalidHello: try LinkFrame.encode(.hello(Hello(deviceID: String(repeating: "w", count: 200), token: home.token)))
         case .helloExpected, .busy: []

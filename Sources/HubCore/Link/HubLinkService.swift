@@ -137,8 +137,10 @@ public final class HubLinkService: LinkServerDelegate {
     }
 
     /// The phones' own device ids ("phone", and "phone-…" in a shared round): the scores entered
-    /// on a phone carry them, and a watch paired under one would score as that phone.
+    /// on a phone carry them, and a watch paired under one would score as that phone. And an id
+    /// with an @ (`Hub.deviceIDProblem`).
     public func refusal(forDeviceID deviceID: String) -> String? {
+        if let problem = Hub.deviceIDProblem(deviceID) { return problem }
         guard deviceID == Hub.phoneDeviceID || deviceID.hasPrefix(Hub.phoneDeviceID + "-") else { return nil }
         return "The device id \"\(deviceID)\" is a phone's own (the phones' scores carry \"\(Hub.phoneDeviceID)\" and \"\(Hub.phoneDeviceID)-…\"); a watch pairs with an id of its own."
     }
