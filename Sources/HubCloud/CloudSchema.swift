@@ -355,7 +355,7 @@ BEGIN
     ELSIF v_org_name IS NOT NULL AND NOT hyzer.is_clean(v_org_name, 64) THEN
         problem := 'the organizer''s name is 1 to 64 characters, not blank, with no control or invisible format characters';
     ELSIF v_any IS NULL OR v_created IS NULL OR octet_length(v_created) > 40 OR NOT hyzer.is_timestamp(v_created) THEN
-        problem := 'any_player_resolves and created_at (YYYY-MM-DDTHH:MM:SS.sssZ) are required';
+        problem := 'any_player_resolves and created_at (a real date and time, YYYY-MM-DDTHH:MM:SS[.fraction]Z) are required';
     ELSIF n NOT BETWEEN 1 AND 50 OR array_ndims(v_ids) <> 1 OR v_names IS NULL OR array_ndims(v_names) <> 1
           OR cardinality(v_names) <> n OR array_lower(v_ids, 1) <> 1 OR array_lower(v_names, 1) <> 1 THEN
         problem := 'a round has 1 to 50 players, each with an id and a name';
@@ -386,7 +386,7 @@ BEGIN
         IF (r.course_name, r.pars, r.organizer_name, r.any_player_resolves, r.created_at) IS DISTINCT FROM (v_course, v_pars, v_org_name, v_any, v_created)
            OR ARRAY(SELECT p.player_id FROM hyzer.round_player p WHERE p.round_id = v_id ORDER BY p.ordinal) IS DISTINCT FROM v_ids
            OR ARRAY(SELECT p.name FROM hyzer.round_player p WHERE p.round_id = v_id ORDER BY p.ordinal) IS DISTINCT FROM v_names THEN
-            RAISE EXCEPTION 'round % is already in the cloud with another course, players or options; a round never changes', v_id
+            RAISE EXCEPTION 'round % is already in the cloud with another course, players, options or creation time; a round never changes', v_id
                 USING ERRCODE = 'HZ101';
         END IF;
         RETURN 'already shared';
@@ -536,7 +536,7 @@ BEGIN
                 WHEN NOT d.clean THEN
                     ARRAY['HZ026', format('score %s: a device id is 1 to 64 bytes with no control or invisible characters and no @ (each phone writes another phone''s device as DEVICE@PHONE)', i.id)]
                 WHEN octet_length(i.created) > 40 OR NOT hyzer.is_timestamp(i.created) THEN
-                    ARRAY['HZ026', format('score %s: created_at must be a real date and time, YYYY-MM-DDTHH:MM:SS[.sss]Z', i.id)]
+                    ARRAY['HZ026', format('score %s: created_at must be a real date and time, YYYY-MM-DDTHH:MM:SS[.fraction]Z', i.id)]
                 WHEN p.player_id IS NULL THEN
                     ARRAY['HZ020', format('score %s: the player is not in round %s', i.id, v_round)]
                 WHEN rp.player_id IS NULL THEN
