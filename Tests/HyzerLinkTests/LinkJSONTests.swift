@@ -70,6 +70,18 @@ struct LinkJSONTests {
         }
     }
 
+    /// A number written with a fraction or an exponent and past 2^53 (`755943208312147908E0`):
+    /// the link reads it exactly, as written (PROTOCOL.md); Foundation's decoder reads it as a
+    /// Double first, and rounds it.
+    static func hasNumberFoundationRounds(_ value: JSONValue) -> Bool {
+        switch value {
+        case .number(let text): Int(text) == nil && (Double(text).map { abs($0) >= 0x1p53 } ?? false)
+        case .array(let elements): elements.contains(where: hasNumberFoundationRounds)
+        case .object(let members): members.contains { hasNumberFoundationRounds($0.value) }
+        default: false
+        }
+    }
+
     @Test("Valid JSON texts pass", arguments: [
         #"{}"#, #"[]"#, #" {"a" : [1, -0, 0.5, 1e9, 1E+2, -3.25e-7, true, false, null] } "#, "\t\r\n\"x\"\n",
         #"{"a":"\u00e9\n\t\"\\\/\b\f\r","b":"\ud83d\ude00"}"#, "\"\u{E9}\u{4E2D}\u{1F600}\"", #"0"#, #"-12"#,
@@ -182,7 +194,9 @@ struct LinkJSONTests {
                 let text = String(decoding: body, as: UTF8.self)
                 if let read {
                     agreed += 1
-                    #expect(read == decoded, "read differently from Foundation (replay with the seed above): \(text)")
+                    // Foundation, the reference, rounds a large number written with an exponent; the link does not.
+                    let rounded = (try? LinkJSON.parse(body)).map(Self.hasNumberFoundationRounds) ?? false
+                    #expect(read == decoded || rounded, "read differently from Foundation (replay with the seed above): \(text)")
                 } else if decoded != nil {
                     // Refused where Foundation reads: only for what the link states it is stricter about
                     // (syntax Foundation lets through, a number not whole as written).
