@@ -223,7 +223,10 @@ let package = Package(
         .testTarget(
             name: "HyzerLinkTests",
             dependencies: [
-                "HyzerKit", "HyzerFraming", "HyzerLink", "HyzerHarness", "hyzer-hub", "hyzer-link-client",
+                "HyzerKit", "HyzerFraming", "HyzerLink", "HyzerStorage", "HyzerHarness", "hyzer-hub", "hyzer-link-client",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOTestUtils", package: "swift-nio"),
             ]
@@ -231,7 +234,7 @@ let package = Package(
         // The phone's face in Debian's Chromium (phone_face.py, Selenium), beside a real serve and watch.
         .testTarget(name: "HubWebTests", dependencies: ["HyzerHarness", "hyzer-hub", "hyzer-watch"], exclude: ["phone_face.py"]),
         .testTarget(name: "HyzerStorageTests", dependencies: ["HyzerStorage", "HyzerHarness"]),
-        .testTarget(name: "HubCoreTests", dependencies: ["HubCore", "HyzerHarness", "hyzer-hub"]),
+        .testTarget(name: "HubCoreTests", dependencies: ["HubCore", "HyzerKit", "HyzerHarness", "hyzer-hub", .product(name: "GRDB", package: "GRDB.swift")]),
         // Several phones through a real PostgreSQL server (tools/test starts one; cloud_proxy.py cuts one phone off).
         .testTarget(name: "CloudTests", dependencies: ["HubCloud", "HubCore", "HyzerKit", "HyzerHarness", "hyzer-hub", "hyzer-watch",
                                                .product(name: "Logging", package: "swift-log"), .product(name: "PostgresNIO", package: "postgres-nio")],
@@ -239,13 +242,18 @@ let package = Package(
         .testTarget(name: "HyzerBenchTests", dependencies: ["HyzerHarness", "hyzer-bench", "hyzer-hub", "hyzer-watch"]),
         // Links SDL_ttf and fontconfig, which hyzer-watch opens with dlopen, to hold its function
         // types to their headers (TextLibrariesTests).
-        .testTarget(name: "WatchCoreTests", dependencies: ["WatchCore", "HyzerHarness", "hyzer-hub", "hyzer-watch"],
+        .testTarget(name: "WatchCoreTests", dependencies: ["WatchCore", "HyzerKit", "HyzerLink", "CSDL2", "HyzerHarness", "hyzer-hub", "hyzer-watch",
+                                                   .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                                                   .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
                     linkerSettings: [.linkedLibrary("SDL2_ttf"), .linkedLibrary("fontconfig")]),
         // A faceless watch for the link's end-to-end tests: the watch-side link code in its own
         // process, so a test can SIGKILL it with a non-empty outbox.
         .executableTarget(
             name: "hyzer-link-client",
-            dependencies: ["HyzerLink", "HyzerStorage", "WatchCore", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["HyzerKit", "HyzerLink", "HyzerStorage", "WatchCore",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                           .product(name: "Logging", package: "swift-log"),
+                           .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
             path: "Tests/HyzerLinkClient"
         ),
         // Tests/ThirdPartyClient holds a Python watch written from the docs alone; HyzerLinkTests runs it.
