@@ -109,6 +109,19 @@ def errors_in_console(driver):
 def shot(driver, shots, name):
     time.sleep(0.4)  # animations end (0.3 s reshuffle, 0.2 s sheet)
     driver.save_screenshot(os.path.join(shots, f"phone-{name}.png"))
+    fits(driver, name)
+
+
+def fits(driver, where):
+    """Nothing on the screen is wider than the phone: no sideways scrolling, no button whose label
+    runs out of it (a long name must wrap or be shortened, not spill into the next control)."""
+    # Against the screen's width: a mobile browser widens its viewport to fit what overflows.
+    wide = driver.execute_script("return document.documentElement.scrollWidth - screen.width")
+    check(wide <= 0, f"{where}: the page is {wide} px wider than the phone")
+    spilling = driver.execute_script(
+        "return [...document.querySelectorAll('button')].filter(b => b.offsetParent && b.scrollWidth > b.clientWidth + 1)"
+        ".map(b => b.textContent.trim().slice(0, 40))")
+    check(not spilling, f"{where}: labels run out of their buttons: {spilling}")
 
 
 def accessibility(driver):
@@ -234,6 +247,12 @@ def scenario(url, home, shots):
         tap(driver, "Scoring", By.XPATH, "//button[text()='Scoring']")
         tap(driver, "Done", By.XPATH, "//button[text()='Done']")
         tap(driver, "Start Round (no round in play)", By.XPATH, "//button[text()='Start Round']")
+        # The browser's text size at 200 % (the page sizes in rem, as Dynamic Type scales the
+        # phone): "Same players as last time (…)" and the fields beside their buttons still fit.
+        wait(driver, "Same players as last time", lambda: driver.find_element(By.XPATH, "//button[starts-with(text(), 'Same players as last time')]"))
+        driver.execute_script("document.documentElement.style.fontSize = '200%'")
+        fits(driver, "the setup at 200 % text")
+        driver.execute_script("document.documentElement.style.fontSize = ''")
         tap(driver, "Maple Hill", By.XPATH, "//input[@value='Maple Hill']")
         for name in ["Jake", "Mike"]:
             type_into(driver, "add-player", name)

@@ -567,7 +567,7 @@ function voicePicker(row, index) {
   const players = state.round?.players || [];
   const par = state.snapshot.round?.holes.find((x) => x.number === ui.layer.hole)?.par;
   return h("div", { class: "voice-picker" },
-    row.name ? null : h("div", { class: "picker", role: "group", "aria-label": `Who is “${row.heard}”?` },
+    row.name ? null : h("div", { class: "picker names", role: "group", "aria-label": `Who is “${row.heard}”?` },
       h("span", { class: "caption picker-label", text: "Who" }),
       players.map((p) => h("button", { type: "button", class: row.candidates.includes(p.name) ? "par" : "",
         onclick: () => { row.name = p.name; if (row.strokes) ui.voice.editing = null; restartVoice(); }, text: p.name }))),
@@ -686,9 +686,14 @@ function finishSheet() {
   const complete = round.standings.every((s) => s.holesPlayed === round.holeCount);
   const open = state.round?.discrepancies.length || 0;
   const missing = round.holeCount * round.standings.length - round.standings.reduce((sum, s) => sum + s.holesPlayed, 0);
-  const question = complete && !open ? "All scores recorded. Finalize round?"
-    : open ? `${open} discrepanc${open === 1 ? "y is" : "ies are"} still open. Finish anyway? The score that counts now stays.`
-    : `Some holes have missing scores (${missing} score${missing === 1 ? "" : "s"}). Finish anyway? They stay without a score, not zero.`;
+  const total = round.holeCount * round.standings.length;
+  // Everything that is not done is said, both at once: a round two holes in is not "finished"
+  // by an open discrepancy's prompt alone.
+  const problems = [
+    open ? `${open} discrepanc${open === 1 ? "y is" : "ies are"} still open (the score that counts now stays)` : null,
+    complete ? null : `${missing} of ${total} scores are missing (they stay empty, not zero)`,
+  ].filter(Boolean);
+  const question = problems.length ? `${problems.join("; ")}. Finish anyway?` : "All scores recorded. Finalize round?";
   return sheet("finish", "Finish Round", null, h("p", { text: question }),
     h("button", { class: "primary", type: "button", onclick: () => act("/api/round/finish", { force: !complete || open > 0 }, () => {
       closeLayer();
@@ -756,7 +761,7 @@ function setupView() {
   // J2: "Play with the same group as last time?"
   const last = state.history[0]?.round.standings;
   const sameAsLast = last && !s.players.length && !s.guests.length
-    ? h("button", { class: "secondary", type: "button", onclick: () => {
+    ? h("button", { class: "secondary long", type: "button", onclick: () => {
         s.players = last.filter((p) => !p.playerID.startsWith("guest:")).map((p) => p.name);
         s.guests = last.filter((p) => p.playerID.startsWith("guest:")).map((p) => p.name);
         render();

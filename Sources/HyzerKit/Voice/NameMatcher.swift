@@ -229,7 +229,7 @@ enum Nicknames {
         ["deborah", "deb", "debbie"], ["cynthia", "cindy"], ["douglas", "doug"], ["frances", "fran"], ["francis", "frank"],
         ["franklin", "frank"], ["leonard", "leo", "len", "lenny"], ["louis", "lou"], ["mitchell", "mitch"], ["samson", "sam"],
         ["tobias", "toby"], ["isabella", "bella", "izzy"], ["isabel", "izzy"], ["madeline", "maddie"], ["madison", "maddie"],
-        ["allison", "allie"], ["gabrielle", "gabby"], ["emily", "em"], ["emma", "em"],
+        ["allison", "allie"], ["bartholomew", "bart"], ["alexandria", "alex", "lexi"], ["gabrielle", "gabby"], ["emily", "em"], ["emma", "em"],
     ]
 
     private static let index: [String: Set<String>] = {
