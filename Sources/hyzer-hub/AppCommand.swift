@@ -14,7 +14,7 @@ struct AppCommand: ParsableCommand {
             background (as iOS wakes an app for a WatchConnectivity message), sends what changed \
             meanwhile, and is suspended again serve --wake-seconds (10) later. Not running also \
             forgets what each watch's complications were \
-            last sent. Without serve running, the state asked for is how the next serve starts. \
+            last sent. The state asked for last is also how the next serve starts (it says so when that is not the foreground). \
             A watch is reachable from the phone while it is paired and its app is in the \
             foreground. See docs/HANDOFF.md.
             """

@@ -144,6 +144,12 @@ struct ServeCommand: AsyncParsableCommand {
                                       storeChanged: { sync.kick(); publisher?.changed() }) { bound in
             // Unbuffered, so a script waiting for this line sees it at once.
             FileHandle.standardOutput.write(Data("hyzer-hub serving on \(bound) (home \(paths.home.path))\n".utf8))
+            // A state asked for earlier (`hyzer-hub app suspended`, kept in hub/app-request) is how
+            // this serve starts: said, or a phone that sends nothing looks broken.
+            let state = service.app.state
+            if state != .foreground {
+                FileHandle.standardError.write(Data("hyzer-hub: the phone app starts \(state.rawValue), as `hyzer-hub app \(state.rawValue)` asked earlier: it \(state.runs ? "runs in the background" : "sends the watches nothing until a watch's score wakes it"); `hyzer-hub --home \(paths.home.path) app foreground` brings it to the front\n".utf8))
+            }
             announceLinkReady.yield()
         }
         // The group traps SIGINT and SIGTERM before any service runs, so a signal sent the moment

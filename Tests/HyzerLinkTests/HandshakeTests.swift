@@ -552,6 +552,25 @@ extension LinkHardeningTests {
         #expect(messages.contains(.standings(snapshot)))
     }
 
+    @Test("The hub's heartbeats name its standings while the phone app runs, and nothing once it is suspended (a suspended app confirms nothing, so the watch's standings turn stale)")
+    func suspendedAppConfirmsNothing() async throws {
+        let (home, server, socket, snapshot) = try await pairedRawWatch()
+        defer { server.stop(); withExtendedLifetime(home) {} }
+        func heartbeats(_ messages: [LinkMessage]) -> [Heartbeat] {
+            messages.compactMap { if case .heartbeat(let beat) = $0 { beat } else { nil } }
+        }
+        let running = try await socket.frames { !heartbeats($0).isEmpty }.messages
+        #expect(heartbeats(running).first?.sequence == snapshot.sequence)
+        // Beat back, or the hub calls this watch unreachable while the test waits.
+        try await socket.send(try LinkFrame.encode(.heartbeat(Heartbeat(sentAt: Date(), sequence: snapshot.sequence))))
+        #expect(try await home.hub("app", "suspended").status == 0)
+        // The first beat may have left before serve suspended the app; the second left after.
+        let suspended = try await socket.frames { heartbeats($0).count >= 2 }.messages
+        let beats = heartbeats(suspended)
+        #expect(beats.count >= 2, "\(suspended)")
+        #expect(beats.last.map { $0.sequence == nil } == true, "a suspended app's heartbeat named standings: \(beats)")
+    }
+
     @Test("The token file presented as it is, newline included, pairs")
     func tokenWithNewline() async throws {
         let home = try TemporaryHome()

@@ -577,6 +577,13 @@ extension WatchHeadlessTests {
         #expect(shown.stdout.contains("watch: not reachable from the phone (its app is in the background)"), "\(shown.stdout)")
         #expect(try await Self.ctl(home, "quit").status == 0)
         #expect(await eventually { Self.appStatus(home)?.watches.isEmpty == true })
+        // Asked while serve ran, the state is also how the next serve starts: it says so.
+        #expect(try await home.hub("app", "suspended").status == 0)
+        server.send(SIGTERM)
+        #expect(await server.waitForExit() == 0)
+        let next = try await home.serve()
+        defer { next.stop() }
+        #expect(await eventually { next.stderr.contains("the phone app starts suspended") }, "\(next.stderr.suffix(800))")
     }
 }
 

@@ -145,6 +145,9 @@ public final class HubLinkService: LinkServerDelegate {
         return "The device id \"\(deviceID)\" is a phone's own (the phones' scores carry \"\(Hub.phoneDeviceID)\" and \"\(Hub.phoneDeviceID)-…\"); a watch pairs with an id of its own."
     }
 
+    /// A suspended or closed phone app sends nothing, so its heartbeats confirm no standings.
+    public var confirmsStandings: Bool { app.runs }
+
     public func currentSnapshot() -> StandingsSnapshot? {
         do { return try hub.snapshot() } catch {
             logger.error("could not build the standings snapshot: \(error)")

@@ -42,6 +42,10 @@ public protocol LinkServerDelegate: Sendable {
     /// A paired watch said whether its app is in the foreground (its heartbeat's `appActive`), or
     /// left (nil): what the phone's reachability of the watch app follows.
     func watch(_ deviceID: String, appActive: Bool?)
+    /// Whether the phone app runs (foreground or background): only then do the hub's heartbeats
+    /// name the standings it sent, which keeps a watch's standings fresh. A suspended app
+    /// confirms nothing, so a watch's standings turn stale as on a device.
+    var confirmsStandings: Bool { get }
 }
 
 extension LinkServerDelegate {
@@ -52,6 +56,7 @@ extension LinkServerDelegate {
     public func refusal(forDeviceID deviceID: String) -> String? { nil }
     public func paired(complicationWatch deviceID: String, wearer: String?) {}
     public func watch(_ deviceID: String, appActive: Bool?) {}
+    public var confirmsStandings: Bool { true }
 }
 
 public struct LinkServerConfiguration: Sendable {

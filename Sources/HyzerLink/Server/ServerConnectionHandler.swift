@@ -347,7 +347,8 @@ final class ServerConnectionHandler: ChannelInboundHandler {
             // A watch that beats but never reads: what the hub writes to it (heartbeats, complications,
             // answers) would be kept for good.
             if handler.closeIfNotReading(context: context) { return task.cancel() }
-            let heartbeat = Heartbeat(sentAt: Date(), sequence: handler.server.lastSnapshot?.sequence)
+            let confirmed = handler.server.delegate.confirmsStandings ? handler.server.lastSnapshot?.sequence : nil
+            let heartbeat = Heartbeat(sentAt: Date(), sequence: confirmed)
             context.writeAndFlush(handler.wrapOutboundOut(.heartbeat(heartbeat)), promise: nil)
         }
     }
