@@ -526,7 +526,7 @@ extension WatchMachineTests {
         #expect(read.remaining(on: "2026-03-07") == 0 && read.remaining(on: "2026-03-08") == 1 && read.remaining(on: "2026-03-09") == 2)
     }
 
-    @Test("The app in front reloads its complications from its own standings without spending the budget; leaving the screen is a reload too")
+    @Test("The app in front reloads its complications from its own standings without spending the budget; leaving the screen is a reload too, as old as the standings it shows")
     func appReloadsForFree() {
         var state = Fixture.state()
         #expect(state.complication?.content.name == "Jake" && state.complication?.content.position == 1)
@@ -534,7 +534,10 @@ extension WatchMachineTests {
                                 Fixture.env(5))
         #expect(state.complication?.content.name == "Mike")
         _ = WatchMachine.reduce(&state, .app(foreground: false), Fixture.env(30))
-        #expect(state.complication?.refreshedAt == Fixture.env(30).now)
+        // The standings came at 5 s: the face is 25 s old, not "updated just now".
+        #expect(state.complication?.refreshedAt == Fixture.env(5).now)
+        let face = WatchLayout.displayList(state, now: Fixture.env(30).now, size: .mm45, measurer: .estimate)
+        #expect(face.containsText("Updated 25s ago"), "\(face.texts)")
         #expect(state.complicationBudget.used.isEmpty)
         // In the background, standings alone do not touch the face (only a transfer does).
         _ = WatchMachine.reduce(&state, .snapshot(Fixture.snapshot(sequence: 3, standings: [Fixture.standing("Jake", 1, -4)])), Fixture.env(40))

@@ -98,9 +98,11 @@ public enum WatchMachine {
         guard let content else { return }
         // The final place stays until another round starts (as the phone's policy keeps it).
         if !content.hasRound, state.complication?.content.finished == true { return }
-        // Leaving the screen is a reload too: the face's age counts from then.
+        // Leaving the screen is a reload too. The face's age is the standings' own (when the
+        // phone last confirmed them), not the reload's: standings 10 minutes old reloaded now
+        // are not "updated just now".
         guard content != state.complication?.content || state.appInBackground else { return }
-        state.complication = ShownComplication(content: content, refreshedAt: env.now)
+        state.complication = ShownComplication(content: content, refreshedAt: min(state.freshAt ?? env.now, env.now))
     }
 
     /// The wearer's settings and scrolling: the face changes, nothing is recorded.
