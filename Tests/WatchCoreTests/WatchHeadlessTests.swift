@@ -588,6 +588,34 @@ extension WatchHeadlessTests {
 }
 
 extension WatchHeadlessTests {
+    @Test("Complication transfers the phone makes while the watch is away wait in the system's queue and arrive in order when it is back, each spending its budget, as on a device")
+    func complicationTransfersQueueWhileAway() async throws {
+        let home = try TemporaryHome()
+        #expect(try await CLIProcess.run("hyzer-hub", ["--home", home.path, "round", "start", "--course", "Willow Creek", "--player", "Ann", "Ben"]).status == 0)
+        let server = try await home.serve(["--complication-updates", "every-change", "--log-level", "info"])
+        defer { server.stop() }
+        let watch = try await Self.controlledWatch(home, ["--complication-budget", "10", "--wearer", "Ann"])
+        defer { watch.stop() }
+        func ctl(_ step: [String]) async throws -> CLIProcess.Result {
+            try await CLIProcess.run("hyzer-watch", ["ctl", "--home", home.path, "--timeout", "20"] + step)
+        }
+        for step in [["app", "background"], ["wait-for", "complications", "1"], ["link", "down"], ["wait-for", "unreachable"]] {
+            #expect(try await ctl(step).status == 0, "\(step)")
+        }
+        // The phone has seen the watch go: what it sends now cannot reach it.
+        #expect(await eventually { Self.appStatus(home)?.watches.isEmpty == true })
+        for (player, strokes) in [("Ann", "2"), ("Ben", "4"), ("Ann", "3")] {
+            #expect(try await home.hub("score", player, strokes, "--hole", player == "Ann" && strokes == "3" ? "2" : "1").status == 0)
+        }
+        #expect(await eventually { server.stderr.components(separatedBy: "queued: the watch is away").count - 1 == 3 }, "\(server.stderr.suffix(800))")
+        // Back: the three arrive, then the one every-change sends at each pairing; the budget
+        // pays for each (with the queue dropped while away it paid for two).
+        for step in [["link", "up"], ["wait-for", "complications", "5"], ["expect-complication-budget", "5"], ["expect-text", "1st · Ann"]] {
+            let result = try await ctl(step)
+            #expect(result.status == 0, "\(step): \(result.stdout)\(result.stderr)")
+        }
+    }
+
     @Test("The complications show the hello's wearer whatever the device id; nothing is spent while the watch app is in front; the final place outlives a relaunch")
     func complicationsFollowTheWearer() async throws {
         let home = try TemporaryHome()

@@ -24,9 +24,21 @@ public final class HubLinkService: LinkServerDelegate {
 
     /// When a watch's complications are worth one of its transfers (`serve --complication-updates`).
     public let complicationMode: ComplicationPolicy.Mode
-    /// Each watch's policy, by device id: kept across its reconnections, so a watch that comes
-    /// back is sent what changed while it was away only if that is worth a transfer.
+    /// Each watch's policy, by device id: kept across its reconnections (what it decided while
+    /// the watch was away waits in `complicationWatches`).
     private let complicationPolicies = NIOLockedValueBox<[String: ComplicationPolicy]>([:])
+    /// Every watch whose face showed a complication when it paired (its wearer), and the
+    /// transfers made for it while it was away. WatchConnectivity queues
+    /// `transferCurrentComplicationUserInfo` whether or not the watch is in range, and an app
+    /// cannot tell; the queue is delivered in order when the watch is back, each transfer spending
+    /// its budget then. So a phone that changes three times while the watch is away costs it
+    /// three transfers, as on a device. Kept in serve's memory, at most `maxQueuedTransfers` a watch.
+    private let complicationWatches = NIOLockedValueBox<[String: ComplicationWatch]>([:])
+    private struct ComplicationWatch {
+        var wearer: String?
+        var queued: [ComplicationTransfer] = []
+    }
+    public static let maxQueuedTransfers = 100
 
     /// The phone app's lifecycle and the watch apps it can reach (`hub/app-state.json`).
     public let app: PhoneApp
@@ -184,7 +196,8 @@ public final class HubLinkService: LinkServerDelegate {
                 export(snapshot)
                 for observer in observers { observer(snapshot) }
             }
-            for watch in server.withLockedValue({ $0 })?.complicationWatches ?? [] {
+            // Away or not, as the app cannot tell (see `complicationWatches`).
+            for watch in complicationWatches.withLockedValue({ $0.map { (deviceID: $0.key, wearer: $0.value.wearer) } }) {
                 updateComplication(of: watch.deviceID, wearer: watch.wearer, from: snapshot)
             }
             let before = previous?.round?.standings ?? [], after = snapshot.round?.standings ?? []
@@ -198,6 +211,15 @@ public final class HubLinkService: LinkServerDelegate {
     }
 
     public func paired(complicationWatch deviceID: String, wearer: String?) {
+        // The system delivers what waited for this watch, in order, whatever the app's state now.
+        let delivered = complicationWatches.withLockedValue { watches -> Int in
+            let queued = watches[deviceID]?.queued ?? []
+            watches[deviceID] = ComplicationWatch(wearer: wearer)
+            let server = server.withLockedValue { $0 }
+            for transfer in queued { server?.send(transfer, toDevice: deviceID) }
+            return queued.count
+        }
+        if delivered > 0 { logger.info("\(deviceID) is back: \(delivered) complication transfer\(delivered == 1 ? "" : "s") queued while it was away delivered") }
         guard app.runs, let snapshot = lastPushed.withLockedValue({ $0 }) ?? currentSnapshot() else { return }
         updateComplication(of: deviceID, wearer: wearer, from: snapshot)
     }
@@ -220,10 +242,22 @@ public final class HubLinkService: LinkServerDelegate {
             return policies[deviceID, default: ComplicationPolicy(mode: complicationMode)].consider(content)
         }
         guard let decision else { return }
-        server.withLockedValue { $0 }?.send(ComplicationTransfer(reason: decision.reason, sequence: snapshot.sequence,
-                                                                 asOf: snapshot.lastUpdatedAt, content: decision.content),
-                                            toDevice: deviceID)
-        logger.info("complication transfer to \(deviceID) (\(decision.reason.rawValue)): \(decision.content.inline)")
+        let transfer = ComplicationTransfer(reason: decision.reason, sequence: snapshot.sequence, asOf: snapshot.lastUpdatedAt, content: decision.content)
+        // Checked and queued under the lock `paired` delivers the queue under: a watch that comes
+        // back meanwhile either gets this in its queue or is found connected.
+        let (sent, dropped) = complicationWatches.withLockedValue { watches -> (Bool, Bool) in
+            let server = server.withLockedValue { $0 }
+            if server?.complicationWatches.contains(where: { $0.deviceID == deviceID }) == true {
+                server?.send(transfer, toDevice: deviceID)
+                return (true, false)
+            }
+            watches[deviceID, default: ComplicationWatch(wearer: wearer)].queued.append(transfer)
+            let over = watches[deviceID]!.queued.count > Self.maxQueuedTransfers
+            if over { watches[deviceID]!.queued.removeFirst() }
+            return (false, over)
+        }
+        logger.info("complication transfer to \(deviceID) (\(decision.reason.rawValue))\(sent ? "" : ", queued: the watch is away"): \(decision.content.inline)")
+        if dropped { logger.warning("\(deviceID) has been away for \(Self.maxQueuedTransfers) complication transfers: the oldest queued is dropped") }
     }
 
     private func export(_ snapshot: StandingsSnapshot) {
