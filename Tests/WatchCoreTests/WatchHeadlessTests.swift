@@ -390,12 +390,13 @@ extension WatchHeadlessTests {
 }
 
 extension WatchHeadlessTests {
-    @Test("With the watch app in the background, live standings are dropped; in front again it gets only the latest, as the application context, felt once")
-    func backgroundDropsLiveMessages() async throws {
+    @Test("With the watch app in the background, live standings are dropped (and the phone's file on a shared home is not read); in front again it gets only the latest, as the application context, felt once",
+          arguments: [[], ["--same-machine-file"]])
+    func backgroundDropsLiveMessages(extra: [String]) async throws {
         let home = try TemporaryHome()
         let server = try await Self.servedRound(home, ["Ann", "Ben"], holeOne: "Ann 3, Ben 3")
         defer { server.stop() }
-        let watch = try await Self.controlledWatch(home, ["--log-level", "info"])
+        let watch = try await Self.controlledWatch(home, ["--log-level", "info"] + extra)
         defer { watch.stop() }
         #expect(try await Self.ctl(home, "expect-text", "T1 Ann E").status == 0)
         #expect(try await Self.ctl(home, "app", "background").status == 0)
@@ -409,6 +410,10 @@ extension WatchHeadlessTests {
         #expect(await eventually { watch.stderr.contains("was dropped (standings \(newest))") }, "\(watch.stderr.suffix(800))")
         let drops = watch.stderr.components(separatedBy: "a live message to the app in the background was dropped").count - 1
         #expect((2...3).contains(drops), "\(watch.stderr.suffix(800))")
+        if extra.contains("--same-machine-file") {
+            // The phone's export of the newest standings is seen and left unread.
+            #expect(await eventually { watch.stderr.contains("the phone's standings.json changed; the app is in the background") }, "\(watch.stderr.suffix(800))")
+        }
         #expect(try await Self.ctl(home, "expect-haptics", "0", "notification").status == 0)
         // In front: the latest standings arrive once, as the application context.
         #expect(try await Self.ctl(home, "app", "foreground").status == 0)

@@ -309,9 +309,14 @@ public final class WatchSession: Sendable {
         }
     }
 
-    /// `--same-machine-file`: the phone's own file, read only while the phone is in reach.
+    /// `--same-machine-file`: the phone's own file, read only while the phone is in reach and the
+    /// app is in front (an app in the background is suspended: it reads nothing, and learns of
+    /// the change when it comes back, as it does from the application context).
     private func readPhoneFile() {
         guard configuration.sameMachineFile, current.reachable else { return }
+        guard !current.appInBackground else {
+            return logger.info("the phone's standings.json changed; the app is in the background (suspended): not read until it is in front")
+        }
         readSnapshot(at: configuration.paths.standingsSnapshot)
     }
 
@@ -331,7 +336,7 @@ public final class WatchSession: Sendable {
     /// their latency from it.
     public func send(_ input: WatchInput, inputTime: ContinuousClock.Instant? = nil) {
         let env = environment()
-        let (effects, context, appMoved) = shell.withLockedValue { shell -> ([WatchEffect], StandingsSnapshot?, (LinkClient, Bool)?) in
+        let (effects, context, appMoved, cameToFront) = shell.withLockedValue { shell -> ([WatchEffect], StandingsSnapshot?, (LinkClient, Bool)?, Bool) in
             let wasInBackground = shell.watch.appInBackground
             let shown = shell.watch.complication
             let (effects, context) = Self.reduce(&shell, input, env, wasInBackground: wasInBackground)
@@ -341,7 +346,7 @@ public final class WatchSession: Sendable {
             }
             // The app came to the front or left it: the phone is told (its reachability of the app).
             let moved = shell.watch.appInBackground != wasInBackground ? shell.link.client.map { ($0, !shell.watch.appInBackground) } : nil
-            return (effects, context, moved)
+            return (effects, context, moved, wasInBackground && !shell.watch.appInBackground)
         }
         if let (client, active) = appMoved { client.setAppActive(active) }
         if let context {
@@ -356,6 +361,8 @@ public final class WatchSession: Sendable {
         }
         perform(effects, env: env, inputTime: inputTime ?? .now)
         changed()
+        // A suspended app read no file: in front again, it reads the phone's once.
+        if cameToFront { readPhoneFile() }
     }
 
     /// One input under the session's lock: the machine's reduction, with what the system does
