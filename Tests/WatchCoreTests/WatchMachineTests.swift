@@ -310,6 +310,28 @@ struct WatchMachineTests {
         #expect(shown.contains("Mike · hole 3") && shown.contains("round is over"), "\(shown)")
     }
 
+    @Test("Refusals arriving together are one banner naming each score, felt once; each is said, without ids; a later one starts a new banner")
+    func refusalsTogether() throws {
+        var state = Fixture.state()
+        let round = try #require(state.round)
+        func refusal(_ player: String, hole: Int) throws -> WatchInput {
+            let score = try ScoreEvent(roundID: round.id, playerID: "id-\(player)", hole: hole, strokes: 3, reportedByPlayerID: "id-\(player)",
+                                       deviceID: "watch-1", source: .crown, createdAt: Fixture.epoch)
+            return .rejected(score, Rejection(eventID: score.id.uuidString, reason: .wrongRound,
+                                              message: "Score is for round \(round.id.uuidString), but the active round is \(UUID().uuidString)."))
+        }
+        let first = WatchMachine.reduce(&state, try refusal("Jake", hole: 4), Fixture.env())
+        let second = WatchMachine.reduce(&state, try refusal("Mike", hole: 4), Fixture.env(0.012))
+        #expect(first.contains(.haptic(.failure, value: nil)) && !second.contains(.haptic(.failure, value: nil)))
+        #expect(state.banner?.text == "2 not accepted, another round: Jake · hole 4, Mike · hole 4")
+        let said = (first + second).compactMap { if case .announce(let text) = $0 { text } else { nil } }
+        #expect(said == ["Score not accepted: Jake, 3 on hole 4. It was for another round: the phone has started a new one.",
+                         "Score not accepted: Mike, 3 on hole 4. It was for another round: the phone has started a new one."])
+        // Once the banner is gone, a refusal is news again.
+        let later = WatchMachine.reduce(&state, try refusal("Jake", hole: 5), Fixture.env(60))
+        #expect(later.contains(.haptic(.failure, value: nil)) && state.banner?.text == "Jake · hole 5: another round")
+    }
+
     @Test("A wearer who is not in the round is said on the face, once per round")
     func wearerNotInRound() {
         var state = WatchState(deviceID: "watch-nobody", wearerName: "Nobody")

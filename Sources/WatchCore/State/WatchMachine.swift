@@ -162,10 +162,15 @@ public enum WatchMachine {
         case .rejected(let event, let rejection):
             // Who, which hole and why: a refusal can come long after the Save (the phone away).
             let name = state.name(of: event.playerID)
-            state.banner = Banner(text: "\(name) · hole \(event.hole): \(shortReason(rejection.reason))", style: .failure,
-                                  until: env.now.addingTimeInterval(failureBannerDuration))
-            return pulse(&state, .failure, value: nil, env)
-                + [.announce("Score not accepted: \(name), \(event.strokes) on hole \(event.hole). \(rejection.message)")]
+            let refused = RefusedScore(score: "\(name) · hole \(event.hole)", reason: shortReason(rejection.reason))
+            let announcement = "Score not accepted: \(name), \(event.strokes) on hole \(event.hole). \(spokenReason(rejection))"
+            // Refusals arriving together (a queue drained after the round changed) are one banner
+            // naming them all, felt once; each is still said (and logged, and kept in rejected.jsonl).
+            let together = !state.refusals.isEmpty
+                && state.banner.map { $0.text == refusalBanner(state.refusals) && $0.until > env.now } == true
+            state.refusals = together ? state.refusals + [refused] : [refused]
+            state.banner = Banner(text: refusalBanner(state.refusals), style: .failure, until: env.now.addingTimeInterval(failureBannerDuration))
+            return (together ? [] : pulse(&state, .failure, value: nil, env)) + [.announce(announcement)]
         case .pairingRefused(let reason):
             state.banner = Banner(text: "Phone refused pairing: \(reason)", style: .failure, until: env.now.addingTimeInterval(failureBannerDuration))
         case .saveFailed(let reason):
@@ -672,10 +677,31 @@ public enum WatchMachine {
     }
 
     /// A rejection in a few words, for the banner (the announcement has the whole message).
+    /// "Jake · hole 4: round is over"; several: "2 not accepted, another round: Jake · hole 4,
+    /// Mike · hole 4" (the count and why first, so a cut line keeps them).
+    static func refusalBanner(_ refusals: [RefusedScore]) -> String {
+        guard refusals.count > 1 else { return refusals.first.map { "\($0.score): \($0.reason)" } ?? "" }
+        let reasons = Set(refusals.map(\.reason))
+        let why = reasons.count == 1 ? ", \(refusals[0].reason)" : ""
+        return "\(refusals.count) not accepted\(why): \(refusals.map(\.score).joined(separator: ", "))"
+    }
+
+    /// The phone's reason as VoiceOver says it: the hub's own words, except where they carry ids
+    /// (a round's, an event's), which nobody wants read out.
+    static func spokenReason(_ rejection: Rejection) -> String {
+        switch rejection.reason {
+        case .wrongRound: "It was for another round: the phone has started a new one."
+        case .invalidCorrection: "The score it corrects was replaced meanwhile: look at the hole again."
+        case .eventIDInUse: "Its id is already another score's."
+        default: rejection.message
+        }
+    }
+
     static func shortReason(_ reason: Rejection.Reason) -> String {
         switch reason {
         case .noActiveRound: "no round on the phone"
-        case .wrongRound, .roundNotAcceptingScores: "round is over"
+        case .wrongRound: "another round"
+        case .roundNotAcceptingScores: "round is over"
         case .unknownPlayer: "player not in round"
         case .unknownReporter: "wearer not in round"
         case .strokesOutOfRange: "strokes 1 to 10"

@@ -134,6 +134,12 @@ public struct HapticPulse: Sendable, Hashable {
 }
 
 /// A short message across the bottom of the face.
+/// A score the phone refused, as the face tells it: whose and which hole, and why in a few words.
+public struct RefusedScore: Sendable, Hashable {
+    public let score: String
+    public let reason: String
+}
+
 public struct Banner: Sendable, Hashable {
     public enum Style: Sendable, Hashable {
         case info, success, failure
@@ -179,6 +185,9 @@ public struct WatchState: Sendable, Hashable {
     public var reshuffle: Reshuffle?
     public var pulse: HapticPulse?
     public var banner: Banner?
+    /// The refusals the failure banner tells of now ("Jake · hole 4"), with their short reasons:
+    /// refusals arriving together (a queue drained after the round changed) are one banner.
+    public var refusals: [RefusedScore] = []
     /// Scores saved on the watch and not yet acked by the hub.
     public var pendingTransfers = 0
     /// Those scores themselves, oldest first: their rows are marked pending.
