@@ -44,7 +44,9 @@ struct AppCommand: ParsableCommand {
         }
         if json { return print(String(decoding: try HyzerJSON.encoder(pretty: true).encode(status), as: UTF8.self)) }
         print("The phone app is \(status.state.rawValue) (since \(HyzerJSON.formatTimestamp(status.since)): \(status.why)).")
-        if status.watches.isEmpty { print("No watch is paired.") }
+        // The link cannot tell a watch that never paired from one out of range or shut down (a
+        // real phone's isPaired stays true for it): either way none is reachable.
+        if status.watches.isEmpty { print("No watch is connected: none is reachable from the phone (a paired watch may be out of range, or not running).") }
         for watch in status.watches {
             let app = watch.appActive.map { $0 ? "its app is in the foreground" : "its app is in the background" } ?? "it does not say where its app is"
             print("\(watch.deviceID): \(watch.reachable ? "reachable" : "not reachable") from the phone (\(app)).")

@@ -10,6 +10,7 @@ import HyzerKit
 enum HyzerHubMain {
     static func main() async {
         HyzerHub.refuseSingleDashWords()
+        HyzerHub.refuseUnknownCommands(valueOptions: ["--home", "--log-level"])
         HyzerHub.explainNegativeNumbers()
         await HyzerHub.main()
     }

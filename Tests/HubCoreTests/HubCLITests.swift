@@ -161,6 +161,21 @@ struct HubCLITests {
         #expect(try await home.hub("events", "--json").stdout == before)
     }
 
+    @Test("A mistyped command is named as one, with the closest command and the list, exit 64, before anything runs (the parser said '3 unexpected arguments')")
+    func unknownCommand() async throws {
+        let home = try TemporaryHome()
+        let top = try await CLIProcess.run("hyzer-hub", ["--home", home.path, "scor", "Jake", "3"])
+        #expect(top.status == 64 && top.stdout == "")
+        #expect(top.stderr.hasPrefix("hyzer-hub: 'scor' is not a command; did you mean 'score'? Commands: course, round, score,"), "\(top.stderr)")
+        let nested = try await CLIProcess.run("hyzer-hub", ["--home", home.path, "round", "strat", "--course", "Willow Creek"])
+        #expect(nested.status == 64 && nested.stderr.hasPrefix("hyzer-hub round: 'strat' is not a command; did you mean 'start'?"), "\(nested.stderr)")
+        let far = try await CLIProcess.run("hyzer-hub", ["--home", home.path, "xyzzy"])
+        #expect(far.status == 64 && far.stderr.hasPrefix("hyzer-hub: 'xyzzy' is not a command. Commands:"), "\(far.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: home.url.appendingPathComponent("hub").path))
+        // The parser's own `help` command still works.
+        #expect(try await CLIProcess.run("hyzer-hub", ["help", "score"]).stdout.contains("USAGE: hyzer-hub score"))
+    }
+
     @Test("A long option written with one dash is refused with the two-dash spelling, exit 64, before anything runs (the parser read -home as -h: the help, status 0)")
     func singleDashWord() async throws {
         let home = try TemporaryHome()
