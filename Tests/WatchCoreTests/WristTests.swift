@@ -200,8 +200,9 @@ extension WristTests {
         try FileManager.default.createDirectory(at: outbox, withIntermediateDirectories: true)
         let name = "00000000000000000001-00000000-0000-0000-0000-0000000000AA.json"
         try Data("{\"id\": \"half a score".utf8).write(to: outbox.appendingPathComponent(name))
+        // Beside "No phone" the count is said in short, as the band has room for.
         let first = try await Self.runWatch(home, """
-            expect-text "1 saved score unreadable"
+            expect-text "No phone · 1 unreadable"
             screenshot unreadable.png
             """)
         #expect(await first.waitForExit(timeout: .seconds(30)) == 0, "\(first.stderr.suffix(600))")
@@ -210,7 +211,7 @@ extension WristTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: quarantine.path).sorted() == [name, name + ".reason"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: outbox.path) == [])
         let second = try await Self.runWatch(home, """
-            expect-text "1 saved score unreadable"
+            expect-text "1 unreadable"
             """)
         #expect(await second.waitForExit(timeout: .seconds(30)) == 0)
         #expect(!second.stderr.contains("could not be read back"), "reported once, not at every start")

@@ -178,6 +178,25 @@ public struct TextMeasurer: Sendable {
         }
     }
 
+    /// `text` in at most `maxLines` lines of `maxWidth`, broken between words (a word wider than
+    /// a line is cut); the last line ends with "…" when the text does not fit. A message wraps
+    /// rather than losing its end ("No standings…").
+    public func wrap(_ text: String, font: FontSpec, toFit maxWidth: Double, maxLines: Int) -> [String] {
+        var lines: [String] = []
+        var rest = text.split(separator: " ").map(String.init)
+        while !rest.isEmpty {
+            guard lines.count < maxLines - 1 else {
+                lines.append(truncate(rest.joined(separator: " "), font: font, toFit: maxWidth))
+                break
+            }
+            var count = 1
+            while count < rest.count, width(rest[..<(count + 1)].joined(separator: " "), font) <= maxWidth { count += 1 }
+            lines.append(truncate(rest[..<count].joined(separator: " "), font: font, toFit: maxWidth))
+            rest.removeFirst(count)
+        }
+        return lines
+    }
+
     /// `text`, or its longest prefix with "…" that fits in `maxWidth`.
     public func truncate(_ text: String, font: FontSpec, toFit maxWidth: Double) -> String {
         guard width(text, font) > maxWidth else { return text }

@@ -713,21 +713,12 @@ private struct Face {
         // Waiting says for what: a hub to pair with, a readable standings file, or the phone.
         let detail = waiting ? state.pairingProblem ?? (state.snapshotProblem?.contains("corrupt") == true ? "Standings file unreadable" : "Waiting for the phone")
             : state.finishedRound.map { "Last: \($0.courseName)" + (state.finishedAt.map { " · \(WatchLayout.dayText($0))" } ?? "") } ?? "Start one on the phone"
-        let titleFont = FontSpec(.sansBold, m.rowText)
-        let titleFrame = Rect(x: m.margin, y: m.height / 2 - m.rowText * 1.5, width: m.width - m.margin * 2, height: m.rowText * 1.5)
-        list.commands.append(.text(measurer.truncate(title, font: titleFont, toFit: m.width - m.margin * 2), frame: titleFrame,
-                                   font: titleFont, color: HyzerColor.textPrimary, alignment: .center))
-        list.addElement(AccessibilityElement(.heading, label: title, frame: titleFrame))
-        let detailFrame = Rect(x: m.margin, y: m.height / 2 + m.margin * 0.25, width: m.width - m.margin * 2, height: m.caption * 1.5)
-        list.commands.append(.text(measurer.truncate(detail, font: caption, toFit: m.width - m.margin * 2), frame: detailFrame,
-                                   font: caption, color: HyzerColor.textSecondary, alignment: .center))
-        list.addElement(AccessibilityElement(.text, label: detail, frame: detailFrame))
+        var blocks = [MessageBlock(text: title, font: FontSpec(.sansBold, m.rowText), color: HyzerColor.textPrimary, role: .heading),
+                      MessageBlock(text: detail, font: caption, color: HyzerColor.textSecondary)]
         if !waiting, let finished = state.finishedRound, let result = WatchLayout.winnerLine(finished) {
-            let frame = Rect(x: m.margin, y: detailFrame.y + m.caption * 1.5, width: m.width - m.margin * 2, height: m.caption * 1.5)
-            list.commands.append(.text(measurer.truncate(result, font: caption, toFit: m.width - m.margin * 2), frame: frame,
-                                       font: caption, color: HyzerColor.textPrimary, alignment: .center))
-            list.addElement(AccessibilityElement(.text, label: result, frame: frame))
+            blocks.append(MessageBlock(text: result, font: caption, color: HyzerColor.textPrimary))
         }
+        message(blocks, into: &list)
         if let age = state.isStale(at: now) ? state.age(at: now) : nil {
             staleLabel(age, frame: Rect(x: m.titleInset, y: 0, width: WatchLayout.clockArea(m).x - m.titleInset, height: m.headerHeight), into: &list)
         }
@@ -758,7 +749,10 @@ private struct Face {
         let title = overlay.failed ? "Not understood" : "Scores heard"
         let titleFrame = Rect(x: m.titleInset, y: 0, width: WatchLayout.clockArea(m).x - m.titleInset, height: WatchLayout.voiceTitleHeight(m) * 0.55)
         // The header's type, which grows less than the rows' (it shares the top with the clock).
-        let titleFont = FontSpec(.sans, (26 * m.band).rounded())
+        var titleFont = FontSpec(.sans, (26 * m.band).rounded())
+        // "Not understood" narrows a little before it is cut beside the clock.
+        let smallest = (titleFont.size * 0.8).rounded()
+        while titleFont.size > smallest, measurer.width(title, titleFont) > titleFrame.width - 4 { titleFont.size -= 1 }
         list.commands.append(.text(measurer.truncate(title, font: titleFont, toFit: titleFrame.width - 4), frame: titleFrame,
                                    font: titleFont, color: overlay.failed ? HyzerColor.textPrimary : HyzerColor.textSecondary, alignment: .leading))
         let subtitle = "Hole \(overlay.hole) · par \(overlay.par)"
@@ -772,16 +766,56 @@ private struct Face {
 
     /// What was heard, when it read as no score at all.
     func voiceNotUnderstood(_ overlay: VoiceOverlay, into list: inout DisplayList) {
-        let heard = "Heard \"\(overlay.transcript)\""
-        let lines: [(String, FontSpec, RGBA, Double)] = [
-            (heard, caption, HyzerColor.textPrimary, m.height / 2 - m.rowText * 2),
-            ("Try again?", FontSpec(.sansBold, m.rowText), HyzerColor.textPrimary, m.height / 2 - m.rowText * 0.5),
-            ("Back to cancel", caption, HyzerColor.textSecondary, m.height / 2 + m.rowText),
-        ]
-        for (text, font, color, y) in lines {
-            let frame = Rect(x: m.margin, y: y, width: m.width - m.margin * 2, height: m.rowText * 1.5)
-            list.commands.append(.text(measurer.truncate(text, font: font, toFit: frame.width), frame: frame, font: font, color: color, alignment: .center))
-            list.addElement(AccessibilityElement(.text, label: text, frame: frame))
+        message([MessageBlock(text: "Heard \"\(overlay.transcript)\"", font: caption, color: HyzerColor.textPrimary),
+                 MessageBlock(text: "Try again?", font: FontSpec(.sansBold, m.rowText), color: HyzerColor.textPrimary),
+                 MessageBlock(text: "Back to cancel", font: caption, color: HyzerColor.textSecondary)],
+                top: WatchLayout.voiceTitleHeight(m), into: &list)
+    }
+
+    /// A few lines of text centred between `top` and the footer: each block wraps (at most three
+    /// lines) rather than losing its end, and the whole stays on the display at every text size.
+    func message(_ blocks: [MessageBlock], top: Double? = nil, into list: inout DisplayList) {
+        let width = m.width - m.margin * 2
+        // Clear of the footer band, and of a banner (up to two lines, over the status) while one shows.
+        let banner = state.banner.map { now < $0.until } == true
+        let top = top ?? m.headerHeight, bottom = m.height - m.footerHeight * (banner ? 3 : 1) - m.margin * 0.5
+        let gap = m.margin * 0.25
+        // Three lines a block where they fit, in type a little smaller if need be (at the largest
+        // text sizes a message read whole beats one cut to "No s…"), else two, else one.
+        var wrapped: [(block: MessageBlock, lines: [String])] = []
+        var height = 0.0
+        // Still too tall (the largest text sizes under a banner): the last blocks wait for the
+        // banner to go (VoiceOver still reads them).
+        var shown = blocks
+        fitting: while true {
+            // (lines, type scale, whole: no word cut)
+            for (maxLines, scale, whole) in [(3, 1.0, true), (3, 0.85, true), (3, 0.7, true), (3, 0.55, true), (3, 0.7, false), (2, 0.55, false), (1, 0.55, false)] {
+                wrapped = shown.map { block in
+                    let font = FontSpec(block.font.family, (block.font.size * scale).rounded())
+                    return (block: MessageBlock(text: block.text, font: font, color: block.color, role: block.role),
+                            lines: measurer.wrap(block.text, font: font, toFit: width, maxLines: maxLines))
+                }
+                height = wrapped.reduce(0) { $0 + Double($1.lines.count) * ($1.block.font.size * 1.3).rounded() } + gap * Double(shown.count - 1)
+                let cut = wrapped.contains { $0.lines.joined(separator: " ") != $0.block.text }
+                if height <= bottom - top, !(whole && cut) { break fitting }
+            }
+            guard shown.count > 1 else { break }
+            shown.removeLast()
+        }
+        for block in blocks.dropFirst(shown.count) {
+            list.addElement(AccessibilityElement(block.role, label: block.text, frame: Rect(x: m.margin, y: top, width: width, height: 1)))
+        }
+        var y = max(top, (top + bottom - height) / 2)
+        for (block, lines) in wrapped {
+            let lineHeight = (block.font.size * 1.3).rounded()
+            let blockFrame = Rect(x: m.margin, y: y, width: width, height: lineHeight * Double(lines.count))
+            for line in lines {
+                list.commands.append(.text(line, frame: Rect(x: m.margin, y: y, width: width, height: lineHeight),
+                                           font: block.font, color: block.color, alignment: .center))
+                y += lineHeight
+            }
+            list.addElement(AccessibilityElement(block.role, label: block.text, frame: blockFrame))
+            y += gap
         }
     }
 
@@ -924,20 +958,29 @@ private struct Face {
             // Status has its own treatment: a capsule with a purple dot, never a score colour.
             let text = "No phone"
             let dot = m.caption * 0.4
-            let gap = measurer.width(" ", caption)
-            let rest = pending.map { "· \($0)" }
-            let total = dot + gap + measurer.width(text, caption) + (rest.map { gap + measurer.width($0, caption) } ?? 0)
+            // "· 1 to send" inside the band: in type up to a fifth smaller, then in short ("· 1
+            // unreadable"); else not at all (the rows' rings still show what waits; VoiceOver says it).
+            let short = state.pendingTransfers > 0 && noPhone ? pending : state.unreadableScores > 0 ? "\(state.unreadableScores) unreadable" : nil
+            let choices = [pending, short].compactMap { $0.map { "· \($0)" } }.flatMap { rest in
+                [1.0, 0.9, 0.8].map { (rest: rest, font: FontSpec(caption.family, (caption.size * $0).rounded())) }
+            }
+            let chosen = choices.first { choice in
+                dot + measurer.width(" ", choice.font) * 2 + measurer.width(text, choice.font) + measurer.width(choice.rest, choice.font) + m.margin <= frame.width
+            }
+            let font = chosen?.font ?? caption, rest = chosen?.rest
+            let gap = measurer.width(" ", font)
+            let total = dot + gap + measurer.width(text, font) + (rest.map { gap + measurer.width($0, font) } ?? 0)
             let capsule = Rect(x: (m.width - total) / 2 - m.margin * 0.5, y: frame.y + 2, width: total + m.margin, height: frame.height - 4)
             list.commands.append(.rect(capsule, HyzerColor.elevated, cornerRadius: capsule.height / 2))
             var x = capsule.x + m.margin * 0.5
             list.commands.append(.rect(Rect(x: x, y: frame.y + (frame.height - dot) / 2, width: dot, height: dot), HyzerColor.status, cornerRadius: dot / 2))
             x += dot + gap
-            list.commands.append(.text(text, frame: Rect(x: x, y: frame.y, width: measurer.width(text, caption), height: frame.height),
-                                       font: caption, color: HyzerColor.textPrimary, alignment: .leading))
-            x += measurer.width(text, caption) + gap
+            list.commands.append(.text(text, frame: Rect(x: x, y: frame.y, width: measurer.width(text, font), height: frame.height),
+                                       font: font, color: HyzerColor.textPrimary, alignment: .leading))
+            x += measurer.width(text, font) + gap
             if let rest {
-                list.commands.append(.text(rest, frame: Rect(x: x, y: frame.y, width: measurer.width(rest, caption) + 2, height: frame.height),
-                                           font: caption, color: HyzerColor.textSecondary, alignment: .leading))
+                list.commands.append(.text(rest, frame: Rect(x: x, y: frame.y, width: measurer.width(rest, font) + 2, height: frame.height),
+                                           font: font, color: HyzerColor.textSecondary, alignment: .leading))
             }
             list.addElement(AccessibilityElement(.status, label: "No phone", value: pending.map { _ in "\(state.pendingTransfers) \(state.pendingTransfers == 1 ? "score" : "scores") to send" },
                                                  frame: capsule))
@@ -975,7 +1018,13 @@ private struct Face {
                              width: frame.width, height: height)
             // A toast taller than the footer band stands over the last rows: those it reaches are
             // covered whole, never cut through their letters.
-            let visible = WatchLayout.visibleRows(size: size, textSize: state.textSize)
+            // (Only a screen of rows: a message keeps clear of the toast itself.)
+            let rows: Bool = switch state.screen {
+            case .final: state.finishedRound != nil
+            case .leaderboard: state.round != nil
+            default: false
+            }
+            let visible = rows ? WatchLayout.visibleRows(size: size, textSize: state.textSize) : 0
             let reached = (0..<visible).map { WatchLayout.rowFrame(slot: Double($0), size: size, textSize: state.textSize) }
                 .filter { $0.y + $0.height > toast.y && $0.y < toast.y + toast.height }
             if let top = reached.map(\.y).min() {
@@ -1007,4 +1056,12 @@ private struct Face {
         list.commands.append(.ring(Rect(x: 0, y: 0, width: m.width, height: m.height), color.opacity(strength),
                                    thickness: thickness, cornerRadius: m.margin * 2))
     }
+}
+
+/// One paragraph of a centred message (`WatchLayout.message`).
+struct MessageBlock {
+    let text: String
+    let font: FontSpec
+    let color: RGBA
+    var role: AccessibilityElement.Role = .text
 }
