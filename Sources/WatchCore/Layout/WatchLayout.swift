@@ -243,13 +243,20 @@ public enum WatchLayout {
     }
 
     /// Who won the finished round: "Jake won, -2", "Jake & Mike tied, -1"; nil if nobody scored.
-    /// A disputed hole's scores in play as shown: "Disputed · 3 Sarah · 4 you", the counted first;
-    /// without the word when that is what makes it fit (the status hue still says it).
+    /// A disputed hole's scores in play as shown: "Disputed · 3 Sarah Lee · 4 you", the counted
+    /// first; where that does not fit, first names ("Disputed · 3 Sarah · 4 you"), then without
+    /// the word (the status hue still says it): every score in play stays in sight.
     static func shownClaims(_ claims: [ClaimLine], fitting width: Double? = nil, font: FontSpec? = nil,
                             measurer: TextMeasurer? = nil) -> String {
-        let scores = claims.map { "\($0.strokes) \($0.who == .thisWatch ? "you" : $0.who.name)" }.joined(separator: " · ")
-        guard let width, let font, let measurer, measurer.width("Disputed · " + scores, font) > width else { return "Disputed · " + scores }
-        return scores
+        func scores(firstNames: Bool) -> String {
+            claims.map { claim in
+                let name = claim.who == .thisWatch ? "you" : claim.who.name
+                return "\(claim.strokes) \(firstNames ? name.split(separator: " ").first.map(String.init) ?? name : name)"
+            }.joined(separator: " · ")
+        }
+        let candidates = ["Disputed · " + scores(firstNames: false), "Disputed · " + scores(firstNames: true), scores(firstNames: true)]
+        guard let width, let font, let measurer else { return candidates[0] }
+        return candidates.first { measurer.width($0, font) <= width } ?? candidates[2]
     }
 
     /// The same as VoiceOver says it: "Sarah says 3, which counts for now. This watch says 4."
