@@ -553,9 +553,20 @@ private struct Face {
         list.addElement(AccessibilityElement(.status, label: "Scroll position", value: "rows \(first) to \(last) of \(count)", frame: track))
         guard let at = state.lastScrollAt, now.timeIntervalSince(at) < WatchState.scrollPositionShown else { return }
         let text = "\(first)–\(last) of \(count)"
-        let font = FontSpec(.sansBold, m.caption)
-        let width = measurer.width(text, font) + m.margin
-        let pill = Rect(x: (m.width - width) / 2, y: area.y + area.height - m.caption * 1.5 - 6, width: width, height: m.caption * 1.5)
+        let pill: Rect, font: FontSpec
+        if case .voice = state.screen {
+            font = FontSpec(.sansBold, m.caption)
+            let width = measurer.width(text, font) + m.margin
+            pill = Rect(x: (m.width - width) / 2, y: area.y + area.height - m.caption * 1.5 - 6, width: width, height: m.caption * 1.5)
+        } else {
+            // In the footer band, under the rows (over the last row it hid the name just scrolled
+            // to); while the band says something (no phone, a banner) the scroll bar alone does.
+            let bandBusy = (state.linkKnown && !state.reachable) || state.unreadableScores > 0 || state.banner.map { now < $0.until } == true
+            guard !bandBusy else { return }
+            font = FontSpec(.sansBold, (26 * m.band).rounded())
+            let width = measurer.width(text, font) + m.margin
+            pill = Rect(x: (m.width - width) / 2, y: m.height - m.footerHeight - m.margin * 0.25 + 2, width: width, height: m.footerHeight - 4)
+        }
         list.commands.append(.rect(pill, HyzerColor.tertiary, cornerRadius: pill.height / 2))
         list.commands.append(.text(text, frame: pill, font: font, color: HyzerColor.textPrimary, alignment: .center))
     }
