@@ -367,6 +367,19 @@ extension WatchMachineTests {
         #expect(said.contains(.announce("Standings out of date, updated 2 minutes ago. Showing the last standings the phone sent.")))
     }
 
+    @Test("A score from another player's watch (paired as watch-NAME) is said as that player's watch, not by its device id")
+    func scoredByAnotherWatch() throws {
+        var standings = Fixture.snapshot().round!.standings
+        standings[0] = Standing(playerID: standings[0].playerID, name: "Jake", position: 1, tied: false, totalStrokes: 4, holesPlayed: 2,
+                                scoreRelativeToPar: -2, currentHoleStrokes: 2, discrepancy: false, currentHoleEventID: UUID(), currentHoleDeviceID: "watch-mike")
+        var state = Fixture.state()
+        _ = WatchMachine.reduce(&state, .pushed(Fixture.snapshot(sequence: 2, standings: standings)), Fixture.env(1))
+        _ = Fixture.tapRow(0, &state)
+        guard case .crown(let entry) = state.screen else { Issue.record("no score input"); return }
+        #expect(entry.scoredBy == .other("Mike's watch"))
+        #expect(WatchLayout.displayList(state, now: Fixture.epoch.addingTimeInterval(1), size: .mm45, measurer: .estimate).texts.contains("Scored 2 by Mike's watch"))
+    }
+
     @Test("The phone scoring the open hole meanwhile shows on the open screen: Save becomes Correct and supersedes it; the value turned stays")
     func phoneScoresOpenHole() throws {
         var state = Fixture.state()

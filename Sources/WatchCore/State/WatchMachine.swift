@@ -456,7 +456,12 @@ public enum WatchMachine {
     static func existingScore(_ state: WatchState, playerID: PlayerID, hole: Int) -> (id: UUID, strokes: Int, by: Scorer)? {
         let (own, counted) = claims(state, playerID: playerID, hole: hole)
         guard let score = own ?? counted else { return nil }
-        return (score.eventID, score.strokes, Scorer(deviceID: score.deviceID, ownDeviceID: state.deviceID))
+        var by = Scorer(deviceID: score.deviceID, ownDeviceID: state.deviceID)
+        // A watch paired as `watch-NAME` (the hub's convention) is said as its wearer's, not by its id.
+        if case .other(let id) = by, let wearer = state.round?.standings.first(where: { Player.watchDeviceID(wearer: $0.name) == id }) {
+            by = .other("\(wearer.name)'s watch")
+        }
+        return (score.eventID, score.strokes, by)
     }
 
     private static func back(_ state: inout WatchState, _ env: WatchEnvironment) -> [WatchEffect] {
