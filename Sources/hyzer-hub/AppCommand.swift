@@ -31,7 +31,7 @@ struct AppCommand: ParsableCommand {
             try FileManager.default.createDirectory(at: paths.hubDirectory, withIntermediateDirectories: true)
             try PhoneAppRequest.write(state, to: paths.appRequest)
             guard serving else {
-                return print("No hyzer-hub serve runs on \(paths.home.path): the next one starts with the phone app \(state.rawValue).")
+                return print("No hyzer-hub serve runs on \(paths.home.path): the next one starts with the phone app \(state.phrase).")
             }
             // Said once serve has applied it, so a script's next step sees the new state.
             guard Self.waitFor(state, in: paths.appState) else {
@@ -39,7 +39,7 @@ struct AppCommand: ParsableCommand {
             }
         }
         guard serving, let status = PhoneAppStatus.read(paths.appState) else {
-            let requested = PhoneAppRequest.read(paths.appRequest).map { "; the next serve starts it \($0.rawValue)" } ?? ""
+            let requested = PhoneAppRequest.read(paths.appRequest).map { "; the next serve starts it \($0.phrase)" } ?? ""
             return print("No hyzer-hub serve runs on \(paths.home.path): the phone app is not running\(requested).")
         }
         if json { return print(String(decoding: try HyzerJSON.encoder(pretty: true).encode(status), as: UTF8.self)) }

@@ -148,7 +148,8 @@ struct ServeCommand: AsyncParsableCommand {
             // this serve starts: said, or a phone that sends nothing looks broken.
             let state = service.app.state
             if state != .foreground {
-                FileHandle.standardError.write(Data("hyzer-hub: the phone app starts \(state.rawValue), as `hyzer-hub app \(state.rawValue)` asked earlier: it \(state.runs ? "runs in the background" : "sends the watches nothing until a watch's score wakes it"); `hyzer-hub --home \(paths.home.path) app foreground` brings it to the front\n".utf8))
+                let home = "'" + paths.home.path.replacingOccurrences(of: "'", with: "'\\''") + "'"
+                FileHandle.standardError.write(Data("hyzer-hub: the phone app starts \(state.phrase), as `hyzer-hub app \(state.rawValue)` asked earlier: it \(state.runs ? "runs in the background" : "sends the watches nothing until a watch's score wakes it"); `hyzer-hub --home \(home) app foreground` brings it to the front\n".utf8))
             }
             announceLinkReady.yield()
         }

@@ -613,9 +613,9 @@ extension WatchHeadlessTests {
             #expect(try await home.hub("score", player, strokes, "--hole", player == "Ann" && strokes == "3" ? "2" : "1").status == 0)
         }
         #expect(await eventually { server.stderr.components(separatedBy: "queued: the watch is away").count - 1 == 3 }, "\(server.stderr.suffix(800))")
-        // Back: the three arrive, then the one every-change sends at each pairing; the budget
-        // pays for each (with the queue dropped while away it paid for two).
-        for step in [["link", "up"], ["wait-for", "complications", "5"], ["expect-complication-budget", "5"], ["expect-text", "1st · Ann"]] {
+        // Back: the three arrive and nothing more (a reconnection is not a change); the budget
+        // pays for each (with the queue dropped while away it paid for one).
+        for step in [["link", "up"], ["wait-for", "complications", "4"], ["expect-complication-budget", "6"], ["expect-text", "1st · Ann"]] {
             let result = try await ctl(step)
             #expect(result.status == 0, "\(step): \(result.stdout)\(result.stderr)")
         }

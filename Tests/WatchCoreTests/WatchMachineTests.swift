@@ -310,7 +310,7 @@ struct WatchMachineTests {
         #expect(shown.contains("Mike · hole 3") && shown.contains("round is over"), "\(shown)")
     }
 
-    @Test("Refusals arriving together are one banner naming each score, felt once; each is said, without ids; a later one starts a new banner")
+    @Test("Refusals arriving together are one banner with their count and reason, felt once; each is said, whose and which hole, without ids; a later one starts a new banner")
     func refusalsTogether() throws {
         var state = Fixture.state()
         let round = try #require(state.round)
@@ -323,7 +323,7 @@ struct WatchMachineTests {
         let first = WatchMachine.reduce(&state, try refusal("Jake", hole: 4), Fixture.env())
         let second = WatchMachine.reduce(&state, try refusal("Mike", hole: 4), Fixture.env(0.012))
         #expect(first.contains(.haptic(.failure, value: nil)) && !second.contains(.haptic(.failure, value: nil)))
-        #expect(state.banner?.text == "2 not accepted, another round: Jake · hole 4, Mike · hole 4")
+        #expect(state.banner?.text == "2 scores not accepted: another round")
         let said = (first + second).compactMap { if case .announce(let text) = $0 { text } else { nil } }
         #expect(said == ["Score not accepted: Jake, 3 on hole 4. It was for another round: the phone has started a new one.",
                          "Score not accepted: Mike, 3 on hole 4. It was for another round: the phone has started a new one."])

@@ -212,15 +212,20 @@ public final class HubLinkService: LinkServerDelegate {
 
     public func paired(complicationWatch deviceID: String, wearer: String?) {
         // The system delivers what waited for this watch, in order, whatever the app's state now.
-        let delivered = complicationWatches.withLockedValue { watches -> Int in
+        let (delivered, known) = complicationWatches.withLockedValue { watches -> (Int, Bool) in
+            let known = watches[deviceID] != nil
             let queued = watches[deviceID]?.queued ?? []
             watches[deviceID] = ComplicationWatch(wearer: wearer)
             let server = server.withLockedValue { $0 }
             for transfer in queued { server?.send(transfer, toDevice: deviceID) }
-            return queued.count
+            return (queued.count, known)
         }
         if delivered > 0 { logger.info("\(deviceID) is back: \(delivered) complication transfer\(delivered == 1 ? "" : "s") queued while it was away delivered") }
-        guard app.runs, let snapshot = lastPushed.withLockedValue({ $0 }) ?? currentSnapshot() else { return }
+        // A watch back from away got what changed meanwhile from the queue: a reconnection is not a
+        // change, so only a watch new to the phone (or one it forgot, the app having been closed) is
+        // considered now.
+        let policyKept = complicationPolicies.withLockedValue { $0[deviceID] != nil }
+        guard !(known && policyKept), app.runs, let snapshot = lastPushed.withLockedValue({ $0 }) ?? currentSnapshot() else { return }
         updateComplication(of: deviceID, wearer: wearer, from: snapshot)
     }
 

@@ -16,6 +16,16 @@ public enum PhoneAppState: String, Sendable, Hashable, Codable, CaseIterable {
 
     /// Whether the app's code runs (it pushes standings and spends complication transfers).
     public var runs: Bool { self == .foreground || self == .background }
+
+    /// As a sentence says it: "in the foreground", "suspended", "not running".
+    public var phrase: String {
+        switch self {
+        case .foreground: "in the foreground"
+        case .background: "in the background"
+        case .suspended: "suspended"
+        case .notRunning: "not running"
+        }
+    }
 }
 
 /// `hub/app-state.json`, written by `serve` (its only writer): the phone app's state, since when

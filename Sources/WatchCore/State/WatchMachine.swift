@@ -682,13 +682,13 @@ public enum WatchMachine {
     }
 
     /// A rejection in a few words, for the banner (the announcement has the whole message).
-    /// "Jake · hole 4: round is over"; several: "2 not accepted, another round: Jake · hole 4,
-    /// Mike · hole 4" (the count and why first, so a cut line keeps them).
+    /// "Jake · hole 4: round is over"; several: "2 scores not accepted: another round" (two lines
+    /// on the face, as one refusal's; whose and which hole are each said, logged and kept in
+    /// rejected.jsonl: a list of them did not fit a watch's banner).
     static func refusalBanner(_ refusals: [RefusedScore]) -> String {
         guard refusals.count > 1 else { return refusals.first.map { "\($0.score): \($0.reason)" } ?? "" }
         let reasons = Set(refusals.map(\.reason))
-        let why = reasons.count == 1 ? ", \(refusals[0].reason)" : ""
-        return "\(refusals.count) not accepted\(why): \(refusals.map(\.score).joined(separator: ", "))"
+        return "\(refusals.count) scores not accepted" + (reasons.count == 1 ? ": \(refusals[0].reason)" : "")
     }
 
     /// The phone's reason as VoiceOver says it: the hub's own words, except where they carry ids
