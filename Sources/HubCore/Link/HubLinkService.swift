@@ -252,7 +252,7 @@ public final class HubLinkService: LinkServerDelegate {
         // back meanwhile either gets this in its queue or is found connected.
         let (sent, dropped) = complicationWatches.withLockedValue { watches -> (Bool, Bool) in
             let server = server.withLockedValue { $0 }
-            if server?.complicationWatches.contains(where: { $0.deviceID == deviceID }) == true {
+            if server?.hasComplicationWatch(deviceID) == true {
                 server?.send(transfer, toDevice: deviceID)
                 return (true, false)
             }

@@ -218,12 +218,11 @@ public final class LinkServer: Sendable {
     /// The device ids of the paired watches.
     public var pairedDevices: Set<String> { state.withLockedValue { Set($0.paired.values.map(\.deviceID)) } }
 
-    /// The paired watches whose face shows a complication: device id and wearer (as their hello said).
-    public var complicationWatches: [(deviceID: String, wearer: String?)] {
-        state.withLockedValue { state in
-            var seen: Set<String> = []
-            return state.paired.values.filter { $0.complicationEnabled && seen.insert($0.deviceID).inserted }.map { ($0.deviceID, $0.wearer) }
-        }
+
+    /// Whether a watch of `deviceID` that shows a complication is paired now (no list is built:
+    /// asked once per watch at every publish).
+    public func hasComplicationWatch(_ deviceID: String) -> Bool {
+        state.withLockedValue { $0.paired.values.contains { $0.deviceID == deviceID && $0.complicationEnabled } }
     }
 
     /// Sends a complication transfer to the paired watches of `deviceID` that show a complication,
