@@ -242,7 +242,6 @@ public enum WatchLayout {
         return [("inline", inline), ("rectangular", slots.rectangular), ("corner", slots.corner), ("circular", slots.circular)]
     }
 
-    /// Who won the finished round: "Jake won, -2", "Jake & Mike tied, -1"; nil if nobody scored.
     /// A disputed hole's scores in play as shown: "Disputed · 3 Sarah Lee · 4 you", the counted
     /// first; where that does not fit, first names ("Disputed · 3 Sarah · 4 you"), then without
     /// the word (the status hue still says it): every score in play stays in sight.
@@ -271,6 +270,7 @@ public enum WatchLayout {
         }.joined(separator: " ")
     }
 
+    /// Who won the finished round: "Jake won, -2", "Jake & Mike tied, -1"; nil if nobody scored.
     static func winnerLine(_ round: RoundSnapshot) -> String? {
         let leaders = round.standings.filter { $0.position == 1 }
         guard let first = leaders.first else { return nil }
@@ -307,6 +307,9 @@ private struct Face {
     let measurer: TextMeasurer
     /// Wrist down: no motion, no transient banners, no scroll indicator.
     let alwaysOn: Bool
+    /// The banner the footer shows now (none on the always-on face): what the message screens and
+    /// the scroll position keep clear of.
+    var shownBanner: Banner? { alwaysOn ? nil : state.banner.flatMap { now < $0.until ? $0 : nil } }
     var screenLabel = ""
 
     init(state: WatchState, now: Date, size: WatchSize, m: WatchMetrics, measurer: TextMeasurer, alwaysOn: Bool) {
@@ -561,7 +564,7 @@ private struct Face {
         } else {
             // In the footer band, under the rows (over the last row it hid the name just scrolled
             // to); while the band says something (no phone, a banner) the scroll bar alone does.
-            let bandBusy = (state.linkKnown && !state.reachable) || state.unreadableScores > 0 || state.banner.map { now < $0.until } == true
+            let bandBusy = (state.linkKnown && !state.reachable) || state.unreadableScores > 0 || shownBanner != nil
             guard !bandBusy else { return }
             font = FontSpec(.sansBold, (26 * m.band).rounded())
             let width = measurer.width(text, font) + m.margin
@@ -795,8 +798,7 @@ private struct Face {
     func message(_ blocks: [MessageBlock], top: Double? = nil, into list: inout DisplayList) {
         let width = m.width - m.margin * 2
         // Clear of the footer band, and of a banner (up to two lines, over the status) while one shows.
-        let banner = state.banner.map { now < $0.until } == true
-        let top = top ?? m.headerHeight, bottom = m.height - m.footerHeight * (banner ? 3 : 1) - m.margin * 0.5
+        let top = top ?? m.headerHeight, bottom = m.height - m.footerHeight * (shownBanner == nil ? 1 : 3) - m.margin * 0.5
         let gap = m.margin * 0.25
         // Three lines a block where they fit, in type a little smaller if need be (at the largest
         // text sizes a message read whole beats one cut to "No s…"), else two, else one.
@@ -965,7 +967,7 @@ private struct Face {
             : state.unreadableScores > 0 ? "\(state.unreadableScores) saved \(state.unreadableScores == 1 ? "score" : "scores") unreadable" : nil
         // A one-line banner takes the footer band for its seconds, in place of the status (which
         // comes back after it), rather than standing over the last row; VoiceOver still has both.
-        let banner = alwaysOn ? nil : state.banner.flatMap { now < $0.until ? $0 : nil }
+        let banner = shownBanner
         let bannerLines = banner.map { measurer.width($0.text, caption) > frame.width - m.margin && $0.text.contains(": ") ? 2 : 1 } ?? 0
         let statusHidden = bannerLines == 1
         let hasStatus = (noPhone || pending != nil) && !statusHidden
