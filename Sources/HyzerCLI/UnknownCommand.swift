@@ -21,8 +21,14 @@ extension ParsableCommand {
         var index = 0
         while index < arguments.count {
             let token = arguments[index]
-            // After `--` only arguments; `help` is the parser's own command (`hyzer-hub help score`).
-            if token == "--" || token == "help" { return nil }
+            // After `--` only arguments. `help` is the parser's own command: the words after it
+            // name the command to explain (`hyzer-hub help score`), checked as the same words would be.
+            if token == "--" { return nil }
+            if token == "help" {
+                guard path.count == 1 else { return nil }
+                index += 1
+                continue
+            }
             if token.hasPrefix("-") {
                 // A command's own options may take values this cannot tell from commands.
                 guard path.count == 1 else { return nil }

@@ -172,8 +172,10 @@ struct HubCLITests {
         let far = try await CLIProcess.run("hyzer-hub", ["--home", home.path, "xyzzy"])
         #expect(far.status == 64 && far.stderr.hasPrefix("hyzer-hub: 'xyzzy' is not a command. Commands:"), "\(far.stderr)")
         #expect(!FileManager.default.fileExists(atPath: home.url.appendingPathComponent("hub").path))
-        // The parser's own `help` command still works.
+        // The parser's own `help` command still works, and a mistyped command after it is named.
         #expect(try await CLIProcess.run("hyzer-hub", ["help", "score"]).stdout.contains("USAGE: hyzer-hub score"))
+        let help = try await CLIProcess.run("hyzer-hub", ["help", "scor"])
+        #expect(help.status == 64 && help.stderr.hasPrefix("hyzer-hub: 'scor' is not a command; did you mean 'score'?"), "\(help.stderr)")
     }
 
     @Test("A long option written with one dash is refused with the two-dash spelling, exit 64, before anything runs (the parser read -home as -h: the help, status 0)")
