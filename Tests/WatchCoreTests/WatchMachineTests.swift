@@ -325,8 +325,9 @@ struct WatchMachineTests {
         #expect(first.contains(.haptic(.failure, value: nil)) && !second.contains(.haptic(.failure, value: nil)))
         #expect(state.banner?.text == "2 scores not accepted: another round")
         let said = (first + second).compactMap { if case .announce(let text) = $0 { text } else { nil } }
+        // The second cuts the first off on a device (VoiceOver says one announcement at a time), so it tells both.
         #expect(said == ["Score not accepted: Jake, 3 on hole 4. It was for another round: the phone has started a new one.",
-                         "Score not accepted: Mike, 3 on hole 4. It was for another round: the phone has started a new one."])
+                         "2 scores not accepted: Jake, 3 on hole 4; Mike, 3 on hole 4. It was for another round: the phone has started a new one."])
         // Once the banner is gone, a refusal is news again.
         let later = WatchMachine.reduce(&state, try refusal("Jake", hole: 5), Fixture.env(60))
         #expect(later.contains(.haptic(.failure, value: nil)) && state.banner?.text == "Jake · hole 5: another round")

@@ -162,15 +162,17 @@ public enum WatchMachine {
         case .rejected(let event, let rejection):
             // Who, which hole and why: a refusal can come long after the Save (the phone away).
             let name = state.name(of: event.playerID)
-            let refused = RefusedScore(score: "\(name) · hole \(event.hole)", reason: shortReason(rejection.reason))
-            let announcement = "Score not accepted: \(name), \(event.strokes) on hole \(event.hole). \(spokenReason(rejection))"
+            let refused = RefusedScore(score: "\(name) · hole \(event.hole)", reason: shortReason(rejection.reason),
+                                       spoken: "\(name), \(event.strokes) on hole \(event.hole)", spokenReason: spokenReason(rejection))
             // Refusals arriving together (a queue drained after the round changed) are one banner
-            // naming them all, felt once; each is still said (and logged, and kept in rejected.jsonl).
+            // naming them all, felt once. Each is said with the ones before it: on a device the
+            // next announcement cuts the last one off, so the last of a burst must tell all of it.
+            // Each is also logged and kept in rejected.jsonl.
             let together = !state.refusals.isEmpty
                 && state.banner.map { $0.text == refusalBanner(state.refusals) && $0.until > env.now } == true
             state.refusals = together ? state.refusals + [refused] : [refused]
             state.banner = Banner(text: refusalBanner(state.refusals), style: .failure, until: env.now.addingTimeInterval(failureBannerDuration))
-            return (together ? [] : pulse(&state, .failure, value: nil, env)) + [.announce(announcement)]
+            return (together ? [] : pulse(&state, .failure, value: nil, env)) + [.announce(refusalAnnouncement(state.refusals))]
         case .pairingRefused(let reason):
             state.banner = Banner(text: "Phone refused pairing: \(reason)", style: .failure, until: env.now.addingTimeInterval(failureBannerDuration))
         case .saveFailed(let reason):
@@ -693,6 +695,20 @@ public enum WatchMachine {
 
     /// The phone's reason as VoiceOver says it: the hub's own words, except where they carry ids
     /// (a round's, an event's), which nobody wants read out.
+    /// "Score not accepted: Jake, 3 on hole 4. It was for another round…"; for several, "2 scores
+    /// not accepted: Jake, 3 on hole 4; Mike, 3 on hole 4. It was for…" (the first three named).
+    static func refusalAnnouncement(_ refusals: [RefusedScore]) -> String {
+        guard let first = refusals.first else { return "" }
+        guard refusals.count > 1 else { return "Score not accepted: \(first.spoken). \(first.spokenReason)" }
+        let named = refusals.prefix(3), more = refusals.count - named.count
+        let rest = more > 0 ? "; and \(more) more" : ""
+        if Set(refusals.map(\.spokenReason)).count == 1 {
+            return "\(refusals.count) scores not accepted: \(named.map(\.spoken).joined(separator: "; "))\(rest). \(first.spokenReason)"
+        }
+        return "\(refusals.count) scores not accepted. " + named.map { "\($0.spoken). \($0.spokenReason)" }.joined(separator: " ")
+            + (more > 0 ? " And \(more) more." : "")
+    }
+
     static func spokenReason(_ rejection: Rejection) -> String {
         switch rejection.reason {
         case .wrongRound: "It was for another round: the phone has started a new one."

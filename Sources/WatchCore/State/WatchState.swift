@@ -138,6 +138,9 @@ public struct HapticPulse: Sendable, Hashable {
 public struct RefusedScore: Sendable, Hashable {
     public let score: String
     public let reason: String
+    /// The same read aloud: "Jake, 3 on hole 4", and why in a sentence.
+    public let spoken: String
+    public let spokenReason: String
 }
 
 public struct Banner: Sendable, Hashable {
