@@ -74,18 +74,39 @@ struct WatchLayoutTests {
         #expect(nameX(apart, "Jake") == nameX(tied, "Jake"))
     }
 
-    @Test("The hole header is never cut: at large text it reads Hole 2/9")
-    func headerAtLargeText() {
-        var shortened = false
-        for size in TextSize.allCases {
-            var state = Fixture.state()
-            state.textSize = size
-            let texts = Self.frame(state).texts
-            #expect(texts.contains("Hole 2 of 9") || texts.contains("Hole 2/9"), "\(size): \(texts)")
-            #expect(!texts.contains { $0.hasPrefix("Hole") && $0.hasSuffix("…") })
-            shortened = shortened || texts.contains("Hole 2/9")
+    @Test("The hole header is never cut: at large text it reads Hole 12/18, on the smallest watch at the largest Hole 12")
+    func headerAtLargeText() throws {
+        var forms: Set<String> = []
+        let nine = try #require(Fixture.snapshot().round)
+        let round = RoundSnapshot(id: nine.id, courseName: nine.courseName, status: .active, currentHole: 12, holeCount: 18,
+                                  holes: (1...18).map { Hole(number: $0, par: 3) }, standings: nine.standings)
+        let snapshot = StandingsSnapshot(hubID: "hub", sequence: 1, lastUpdatedAt: Fixture.epoch, round: round)
+        for size in WatchSize.allCases {
+            for textSize in TextSize.allCases {
+                var state = Fixture.state(snapshot)
+                state.textSize = textSize
+                let header = Self.frame(state, size: size).texts.filter { $0.hasPrefix("Hole") }
+                #expect(header.count == 1 && ["Hole 12 of 18", "Hole 12/18", "Hole 12"].contains(header.first ?? ""), "\(size) \(textSize): \(header)")
+                forms.formUnion(header)
+            }
         }
-        #expect(shortened, "the largest sizes need the short form")
+        #expect(forms == ["Hole 12 of 18", "Hole 12/18", "Hole 12"], "the larger sizes need each shorter form")
+    }
+
+    @Test("The watch face's complications take their shorter forms before anything is cut: only a long name is")
+    func complicationForms() {
+        var shortest = false
+        for size in WatchSize.allCases {
+            for textSize in TextSize.allCases {
+                let texts = LayoutSweepTests.face(.watchFace, .fresh, size: size, textSize: textSize).texts
+                // The wearer, Holyn Handley-Montgomery, is 2nd: "2nd · Holyn Handley-Montgomery", "2nd · Holyn", "2nd · Hol…".
+                let cut = texts.filter { $0.hasSuffix("…") }
+                #expect(cut.allSatisfy { $0.hasPrefix("2nd · ") && "Holyn".hasPrefix($0.dropFirst(6).dropLast()) }, "\(size) \(textSize): \(cut)")
+                #expect(texts.contains { $0.hasPrefix("2nd · ") && !$0.contains("Holyn") }, "\(size) \(textSize): the inline line")
+                shortest = shortest || texts.contains("Just now") || texts.contains("2nd · +1")
+            }
+        }
+        #expect(shortest, "the largest sizes need the short forms")
     }
 
     @Test("Long names are truncated to fit their row")

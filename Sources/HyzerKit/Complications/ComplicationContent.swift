@@ -66,6 +66,15 @@ public struct ComplicationContent: Sendable, Hashable, Codable {
         return finished ? "Final · \(place) · \(toPar)" : "\(place) · \(toPar) · thru \(holesPlayed)"
     }
 
+    /// `inline` and its shorter forms, longest first: where a family's text does not fit (large
+    /// text, a small watch) the face shows the first that does, as ClockKit's text providers offer
+    /// a short text, rather than cutting the line before the part that says what it is.
+    public var inlineForms: [String] {
+        guard hasRound, position != nil else { return [inline] }
+        let toPar = ScoreFormat.relativeToPar(scoreRelativeToPar)
+        return [inline, "\(place) · \(toPar)"]
+    }
+
     /// Corner: the score to par ("-3"); "–" with no round.
     public var corner: String { hasRound ? ScoreFormat.relativeToPar(scoreRelativeToPar) : "–" }
 
@@ -85,6 +94,19 @@ public struct ComplicationContent: Sendable, Hashable, Codable {
         guard position != nil else { return [name, "\(holeCount) holes to play"] }
         let toPar = ScoreFormat.relativeToPar(scoreRelativeToPar)
         return ["\(place) · \(name)", finished ? "Final · \(toPar)" : "\(toPar) · thru \(holesPlayed) of \(holeCount)"]
+    }
+
+    /// Each line of `rectangular` with its shorter forms, longest first (see `inlineForms`):
+    /// "T2 · Jake Smith" then "T2 · Jake"; "-3 · thru 7 of 18", "-3 · thru 7", then "-3".
+    public var rectangularForms: [[String]] {
+        let lines = rectangular
+        guard hasRound, let name, lines.count == 2 else { return lines.map { [$0] } }
+        let firstName = name.split(separator: " ").first.map(String.init) ?? name
+        let heading = position == nil ? [name] : firstName == name ? [lines[0]] : [lines[0], "\(place) · \(firstName)"]
+        let toPar = ScoreFormat.relativeToPar(scoreRelativeToPar)
+        let detail = position == nil ? [lines[1], "\(holeCount) holes"]
+            : finished ? [lines[1]] : [lines[1], "\(toPar) · thru \(holesPlayed)", toPar]
+        return [heading, detail]
     }
 
     /// What VoiceOver says for the whole line: "Jake, second, 3 under par, thru 7 of 18 holes".

@@ -198,6 +198,12 @@ public struct TextMeasurer: Sendable {
     }
 
     /// `text`, or its longest prefix with "…" that fits in `maxWidth`.
+    /// The first of `forms` (a text and its shorter forms, longest first) that fits; the last
+    /// cut with "…" when none does.
+    public func firstFitting(_ forms: [String], font: FontSpec, toFit maxWidth: Double) -> String {
+        forms.first { width($0, font) <= maxWidth } ?? truncate(forms.last ?? "", font: font, toFit: maxWidth)
+    }
+
     public func truncate(_ text: String, font: FontSpec, toFit maxWidth: Double) -> String {
         guard width(text, font) > maxWidth else { return text }
         let characters = Array(text)

@@ -380,8 +380,9 @@ private struct Face {
         list.commands.append(.rect(Rect(x: 0, y: area.y + area.height, width: m.width, height: m.height - area.y - area.height), HyzerColor.background, cornerRadius: 0))
         let hole = final ? round.currentHole : WatchMachine.scoringHole(state)
         let title = final ? "Final · \(round.courseName)" : ScoreFormat.holeProgress(current: hole, of: round.holeCount)
-        // Large text: "Hole 7/18" before cutting "Hole 7 of 18" to "Hole 7 of…".
-        header(title, shorter: final ? "Final" : "Hole \(hole)/\(round.holeCount)", into: &list)
+        // Large text: "Hole 7/18", then "Hole 7", before cutting "Hole 7 of 18" to "Hole 7…" (which
+        // could be hole 7 or 17).
+        header(title, shorter: final ? ["Final"] : ["Hole \(hole)/\(round.holeCount)", "Hole \(hole)", "\(hole)/\(round.holeCount)"], into: &list)
         list.addElement(AccessibilityElement(.list, label: final ? "Final standings" : "Leaderboard",
                                              value: "\(round.standings.count) \(round.standings.count == 1 ? "player" : "players")",
                                              frame: area, children: elements))
@@ -512,16 +513,15 @@ private struct Face {
     }
 
     /// The hole (or the final course) at the top left; under it, once stale, how old the standings are.
-    private mutating func header(_ title: String, shorter: String? = nil, into list: inout DisplayList) {
+    /// `shorter`: forms tried in order when the title does not fit; the last is cut if none does.
+    private mutating func header(_ title: String, shorter: [String] = [], into list: inout DisplayList) {
         let room = WatchLayout.clockArea(m).x - m.titleInset
         let age = state.isStale(at: now) && state.screen != .final ? state.age(at: now) : nil
         // The title shares the status bar's band and baseline with the time; staleness goes under it.
         let titleHeight = WatchLayout.clockArea(m).height
         let headerFont = WatchLayout.titleFont(m)
         let available = room - m.margin * 0.25
-        let shown = measurer.width(title, headerFont) <= available ? title
-            : shorter.flatMap { measurer.width($0, headerFont) <= available ? $0 : nil } ?? title
-        list.commands.append(.text(measurer.truncate(shown, font: headerFont, toFit: available),
+        list.commands.append(.text(measurer.firstFitting([title] + shorter, font: headerFont, toFit: available),
                                    frame: Rect(x: m.titleInset, y: 0, width: room, height: titleHeight), font: headerFont,
                                    color: HyzerColor.textSecondary, alignment: .leading))
         list.addElement(AccessibilityElement(.heading, label: title, frame: Rect(x: m.titleInset, y: 0, width: room, height: titleHeight)))
@@ -657,7 +657,7 @@ private struct Face {
 
         // Inline, above the time.
         let inlineFont = FontSpec(.sansBold, (26 * f).rounded())
-        list.commands.append(.text(measurer.truncate(content.inline, font: inlineFont, toFit: slots.inline.width), frame: slots.inline,
+        list.commands.append(.text(measurer.firstFitting(content.inlineForms, font: inlineFont, toFit: slots.inline.width), frame: slots.inline,
                                    font: inlineFont, color: HyzerColor.textPrimary, alignment: .center))
         list.addElement(complicationElement("Hyzer", content.spoken, spokenAge, WatchLayout.complicationSlots(m)[0].frame))
 
@@ -706,7 +706,7 @@ private struct Face {
         let f = m.band
         list.commands.append(.rect(frame, HyzerColor.elevated, cornerRadius: 24))
         let fonts = [FontSpec(.sansBold, (30 * f).rounded()), FontSpec(.sans, (28 * f).rounded()), FontSpec(.sans, (24 * f).rounded())]
-        let lines = content.rectangular + [age.map { "Updated \($0)" } ?? "Not updated yet"]
+        let lines = content.rectangularForms + [age.map { ["Updated \($0)", $0.prefix(1).uppercased() + $0.dropFirst()] } ?? ["Not updated yet", "Not updated"]]
         // Past 15 minutes (WidgetKit's shortest reload interval) the age says so in the status hue.
         let old = state.complication.map { now.timeIntervalSince($0.refreshedAt) >= 15 * 60 } ?? false
         let colors = [HyzerColor.textPrimary, HyzerColor.textPrimary, old ? HyzerColor.status : HyzerColor.textSecondary]
@@ -714,7 +714,7 @@ private struct Face {
         for (index, line) in lines.enumerated() {
             let height = (fonts[index].size * 1.3).rounded()
             let lineFrame = Rect(x: frame.x + 20, y: y, width: frame.width - 40, height: height)
-            list.commands.append(.text(measurer.truncate(line, font: fonts[index], toFit: lineFrame.width), frame: lineFrame,
+            list.commands.append(.text(measurer.firstFitting(line, font: fonts[index], toFit: lineFrame.width), frame: lineFrame,
                                        font: fonts[index], color: colors[index], alignment: .leading))
             y += height
         }
