@@ -28,8 +28,11 @@ const place = (s) => s.position == null ? "–" : `${s.tied ? "T" : ""}${s.posit
 const WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"];
 const words = (n) => n <= 10 ? WORDS[n] : `${n}`;
 const ORDINALS = ["", "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"];
-const ordinal = (n) => n <= 10 ? ORDINALS[n] : `${n}th`;
 const shortOrdinal = (n) => n % 100 >= 11 && n % 100 <= 13 ? `${n}th` : `${n}${["th", "st", "nd", "rd"][n % 10] || "th"}`;
+const ordinal = (n) => n <= 10 ? ORDINALS[n] : shortOrdinal(n);
+// "You finished 2nd", "You finished tied 2nd": a sentence, where a row's column says "2" or "T2" (`place`).
+const finishedPlace = (s) => `${s.tied ? "tied " : ""}${shortOrdinal(s.position)}`;
+const strokes = (n) => `${n} stroke${n === 1 ? "" : "s"}`;
 const capitalized = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 const holeTone = (rel) => rel < 0 ? "under-par" : rel === 0 ? "at-par" : rel === 1 ? "over-par" : "way-over";
 const roundTone = (rel, played) => rel < 0 ? "under-par" : rel === 0 ? "at-par" : played > 0 && rel >= 2 * played ? "way-over" : "over-par";
@@ -257,7 +260,8 @@ function renderActions() {
   actions.replaceChildren(...(round && ui.tab === "scoring" && !ui.setupOpen
     ? [h("button", { class: "text-button", type: "button", onclick: () => openLayer({ kind: "finish" }), text: "Finish Round" })]
     : []));
-  document.getElementById("title").textContent = round ? round.courseName : "Hyzer";
+  // The course names the scoring tab; History and Courses have headings of their own.
+  document.getElementById("title").textContent = round && ui.tab === "scoring" ? round.courseName : "Hyzer";
 }
 
 function scoringView() {
@@ -491,7 +495,7 @@ function boardSheet() {
   if (!round) return null;
   const you = state.round?.you;
   const rows = round.standings.map((s) => h("li", { class: `board-row${s.playerID === you ? " you" : ""}`, "data-player": s.playerID,
-    "aria-label": `${s.position == null ? "No position" : s.tied ? `Tied ${ordinal(s.position)}` : capitalized(ordinal(s.position))}. ${s.name}. ${spokenToPar(s.scoreRelativeToPar)}. ${s.totalStrokes} strokes through ${s.holesPlayed} hole${s.holesPlayed === 1 ? "" : "s"}.${s.discrepancy ? " Disputed." : ""}` },
+    "aria-label": `${s.position == null ? "No position" : s.tied ? `Tied ${ordinal(s.position)}` : capitalized(ordinal(s.position))}. ${s.name}. ${spokenToPar(s.scoreRelativeToPar)}. ${strokes(s.totalStrokes)} through ${s.holesPlayed} hole${s.holesPlayed === 1 ? "" : "s"}.${s.discrepancy ? " Disputed." : ""}` },
     h("span", { class: `position${s.position === 1 ? " first" : ""}`, "aria-hidden": "true", text: place(s) }),
     h("span", { class: "who", "aria-hidden": "true" }, h("span", { class: "name", text: s.name }),
       h("span", { class: "caption", text: `${s.holesPlayed} of ${round.holeCount} holes${s.discrepancy ? " · disputed" : ""}` })),
@@ -546,7 +550,7 @@ function voiceSheet() {
         : `${row.heard}: not matched to a player${row.candidates.length ? `; did you mean ${row.candidates.join(" or ")}?` : ""} Tap to choose who.`,
       onclick: () => { v.editing = v.editing === index ? null : index; if (v.editing == null) restartVoice(); else { pauseVoice(); renderLayer(); } } },
       h("span", { class: "name", text: row.name || `${row.heard}?` }), h("span", { class: "leader", "aria-hidden": "true" }),
-      h("span", { class: "said score", text: row.strokes ?? "?" })),
+      h("span", { class: `said score${row.strokes && v.par ? ` ${holeTone(row.strokes - v.par)}` : ""}`, text: row.strokes ?? "?" })),
     !row.name && row.candidates.length && v.editing !== index ? h("p", { class: "caption", text: `Did you mean ${row.candidates.join(" or ")}?` }) : null,
     v.editing === index ? voicePicker(row, index) : null));
   // The bar shows how much of the 1.5 s has gone, across re-renders; paused, it stays where it was.
@@ -713,11 +717,11 @@ function summaryCard(round, entry) {
     h("h2", { text: round.courseName }),
     h("p", { class: "caption", text: entry ? day(entry.createdAt) : "" }),
     h("ol", { class: "final" }, round.standings.map((s) => h("li", { class: s.playerID === you ? "you" : "" },
-      h("span", { class: `position${s.position && s.position <= 3 ? " medal" : ""}`, text: s.position ? (s.tied ? place(s) : shortOrdinal(s.position)) : "–" }),
+      h("span", { class: `position${s.position && s.position <= 3 ? " medal" : ""}`, text: place(s) }),
       h("span", { class: "name", text: s.name }),
       h("span", { class: `score ${roundTone(s.scoreRelativeToPar, s.holesPlayed)}`, text: toPar(s.scoreRelativeToPar) }),
-      h("span", { class: "caption", text: `${s.totalStrokes}` })))),
-    me && me.position ? h("p", { class: "line", text: `You finished ${me.tied ? place(me) : shortOrdinal(me.position)} at ${toPar(me.scoreRelativeToPar)}` }) : null,
+      h("span", { class: "caption", text: strokes(s.totalStrokes) })))),
+    me && me.position ? h("p", { class: "line", text: `You finished ${finishedPlace(me)} at ${toPar(me.scoreRelativeToPar)}` }) : null,
     h("p", { class: "caption", text: `${holesPlayed(round)} of ${round.holeCount} holes played${entry?.organizer ? ` · organized by ${entry.organizer}` : ""}` }),
     h("button", { class: "primary", type: "button", onclick: () => share(round, spoken), text: "Share" }),
     h("button", { class: "secondary", type: "button", onclick: () => { ui.dismissedSummary = round.id; localStorage.setItem("hyzer-dismissed-summary", round.id); render(); }, text: "Done" }));
@@ -807,7 +811,7 @@ function historyView() {
       h("h3", { text: r.courseName }), h("span", { class: "caption", text: `${day(entry.createdAt)} · ${players}` }),
       won ? h("span", { class: "line" }, `${won.who} at `, h("span", { class: `score ${roundTone(won.score.scoreRelativeToPar, won.score.holesPlayed)}`, text: toPar(won.score.scoreRelativeToPar) }))
         : h("span", { class: "line caption", text: "No scores recorded" }),
-      me?.position ? h("span", { class: "line" }, `You finished ${me.tied ? place(me) : shortOrdinal(me.position)} at `, h("span", { class: `score ${roundTone(me.scoreRelativeToPar, me.holesPlayed)}`, text: toPar(me.scoreRelativeToPar) })) : null));
+      me?.position ? h("span", { class: "line" }, `You finished ${finishedPlace(me)} at `, h("span", { class: `score ${roundTone(me.scoreRelativeToPar, me.holesPlayed)}`, text: toPar(me.scoreRelativeToPar) })) : null));
   }))];
 }
 
@@ -819,10 +823,10 @@ function historySheet(layer) {
 }
 
 function summaryRows(entry) {
-  return h("ol", { class: "final" }, entry.round.standings.map((s) => h("li", { "aria-label": `${s.position ? ordinal(s.position) : "No position"}. ${s.name}. ${spokenToPar(s.scoreRelativeToPar)}. ${s.totalStrokes} strokes.` },
+  return h("ol", { class: "final" }, entry.round.standings.map((s) => h("li", { "aria-label": `${s.position ? capitalized(`${s.tied ? "tied " : ""}${ordinal(s.position)}`) : "No position"}. ${s.name}. ${spokenToPar(s.scoreRelativeToPar)}. ${strokes(s.totalStrokes)}.` },
     h("span", { class: "position", "aria-hidden": "true", text: place(s) }), h("span", { class: "name", "aria-hidden": "true", text: s.name }),
     h("span", { class: `score ${roundTone(s.scoreRelativeToPar, s.holesPlayed)}`, "aria-hidden": "true", text: toPar(s.scoreRelativeToPar) }),
-    h("span", { class: "caption", "aria-hidden": "true", text: `${s.totalStrokes}` }))));
+    h("span", { class: "caption", "aria-hidden": "true", text: strokes(s.totalStrokes) }))));
 }
 
 function coursesView() {
