@@ -624,5 +624,9 @@ extension WatchMachineTests {
         #expect(state.screenName == "final" && state.scrollRow + WatchLayout.visibleRows(size: .mm45) >= 6, "Cy's row (the 6th) is on screen")
         let face = WatchLayout.displayList(state, now: Fixture.env(1).now, size: .mm45, measurer: .estimate)
         #expect(face.containsText("You: 6th · +3") && face.containsText("Cy"), "\(face.texts)")
+        // Scrolled, the position shows by the scroll bar alone: the footer band keeps the result.
+        _ = WatchMachine.reduce(&state, .crown(detents: 2), Fixture.env(3))
+        let scrolled = WatchLayout.displayList(state, now: Fixture.env(3).now, size: .mm45, measurer: .estimate)
+        #expect(scrolled.containsText("You: 6th · +3") && !scrolled.texts.contains { $0.hasSuffix("of 6") }, "\(scrolled.texts)")
     }
 }

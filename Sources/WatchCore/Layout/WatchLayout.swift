@@ -310,6 +310,16 @@ private struct Face {
     /// The banner the footer shows now (none on the always-on face): what the message screens and
     /// the scroll position keep clear of.
     var shownBanner: Banner? { alwaysOn ? nil : state.banner.flatMap { now < $0.until ? $0 : nil } }
+    /// The wearer's place on the final screen, said in the footer band ("You: T2 · +1") while no
+    /// banner is.
+    var finalResult: (standing: Standing, position: Int)? {
+        guard case .final = state.screen, shownBanner == nil,
+              let own = state.finishedRound?.standings.first(where: { $0.playerID == state.wearerID }), let position = own.position else { return nil }
+        return (own, position)
+    }
+    /// The footer band says something now (`footer`: no phone, unreadable scores, a banner, the
+    /// final result); the scroll position shows there only when it does not.
+    var footerBandInUse: Bool { (state.linkKnown && !state.reachable) || state.unreadableScores > 0 || shownBanner != nil || finalResult != nil }
     var screenLabel = ""
 
     init(state: WatchState, now: Date, size: WatchSize, m: WatchMetrics, measurer: TextMeasurer, alwaysOn: Bool) {
@@ -563,9 +573,8 @@ private struct Face {
             pill = Rect(x: (m.width - width) / 2, y: area.y + area.height - m.caption * 1.5 - 6, width: width, height: m.caption * 1.5)
         } else {
             // In the footer band, under the rows (over the last row it hid the name just scrolled
-            // to); while the band says something (no phone, a banner) the scroll bar alone does.
-            let bandBusy = (state.linkKnown && !state.reachable) || state.unreadableScores > 0 || shownBanner != nil
-            guard !bandBusy else { return }
+            // to); while the band says something the scroll bar alone does.
+            guard !footerBandInUse else { return }
             font = FontSpec(.sansBold, (26 * m.band).rounded())
             let width = measurer.width(text, font) + m.margin
             pill = Rect(x: (m.width - width) / 2, y: m.height - m.footerHeight - m.margin * 0.25 + 2, width: width, height: m.footerHeight - 4)
@@ -1007,8 +1016,7 @@ private struct Face {
         } else if let pending {
             if !statusHidden { list.commands.append(.text(pending, frame: frame, font: caption, color: HyzerColor.textSecondary, alignment: .center)) }
             list.addElement(AccessibilityElement(.status, label: pending, frame: frame))
-        } else if case .final = state.screen, banner == nil, let own = state.finishedRound?.standings.first(where: { $0.playerID == state.wearerID }),
-                  let position = own.position {
+        } else if let (own, position) = finalResult {
             // The wearer's result, as the round-end announcement says it.
             let result = "You: \(ScoreFormat.place(position, tied: own.tied)) · \(ScoreFormat.relativeToPar(own.scoreRelativeToPar))"
             let withStrokes = result + " · \(own.totalStrokes) strokes"
