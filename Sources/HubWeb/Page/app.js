@@ -260,8 +260,8 @@ function renderActions() {
   actions.replaceChildren(...(round && ui.tab === "scoring" && !ui.setupOpen
     ? [h("button", { class: "text-button", type: "button", onclick: () => openLayer({ kind: "finish" }), text: "Finish Round" })]
     : []));
-  // The course names the scoring tab; History and Courses have headings of their own.
-  document.getElementById("title").textContent = round && ui.tab === "scoring" ? round.courseName : "Hyzer";
+  // The course names the scoring tab; the other tabs, their own names.
+  document.getElementById("title").textContent = ui.tab === "history" ? "History" : ui.tab === "courses" ? "Courses" : round ? round.courseName : "Hyzer";
 }
 
 function scoringView() {
@@ -547,7 +547,7 @@ function voiceSheet() {
   const rows = v.rows.map((row, index) => h("li", {},
     h("button", { class: `voice-row${row.name ? "" : " unresolved"}`, type: "button", id: `voice-row-${index}`,
       "aria-label": row.name ? `${row.name}, ${row.strokes ?? "no score"}. Tap to correct.`
-        : `${row.heard}: not matched to a player${row.candidates.length ? `; did you mean ${row.candidates.join(" or ")}?` : ""} Tap to choose who.`,
+        : `${row.heard}: not matched to a player${row.candidates.length ? `; did you mean ${row.candidates.join(" or ")}?` : "."} Tap to choose who.`,
       onclick: () => { v.editing = v.editing === index ? null : index; if (v.editing == null) restartVoice(); else { pauseVoice(); renderLayer(); } } },
       h("span", { class: "name", text: row.name || `${row.heard}?` }), h("span", { class: "leader", "aria-hidden": "true" }),
       h("span", { class: `said score${row.strokes && v.par ? ` ${holeTone(row.strokes - v.par)}` : ""}`, text: row.strokes ?? "?" })),
@@ -606,7 +606,7 @@ async function hear(transcript) {
   // hub refused (strokes 11) or could not read is said with its reason.
   v.rows = answer.voice.heard.filter((x) => ["record", "didYouMean", "ambiguous", "unknownName"].includes(x.status))
     .map((x) => ({ heard: x.heard, name: x.status === "record" ? x.name : null, strokes: x.strokes, candidates: x.candidates }));
-  v.problems = answer.voice.problems.map((p) => `“${p.fragment}”: ${p.reason}`);
+  v.problems = answer.voice.problems.map((p) => `"${p.fragment}": ${p.reason}`);
   if (!v.rows.length) {
     v.phase = "failed";
     v.problem = `Couldn't understand. Try again? ${v.problems.join(" ")}`.trim();
@@ -716,12 +716,9 @@ function summaryCard(round, entry) {
   return h("article", { class: "card summary", "aria-label": spoken },
     h("h2", { text: round.courseName }),
     h("p", { class: "caption", text: entry ? day(entry.createdAt) : "" }),
-    h("ol", { class: "final" }, round.standings.map((s) => h("li", { class: s.playerID === you ? "you" : "" },
-      h("span", { class: `position${s.position && s.position <= 3 ? " medal" : ""}`, text: place(s) }),
-      h("span", { class: "name", text: s.name }),
-      h("span", { class: `score ${roundTone(s.scoreRelativeToPar, s.holesPlayed)}`, text: toPar(s.scoreRelativeToPar) }),
-      h("span", { class: "caption", text: strokes(s.totalStrokes) })))),
-    me && me.position ? h("p", { class: "line", text: `You finished ${finishedPlace(me)} at ${toPar(me.scoreRelativeToPar)}` }) : null,
+    finalRows(round.standings, you),
+    me && me.position ? h("p", { class: "line" }, `You finished ${finishedPlace(me)} at\u00a0`,
+      h("span", { class: `score ${roundTone(me.scoreRelativeToPar, me.holesPlayed)}`, text: toPar(me.scoreRelativeToPar) })) : null,
     h("p", { class: "caption", text: `${holesPlayed(round)} of ${round.holeCount} holes played${entry?.organizer ? ` · organized by ${entry.organizer}` : ""}` }),
     h("button", { class: "primary", type: "button", onclick: () => share(round, spoken), text: "Share" }),
     h("button", { class: "secondary", type: "button", onclick: () => { ui.dismissedSummary = round.id; localStorage.setItem("hyzer-dismissed-summary", round.id); render(); }, text: "Done" }));
@@ -802,16 +799,16 @@ function setupView() {
 
 // ---- history (C8, J8) and courses -----------------------------------------------------------
 function historyView() {
-  if (!state.history.length) return [h("h2", { text: "History" }), h("p", { class: "empty", text: "Your round history will appear here after your first completed round." })];
-  return [h("h2", { text: "History" }), h("ul", { class: "rows", "aria-label": "Finished rounds, newest first" }, state.history.map((entry) => {
+  if (!state.history.length) return [h("p", { class: "empty", text: "Your round history will appear here after your first completed round." })];
+  return [h("ul", { class: "rows", "aria-label": "Finished rounds, newest first" }, state.history.map((entry) => {
     const r = entry.round, won = winners(r), me = r.standings.find((s) => s.playerID === entry.you);
     const players = `${r.standings.length} player${r.standings.length === 1 ? "" : "s"}`;
     const label = `${r.courseName}, ${day(entry.createdAt)}. ${won ? `${won.who} at ${spokenToPar(won.score.scoreRelativeToPar)}.` : "No scores."}${me?.position ? ` You finished ${me.tied ? "tied " : ""}${ordinal(me.position)}.` : ""}`;
     return h("li", {}, h("button", { class: "card history-card", type: "button", "aria-label": label, onclick: () => openLayer({ kind: "history", id: r.id }) },
       h("h3", { text: r.courseName }), h("span", { class: "caption", text: `${day(entry.createdAt)} · ${players}` }),
-      won ? h("span", { class: "line" }, `${won.who} at `, h("span", { class: `score ${roundTone(won.score.scoreRelativeToPar, won.score.holesPlayed)}`, text: toPar(won.score.scoreRelativeToPar) }))
+      won ? h("span", { class: "line" }, `${won.who} at\u00a0`, h("span", { class: `score ${roundTone(won.score.scoreRelativeToPar, won.score.holesPlayed)}`, text: toPar(won.score.scoreRelativeToPar) }))
         : h("span", { class: "line caption", text: "No scores recorded" }),
-      me?.position ? h("span", { class: "line" }, `You finished ${finishedPlace(me)} at `, h("span", { class: `score ${roundTone(me.scoreRelativeToPar, me.holesPlayed)}`, text: toPar(me.scoreRelativeToPar) })) : null));
+      me?.position ? h("span", { class: "line" }, `You finished ${finishedPlace(me)} at\u00a0`, h("span", { class: `score ${roundTone(me.scoreRelativeToPar, me.holesPlayed)}`, text: toPar(me.scoreRelativeToPar) })) : null));
   }))];
 }
 
@@ -823,14 +820,21 @@ function historySheet(layer) {
 }
 
 function summaryRows(entry) {
-  return h("ol", { class: "final" }, entry.round.standings.map((s) => h("li", { "aria-label": `${s.position ? capitalized(`${s.tied ? "tied " : ""}${ordinal(s.position)}`) : "No position"}. ${s.name}. ${spokenToPar(s.scoreRelativeToPar)}. ${strokes(s.totalStrokes)}.` },
-    h("span", { class: "position", "aria-hidden": "true", text: place(s) }), h("span", { class: "name", "aria-hidden": "true", text: s.name }),
-    h("span", { class: `score ${roundTone(s.scoreRelativeToPar, s.holesPlayed)}`, "aria-hidden": "true", text: toPar(s.scoreRelativeToPar) }),
-    h("span", { class: "caption", "aria-hidden": "true", text: strokes(s.totalStrokes) }))));
+  return finalRows(entry.round.standings, entry.you);
+}
+
+// A finished round's standings, on the summary card and in the history sheet alike: the place
+// (the top three in the accent, as medals), the name with its strokes under it, the score.
+function finalRows(standings, you) {
+  return h("ol", { class: "final" }, standings.map((s) => h("li", { class: s.playerID === you ? "you" : "",
+    "aria-label": `${s.position ? capitalized(`${s.tied ? "tied " : ""}${ordinal(s.position)}`) : "No position"}. ${s.name}. ${spokenToPar(s.scoreRelativeToPar)}. ${strokes(s.totalStrokes)}.` },
+    h("span", { class: `position${s.position && s.position <= 3 ? " medal" : ""}`, "aria-hidden": "true", text: place(s) }),
+    h("span", { class: "who", "aria-hidden": "true" }, h("span", { class: "name", text: s.name }), h("span", { class: "caption", text: strokes(s.totalStrokes) })),
+    h("span", { class: `score ${roundTone(s.scoreRelativeToPar, s.holesPlayed)}`, "aria-hidden": "true", text: toPar(s.scoreRelativeToPar) }))));
 }
 
 function coursesView() {
-  return [h("h2", { text: "Courses" }), h("ul", { class: "rows" }, state.courses.map((c) => h("li", { class: "choice" },
+  return [h("ul", { class: "rows" }, state.courses.map((c) => h("li", { class: "choice" },
     h("span", {}, h("span", { class: "name", text: c.name }), h("br"), h("span", { class: "caption", text: `${c.holes.length} holes · par ${c.par}` }))))),
     h("p", { class: "caption", text: "Add one from a file on the phone: hyzer-hub course add --file COURSE.json" })];
 }
