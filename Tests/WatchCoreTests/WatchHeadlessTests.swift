@@ -360,31 +360,6 @@ extension WatchHeadlessTests {
         try await CLIProcess.run("hyzer-watch", ["ctl", "--home", home.path, "--timeout", "20"] + command)
     }
 
-    @Test("Back on an earlier hole the watch opens at the phone's score there: Save unchanged records nothing (it recorded par, disputing the phone's score unseen)")
-    func earlierHoleCorrects() async throws {
-        let home = try TemporaryHome()
-        let server = try await Self.servedRound(home, ["Ann", "Ben"])
-        defer { server.stop() }
-        let watch = try await Self.controlledWatch(home)
-        defer { watch.stop() }
-        func steps(_ steps: [[String]]) async throws {
-            for step in steps {
-                let result = try await CLIProcess.run("hyzer-watch", ["ctl", "--home", home.path, "--timeout", "20"] + step)
-                #expect(result.status == 0, "\(step): \(result.stderr)")
-            }
-        }
-        // The phone scores hole 1 while the watch looks on, then moves on to hole 2.
-        #expect(try await home.hub("score", "Ann", "2").status == 0)
-        try await steps([["expect-text", "1 Ann -1"]])
-        #expect(try await home.hub("score", "Ben", "3").status == 0)
-        try await steps([["expect-text", "Hole 2 of 9"], ["tap", "Ann"], ["expect-text", "Hole 2"], ["hole", "-1"],
-                         ["expect-text", "Scored 2 by phone"], ["save"], ["expect-text", "No change: Ann 2"], ["expect-pending", "0"]])
-        let events = try JSONSerialization.jsonObject(with: Data(try await home.hub("events", "--json").stdout.utf8)) as? [[String: Any]] ?? []
-        #expect(events.count == 2, "nothing recorded: \(events)")
-        let open = try await home.hub("discrepancies")
-        #expect(open.stdout.contains("No open discrepancies"), "\(open.stdout)\(open.stderr)")
-    }
-
     @Test("hyzer-watch ctl drives a running watch between phone steps, without sleeps: out of range, a phone score, back, delivered")
     func liveControl() async throws {
         let home = try TemporaryHome()

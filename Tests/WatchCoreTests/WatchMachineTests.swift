@@ -428,38 +428,6 @@ extension WatchMachineTests {
         #expect(event.strokes == 3)
     }
 
-    @Test("An earlier hole opens at the score this watch saw there: Save unchanged records nothing, a turned value names the score it disputes")
-    func earlierHoleKnowsItsScore() throws {
-        let id = UUID(uuidString: "00000000-0000-0000-0000-0000000000C2")!
-        var standings = Fixture.snapshot().round!.standings
-        standings[0] = Standing(playerID: standings[0].playerID, name: "Jake", position: 1, tied: false, totalStrokes: 4, holesPlayed: 2,
-                                scoreRelativeToPar: -2, currentHoleStrokes: 2, discrepancy: false, currentHoleEventID: id, currentHoleDeviceID: "phone")
-        var state = Fixture.state(Fixture.snapshot(currentHole: 2, standings: standings))
-        // The phone moves on to hole 3: the standings now carry hole 3's scores (none yet).
-        _ = WatchMachine.reduce(&state, .pushed(Fixture.snapshot(sequence: 2, currentHole: 3)), Fixture.env(1))
-        _ = Fixture.tapRow(0, &state)
-        guard case .crown(let third) = state.screen else { Issue.record("no crown screen"); return }
-        #expect(third.hole == 3 && third.value == 4 && third.scoredStrokes == nil)
-        let effects = WatchMachine.reduce(&state, .pickHole(delta: -1), Fixture.env(2))
-        guard case .crown(let second) = state.screen else { Issue.record("no crown screen"); return }
-        #expect(second.hole == 2 && second.value == 2 && second.scoredStrokes == 2 && second.scoredBy == .phone)
-        #expect(effects.contains(.announce("Score for Jake. Already scored 2 by phone. Current value 2. Use Digital Crown to adjust. Double tap to save.")))
-        let unchanged = WatchMachine.reduce(&state, .save, Fixture.env(2))
-        #expect(!unchanged.contains { if case .enqueue = $0 { true } else { false } }, "nothing to save")
-        _ = Fixture.tapRow(0, &state)
-        _ = WatchMachine.reduce(&state, .pickHole(delta: -1), Fixture.env(2))
-        _ = WatchMachine.reduce(&state, .crown(detents: 1), Fixture.env(2))
-        let saved = WatchMachine.reduce(&state, .save, Fixture.env(3))
-        let event = try #require(saved.compactMap { if case .enqueue(let e) = $0 { e } else { nil } }.first)
-        #expect(event.hole == 2 && event.strokes == 3 && event.supersedesEventID == id, "the phone's 2, named (another device's: the hub lists a discrepancy)")
-        // Another round forgets it.
-        var other = Fixture.snapshot(sequence: 3, currentHole: 3)
-        other = StandingsSnapshot(hubID: "hub", sequence: 3, lastUpdatedAt: Fixture.epoch, round: RoundSnapshot(
-            id: UUID(), courseName: "Willow Creek", status: .active, currentHole: 3, holeCount: 9, holes: Fixture.holes, standings: other.round!.standings))
-        _ = WatchMachine.reduce(&state, .pushed(other), Fixture.env(4))
-        #expect(state.seenRoundID == other.round?.id && state.seenScores[ScoreKey(playerID: "id-Jake", hole: 2)] == nil)
-    }
-
     @Test("A long name in the Saved banner is shortened and the score stays")
     func bannerKeepsScore() {
         let standings = [Fixture.standing("Holyn Handley-Wutherspoon", 1, 0), Fixture.standing("Mike", 2, 1)]

@@ -439,35 +439,15 @@ public enum WatchMachine {
         return hole
     }
 
-    /// Each player's score on the current hole, kept for when that hole is no longer current
-    /// (`WatchState.seenScores`).
-    private static func remember(_ state: inout WatchState, _ round: RoundSnapshot?) {
-        guard let round else { return }
-        if state.seenRoundID != round.id { (state.seenScores, state.seenRoundID) = ([:], round.id) }
-        for standing in round.standings {
-            let key = ScoreKey(playerID: standing.playerID, hole: round.currentHole)
-            if let id = standing.currentHoleEventID, let strokes = standing.currentHoleStrokes, let device = standing.currentHoleDeviceID {
-                state.seenScores[key] = ScoreClaim(eventID: id, strokes: strokes, deviceID: device, reportedByPlayerID: "")
-            } else {
-                state.seenScores[key] = nil
-            }
-        }
-    }
-
     /// This watch's score in play for {player, hole} (its own unsent one first, else the one the
     /// standings name as this watch's), and the score that counts (the disputed hole's first
-    /// claim, else the hole's score: the current hole's from the standings, an earlier hole's as
-    /// this watch last saw it): what `ScoreWrite.plan` decides a Save from.
+    /// claim, or the current hole's score): what `ScoreWrite.plan` decides a Save from.
     static func claims(_ state: WatchState, playerID: PlayerID, hole: Int) -> (own: ScoreClaim?, counted: ScoreClaim?) {
         let standing = state.round?.standings.first { $0.playerID == playerID }
         var inPlay = standing?.disputes.first { $0.hole == hole }?.claims ?? []
         if inPlay.isEmpty, let standing, state.round?.currentHole == hole, let id = standing.currentHoleEventID,
            let strokes = standing.currentHoleStrokes, let device = standing.currentHoleDeviceID {
             inPlay = [ScoreClaim(eventID: id, strokes: strokes, deviceID: device, reportedByPlayerID: "")]
-        }
-        if inPlay.isEmpty, state.round?.currentHole != hole, state.seenRoundID == state.round?.id,
-           let seen = state.seenScores[ScoreKey(playerID: playerID, hole: hole)] {
-            inPlay = [seen]
         }
         let pending = state.pendingScores.last { $0.playerID == playerID && $0.hole == hole }.map(ScoreClaim.init)
         return (pending ?? inPlay.last { $0.deviceID == state.deviceID }, inPlay.first ?? pending)
@@ -570,7 +550,6 @@ public enum WatchMachine {
         state.snapshotProblem = nil
         state.snapshot = snapshot
         resolveWearer(&state, env)
-        remember(&state, snapshot.round)
         // A disputed hole stays known while the phone's standings still flag its player.
         let flagged = Set(snapshot.round?.standings.filter(\.discrepancy).map(\.playerID) ?? [])
         state.disputedKeys = state.disputedKeys.filter { flagged.contains($0.playerID) && snapshot.round?.id == previous?.round?.id }

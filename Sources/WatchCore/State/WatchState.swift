@@ -198,14 +198,6 @@ public struct WatchState: Sendable, Hashable {
     /// {player, hole} where the hub classified a score from this watch as a discrepancy, while the
     /// standings still flag that player: a score screen opened there says it is disputed.
     public var disputedKeys: Set<ScoreKey> = []
-    /// The score each {player, hole} of `seenRoundID` had when this watch last saw that hole as the
-    /// phone's current one. The standings carry the current hole's scores only, so this is what
-    /// score input on an earlier hole opens at and corrects. In memory, for the round: a watch
-    /// started mid-round knows the holes it has seen since, and a correction made on the phone
-    /// after the hole moved on is not seen here (a Save that corrects the older score is refused,
-    /// "score changed meanwhile", and said).
-    public var seenScores: [ScoreKey: ScoreClaim] = [:]
-    public var seenRoundID: UUID?
     /// Saved scores that could not be read back from the outbox (moved to its quarantine).
     public var unreadableScores = 0
     /// The last round the phone finished, shown as "Final" and then summed up on "No active round".
