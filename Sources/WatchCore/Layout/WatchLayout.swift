@@ -563,9 +563,9 @@ private struct Face {
         list.commands.append(.rect(track, HyzerColor.tertiary, cornerRadius: 2.5))
         list.commands.append(.rect(Rect(x: track.x, y: track.y + offset, width: track.width, height: thumbHeight), HyzerColor.scrollThumb, cornerRadius: 2.5))
         let first = top + 1, last = min(count, top + visible)
-        list.addElement(AccessibilityElement(.status, label: "Scroll position", value: "rows \(first) to \(last) of \(count)", frame: track))
+        list.addElement(AccessibilityElement(.status, label: "Scroll position", value: first == last ? "row \(first) of \(count)" : "rows \(first) to \(last) of \(count)", frame: track))
         guard let at = state.lastScrollAt, now.timeIntervalSince(at) < WatchState.scrollPositionShown else { return }
-        let text = "\(first)–\(last) of \(count)"
+        let text = first == last ? "\(first) of \(count)" : "\(first)–\(last) of \(count)"
         let pill: Rect, font: FontSpec
         if case .voice = state.screen {
             font = FontSpec(.sansBold, m.caption)
