@@ -331,6 +331,14 @@ struct WatchMachineTests {
         // Once the banner is gone, a refusal is news again.
         let later = WatchMachine.reduce(&state, try refusal("Jake", hole: 5), Fixture.env(60))
         #expect(later.contains(.haptic(.failure, value: nil)) && state.banner?.text == "Jake · hole 5: another round")
+        // With the app in the background nothing is felt or said; back in front, all of them are, once.
+        _ = WatchMachine.reduce(&state, .app(foreground: false), Fixture.env(120))
+        let away = try [refusal("Jake", hole: 6), refusal("Mike", hole: 6), refusal("Amy", hole: 6), refusal("Sarah", hole: 6)]
+            .enumerated().flatMap { WatchMachine.reduce(&state, $0.element, Fixture.env(130 + Double($0.offset) * 60)) }
+        #expect(away.isEmpty)
+        let back = WatchMachine.reduce(&state, .app(foreground: true), Fixture.env(600))
+        #expect(back.filter { $0 == .haptic(.failure, value: nil) }.count == 1 && state.banner?.text == "4 scores not accepted: another round")
+        #expect(back.contains(.announce("4 scores not accepted: Jake, 3 on hole 6; Mike, 3 on hole 6; Amy, 3 on hole 6; Sarah, 3 on hole 6. It was for another round: the phone has started a new one.")), "\(back)")
     }
 
     @Test("A wearer who is not in the round is said on the face, once per round")

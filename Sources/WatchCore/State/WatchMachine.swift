@@ -40,7 +40,7 @@ public enum WatchMachine {
         if state.appInBackground {
             switch input {
             case .tap(let point):
-                if WatchLayout.complicationSlots(state.metrics(env.size)).contains(where: { $0.frame.contains(point) }) { state.appInBackground = false }
+                if WatchLayout.complicationSlots(state.metrics(env.size)).contains(where: { $0.frame.contains(point) }) { return cameToFront(&state, env) }
                 return []
             case .crown, .save, .back, .voice, .pickHole, .voiceDraft: return []
             default: break
@@ -62,6 +62,7 @@ public enum WatchMachine {
             return news + staleness(&state, env)
         case .scrollTo, .wrist, .textSize, .reduceMotion: return setting(&state, input, env)
         case .app(let foreground):
+            if foreground, state.appInBackground { return cameToFront(&state, env) }
             state.appInBackground = !foreground
             return []
         case .liveMessageDropped:
@@ -168,10 +169,14 @@ public enum WatchMachine {
             // naming them all, felt once. Each is said with the ones before it: on a device the
             // next announcement cuts the last one off, so the last of a burst must tell all of it.
             // Each is also logged and kept in rejected.jsonl.
-            let together = !state.refusals.isEmpty
-                && state.banner.map { $0.text == refusalBanner(state.refusals) && $0.until > env.now } == true
+            let together = !state.refusals.isEmpty && (state.refusalsUntold
+                || state.banner.map { $0.text == refusalBanner(state.refusals) && $0.until > env.now } == true)
             state.refusals = together ? state.refusals + [refused] : [refused]
             state.banner = Banner(text: refusalBanner(state.refusals), style: .failure, until: env.now.addingTimeInterval(failureBannerDuration))
+            if state.appInBackground {
+                state.refusalsUntold = true
+                return []
+            }
             return (together ? [] : pulse(&state, .failure, value: nil, env)) + [.announce(refusalAnnouncement(state.refusals))]
         case .pairingRefused(let reason):
             state.banner = Banner(text: "Phone refused pairing: \(reason)", style: .failure, until: env.now.addingTimeInterval(failureBannerDuration))
@@ -695,12 +700,21 @@ public enum WatchMachine {
 
     /// The phone's reason as VoiceOver says it: the hub's own words, except where they carry ids
     /// (a round's, an event's), which nobody wants read out.
+    /// The app in front again: refusals that came meanwhile are felt, shown and said now.
+    private static func cameToFront(_ state: inout WatchState, _ env: WatchEnvironment) -> [WatchEffect] {
+        state.appInBackground = false
+        guard state.refusalsUntold else { return [] }
+        state.refusalsUntold = false
+        state.banner = Banner(text: refusalBanner(state.refusals), style: .failure, until: env.now.addingTimeInterval(failureBannerDuration))
+        return pulse(&state, .failure, value: nil, env) + [.announce(refusalAnnouncement(state.refusals))]
+    }
+
     /// "Score not accepted: Jake, 3 on hole 4. It was for another round…"; for several, "2 scores
-    /// not accepted: Jake, 3 on hole 4; Mike, 3 on hole 4. It was for…" (the first three named).
+    /// not accepted: Jake, 3 on hole 4; Mike, 3 on hole 4. It was for…" (the first three named, or all four).
     static func refusalAnnouncement(_ refusals: [RefusedScore]) -> String {
         guard let first = refusals.first else { return "" }
         guard refusals.count > 1 else { return "Score not accepted: \(first.spoken). \(first.spokenReason)" }
-        let named = refusals.prefix(3), more = refusals.count - named.count
+        let named = refusals.prefix(refusals.count == 4 ? 4 : 3), more = refusals.count - named.count
         let rest = more > 0 ? "; and \(more) more" : ""
         if Set(refusals.map(\.spokenReason)).count == 1 {
             return "\(refusals.count) scores not accepted: \(named.map(\.spoken).joined(separator: "; "))\(rest). \(first.spokenReason)"

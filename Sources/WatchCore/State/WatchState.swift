@@ -191,6 +191,9 @@ public struct WatchState: Sendable, Hashable {
     /// The refusals the failure banner tells of now ("Jake · hole 4"), with their short reasons:
     /// refusals arriving together (a queue drained after the round changed) are one banner.
     public var refusals: [RefusedScore] = []
+    /// Refusals came while the app was in the background (not running: nothing felt or said):
+    /// told when it is in front again, as a queued transfer reaches an app once it runs.
+    public var refusalsUntold = false
     /// Scores saved on the watch and not yet acked by the hub.
     public var pendingTransfers = 0
     /// Those scores themselves, oldest first: their rows are marked pending.
