@@ -109,6 +109,15 @@ struct WatchLayoutTests {
         #expect(shortest, "the largest sizes need the short forms")
     }
 
+    @Test("A name runs up to its own row's score: another player's +22 does not shorten it")
+    func nameRoomIsTheRows() {
+        func shown(besideScore other: Int) -> String? {
+            let state = Fixture.state(Fixture.snapshot(standings: [Fixture.standing("Bartholomew Richardson", 1, 0), Fixture.standing("Mike", 2, other)]))
+            return Self.frame(state, size: .mm41).texts.first { $0.hasPrefix("Bart") }
+        }
+        #expect(shown(besideScore: 22) == shown(besideScore: 1), "\(shown(besideScore: 22) ?? "none") / \(shown(besideScore: 1) ?? "none")")
+    }
+
     @Test("Long names are truncated to fit their row")
     func truncation() {
         let state = Fixture.state(Fixture.snapshot(standings: [Fixture.standing("Bartholomew Fitzgerald-Higginbotham", 1, 0)]))

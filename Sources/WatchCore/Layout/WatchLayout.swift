@@ -477,7 +477,11 @@ private struct Face {
         let scoreX = m.width - m.margin - c.scoreWidth
         let pending = !final && state.isPending(standing.playerID)
         let markWidth = measurer.width("!", c.nameFont) + m.margin * 0.75
-        let nameEnd = stacked ? m.width - m.margin : scoreX - m.margin * 0.5
+        let played = standing.holesPlayed > 0
+        let scoreText = played ? ScoreFormat.relativeToPar(standing.scoreRelativeToPar) : "-"
+        // The scores line up on their right edge; a name runs up to its own row's score ("E"), not
+        // to the widest score of the round ("+22"), which cut short names at 41 mm.
+        let nameEnd = stacked ? m.width - m.margin : m.width - m.margin - measurer.width(scoreText, c.scoreFont) - m.margin * 0.5
         let nameRoom = nameEnd - nameX - (standing.discrepancy ? markWidth : 0) - (pending ? markWidth : 0)
         let name = measurer.truncate(standing.name, font: c.nameFont, toFit: nameRoom)
         list.commands.append(.text(name, frame: Rect(x: nameX, y: nameLine.y, width: nameRoom, height: nameLine.height),
@@ -499,9 +503,8 @@ private struct Face {
             list.commands.append(.ring(Rect(x: markX, y: nameLine.y + (nameLine.height - d) / 2, width: d, height: d),
                                        HyzerColor.status.opacity(opacity), thickness: 3, cornerRadius: d / 2))
         }
-        let played = standing.holesPlayed > 0
         let tone = ScoreTone.forRound(relativeToPar: standing.scoreRelativeToPar, holesPlayed: standing.holesPlayed)
-        list.commands.append(.text(played ? ScoreFormat.relativeToPar(standing.scoreRelativeToPar) : "-",
+        list.commands.append(.text(scoreText,
                                    frame: Rect(x: scoreX, y: firstLine.y, width: c.scoreWidth, height: firstLine.height), font: c.scoreFont,
                                    color: color(played ? tone.color : HyzerColor.textSecondary), alignment: .trailing))
         // After the row's own text, so a row still reads "1 Sarah -2" while its arrow shows; only
