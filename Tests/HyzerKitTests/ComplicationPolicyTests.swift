@@ -97,6 +97,19 @@ import Testing
         #expect(off.consider(content(hole: 1, position: 1)) == nil)
     }
 
+    @Test("A round finished before anyone scored says Final on every family, not holes still to play")
+    func finishedWithNoHoles() {
+        let content = ComplicationContent(playerID: "guest:Ann", name: "Ann", position: nil, tied: false, scoreRelativeToPar: 0,
+                                          holesPlayed: 0, holeCount: 18, currentHole: 1, finished: true)
+        #expect(content.inline == "Final · Ann · no holes")
+        #expect(content.rectangular == ["Ann", "Final · no holes played"])
+        #expect(content.rectangularForms.last == ["Final · no holes played", "Final"])
+        #expect(content.spoken == "Ann, final, no holes played")
+        var playing = content
+        playing.finished = false
+        #expect(playing.rectangular == ["Ann", "18 holes to play"] && playing.inline == "Ann · no holes yet")
+    }
+
     @Test("A recorded round that cannot be played says what is wrong and what is allowed")
     func recordedRoundProblems() {
         let base = #"{"course": "C", "pars": [3, 3], "players": [{"name": "Ann", "strokes": [3, 4]}]}"#

@@ -304,7 +304,7 @@ struct WatchMachineTests {
         #expect(effects.first == .haptic(.failure, value: nil))
         // The banner says it in a few words that fit; the announcement says it whole.
         #expect(state.banner?.text == "Mike · hole 3: round is over")
-        #expect(effects.contains(.announce("Score not accepted: Mike, 4 on hole 3. The round is finished; it takes no more scores.")))
+        #expect(effects.contains(.announce("Score not accepted: Mike, 4 on hole 3. The round is over on the phone.")), "in words, not the hub's message: \(effects)")
         let shown = WatchLayout.displayList(state, now: Fixture.epoch, size: .mm41, measurer: .estimate, clock: nil).texts
         // On the smallest face it takes two lines rather than lose the why.
         #expect(shown.contains("Mike · hole 3") && shown.contains("round is over"), "\(shown)")

@@ -61,7 +61,7 @@ public struct ComplicationContent: Sendable, Hashable, Codable {
     /// yet", "Hyzer · no round".
     public var inline: String {
         guard hasRound, let name else { return "Hyzer · no round" }
-        guard position != nil else { return "\(name) · no holes yet" }
+        guard position != nil else { return finished ? "Final · \(name) · no holes" : "\(name) · no holes yet" }
         let toPar = ScoreFormat.relativeToPar(scoreRelativeToPar)
         return finished ? "Final · \(place) · \(toPar)" : "\(place) · \(toPar) · thru \(holesPlayed)"
     }
@@ -91,7 +91,7 @@ public struct ComplicationContent: Sendable, Hashable, Codable {
     /// old it is.
     public var rectangular: [String] {
         guard hasRound, let name else { return ["Hyzer", "No round"] }
-        guard position != nil else { return [name, "\(holeCount) holes to play"] }
+        guard position != nil else { return [name, finished ? "Final · no holes played" : "\(holeCount) holes to play"] }
         let toPar = ScoreFormat.relativeToPar(scoreRelativeToPar)
         return ["\(place) · \(name)", finished ? "Final · \(toPar)" : "\(toPar) · thru \(holesPlayed) of \(holeCount)"]
     }
@@ -104,7 +104,7 @@ public struct ComplicationContent: Sendable, Hashable, Codable {
         let firstName = name.split(separator: " ").first.map(String.init) ?? name
         let heading = position == nil ? [name] : firstName == name ? [lines[0]] : [lines[0], "\(place) · \(firstName)"]
         let toPar = ScoreFormat.relativeToPar(scoreRelativeToPar)
-        let detail = position == nil ? [lines[1], "\(holeCount) holes"]
+        let detail = position == nil ? [lines[1], finished ? "Final" : "\(holeCount) holes"]
             : finished ? [lines[1]] : [lines[1], "\(toPar) · thru \(holesPlayed)", toPar]
         return [heading, detail]
     }
@@ -112,7 +112,7 @@ public struct ComplicationContent: Sendable, Hashable, Codable {
     /// What VoiceOver says for the whole line: "Jake, second, 3 under par, thru 7 of 18 holes".
     public var spoken: String {
         guard hasRound, let name else { return "No round" }
-        guard let spokenPlace else { return "\(name), no holes yet" }
+        guard let spokenPlace else { return "\(name), \(finished ? "final, no holes played" : "no holes yet")" }
         return "\(name), \(spokenPlace), \(spokenToPar), \(finished ? "final" : "thru \(holesPlayed) of \(holeCount) holes")"
     }
 

@@ -728,6 +728,7 @@ public enum WatchMachine {
         case .wrongRound: "It was for another round: the phone has started a new one."
         case .invalidCorrection: "The score it corrects was replaced meanwhile: look at the hole again."
         case .eventIDInUse: "Its id is already another score's."
+        case .roundNotAcceptingScores: "The round is over on the phone."
         default: rejection.message
         }
     }
