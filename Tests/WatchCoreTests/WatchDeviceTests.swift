@@ -99,7 +99,13 @@ struct WatchDeviceTests {
             #expect(dump.rowsPerScreen >= 1)
         }
         let m = WatchMetrics(size: .mm41, textSize: .accessibility3)
-        #expect(m.stackedRows && WatchMetrics(size: .mm49, textSize: .accessibility1).stackedRows && !WatchMetrics(size: .mm49, textSize: .xxxLarge).stackedRows)
+        #expect(m.stackedRows && WatchMetrics(size: .mm49, textSize: .accessibility1).stackedRows && WatchMetrics(size: .mm41, textSize: .xxxLarge).stackedRows
+                && !WatchMetrics(size: .mm49, textSize: .xxLarge).stackedRows)
+        // At xxxl on the smallest watch a long name reads (on one line beside its score it was "…").
+        var xxxl = Fixture.state(Fixture.snapshot(standings: [Fixture.standing("Bartholomew Richardson", 1, 0), Fixture.standing("Mike", 2, 22)]))
+        xxxl.textSize = .xxxLarge
+        let name = WatchLayout.displayList(xxxl, now: Fixture.epoch, size: .mm41, measurer: .estimate).texts.first { $0.hasPrefix("B") }
+        #expect((name?.count ?? 0) >= 8, "\(name ?? "no name")")
         // The status bar's time is drawn at the header's size, inside the area kept for it.
         let list = WatchLayout.displayList(Fixture.state(), now: Fixture.epoch, size: .mm41, measurer: .estimate, clock: "18:35")
         let clock = list.commands.compactMap { command -> (Rect, FontSpec)? in

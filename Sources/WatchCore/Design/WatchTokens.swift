@@ -59,13 +59,13 @@ public enum TextSize: String, Sendable, Hashable, CaseIterable {
         return all[max(0, all.firstIndex(of: self)! - 1)]
     }
 
-    /// Accessibility sizes (ax1 up) leave a name too little room beside its position and score
-    /// (three letters at ax1 on 45 mm): rows then stack, position and score on the first line, the name on the
-    /// second across the row, as watchOS lays out lists at accessibility sizes.
+    /// From xxxl a name has too little room beside its position and score (none but "…" at 41 mm,
+    /// two letters at 45, three letters at ax1 on 45 mm): rows then stack, position and score on
+    /// the first line, the name on the second across the row, as watchOS lays out lists at large
+    /// sizes. At xxxl two lines are hardly taller than one (126 px against 119).
     func stacksRows(width: Double) -> Bool {
         switch self {
-        // From ax1 a position, a name and a score on one line leave a name three letters.
-        case .accessibility1, .accessibility2, .accessibility3: true
+        case .xxxLarge, .accessibility1, .accessibility2, .accessibility3: true
         default: false
         }
     }
