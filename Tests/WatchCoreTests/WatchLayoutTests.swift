@@ -109,6 +109,20 @@ struct WatchLayoutTests {
         #expect(shortest, "the largest sizes need the short forms")
     }
 
+    @Test("The voice overlay's title and hole take shorter forms ('Heard', 'Hole 9') before they are cut")
+    func voiceHeadingForms() {
+        var forms: Set<String> = []
+        for size in WatchSize.allCases {
+            for textSize in TextSize.allCases {
+                let texts = LayoutSweepTests.face(.voice, .fresh, size: size, textSize: textSize).texts
+                let heading = texts.filter { $0.hasPrefix("Scores") || $0 == "Heard" || $0.hasPrefix("Hole") }
+                #expect(heading.count == 2 && heading.allSatisfy { !$0.hasSuffix("…") }, "\(size) \(textSize): \(heading)")
+                forms.formUnion(heading)
+            }
+        }
+        #expect(forms.contains("Heard") && forms.contains("Hole 9"), "the largest sizes need the short forms: \(forms)")
+    }
+
     @Test("A name runs up to its own row's score: another player's +22 does not shorten it")
     func nameRoomIsTheRows() {
         func shown(besideScore other: Int) -> String? {

@@ -786,12 +786,15 @@ private struct Face {
         // "Not understood" narrows a little before it is cut beside the clock.
         let smallest = (titleFont.size * 0.8).rounded()
         while titleFont.size > smallest, measurer.width(title, titleFont) > titleFrame.width - 4 { titleFont.size -= 1 }
-        list.commands.append(.text(measurer.truncate(title, font: titleFont, toFit: titleFrame.width - 4), frame: titleFrame,
+        // Then a shorter form, as the leaderboard's header: "Heard", "Hole 12", "Par 3".
+        let shownTitle = measurer.firstFitting(overlay.failed ? [title] : [title, "Heard"], font: titleFont, toFit: titleFrame.width - 4)
+        list.commands.append(.text(shownTitle, frame: titleFrame,
                                    font: titleFont, color: overlay.failed ? HyzerColor.textPrimary : HyzerColor.textSecondary, alignment: .leading))
         let subtitle = "Hole \(overlay.hole) · par \(overlay.par)"
         let subtitleFont = FontSpec(.sans, (titleFont.size * 0.85).rounded())
         let subtitleFrame = Rect(x: m.titleInset, y: titleFrame.height - 4, width: titleFrame.width, height: WatchLayout.voiceTitleHeight(m) - titleFrame.height)
-        list.commands.append(.text(measurer.truncate(subtitle, font: subtitleFont, toFit: subtitleFrame.width), frame: subtitleFrame,
+        let shownSubtitle = measurer.firstFitting([subtitle, "Hole \(overlay.hole)"], font: subtitleFont, toFit: subtitleFrame.width)
+        list.commands.append(.text(shownSubtitle, frame: subtitleFrame,
                                    font: subtitleFont, color: HyzerColor.textSecondary, alignment: .leading))
         list.addElement(AccessibilityElement(.heading, label: title, value: subtitle,
                                              frame: Rect(x: m.titleInset, y: 0, width: titleFrame.width, height: WatchLayout.voiceTitleHeight(m))))
