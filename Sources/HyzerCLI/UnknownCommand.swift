@@ -38,7 +38,11 @@ extension ParsableCommand {
             guard !level.commands.isEmpty, !level.hasDefault else { return nil }
             guard let next = level.commands.first(where: { $0.name == token }) else {
                 let names = level.commands.map(\.name)
-                let near = names.map { (name: $0, edits: distance($0, token)) }.filter { $0.edits <= 2 }.min { $0.edits < $1.edits }?.name
+                // Two edits away, or the same word with another ending ("discrepancy" for
+                // "discrepancies": the first six letters and more alike).
+                let near = names.map { (name: $0, edits: distance($0, token)) }
+                    .filter { $0.edits <= 2 || ($0.name.commonPrefix(with: token).count >= 6 && $0.edits <= 3) }
+                    .min { $0.edits < $1.edits }?.name
                 let here = path.joined(separator: " ")
                 return "\(here): '\(token)' is not a command\(near.map { "; did you mean '\($0)'?" } ?? ".") "
                     + "Commands: \(names.joined(separator: ", ")). See '\(here) --help'."

@@ -174,6 +174,8 @@ struct HubCLITests {
         #expect(!FileManager.default.fileExists(atPath: home.url.appendingPathComponent("hub").path))
         // The parser's own `help` command still works, and a mistyped command after it is named.
         #expect(try await CLIProcess.run("hyzer-hub", ["help", "score"]).stdout.contains("USAGE: hyzer-hub score"))
+        let singular = try await CLIProcess.run("hyzer-hub", ["--home", home.path, "discrepancy"])
+        #expect(singular.status == 64 && singular.stderr.hasPrefix("hyzer-hub: 'discrepancy' is not a command; did you mean 'discrepancies'?"), "\(singular.stderr)")
         let help = try await CLIProcess.run("hyzer-hub", ["help", "scor"])
         #expect(help.status == 64 && help.stderr.hasPrefix("hyzer-hub: 'scor' is not a command; did you mean 'score'?"), "\(help.stderr)")
     }
