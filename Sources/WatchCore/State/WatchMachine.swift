@@ -698,8 +698,6 @@ public enum WatchMachine {
         return "\(refusals.count) scores not accepted" + (reasons.count == 1 ? ": \(refusals[0].reason)" : "")
     }
 
-    /// The phone's reason as VoiceOver says it: the hub's own words, except where they carry ids
-    /// (a round's, an event's), which nobody wants read out.
     /// The app in front again: refusals that came meanwhile are felt, shown and said now.
     private static func cameToFront(_ state: inout WatchState, _ env: WatchEnvironment) -> [WatchEffect] {
         state.appInBackground = false
@@ -723,6 +721,8 @@ public enum WatchMachine {
             + (more > 0 ? " And \(more) more." : "")
     }
 
+    /// The phone's reason as VoiceOver says it: the hub's own words, except where they carry ids
+    /// (a round's, an event's) or speak as the code does, which nobody wants read out.
     static func spokenReason(_ rejection: Rejection) -> String {
         switch rejection.reason {
         case .wrongRound: "It was for another round: the phone has started a new one."
