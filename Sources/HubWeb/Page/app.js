@@ -32,6 +32,8 @@ const shortOrdinal = (n) => n % 100 >= 11 && n % 100 <= 13 ? `${n}th` : `${n}${[
 const ordinal = (n) => n <= 10 ? ORDINALS[n] : shortOrdinal(n);
 // "You finished 2nd", "You finished tied 2nd": a sentence, where a row's column says "2" or "T2" (`place`).
 const finishedPlace = (s) => `${s.tied ? "tied " : ""}${shortOrdinal(s.position)}`;
+// The same read aloud: "second", "tied second".
+const spokenPlace = (s) => `${s.tied ? "tied " : ""}${ordinal(s.position)}`;
 const strokes = (n) => `${n} stroke${n === 1 ? "" : "s"}`;
 const capitalized = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 const holeTone = (rel) => rel < 0 ? "under-par" : rel === 0 ? "at-par" : rel === 1 ? "over-par" : "way-over";
@@ -495,7 +497,7 @@ function boardSheet() {
   if (!round) return null;
   const you = state.round?.you;
   const rows = round.standings.map((s) => h("li", { class: `board-row${s.playerID === you ? " you" : ""}`, "data-player": s.playerID,
-    "aria-label": `${s.position == null ? "No position" : s.tied ? `Tied ${ordinal(s.position)}` : capitalized(ordinal(s.position))}. ${s.name}. ${spokenToPar(s.scoreRelativeToPar)}. ${strokes(s.totalStrokes)} through ${s.holesPlayed} hole${s.holesPlayed === 1 ? "" : "s"}.${s.discrepancy ? " Disputed." : ""}` },
+    "aria-label": `${s.position == null ? "No position" : capitalized(spokenPlace(s))}. ${s.name}. ${spokenToPar(s.scoreRelativeToPar)}. ${strokes(s.totalStrokes)} through ${s.holesPlayed} hole${s.holesPlayed === 1 ? "" : "s"}.${s.discrepancy ? " Disputed." : ""}` },
     h("span", { class: `position${s.position === 1 ? " first" : ""}`, "aria-hidden": "true", text: place(s) }),
     h("span", { class: "who", "aria-hidden": "true" }, h("span", { class: "name", text: s.name }),
       h("span", { class: "caption", text: `${s.holesPlayed} of ${round.holeCount} holes${s.discrepancy ? " · disputed" : ""}` })),
@@ -712,7 +714,7 @@ function summaryCard(round, entry) {
   const you = entry?.you;
   const me = round.standings.find((s) => s.playerID === you);
   const won = winners(round);
-  const spoken = `Round complete at ${round.courseName}. ${won ? `${won.who.replace(" won", " finished first")} at ${spokenToPar(won.score.scoreRelativeToPar)}.` : "No scores were recorded."}${me && me.position ? ` You finished ${me.tied ? "tied " : ""}${ordinal(me.position)} at ${spokenToPar(me.scoreRelativeToPar)}.` : ""}`;
+  const spoken = `Round complete at ${round.courseName}. ${won ? `${won.who.replace(" won", " finished first")} at ${spokenToPar(won.score.scoreRelativeToPar)}.` : "No scores were recorded."}${me && me.position ? ` You finished ${spokenPlace(me)} at ${spokenToPar(me.scoreRelativeToPar)}.` : ""}`;
   return h("article", { class: "card summary", "aria-label": spoken },
     h("h2", { text: round.courseName }),
     h("p", { class: "caption", text: entry ? day(entry.createdAt) : "" }),
@@ -803,7 +805,7 @@ function historyView() {
   return [h("ul", { class: "rows", "aria-label": "Finished rounds, newest first" }, state.history.map((entry) => {
     const r = entry.round, won = winners(r), me = r.standings.find((s) => s.playerID === entry.you);
     const players = `${r.standings.length} player${r.standings.length === 1 ? "" : "s"}`;
-    const label = `${r.courseName}, ${day(entry.createdAt)}. ${won ? `${won.who} at ${spokenToPar(won.score.scoreRelativeToPar)}.` : "No scores."}${me?.position ? ` You finished ${me.tied ? "tied " : ""}${ordinal(me.position)}.` : ""}`;
+    const label = `${r.courseName}, ${day(entry.createdAt)}. ${won ? `${won.who} at ${spokenToPar(won.score.scoreRelativeToPar)}.` : "No scores."}${me?.position ? ` You finished ${spokenPlace(me)}.` : ""}`;
     return h("li", {}, h("button", { class: "card history-card", type: "button", "aria-label": label, onclick: () => openLayer({ kind: "history", id: r.id }) },
       h("h3", { text: r.courseName }), h("span", { class: "caption", text: `${day(entry.createdAt)} · ${players}` }),
       won ? h("span", { class: "line" }, `${won.who} at\u00a0`, h("span", { class: `score ${roundTone(won.score.scoreRelativeToPar, won.score.holesPlayed)}`, text: toPar(won.score.scoreRelativeToPar) }))
@@ -816,18 +818,14 @@ function historySheet(layer) {
   const entry = state.history.find((x) => x.round.id === layer.id);
   if (!entry) return null;
   return sheet("history", entry.round.courseName, `${day(entry.createdAt)} · ${holesPlayed(entry.round)} of ${entry.round.holeCount} holes played${entry.organizer ? ` · organized by ${entry.organizer}` : ""}`,
-    summaryRows(entry));
-}
-
-function summaryRows(entry) {
-  return finalRows(entry.round.standings, entry.you);
+    finalRows(entry.round.standings, entry.you));
 }
 
 // A finished round's standings, on the summary card and in the history sheet alike: the place
 // (the top three in the accent, as medals), the name with its strokes under it, the score.
 function finalRows(standings, you) {
   return h("ol", { class: "final" }, standings.map((s) => h("li", { class: s.playerID === you ? "you" : "",
-    "aria-label": `${s.position ? capitalized(`${s.tied ? "tied " : ""}${ordinal(s.position)}`) : "No position"}. ${s.name}. ${spokenToPar(s.scoreRelativeToPar)}. ${strokes(s.totalStrokes)}.` },
+    "aria-label": `${s.position ? capitalized(spokenPlace(s)) : "No position"}. ${s.name}. ${spokenToPar(s.scoreRelativeToPar)}. ${strokes(s.totalStrokes)}.` },
     h("span", { class: `position${s.position && s.position <= 3 ? " medal" : ""}`, "aria-hidden": "true", text: place(s) }),
     h("span", { class: "who", "aria-hidden": "true" }, h("span", { class: "name", text: s.name }), h("span", { class: "caption", text: strokes(s.totalStrokes) })),
     h("span", { class: `score ${roundTone(s.scoreRelativeToPar, s.holesPlayed)}`, "aria-hidden": "true", text: toPar(s.scoreRelativeToPar) }))));
