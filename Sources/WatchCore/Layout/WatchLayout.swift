@@ -786,7 +786,7 @@ private struct Face {
         // "Not understood" narrows a little before it is cut beside the clock.
         let smallest = (titleFont.size * 0.8).rounded()
         while titleFont.size > smallest, measurer.width(title, titleFont) > titleFrame.width - 4 { titleFont.size -= 1 }
-        // Then a shorter form, as the leaderboard's header: "Heard", "Hole 12", "Par 3".
+        // Then a shorter form, as the leaderboard's header: "Heard"; under it "Hole 12".
         let shownTitle = measurer.firstFitting(overlay.failed ? [title] : [title, "Heard"], font: titleFont, toFit: titleFrame.width - 4)
         list.commands.append(.text(shownTitle, frame: titleFrame,
                                    font: titleFont, color: overlay.failed ? HyzerColor.textPrimary : HyzerColor.textSecondary, alignment: .leading))
