@@ -69,6 +69,23 @@ struct WatchSessionTests {
         }
     }
 
+    @Test("Standings held as the application context while the app is in the background are as old on return as the clock says: advance-clock's time passed for them too")
+    func contextAgesWithTheClock() throws {
+        let home = try TemporaryHome()
+        let session = try Self.session(home)
+        session.send(.snapshot(Fixture.snapshot(sequence: 1, at: Date())))
+        session.setApp(foreground: false)
+        session.send(.pushed(Fixture.snapshot(sequence: 2, at: Date())))
+        session.advanceClock(by: 600)
+        session.setApp(foreground: true)
+        #expect(session.current.snapshot?.sequence == 2)
+        let age = try #require(session.current.age(at: session.now()))
+        #expect(age >= 600 && age < 660, "the context delivered on return is \(age) s old")
+        // Standings the phone stamps after the advance are as new as they are.
+        session.send(.snapshot(Fixture.snapshot(sequence: 3, at: Date())))
+        #expect(try #require(session.current.age(at: session.now())) < 60)
+    }
+
     @Test("At launch the watch shows what reached it before, not the phone's own file: that is read only with --same-machine-file, and only while the phone is in reach")
     func launchShowsTheContainer() async throws {
         let home = try TemporaryHome()

@@ -72,8 +72,8 @@ public final class WatchSession: Sendable {
     private struct Shell {
         /// What the face shows and the rules act on (`WatchMachine`).
         var watch: WatchState
-        /// What `advance-clock` added to real time.
-        var clockOffset: TimeInterval = 0
+        /// What `advance-clock` added to real time, and since when.
+        var clock = AdvancedClock()
         var hapticCounts: [HapticKind: Int] = [:]
         var link = LinkState()
         var snapshotWatcher: FileChangeWatcher?
@@ -120,17 +120,17 @@ public final class WatchSession: Sendable {
     // MARK: Clock
 
     /// The watch's clock: real time plus whatever `advance-clock` added.
-    public func now() -> Date { Date().addingTimeInterval(shell.withLockedValue { $0.clockOffset }) }
+    public func now() -> Date { Date().addingTimeInterval(shell.withLockedValue { $0.clock.offset }) }
 
     public func advanceClock(by interval: TimeInterval) {
-        shell.withLockedValue { $0.clockOffset += interval }
+        shell.withLockedValue { $0.clock.advance(by: interval, at: Date()) }
         changed()
     }
 
     private func environment() -> WatchEnvironment {
-        let offset = shell.withLockedValue { $0.clockOffset }
-        return WatchEnvironment(now: Date().addingTimeInterval(offset), size: configuration.size,
-                                hubTimeToWatchTime: { $0.addingTimeInterval(offset) })
+        let clock = shell.withLockedValue { $0.clock }
+        return WatchEnvironment(now: Date().addingTimeInterval(clock.offset), size: configuration.size,
+                                hubTimeToWatchTime: { $0.addingTimeInterval(clock.offset(at: $0)) })
     }
 
     // MARK: Running
@@ -550,4 +550,21 @@ public struct AccessibilityDump: Sendable, Codable, Hashable {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return try encoder.encode(self) + Data("\n".utf8)
     }
+}
+
+/// The watch's clock as `advance-clock` moves it: real time plus an offset that grows at each
+/// advance. The phone's clock is real time; a time it stamped is mapped with the offset of its own
+/// moment, so standings stamped before an advance are older by it, as they would be on a device
+/// where that time passed (the application context held while the app was in the background, the
+/// phone's file read on return).
+struct AdvancedClock: Sendable {
+    /// Each advance: from when (real time) and the offset from then on.
+    private var steps: [(since: Date, offset: TimeInterval)] = []
+
+    var offset: TimeInterval { steps.last?.offset ?? 0 }
+
+    mutating func advance(by interval: TimeInterval, at now: Date) { steps.append((now, offset + interval)) }
+
+    /// The offset in force at `date` (real time).
+    func offset(at date: Date) -> TimeInterval { steps.last { $0.since <= date }?.offset ?? 0 }
 }
