@@ -123,6 +123,19 @@ struct WatchLayoutTests {
         #expect(forms.contains("Heard") && forms.contains("Hole 9"), "the largest sizes need the short forms: \(forms)")
     }
 
+    @Test("The voice overlay keeps its names readable at every size and text size: a short name whole, a long one to its first name (rows stack at large text)")
+    func voiceRowNames() {
+        for size in WatchSize.allCases {
+            for textSize in TextSize.allCases {
+                let texts = LayoutSweepTests.face(.voice, .fresh, size: size, textSize: textSize).texts
+                #expect(texts.contains("Jake"), "\(size) \(textSize): \(texts)")
+                #expect(texts.contains { $0.hasPrefix("Holyn") }, "\(size) \(textSize): \(texts)")
+                // Nothing else is cut: the long name only.
+                #expect(texts.filter { $0.hasSuffix("…") }.allSatisfy { "Holyn Handley-Montgomery".hasPrefix($0.dropLast()) }, "\(size) \(textSize): \(texts)")
+            }
+        }
+    }
+
     @Test("A name runs up to its own row's score: another player's +22 does not shorten it")
     func nameRoomIsTheRows() {
         func shown(besideScore other: Int) -> String? {

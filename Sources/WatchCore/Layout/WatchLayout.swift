@@ -859,13 +859,24 @@ private struct Face {
     func voiceRow(_ index: Int, of overlay: VoiceOverlay, into list: inout DisplayList) -> AccessibilityElement {
         let row = overlay.rows[index]
         let frame = WatchLayout.voiceRowFrame(index, of: overlay.rows.count, firstRow: overlay.firstRow, size: size, textSize: state.textSize)
+        // Stacked (large text), as the leaderboard's rows are: the name across the first line, what
+        // it needs and the score on the second (beside the score a name had room for a letter or two).
+        let stacked = m.stackedRows
+        let lineHeight = stacked ? (frame.height - 8) / 2 : frame.height
+        let nameLine = Rect(x: frame.x, y: frame.y + (stacked ? 4 : 0), width: frame.width, height: lineHeight)
+        let scoreLine = stacked ? Rect(x: frame.x, y: nameLine.y + lineHeight, width: frame.width, height: lineHeight) : frame
         // The type grows with the text size as far as the row's height lets it.
-        let nameFont = FontSpec(.sansBold, min(m.rowText, (frame.height * 0.6).rounded()))
-        let scoreFont = FontSpec(.sansBold, min(m.title, (frame.height * 0.75).rounded()))
+        let nameFont = FontSpec(.sansBold, min(m.rowText, (lineHeight * (stacked ? 0.8 : 0.6)).rounded()))
+        let scoreFont = FontSpec(.sansBold, min(m.title, (scoreLine.height * (stacked ? 0.9 : 0.75)).rounded()))
         let scoreWidth = measurer.width("10?", scoreFont)
         let selected = overlay.selected == index
         if selected {
             list.commands.append(.rect(frame, HyzerColor.elevated, cornerRadius: 12))
+        }
+        if stacked {
+            // Two-line rows need a rule between them, or a score reads as the next row's.
+            list.commands.append(.rect(Rect(x: frame.x + m.margin * 0.5, y: frame.y + frame.height - 2, width: frame.width - m.margin, height: 2),
+                                       HyzerColor.tertiary, cornerRadius: 1))
         }
         let ready = row.isReady
         // An unresolved name shows what was heard, or who it could be, with "?".
@@ -877,43 +888,51 @@ private struct Face {
         } else {
             (name, mark) = (row.heard.isEmpty ? "(no name)" : row.heard, "?")
         }
-        let nameRoom = frame.width - scoreWidth - m.margin * 1.5
+        let besideScore = frame.width - scoreWidth - m.margin * 1.5
+        let nameRoom = stacked ? frame.width - m.margin : besideScore
         // The "?" stays when a long name is cut short.
         let shown = measurer.truncate(name, font: nameFont, toFit: nameRoom - measurer.width(mark, nameFont)) + mark
         let nameColor = ready ? HyzerColor.textPrimary : HyzerColor.textSecondary
         // What an unresolved row needs, under its name when the row has room.
-        let disputes: String? = row.existingStrokes.flatMap { was in
+        // Its forms, the first that fits shown (the last cut if none does); VoiceOver reads the first.
+        let disputes: [String]? = row.existingStrokes.flatMap { was in
             guard let value = row.value, was != value else { return nil }
-            return row.existingBy == .thisWatch ? "Replaces \(was)" : "\(row.existingBy?.name ?? "Phone") has \(was): disputes"
+            let who = row.existingBy?.name ?? "Phone"
+            return row.existingBy == .thisWatch ? ["Replaces \(was)"] : ["\(who) has \(was): disputes", "\(who) has \(was)"]
         }
-        let note: String? = ready ? disputes
-            : row.player == nil && row.candidates.count > 1 ? row.candidates.map(\.name).joined(separator: " or ") + " · tap"
-            : row.player == nil && row.candidates.count == 1 ? "Heard \"\(row.heard)\" · tap"
-            : row.player == nil ? "Not in this round"
-            : row.scoreRefused ? "\"\(row.said)\" is out of range · tap"
-            : row.value == nil ? "No score heard · tap" : "Named twice · tap"
-        let noteFont = FontSpec(.sans, m.caption * 0.85)
-        let withNote = note != nil && frame.height >= m.rowText * 1.3 + noteFont.size * 1.3
+        let notes: [String]? = ready ? disputes
+            : row.player == nil && row.candidates.count > 1 ? [row.candidates.map(\.name).joined(separator: " or ") + " · tap", row.candidates.map(\.name).joined(separator: " or ")]
+            : row.player == nil && row.candidates.count == 1 ? ["Heard \"\(row.heard)\" · tap", "Heard \"\(row.heard)\""]
+            : row.player == nil ? ["Not in this round", "Not in round"]
+            : row.scoreRefused ? ["\"\(row.said)\" is out of range · tap", "\"\(row.said)\" out of range", "Out of range"]
+            : row.value == nil ? ["No score heard · tap", "No score heard", "No score"] : ["Named twice · tap", "Named twice"]
+        let note = notes?.first
+        // Smaller than the name, on a stacked row's second line too.
+        let noteFont = FontSpec(.sans, min(m.caption * 0.85, (lineHeight * 0.6).rounded()))
+        let withNote = note != nil && (stacked || frame.height >= m.rowText * 1.3 + noteFont.size * 1.3)
         let noteColor = ready ? HyzerColor.status : HyzerColor.textSecondary
-        let nameHeight = withNote ? frame.height * 0.62 : frame.height
-        list.commands.append(.text(shown, frame: Rect(x: frame.x + m.margin * 0.5, y: frame.y, width: nameRoom, height: nameHeight),
+        let nameHeight = withNote && !stacked ? frame.height * 0.62 : lineHeight
+        list.commands.append(.text(shown, frame: Rect(x: frame.x + m.margin * 0.5, y: nameLine.y, width: nameRoom, height: nameHeight),
                                    font: nameFont, color: nameColor, alignment: .leading))
         if withNote, let note {
-            list.commands.append(.text(measurer.truncate(note, font: noteFont, toFit: nameRoom),
-                                       frame: Rect(x: frame.x + m.margin * 0.5, y: frame.y + nameHeight - noteFont.size * 0.2, width: nameRoom, height: noteFont.size * 1.3),
+            let noteFrame = stacked ? Rect(x: frame.x + m.margin * 0.5, y: scoreLine.y, width: besideScore, height: scoreLine.height)
+                : Rect(x: frame.x + m.margin * 0.5, y: frame.y + nameHeight - noteFont.size * 0.2, width: nameRoom, height: noteFont.size * 1.3)
+            list.commands.append(.text(measurer.firstFitting(notes ?? [note], font: noteFont, toFit: noteFrame.width), frame: noteFrame,
                                        font: noteFont, color: noteColor, alignment: .leading))
         }
-        // The dotted leader from the name to the score.
-        let leaderStart = frame.x + m.margin * 0.5 + measurer.width(shown, nameFont) + m.margin * 0.5
-        let leaderEnd = frame.x + frame.width - scoreWidth - m.margin * 0.5
-        var x = leaderStart
-        while x + 4 <= leaderEnd {
-            list.commands.append(.rect(Rect(x: x, y: frame.y + nameHeight * 0.62, width: 3, height: 3), HyzerColor.textSecondary.opacity(0.6), cornerRadius: 1.5))
-            x += 10
+        // The dotted leader from the name to the score, on one line, and only after a whole name
+        // (a dot or two after "Alex…" reads as part of it).
+        if !stacked, shown == name + mark {
+            let leaderEnd = frame.x + frame.width - scoreWidth - m.margin * 0.5
+            var x = frame.x + m.margin * 0.5 + measurer.width(shown, nameFont) + m.margin * 0.5
+            while x + 4 <= leaderEnd {
+                list.commands.append(.rect(Rect(x: x, y: frame.y + nameHeight * 0.62, width: 3, height: 3), HyzerColor.textSecondary.opacity(0.6), cornerRadius: 1.5))
+                x += 10
+            }
         }
         let value = row.value.map(String.init) ?? "?"
         let tone = row.value.map { ScoreTone.forHole(relativeToPar: $0 - overlay.par).color } ?? HyzerColor.textSecondary
-        list.commands.append(.text(value, frame: Rect(x: frame.x + frame.width - scoreWidth - m.margin * 0.5, y: frame.y, width: scoreWidth, height: frame.height),
+        list.commands.append(.text(value, frame: Rect(x: frame.x + frame.width - scoreWidth - m.margin * 0.5, y: scoreLine.y, width: scoreWidth, height: scoreLine.height),
                                    font: scoreFont, color: ready ? tone : HyzerColor.textSecondary, alignment: .trailing))
         let spokenValue = row.value.map { "\(ScoreFormat.spokenNumber($0)), \(ScoreFormat.spokenHoleRelative($0 - overlay.par))" } ?? "no score"
         return AccessibilityElement(.row, label: name + (mark.isEmpty ? "" : ", unsure"),
@@ -933,9 +952,9 @@ private struct Face {
             }
             let hintFont = FontSpec(.sans, (26 * m.band).rounded())
             let hintFrame = Rect(x: button.x, y: bar.y - hintFont.size * 1.6, width: button.width, height: hintFont.size * 1.4)
-            // "Tap to correct" where the whole sentence does not fit.
-            let hint = measurer.width("Tap a score to correct", hintFont) <= hintFrame.width ? "Tap a score to correct" : "Tap to correct"
-            list.commands.append(.text(measurer.truncate(hint, font: hintFont, toFit: hintFrame.width), frame: hintFrame, font: hintFont,
+            // Shorter forms where the whole sentence does not fit.
+            let hint = measurer.firstFitting(["Tap a score to correct", "Tap to correct", "Tap to fix"], font: hintFont, toFit: hintFrame.width)
+            list.commands.append(.text(hint, frame: hintFrame, font: hintFont,
                                        color: HyzerColor.textSecondary, alignment: .center))
             let seconds = max(0, (overlay.deadline ?? now).timeIntervalSince(now))
             list.addElement(AccessibilityElement(.status, label: "Auto-saving", value: String(format: "in %.1f seconds", seconds),
