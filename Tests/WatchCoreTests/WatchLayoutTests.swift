@@ -136,6 +136,33 @@ struct WatchLayoutTests {
         }
     }
 
+    @Test("Score input's number is the largest text and does not shrink from xxxl up; the name and par give way first, never below their size at l")
+    func crownNumberGrows() {
+        for size in WatchSize.allCases {
+            var sizes: [TextSize: (name: Double, number: Double, par: Double)] = [:]
+            for textSize in TextSize.allCases {
+                let list = LayoutSweepTests.face(.crown, .fresh, size: size, textSize: textSize)
+                let fonts = list.commands.compactMap { command -> (String, Double)? in
+                    if case .text(let text, _, let font, _, _) = command { (text, font.size) } else { nil }
+                }
+                // The name is drawn just before the number, par just after.
+                guard let at = fonts.firstIndex(where: { $0.0 == "3" }), at > 0, at + 1 < fonts.count else {
+                    Issue.record("\(size) \(textSize): no number in \(fonts)")
+                    continue
+                }
+                sizes[textSize] = (fonts[at - 1].1, fonts[at].1, fonts[at + 1].1)
+                #expect(fonts[at].1 == fonts.map(\.1).max(), "\(size) \(textSize): \(fonts)")
+            }
+            guard let l = sizes[.large] else { continue }
+            for textSize in TextSize.allCases where textSize.scale >= 1 {
+                guard let here = sizes[textSize] else { continue }
+                #expect(here.name >= l.name && here.par >= l.par, "\(size) \(textSize): \(here) against \(l) at l")
+            }
+            let large = [TextSize.xxxLarge, .accessibility1, .accessibility2, .accessibility3].compactMap { sizes[$0]?.number }
+            #expect(large == large.sorted(), "\(size): the number from xxxl to ax3 is \(large)")
+        }
+    }
+
     @Test("A name runs up to its own row's score: another player's +22 does not shorten it")
     func nameRoomIsTheRows() {
         func shown(besideScore other: Int) -> String? {

@@ -617,12 +617,18 @@ private struct Face {
         let button = WatchLayout.saveButton(size: size, textSize: state.textSize)
         let nameTop = headingFrame.y + headingFrame.height + (entry.scoredStrokes == nil ? 0 : headingFont.size * 0.7)
         // The name, the number and par stack between the top and Save; at large text sizes they
-        // shrink together to fit, the number staying the largest, rather than Save covering the
-        // number or par falling off the face.
-        let wanted = m.title * 1.5 + m.hero * 1.25 + m.caption * 1.5
-        let fit = max(0.4, min(1, (button.y - 8 - nameTop) / wanted))
-        let nameFont = FontSpec(.sansBold, (m.title * fit).rounded()), heroFont = FontSpec(.sansBold, (m.hero * fit).rounded())
-        let parFont = FontSpec(.sans, (m.caption * fit).rounded()), relativeFont = FontSpec(.sansBold, (m.caption * fit).rounded())
+        // shrink to fit rather than Save covering the number or par falling off the face. The name
+        // and par grow as the bands do (the hole above, Save below) and give way first, down to
+        // their size at the default text size (l); then the number. So from xxxl up (where the
+        // bands stop growing) the number does not shrink as the text size grows: large text is for
+        // it, and it read smaller at ax3 than at xxxl when all three shrank together.
+        let space = button.y - 8 - nameTop
+        let nameWanted = (44 * m.band).rounded(), parWanted = (26 * m.band).rounded()
+        let numberWanted = m.hero * 1.25, restWanted = nameWanted * 1.5 + parWanted * 1.5
+        let restFit = max(min(1, 1 / m.band), min(1, (space - numberWanted) / restWanted))
+        let numberFit = max(0.4, min(1, (space - restWanted * restFit) / numberWanted))
+        let nameFont = FontSpec(.sansBold, (nameWanted * restFit).rounded()), heroFont = FontSpec(.sansBold, (m.hero * numberFit).rounded())
+        let parFont = FontSpec(.sans, (parWanted * restFit).rounded()), relativeFont = FontSpec(.sansBold, (parWanted * restFit).rounded())
         let name = measurer.truncate(entry.playerName, font: nameFont, toFit: m.width - m.margin * 2)
         let nameFrame = Rect(x: m.margin, y: nameTop, width: m.width - m.margin * 2, height: nameFont.size * 1.5)
         list.commands.append(.text(name, frame: nameFrame, font: nameFont, color: HyzerColor.textPrimary, alignment: .center))
