@@ -254,14 +254,23 @@ def scenario(url, home, shots):
         fits(driver, "the setup at 200 % text")
         driver.execute_script("document.documentElement.style.fontSize = ''")
         tap(driver, "Maple Hill", By.XPATH, "//input[@value='Maple Hill']")
-        for name in ["Jake", "Mike"]:
+        for name in ["Jake Thompson", "Mike Rivera"]:
             type_into(driver, "add-player", name)
             wait(driver, f"{name} added", lambda: name in driver.find_element(By.CSS_SELECTOR, ".chips").text)
-        type_into(driver, "add-guest", "Sarah")
-        wait(driver, "Sarah added", lambda: "Sarah (guest)" in driver.find_element(By.CSS_SELECTOR, ".chips").text)
+        type_into(driver, "add-guest", "Sarah Handley-Montgomery")
+        wait(driver, "Sarah added", lambda: "Sarah Handley-Montgomery (guest)" in driver.find_element(By.CSS_SELECTOR, ".chips").text)
         shot(driver, shots, "setup")
         tap(driver, "Start Round", By.XPATH, "//button[text()='Start Round']")
         wait(driver, "the new round", lambda: "Maple Hill" in driver.find_element(By.ID, "title").text)
+        # The pill names players by first name, as the spec writes it ("1. Jake -2  2. Mike -1"):
+        # three long names all show at once on a phone (full names showed one and a half).
+        shown = wait(driver, "the pill's entries", lambda: driver.execute_script("""
+            const box = document.querySelector('.pill-entries').getBoundingClientRect();
+            return [...document.querySelectorAll('.pill-entry')].filter(e => {
+                const r = e.getBoundingClientRect();
+                return r.left >= box.left - 1 && r.right <= box.right + 1;
+            }).map(e => e.textContent.trim());"""))
+        check(len(shown) == 3 and all(entry.split()[-2] in ("Jake", "Mike", "Sarah") for entry in shown), f"the pill shows {shown}")
         check("guest:" in run("hyzer-hub", "--home", home, "round", "show", "--json"), "the guest was not added as a guest")
         errors = errors_in_console(driver)
         check(not errors, f"the browser's console: {errors[:3]}")
