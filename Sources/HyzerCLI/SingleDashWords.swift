@@ -7,7 +7,8 @@ extension ParsableCommand {
     /// worked. No Hyzer command has a one-letter option but `-h`, so a word after one dash (not a
     /// negative number, which `explainNegativeNumbers` speaks of) is a long option mistyped: this
     /// says so and ends the process with the parser's usage status (64), before anything runs.
-    /// Words after `--` are left alone. Call it first thing in `main`.
+    /// Words after `--` are left alone. A long option with the letters of `--help` swapped is
+    /// answered the same way. Call it first thing in `main`.
     public static func refuseSingleDashWords(in arguments: [String] = Array(CommandLine.arguments.dropFirst())) {
         guard let message = singleDashWordMessage(in: arguments) else { return }
         FileHandle.standardError.write(Data((message + "\n").utf8))
@@ -18,8 +19,13 @@ extension ParsableCommand {
     static func singleDashWordMessage(in arguments: [String]) -> String? {
         for token in arguments {
             if token == "--" { return nil }
-            guard token.count > 2, token.hasPrefix("-"), !token.hasPrefix("--"), !isNegativeNumber(token) else { continue }
             let name = configuration.commandName ?? "this command"
+            // The letters of --help in another order (--hlep): the parser, counting edits, offered
+            // "--home" for it.
+            if token != "--help", token.hasPrefix("--"), token.sorted() == "--help".sorted() {
+                return "\(name): \(token) is not an option; did you mean --help? See '\(name) --help'."
+            }
+            guard token.count > 2, token.hasPrefix("-"), !token.hasPrefix("--"), !isNegativeNumber(token) else { continue }
             let word = token.dropFirst().split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
             return "\(name): \(token) is not an option. Long options take two dashes (--\(word)); the only one-letter option is -h (help). See '\(name) --help'."
         }

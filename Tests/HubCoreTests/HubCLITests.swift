@@ -187,6 +187,9 @@ struct HubCLITests {
         #expect(result.status == 64)
         #expect(result.stderr == "hyzer-hub: -home is not an option. Long options take two dashes (--home); the only one-letter option is -h (help). See 'hyzer-hub --help'.\n")
         #expect(result.stdout == "")
+        // --help with two letters swapped is taken for it (the parser offered --home).
+        let swapped = try await CLIProcess.run("hyzer-hub", ["--home", home.path, "score", "--hlep"])
+        #expect(swapped.status == 64 && swapped.stderr == "hyzer-hub: --hlep is not an option; did you mean --help? See 'hyzer-hub --help'.\n", "\(swapped.stderr)")
         // After `--`, a word is an argument, not an option: the parser, not this check, answers it.
         let afterDashes = try await CLIProcess.run("hyzer-hub", ["--home", home.path, "score", "--", "-Jake", "3"])
         #expect(!afterDashes.stderr.contains("is not an option"), "\(afterDashes.stderr)")
