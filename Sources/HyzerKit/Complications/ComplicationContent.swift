@@ -88,24 +88,21 @@ public struct ComplicationContent: Sendable, Hashable, Codable {
     public var gauge: Double { holeCount > 0 ? min(1, Double(holesPlayed) / Double(holeCount)) : 0 }
 
     /// Rectangular: a heading and a line ("2nd · Jake", "-3 · thru 7 of 18"); the face adds how
-    /// old it is.
-    public var rectangular: [String] {
-        guard hasRound, let name else { return ["Hyzer", "No round"] }
-        guard position != nil else { return [name, finished ? "Final · no holes played" : "\(holeCount) holes to play"] }
-        let toPar = ScoreFormat.relativeToPar(scoreRelativeToPar)
-        return ["\(place) · \(name)", finished ? "Final · \(toPar)" : "\(toPar) · thru \(holesPlayed) of \(holeCount)"]
-    }
+    /// old it is. The longest of `rectangularForms`.
+    public var rectangular: [String] { rectangularForms.map { $0[0] } }
 
-    /// Each line of `rectangular` with its shorter forms, longest first (see `inlineForms`):
-    /// "T2 · Jake Smith" then "T2 · Jake"; "-3 · thru 7 of 18", "-3 · thru 7", then "-3".
+    /// Each line of the rectangular family with its shorter forms, longest first (see
+    /// `inlineForms`): "T2 · Jake Smith" then "T2 · Jake"; "-3 · thru 7 of 18", "-3 · thru 7",
+    /// then "-3".
     public var rectangularForms: [[String]] {
-        let lines = rectangular
-        guard hasRound, let name, lines.count == 2 else { return lines.map { [$0] } }
+        guard hasRound, let name else { return [["Hyzer"], ["No round"]] }
+        guard position != nil else {
+            return [[name], finished ? ["Final · no holes played", "Final"] : ["\(holeCount) holes to play", "\(holeCount) holes"]]
+        }
         let firstName = name.split(separator: " ").first.map(String.init) ?? name
-        let heading = position == nil ? [name] : firstName == name ? [lines[0]] : [lines[0], "\(place) · \(firstName)"]
         let toPar = ScoreFormat.relativeToPar(scoreRelativeToPar)
-        let detail = position == nil ? [lines[1], finished ? "Final" : "\(holeCount) holes"]
-            : finished ? [lines[1]] : [lines[1], "\(toPar) · thru \(holesPlayed)", toPar]
+        let heading = ["\(place) · \(name)"] + (firstName == name ? [] : ["\(place) · \(firstName)"])
+        let detail = finished ? ["Final · \(toPar)"] : ["\(toPar) · thru \(holesPlayed) of \(holeCount)", "\(toPar) · thru \(holesPlayed)", toPar]
         return [heading, detail]
     }
 
