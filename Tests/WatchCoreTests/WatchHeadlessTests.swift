@@ -382,6 +382,14 @@ extension WatchHeadlessTests {
         #expect(try Self.pngSize(home.url.appendingPathComponent("back.png")) != nil)
         let wrong = try await Self.ctl(home, "dance")
         #expect(wrong.status == 1 && wrong.stderr.contains("unknown command \"dance\""), "\(wrong.stderr)")
+        // A control the screen does not show fails, so a script whose tap missed does not go on as
+        // if it had saved (it answered ok and did nothing).
+        for (step, reason) in [(["save"], "the screen is leaderboard: there is no Save on it"), (["hole", "+1"], "the screen is leaderboard: hole moves"),
+                               (["back"], "the screen is leaderboard: there is nothing to go back from")] {
+            let result = try await CLIProcess.run("hyzer-watch", ["ctl", "--home", home.path, "--timeout", "20"] + step)
+            #expect(result.status == 1 && result.stderr.contains(reason), "\(step): \(result.stderr)")
+        }
+        #expect(try await Self.ctl(home, "expect-pending", "0").status == 0)
         #expect(try await Self.ctl(home, "quit").status == 0)
         #expect(await watch.waitForExit(timeout: .seconds(30)) == 0)
         let gone = try await Self.ctl(home, "link", "down")

@@ -124,9 +124,18 @@ public final class ScenarioRunner {
         case .crown(let detents):
             for _ in 0..<abs(detents) { session.send(.crown(detents: Double(detents.signum()))) }
         case .voice(let transcript): session.send(.voice(transcript))
-        case .save: session.send(.save)
-        case .back: session.send(.back)
-        case .hole(let delta): session.send(.pickHole(delta: delta))
+        case .save:
+            try onScreen(["crown", "voice"], line, "there is no Save on it: tap a player first (score input), or voice \"…\"")
+            if case .voice(let overlay) = session.current.screen, overlay.failed {
+                throw .commandFailed(line: line.number, text: line.text, reason: "the voice overlay heard no scores to save: back, or voice again")
+            }
+            session.send(.save)
+        case .back:
+            try onScreen(["crown", "voice", "final"], line, "there is nothing to go back from")
+            session.send(.back)
+        case .hole(let delta):
+            try onScreen(["crown"], line, "hole moves score input to another hole: tap a player first")
+            session.send(.pickHole(delta: delta))
         case .wait(let seconds): host.pump(for: seconds)
         case .advanceClock(let seconds): session.advanceClock(by: seconds)
         case .setClock(let date): session.advanceClock(by: date.timeIntervalSince(session.now()))
@@ -186,6 +195,14 @@ public final class ScenarioRunner {
         case .quit:
             break
         }
+    }
+
+    /// A command for a control the screen does not show fails, naming the screen: a script whose
+    /// `tap` missed must not go on as if its `save` had saved (it printed "ok" and did nothing).
+    private func onScreen(_ screens: Set<String>, _ line: ScenarioLine, _ reason: String) throws(ScenarioError) {
+        let shown = session.current.screenName
+        guard !screens.contains(shown) else { return }
+        throw .commandFailed(line: line.number, text: line.text, reason: "the screen is \(shown): \(reason)")
     }
 
     private func tap(_ name: String, _ line: ScenarioLine) throws(ScenarioError) {
