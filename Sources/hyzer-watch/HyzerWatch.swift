@@ -109,6 +109,9 @@ struct HyzerWatch: ParsableCommand {
     @Option(name: .customLong("complication-budget"),
             help: ArgumentHelp("Complication transfers the watch face takes per day, by the watch's clock (a real watch gives 50); past them the face keeps what it showed, growing older (0 to 1000).", valueName: "N"))
     var complicationBudget = ComplicationBudget.defaultDaily
+    @Option(name: .customLong("return-to-clock"),
+            help: ArgumentHelp("watchOS's Return to Clock: how long after the wrist drops the watch face comes back and the app goes to the background, where live messages to it are dropped: always, a duration (2m, as watchOS by default; 1h), or never (an app a workout session keeps in front).", valueName: "WHEN"))
+    var returnToClock = ReturnToClock.standard
 
     func run() throws { try Self.launch(arguments) }
 
@@ -118,7 +121,7 @@ struct HyzerWatch: ParsableCommand {
                        headless: headless, script: script, screenshotDir: screenshotDir, expectTimeout: expectTimeout,
                        reduceMotion: reduceMotion, textSize: textSize, chrome: chrome, scale: scale, device: device, wearer: wearer,
                        logLevel: logging.logLevel, reportFirstFrame: reportFirstFrame, sameMachineFile: sameMachineFile,
-                       complicationBudget: complicationBudget)
+                       complicationBudget: complicationBudget, returnToClock: returnToClock)
     }
 }
 
@@ -199,7 +202,7 @@ extension HyzerWatch {
             wearerName: a.wearer,
             size: a.size, reduceMotion: a.reduceMotion, textSize: a.textSize, sameMachineFile: a.sameMachineFile,
             trust: a.connect.flatMap { HubTrust.forWatch(address: $0, fingerprint: a.hubFingerprint, insecure: a.insecure, pinStore: paths.hubPin) },
-            complicationBudget: a.complicationBudget)
+            complicationBudget: a.complicationBudget, returnToClock: a.returnToClock)
         let (held, session, savedFontPaths) = try openHome(paths, configuration, wake: wake)
         defer { withExtendedLifetime(held) {} }
         guard SDL_Init(UInt32(SDL_INIT_VIDEO)) == 0 else {
@@ -351,6 +354,15 @@ extension TextSize: ExpressibleByArgument {
     public init?(argument: String) { self.init(rawValue: argument.lowercased()) }
     public var defaultValueDescription: String { rawValue }
     public static var allValueStrings: [String] { allCases.map(\.rawValue) }
+}
+
+extension ReturnToClock: ExpressibleByArgument {
+    public var defaultValueDescription: String {
+        switch self {
+        case .never: "never"
+        case .after(let seconds): seconds == 0 ? "always" : seconds.truncatingRemainder(dividingBy: 60) == 0 ? "\(Int(seconds / 60))m" : "\(seconds)s"
+        }
+    }
 }
 
 extension WatchSize: ExpressibleByArgument {

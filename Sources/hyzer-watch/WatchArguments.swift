@@ -26,4 +26,5 @@ struct WatchArguments: Equatable {
     var reportFirstFrame = false
     var sameMachineFile = false
     var complicationBudget = ComplicationBudget.defaultDaily
+    var returnToClock = ReturnToClock.standard
 }

@@ -17,6 +17,33 @@ struct WatchMachineTests {
         #expect(Announcements.standingsChange(from: new, to: settled) == nil)
     }
 
+    @Test("Return to Clock: two minutes after the wrist drops the watch face comes back and the app is in the background; raised before, the count starts again; never keeps the app in front")
+    func returnToClock() {
+        var state = Fixture.state()
+        _ = WatchMachine.reduce(&state, .wrist(up: false), Fixture.env(0))
+        #expect(state.returnsToClockAt == Fixture.env(120).now && state.nextTimer != nil)
+        _ = WatchMachine.reduce(&state, .clock, Fixture.env(119))
+        #expect(!state.appInBackground)
+        _ = WatchMachine.reduce(&state, .clock, Fixture.env(120))
+        #expect(state.appInBackground && state.screenName == "watch-face")
+        // Raised at 100 s and dropped again: two minutes from the second drop.
+        var raised = Fixture.state()
+        _ = WatchMachine.reduce(&raised, .wrist(up: false), Fixture.env(0))
+        _ = WatchMachine.reduce(&raised, .wrist(up: true), Fixture.env(100))
+        _ = WatchMachine.reduce(&raised, .wrist(up: false), Fixture.env(110))
+        _ = WatchMachine.reduce(&raised, .clock, Fixture.env(200))
+        #expect(!raised.appInBackground)
+        _ = WatchMachine.reduce(&raised, .clock, Fixture.env(230))
+        #expect(raised.appInBackground)
+        var kept = Fixture.state()
+        kept.returnToClock = .never
+        _ = WatchMachine.reduce(&kept, .wrist(up: false), Fixture.env(0))
+        _ = WatchMachine.reduce(&kept, .clock, Fixture.env(3600))
+        #expect(!kept.appInBackground && kept.returnsToClockAt == nil)
+        #expect(ReturnToClock(argument: "always") == .after(0) && ReturnToClock(argument: "1h") == .after(3600)
+                && ReturnToClock(argument: "never") == .never && ReturnToClock(argument: "soon") == nil)
+    }
+
     @Test("Fractional wheel deltas add up to whole detents")
     func fractionalDetents() {
         var crown = CrownAccumulator()

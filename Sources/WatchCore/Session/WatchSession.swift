@@ -29,11 +29,14 @@ public struct WatchConfiguration: Sendable {
     public var sameMachineFile: Bool
     /// Complication transfers the face takes per day (`--complication-budget`).
     public var complicationBudget: Int
+    /// Return to Clock (`--return-to-clock`): how long after the wrist drops the app goes to the
+    /// background.
+    public var returnToClock: ReturnToClock
 
     public init(paths: HyzerPaths, address: LinkAddress? = nil, tokenFile: URL? = nil, deviceID: String = "watch",
                 wearerID: PlayerID? = nil, wearerName: String? = nil, size: WatchSize = .mm45, reduceMotion: Bool = false,
                 textSize: TextSize = .standard, statusClock: Bool = false, sameMachineFile: Bool = false, trust: HubTrust? = nil,
-                complicationBudget: Int = ComplicationBudget.defaultDaily) {
+                complicationBudget: Int = ComplicationBudget.defaultDaily, returnToClock: ReturnToClock = .standard) {
         self.paths = paths
         self.address = address ?? .unix(path: paths.linkSocket.path)
         self.tokenFile = tokenFile ?? paths.pairingToken
@@ -47,6 +50,7 @@ public struct WatchConfiguration: Sendable {
         self.sameMachineFile = sameMachineFile
         self.trust = trust
         self.complicationBudget = complicationBudget
+        self.returnToClock = returnToClock
     }
 }
 
@@ -102,6 +106,7 @@ public final class WatchSession: Sendable {
                                  wearerName: configuration.wearerName, reduceMotion: configuration.reduceMotion,
                                  textSize: configuration.textSize, complicationBudget: budget)
         // The face's complications as the system kept them (they outlive the app).
+        initial.returnToClock = configuration.returnToClock
         initial.complication = (try? Data(contentsOf: paths.shownComplication)).flatMap { try? HyzerJSON.decoder().decode(ShownComplication.self, from: $0) }
         initial.pendingScores = outbox.pending
         initial.pendingTransfers = initial.pendingScores.count
@@ -348,6 +353,9 @@ public final class WatchSession: Sendable {
             let moved = shell.watch.appInBackground != wasInBackground ? shell.link.client.map { ($0, !shell.watch.appInBackground) } : nil
             return (effects, context, moved, wasInBackground && !shell.watch.appInBackground)
         }
+        if case .clock = input, let (_, active) = appMoved, !active {
+            logger.info("Return to Clock: the wrist is down, the watch face shows and the app is in the background")
+        }
         if let (client, active) = appMoved { client.setAppActive(active) }
         if let context {
             if case .pushed = input {
@@ -464,7 +472,9 @@ public final class WatchSession: Sendable {
                 shell.alwaysOn = nil
                 return (state, now)
             }
-            if let shown = shell.alwaysOn, now.timeIntervalSince(shown.at) < Self.alwaysOnInterval, now >= shown.at {
+            // The system's own change (Return to Clock brings the watch face) shows at once.
+            if let shown = shell.alwaysOn, now.timeIntervalSince(shown.at) < Self.alwaysOnInterval, now >= shown.at,
+               shown.state.appInBackground == state.appInBackground {
                 var kept = shown.state
                 kept.wristDown = true
                 return (kept, shown.at)

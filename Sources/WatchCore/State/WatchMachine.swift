@@ -57,6 +57,9 @@ public enum WatchMachine {
             state.voiceDraft = text
             return []
         case .clock:
+            // Return to Clock: the wrist down long enough, the watch face comes back and the app is
+            // in the background (live messages to it dropped from now on), as on a device.
+            if let due = state.returnsToClockAt, env.now >= due { state.appInBackground = true }
             let news = tellNews(&state, env)
             if case .voice(let overlay) = state.screen, let deadline = overlay.deadline, env.now >= deadline { return news + commitVoice(&state, env) }
             return news + staleness(&state, env)
@@ -115,7 +118,10 @@ public enum WatchMachine {
             if row < state.scrollRow { state.scrollRow = max(0, row) }
             if row >= state.scrollRow + visible { state.scrollRow = min(max(0, rows - visible), row - visible + 1) }
         case .wrist(let up):
-            if state.wristDown == up { state.wristDown = !up }
+            if state.wristDown == up {
+                state.wristDown = !up
+                if !up { state.wristDroppedAt = env.now }
+            }
         case .textSize(let size):
             guard size != state.textSize else {
                 // Asked past either end: say why nothing changed.

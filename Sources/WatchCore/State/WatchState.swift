@@ -225,6 +225,16 @@ public struct WatchState: Sendable, Hashable {
     public var textSize: TextSize
     /// Wrist down: the always-on display (dimmed, at most one update a minute).
     public var wristDown = false
+    /// When the wrist last dropped (while `wristDown`): Return to Clock counts from it.
+    public var wristDroppedAt: Date?
+    /// watchOS's Return to Clock (`--return-to-clock`).
+    public var returnToClock = ReturnToClock.standard
+
+    /// When Return to Clock sends the app to the background, if it is to.
+    public var returnsToClockAt: Date? {
+        guard wristDown, !appInBackground, let dropped = wristDroppedAt, case .after(let seconds) = returnToClock else { return nil }
+        return dropped.addingTimeInterval(seconds)
+    }
     /// The last crown detent that scrolled the list, and how many came in quick succession: turning
     /// the crown fast scrolls further per detent.
     public var lastScrollAt: Date?
@@ -320,8 +330,8 @@ public struct WatchState: Sendable, Hashable {
         return end > now ? end : nil
     }
 
-    /// When something happens by itself next (the voice overlay's auto-save, or saying the
-    /// standings turned stale), if anything does.
+    /// When something happens by itself next (the voice overlay's auto-save, saying the standings
+    /// turned stale, Return to Clock), if anything does.
     /// Scores from this watch are on their way to a phone in range: the standings each brings are
     /// part of the same burst.
     public var drainingOwnQueue: Bool { reachable && !pendingScores.isEmpty }
@@ -332,6 +342,7 @@ public struct WatchState: Sendable, Hashable {
         if case .voice(let overlay) = screen, let deadline = overlay.deadline { due.append(deadline) }
         // Saying "out of date" once the standings turn stale.
         if !staleAnnounced, round != nil, judgesStaleness, let freshAt { due.append(freshAt.addingTimeInterval(Self.staleAfter + 0.001)) }
+        if let returnsToClockAt { due.append(returnsToClockAt) }
         return due.min()
     }
 }
@@ -351,5 +362,27 @@ public struct News: Sendable, Hashable {
     public func due(drainingOwnQueue: Bool) -> Date {
         drainingOwnQueue ? since.addingTimeInterval(WatchMachine.drainingHold)
             : min(last.addingTimeInterval(WatchMachine.arrivalsSettle), since.addingTimeInterval(1))
+    }
+}
+
+/// watchOS's Return to Clock (Settings › General): how long after the wrist drops the watch face
+/// comes back, the app going to the background (where live messages to it are dropped).
+public enum ReturnToClock: Sendable, Hashable {
+    case after(TimeInterval)
+    /// The app stays in front, as one a workout session keeps there.
+    case never
+
+    /// watchOS's default: two minutes.
+    public static let standard = ReturnToClock.after(120)
+
+    /// `always` (at once), `never`, or a duration: `2m` (the default), `1h`, `90s`.
+    public init?(argument: String) {
+        switch argument.lowercased() {
+        case "always": self = .after(0)
+        case "never": self = .never
+        default:
+            guard let seconds = try? ScenarioScript.duration(argument) else { return nil }
+            self = .after(seconds)
+        }
     }
 }
