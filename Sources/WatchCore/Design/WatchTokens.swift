@@ -122,5 +122,7 @@ public struct WatchMetrics: Sendable, Hashable {
     /// Whether a leaderboard row is two lines (see `TextSize.stacksRows`).
     public var stackedRows: Bool { textSize.stacksRows(width: width) }
     public var footerHeight: Double { (40 * band).rounded() }
-    public var buttonHeight: Double { (88 * max(1, band)).rounded() }
+    /// 44 pt at every text size: a button's word grows with the band type inside it, and the room a
+    /// taller button took is the number's on score input (at 41 mm ax3 Save was the largest thing).
+    public var buttonHeight: Double { 88 }
 }
