@@ -545,7 +545,8 @@ private struct Face {
 
     /// "◷ 2m ago" in the status colour: the standings shown are old.
     private func staleLabel(_ age: TimeInterval, frame: Rect, into list: inout DisplayList) {
-        let font = FontSpec(.sans, (m.caption * 0.85).rounded())
+        // Band type, as the title above it: at ax3 the rows' caption made it twice the title.
+        let font = FontSpec(.sans, (26 * m.band * 0.85).rounded())
         let icon = "◷"
         let iconWidth = measurer.width(icon + " ", font)
         list.commands.append(.text(icon, frame: Rect(x: frame.x, y: frame.y, width: iconWidth, height: frame.height), font: font,
