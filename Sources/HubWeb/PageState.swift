@@ -42,6 +42,8 @@ struct PageState: Encodable, Sendable {
     struct PagePlayer: Encodable, Sendable {
         let id: PlayerID
         let name: String
+        /// As the pill shows it (`NameText.shortNames`): "Jake", "Sam K.".
+        let shortName: String
         let guest: Bool
     }
 
@@ -143,7 +145,9 @@ extension PageState {
                                 })
             }
             page = PageRound(id: round.id, courseName: round.courseName, status: round.status, createdAt: round.createdAt,
-                             players: round.players.map { PagePlayer(id: $0.id, name: $0.name, guest: $0.isGuest) },
+                             players: zip(round.players, NameText.shortNames(round.players.map(\.name))).map { player, short in
+                                 PagePlayer(id: player.id, name: player.name, shortName: short, guest: player.isGuest)
+                             },
                              scores: scores, discrepancies: discrepancies, you: try hub.owner(in: round).id,
                              settledBy: try hub.settledElsewhere(round.id))
         }

@@ -4,6 +4,13 @@ import Testing
 
 @Suite("Formatting")
 struct FormattingTests {
+    @Test("Short names: first names; a shared first name takes the last initial; the whole name where that is not enough")
+    func shortNames() {
+        #expect(NameText.shortNames(["Jake Thompson", "Sam Kim", "Sam Lee", "山田太郎", "Holyn Handley-Montgomery", "Ann Lo", "Ann Li", "Ann"])
+                == ["Jake", "Sam K.", "Sam L.", "山田太郎", "Holyn", "Ann Lo", "Ann Li", "Ann"])
+        #expect(NameText.shortNames(["Mike", "Mike Rivera"]) == ["Mike", "Mike R."])
+    }
+
     @Test("Relative scores read E for even, with a sign otherwise")
     func relative() {
         #expect(ScoreFormat.relativeToPar(0) == "E")

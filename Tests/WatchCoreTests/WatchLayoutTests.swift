@@ -172,13 +172,16 @@ struct WatchLayoutTests {
         #expect(shown(besideScore: 22) == shown(besideScore: 1), "\(shown(besideScore: 22) ?? "none") / \(shown(besideScore: 1) ?? "none")")
     }
 
-    @Test("Long names are truncated to fit their row")
+    @Test("A long name shows its short form (the first name; with the last initial where two share it) before it is cut, and is cut to fit its row when even that does not fit")
     func truncation() {
-        let state = Fixture.state(Fixture.snapshot(standings: [Fixture.standing("Bartholomew Fitzgerald-Higginbotham", 1, 0)]))
-        let name = Self.frame(state).texts[1]
-        #expect(name.hasSuffix("…"))
-        #expect(name.hasPrefix("Barthol"))
-        #expect(TextMeasurer.estimate.width(name, FontSpec(.sansBold, 34)) < 396 - 24 * 2 - 60)
+        let state = Fixture.state(Fixture.snapshot(standings: [Fixture.standing("Bartholomew Fitzgerald-Higginbotham", 1, 0),
+                                                               Fixture.standing("Sam Kowalczyk-Abernathy", 2, 1), Fixture.standing("Sam Lee", 3, 2)]))
+        let texts = Self.frame(state).texts
+        #expect(texts.contains("Bartholomew") && texts.contains("Sam K.") && texts.contains("Sam Lee"), "\(texts)")
+        let long = Fixture.state(Fixture.snapshot(standings: [Fixture.standing("Bartholomewfitzgeraldhigginbotham Jones", 1, 0)]))
+        let name = Self.frame(long, size: .mm41).texts[1]
+        #expect(name.hasSuffix("…") && name.hasPrefix("Barthol"), "\(name)")
+        #expect(TextMeasurer.estimate.width(name, FontSpec(.sansBold, 34)) < 352 - 24 * 2 - 60)
     }
 
     @Test("No active round, and before any standings, say so")

@@ -34,15 +34,6 @@ const ordinal = (n) => n <= 10 ? ORDINALS[n] : shortOrdinal(n);
 const finishedPlace = (s) => `${s.tied ? "tied " : ""}${shortOrdinal(s.position)}`;
 // The same read aloud: "second", "tied second".
 const spokenPlace = (s) => `${s.tied ? "tied " : ""}${ordinal(s.position)}`;
-// The pill's names, as the spec writes it ("1. Jake -2  2. Mike -1"): first names, so about three
-// players show at 375 px; two sharing a first name get their last initial ("Sam K.", "Sam L."), and
-// full names where that is not enough. By player id.
-const pillNames = (standings) => {
-  const first = (name) => name.trim().split(/\s+/)[0];
-  const initialed = (name) => { const words = name.trim().split(/\s+/); return words.length > 1 ? `${words[0]} ${[...words.at(-1)][0]}.` : name; };
-  const unique = (form) => (s) => standings.filter((o) => form(o.name) === form(s.name)).length === 1;
-  return new Map(standings.map((s) => [s.playerID, unique(first)(s) ? first(s.name) : unique(initialed)(s) ? initialed(s.name) : s.name]));
-};
 const strokes = (n) => `${n} stroke${n === 1 ? "" : "s"}`;
 const capitalized = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 const holeTone = (rel) => rel < 0 ? "under-par" : rel === 0 ? "at-par" : rel === 1 ? "over-par" : "way-over";
@@ -296,12 +287,13 @@ function pill(round) {
     ? `Leaderboard: ${leader.name} leads at ${spokenToPar(leader.scoreRelativeToPar)}. ${round.standings.length} players.`
     : `Leaderboard: no scores yet. ${round.standings.length} players.`;
   const badge = open ? ` ${open} discrepanc${open === 1 ? "y" : "ies"} to resolve.` : "";
-  const names = pillNames(round.standings);
+  // First names, as the spec writes the pill (the hub's NameText.shortNames: "Sam K." where two share one).
+  const names = new Map((state.round?.players || []).map((p) => [p.id, p.shortName]));
   const button = h("button", { class: `pill${ui.pulse ? " pulse" : ""}`, type: "button", "aria-label": label + badge, "aria-description": "View full leaderboard",
     onclick: () => openLayer({ kind: "board" }) },
     h("span", { class: "pill-entries", "aria-hidden": "true" }, round.standings.map((s) =>
       h("span", { class: `pill-entry${s.playerID === you ? " you" : ""}`, "data-player": s.playerID },
-        `${s.position == null ? "" : `${place(s)}. `}${names.get(s.playerID)} `, h("span", { class: `score ${roundTone(s.scoreRelativeToPar, s.holesPlayed)}`, text: toPar(s.scoreRelativeToPar) }),
+        `${s.position == null ? "" : `${place(s)}. `}${names.get(s.playerID) ?? s.name} `, h("span", { class: `score ${roundTone(s.scoreRelativeToPar, s.holesPlayed)}`, text: toPar(s.scoreRelativeToPar) }),
         arrow(s.playerID)))),
     open ? h("span", { class: "badge", "aria-hidden": "true", text: `${open}` }) : null,
     h("span", { class: "chevron", "aria-hidden": "true", text: "⌄" }));

@@ -6,6 +6,22 @@ import Foundation
 public enum NameText {
     public static let maxCharacters = 64
 
+    /// The names of one round as a narrow place shows them (the phone's pill, a watch row with no
+    /// room for the whole name): first names, as the spec writes the pill ("1. Jake -2"); two
+    /// sharing a first name get their last initial ("Sam K.", "Sam L."); the whole name where that
+    /// is not enough either. In the order given.
+    public static func shortNames(_ names: [String]) -> [String] {
+        func words(_ name: String) -> [Substring] { name.split(separator: " ") }
+        func first(_ name: String) -> String { words(name).first.map(String.init) ?? name }
+        func initialed(_ name: String) -> String {
+            let parts = words(name)
+            guard parts.count > 1, let initial = parts.last?.first else { return name }
+            return "\(parts[0]) \(initial)."
+        }
+        func unique(_ form: (String) -> String, _ name: String) -> Bool { names.filter { form($0) == form(name) }.count == 1 }
+        return names.map { unique(first, $0) ? first($0) : unique(initialed, $0) ? initialed($0) : $0 }
+    }
+
     /// Why `name` (already trimmed) cannot be a course or player name, or nil.
     public static func problem(_ name: String) -> String? {
         guard name.contains(where: { $0.isLetter || $0.isNumber }) else { return "a name needs at least one letter or digit" }

@@ -351,6 +351,8 @@ private struct Face {
         /// How visible the reshuffle's ▲/▼ are now (0: not shown).
         let arrows: Double
         let area: Rect
+        /// Each player's short name (`NameText.shortNames`): a row shows it before cutting the whole.
+        let shortNames: [PlayerID: String]
     }
 
     mutating func leaderboard(_ round: RoundSnapshot, final: Bool, into list: inout DisplayList) {
@@ -365,7 +367,9 @@ private struct Face {
             return t < 1 ? max(0, t) : nil
         }
         let pass = LeaderboardPass(round: round, final: final, stale: !final && state.isStale(at: now), columns: leaderboardColumns(round),
-                                   reshuffle: reshuffle, arrows: reshuffle.map { $0.arrowOpacity(at: now) } ?? 0, area: area)
+                                   reshuffle: reshuffle, arrows: reshuffle.map { $0.arrowOpacity(at: now) } ?? 0, area: area,
+                                   shortNames: Dictionary(zip(round.standings.map(\.playerID), NameText.shortNames(round.standings.map(\.name))),
+                                                          uniquingKeysWith: { first, _ in first }))
         var elements: [AccessibilityElement] = []
         // Reduce motion crossfades what changed: a row whose place and line are the same before
         // and after stays as it is; the others fade out of their old places into their new ones.
@@ -483,7 +487,8 @@ private struct Face {
         // to the widest score of the round ("+22"), which cut short names at 41 mm.
         let nameEnd = stacked ? m.width - m.margin : m.width - m.margin - measurer.width(scoreText, c.scoreFont) - m.margin * 0.5
         let nameRoom = nameEnd - nameX - (standing.discrepancy ? markWidth : 0) - (pending ? markWidth : 0)
-        let name = measurer.truncate(standing.name, font: c.nameFont, toFit: nameRoom)
+        // The whole name, else the short one ("Alexandria" where "Alexa…" was all of the whole that fit).
+        let name = measurer.firstFitting([standing.name] + (pass.shortNames[standing.playerID].map { [$0] } ?? []), font: c.nameFont, toFit: nameRoom)
         list.commands.append(.text(name, frame: Rect(x: nameX, y: nameLine.y, width: nameRoom, height: nameLine.height),
                                    font: c.nameFont, color: color(HyzerColor.textPrimary), alignment: .leading))
         var markX = nameX + measurer.width(name, c.nameFont) + m.margin * 0.25
