@@ -64,6 +64,19 @@ struct VoiceOverlayTests {
         #expect(saved.last == .announce("Saved. John 4, Amy 3 on hole 2. Not saved: Bob."))
     }
 
+    @Test("With no row ready to save the overlay offers no Save, says what to do instead, and a Save there closes nothing")
+    func nothingReady() {
+        let standings = [Fixture.standing("Jon", 1, 0), Fixture.standing("John", 2, 0), Fixture.standing("Amy", 3, 0)]
+        var state = Fixture.state(Fixture.snapshot(standings: standings))
+        _ = WatchMachine.reduce(&state, .voice("Jon 4, Bob 5"), Fixture.env(0))
+        #expect(Self.overlay(state)?.canSave == false && Self.overlay(state)?.deadline == nil)
+        let texts = WatchLayout.displayList(state, now: Fixture.env(0.5).now, size: .mm45, measurer: .estimate).texts
+        #expect(!texts.contains("Save") && texts.contains { $0.hasPrefix("Tap a name") }, "\(texts)")
+        #expect(WatchMachine.reduce(&state, .save, Fixture.env(1)).isEmpty)
+        _ = WatchMachine.reduce(&state, .tap(WatchLayout.voiceSaveButton(size: .mm45).center), Fixture.env(1.2))
+        #expect(Self.overlay(state) != nil && state.pendingScores.isEmpty)
+    }
+
     @Test("Back discards the overlay with nothing saved; nonsense says so and never auto-saves")
     func discardAndNonsense() {
         var state = Fixture.state()

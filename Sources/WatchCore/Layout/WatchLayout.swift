@@ -971,10 +971,17 @@ private struct Face {
             let seconds = max(0, (overlay.deadline ?? now).timeIntervalSince(now))
             list.addElement(AccessibilityElement(.status, label: "Auto-saving", value: String(format: "in %.1f seconds", seconds),
                                                  hint: "Tap a score to correct it", frame: Rect(x: bar.x, y: hintFrame.y, width: bar.width, height: bar.y + bar.height - hintFrame.y)))
-        } else {
+        } else if overlay.canSave {
             list.commands.append(.rect(button, HyzerColor.accent, cornerRadius: button.height / 2))
             list.commands.append(.text("Save", frame: button, font: FontSpec(.sansBold, m.rowText), color: HyzerColor.background, alignment: .center))
             list.addElement(AccessibilityElement(.button, label: "Save", hint: "Double tap to save these scores", frame: button))
+        } else {
+            // No row would be saved: no Save (it would close the overlay having saved nothing), but
+            // what to do instead.
+            let font = FontSpec(.sans, (26 * m.band).rounded())
+            let hint = measurer.firstFitting(["Tap a name to pick who", "Tap a name"], font: font, toFit: button.width)
+            list.commands.append(.text(hint, frame: button, font: font, color: HyzerColor.textSecondary, alignment: .center))
+            list.addElement(AccessibilityElement(.text, label: "Nothing to save yet. Tap a name to pick who it is.", frame: button))
         }
     }
 

@@ -126,8 +126,8 @@ public final class ScenarioRunner {
         case .voice(let transcript): session.send(.voice(transcript))
         case .save:
             try onScreen(["crown", "voice"], line, "there is no Save on it: tap a player first (score input), or voice \"…\"")
-            if case .voice(let overlay) = session.current.screen, overlay.failed {
-                throw .commandFailed(line: line.number, text: line.text, reason: "the voice overlay heard no scores to save: back, or voice again")
+            if case .voice(let overlay) = session.current.screen, !overlay.canSave {
+                throw .commandFailed(line: line.number, text: line.text, reason: "the voice overlay has no score ready to save: tap a row to pick who it is, back, or voice again")
             }
             session.send(.save)
         case .back:

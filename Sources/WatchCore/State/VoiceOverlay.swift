@@ -43,6 +43,9 @@ public struct VoiceOverlay: Sendable, Hashable {
     /// nothing was understood.
     public var deadline: Date?
 
+    /// Some row would be saved: Save is offered (with none, it would save nothing and close).
+    public var canSave: Bool { !failed && rows.contains(where: \.isReady) }
+
     /// Nothing in the transcript could become a score: "Not understood. Try again?"
     public var failed: Bool { !rows.contains { $0.player != nil || !$0.candidates.isEmpty } }
 

@@ -278,7 +278,7 @@ public enum WatchMachine {
         case .crown:
             return WatchLayout.saveButton(size: env.size, textSize: state.textSize).contains(point) ? save(&state, env) : []
         case .voice(var overlay):
-            if overlay.deadline == nil, !overlay.failed, WatchLayout.voiceSaveButton(size: env.size, textSize: state.textSize).contains(point) { return commitVoice(&state, env) }
+            if overlay.deadline == nil, overlay.canSave, WatchLayout.voiceSaveButton(size: env.size, textSize: state.textSize).contains(point) { return commitVoice(&state, env) }
             guard let index = WatchLayout.voiceRow(at: point, overlay: overlay, size: env.size, textSize: state.textSize) else { return [] }
             var row = overlay.rows[index]
             if !row.candidates.isEmpty {
@@ -494,7 +494,7 @@ public enum WatchMachine {
     }
 
     private static func save(_ state: inout WatchState, _ env: WatchEnvironment) -> [WatchEffect] {
-        if case .voice(let overlay) = state.screen { return overlay.failed ? [] : commitVoice(&state, env) }
+        if case .voice(let overlay) = state.screen { return overlay.canSave ? commitVoice(&state, env) : [] }
         guard case .crown(let entry) = state.screen, let round = state.round else { return [] }
         // Save with nothing changed records nothing (a device never corrects a score to itself).
         guard case .record(let supersedes) = ScoreWrite.plan(strokes: entry.value, intent: .correction, own: entry.own, counted: entry.counted) else {
