@@ -163,6 +163,26 @@ struct WatchLayoutTests {
         }
     }
 
+    @Test("No active round after the final standings keeps its title and the last round whole at every size and text size; only the winners' line may be cut")
+    func noRoundAfterFinal() {
+        for size in WatchSize.allCases {
+            for textSize in TextSize.allCases {
+                var state = WatchState(deviceID: "watch", textSize: textSize)
+                let env = Fixture.env(0, size: size)
+                _ = WatchMachine.reduce(&state, .reachability(true), env)
+                let tied = [Fixture.standing("Alexandria Ocasio", 1, -1, tied: true), Fixture.standing("Sarah", 1, -1, tied: true),
+                            Fixture.standing("Jake", 3, 1)]
+                _ = WatchMachine.reduce(&state, .snapshot(Fixture.snapshot(sequence: 1, standings: tied)), env)
+                _ = WatchMachine.reduce(&state, .snapshot(StandingsSnapshot(hubID: "hub", sequence: 2, lastUpdatedAt: Fixture.epoch, round: nil)), env)
+                _ = WatchMachine.reduce(&state, .back, Fixture.env(5, size: size))
+                let list = WatchLayout.displayList(state, now: Fixture.env(6, size: size).now, size: size, measurer: .estimate)
+                #expect(list.accessibility.label == "No active round", "\(size) \(textSize): \(list.accessibility.label)")
+                let shown = list.texts.joined(separator: " ")
+                #expect(shown.hasPrefix("No active round Last: Willow Creek"), "\(size) \(textSize): \(list.texts)")
+            }
+        }
+    }
+
     @Test("A name runs up to its own row's score: another player's +22 does not shorten it")
     func nameRoomIsTheRows() {
         func shown(besideScore other: Int) -> String? {

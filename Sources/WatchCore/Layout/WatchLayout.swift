@@ -822,6 +822,9 @@ private struct Face {
 
     /// A few lines of text centred between `top` and the footer: each block wraps (at most three
     /// lines) rather than losing its end, and the whole stays on the display at every text size.
+    /// Which blocks of a message an option of `message` keeps whole (no word cut).
+    enum MessageWhole { case all, allButLast, none }
+
     func message(_ blocks: [MessageBlock], top: Double? = nil, into list: inout DisplayList) {
         let width = m.width - m.margin * 2
         // Clear of the footer band, and of a banner (up to two lines, over the status) while one shows.
@@ -835,16 +838,24 @@ private struct Face {
         // banner to go (VoiceOver still reads them).
         var shown = blocks
         fitting: while true {
-            // (lines, type scale, whole: no word cut)
-            for (maxLines, scale, whole) in [(3, 1.0, true), (3, 0.85, true), (3, 0.7, true), (3, 0.55, true), (3, 0.7, false), (2, 0.55, false), (1, 0.55, false)] {
-                wrapped = shown.map { block in
+            // (lines a block, lines for the last, type scale, which blocks must be whole). Before any
+            // word of the first blocks is cut, the last (the least needed: "Alexandria Ocasio &
+            // Sarah tied") takes fewer lines; cutting every block to one line came last, at 41 mm
+            // ax3 "No active…" where the title had room.
+            let options: [(Int, Int, Double, MessageWhole)] = [
+                (3, 3, 1.0, .all), (3, 3, 0.85, .all), (3, 3, 0.7, .all), (3, 3, 0.55, .all),
+                (3, 2, 0.7, .allButLast), (3, 2, 0.55, .allButLast), (3, 1, 0.55, .allButLast),
+                (3, 3, 0.7, .none), (2, 2, 0.55, .none), (1, 1, 0.55, .none)]
+            for (maxLines, lastMaxLines, scale, whole) in options {
+                wrapped = shown.enumerated().map { index, block in
                     let font = FontSpec(block.font.family, (block.font.size * scale).rounded())
                     return (block: MessageBlock(text: block.text, font: font, color: block.color, role: block.role),
-                            lines: measurer.wrap(block.text, font: font, toFit: width, maxLines: maxLines))
+                            lines: measurer.wrap(block.text, font: font, toFit: width, maxLines: index == shown.count - 1 ? lastMaxLines : maxLines))
                 }
                 height = wrapped.reduce(0) { $0 + Double($1.lines.count) * ($1.block.font.size * 1.3).rounded() } + gap * Double(shown.count - 1)
-                let cut = wrapped.contains { $0.lines.joined(separator: " ") != $0.block.text }
-                if height <= bottom - top, !(whole && cut) { break fitting }
+                let mustBeWhole = whole == .all ? wrapped[...] : whole == .allButLast ? wrapped.dropLast() : []
+                let cut = mustBeWhole.contains { $0.lines.joined(separator: " ") != $0.block.text }
+                if height <= bottom - top, !cut { break fitting }
             }
             guard shown.count > 1 else { break }
             shown.removeLast()
