@@ -44,6 +44,16 @@ struct WatchMachineTests {
                 && ReturnToClock(argument: "never") == .never && ReturnToClock(argument: "soon") == nil)
     }
 
+    @Test("Launched after the round finished, the wearer is found in the final standings: the complications say their place, not the leader's")
+    func wearerInFinishedRound() throws {
+        let final = try #require(Fixture.snapshot(status: .completed, standings: [Fixture.standing("Amy", 1, -2), Fixture.standing("Jake", 2, 1)]).round)
+        var state = WatchState(deviceID: "watch-jake", wearerName: "Jake")
+        _ = WatchMachine.reduce(&state, .snapshot(StandingsSnapshot(hubID: "hub", sequence: 9, lastUpdatedAt: Fixture.epoch, round: nil, finishedRound: final)), Fixture.env(0))
+        #expect(state.wearerID == "id-Jake" && state.banner == nil)
+        _ = WatchMachine.reduce(&state, .app(foreground: false), Fixture.env(1))
+        #expect(state.complication?.content.rectangular.first == "2nd · Jake", "\(String(describing: state.complication?.content.rectangular))")
+    }
+
     @Test("Fractional wheel deltas add up to whole detents")
     func fractionalDetents() {
         var crown = CrownAccumulator()

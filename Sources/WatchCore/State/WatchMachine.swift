@@ -758,11 +758,13 @@ public enum WatchMachine {
 
     /// Matches `--wearer NAME` to a player of the round (any case), and scrolls to the wearer's row.
     private static func resolveWearer(_ state: inout WatchState, _ env: WatchEnvironment) {
-        guard let name = state.wearerName, let standings = state.round?.standings else { return }
+        // With no round in play, the wearer in the finished one (its final standings and the
+        // complications say their place, not the leader's, after a relaunch too).
+        guard let name = state.wearerName, let standings = state.round?.standings ?? state.snapshot?.finishedRound?.standings else { return }
         guard let index = standings.firstIndex(where: { $0.name.lowercased() == name.lowercased() }) else {
             // Say so once per round rather than silently scoring as nobody.
-            if state.wearerID == nil, state.wearerMissingIn != state.round?.id {
-                state.wearerMissingIn = state.round?.id
+            if state.wearerID == nil, let round = state.round, state.wearerMissingIn != round.id {
+                state.wearerMissingIn = round.id
                 state.banner = Banner(text: "\(name) is not in this round", style: .failure, until: env.now.addingTimeInterval(failureBannerDuration))
             }
             return
