@@ -262,7 +262,7 @@ def scenario(url, home, shots):
         shot(driver, shots, "setup")
         tap(driver, "Start Round", By.XPATH, "//button[text()='Start Round']")
         wait(driver, "the new round", lambda: "Maple Hill" in driver.find_element(By.ID, "title").text)
-        # The pill names players by first name, as the spec writes it ("1. Jake -2  2. Mike -1"):
+        # The pill names players by first name, as the spec writes it ("1.Jake -2  2.Mike -1"):
         # three long names all show at once on a phone (full names showed one and a half).
         shown = wait(driver, "the pill's entries", lambda: driver.execute_script("""
             const box = document.querySelector('.pill-entries').getBoundingClientRect();
@@ -271,6 +271,28 @@ def scenario(url, home, shots):
                 return r.left >= box.left - 1 && r.right <= box.right + 1;
             }).map(e => e.textContent.trim());"""))
         check(len(shown) == 3 and all(entry.split()[-2] in ("Jake", "Mike", "Sarah") for entry in shown), f"the pill shows {shown}")
+        # At 200 % text a name's lines break between its words, never inside one ("Handley-Montgom/ery"):
+        # on the hole card and in the leaderboard.
+        driver.execute_script("document.documentElement.style.fontSize = '200%'")
+        tap(driver, "the pill", By.CSS_SELECTOR, ".pill")
+        wait(driver, "the leaderboard", lambda: driver.find_elements(By.CSS_SELECTOR, ".board-row"))
+        broken = driver.execute_script("""
+            const broken = [];
+            for (const el of document.querySelectorAll('.name')) {
+                const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+                for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+                    for (const word of node.data.matchAll(/\\S+/g)) {
+                        const range = document.createRange();
+                        range.setStart(node, word.index);
+                        range.setEnd(node, word.index + word[0].length);
+                        if (new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1) broken.push(word[0]);
+                    }
+                }
+            }
+            return broken;""")
+        check(not broken, f"words broken across lines at 200 % text: {broken}")
+        driver.find_element(By.TAG_NAME, "body").send_keys(Keys.ESCAPE)
+        driver.execute_script("document.documentElement.style.fontSize = ''")
         check("guest:" in run("hyzer-hub", "--home", home, "round", "show", "--json"), "the guest was not added as a guest")
         errors = errors_in_console(driver)
         check(not errors, f"the browser's console: {errors[:3]}")

@@ -59,6 +59,12 @@ function h(tag, attrs = {}, ...children) {
   return el;
 }
 
+// A name whose lines break only between its words: a word wider than its line is cut with "…"
+// rather than broken mid-word (Chromium hyphenates nothing; "Alexandri/a" at 200 % text).
+function nameText(name) {
+  return h("span", { class: "name" }, name.split(" ").flatMap((word, i) => [i ? " " : null, h("span", { class: "word", text: word })]));
+}
+
 let lastSaid = { text: "", at: 0 };
 function announce(text) {
   if (!text) return;
@@ -293,7 +299,7 @@ function pill(round) {
     onclick: () => openLayer({ kind: "board" }) },
     h("span", { class: "pill-entries", "aria-hidden": "true" }, round.standings.map((s) =>
       h("span", { class: `pill-entry${s.playerID === you ? " you" : ""}`, "data-player": s.playerID },
-        `${s.position == null ? "" : `${place(s)}. `}${names.get(s.playerID) ?? s.name} `, h("span", { class: `score ${roundTone(s.scoreRelativeToPar, s.holesPlayed)}`, text: toPar(s.scoreRelativeToPar) }),
+        `${s.position == null ? "" : `${place(s)} `}${names.get(s.playerID) ?? s.name} `, h("span", { class: `score ${roundTone(s.scoreRelativeToPar, s.holesPlayed)}`, text: toPar(s.scoreRelativeToPar) }),
         arrow(s.playerID)))),
     open ? h("span", { class: "badge", "aria-hidden": "true", text: `${open}` }) : null,
     h("span", { class: "chevron", "aria-hidden": "true", text: "⌄" }));
@@ -323,7 +329,7 @@ function holeCard(round) {
       h("button", { class: "row-button", type: "button", "data-key": `row-${p.id}`, "aria-label": label, "aria-expanded": ui.editing === p.id ? "true" : "false",
         onclick: () => { ui.editing = ui.editing === p.id ? null : p.id; render(); focusPicker(); } },
         h("span", { class: "who" },
-          h("span", { class: "name", text: p.name }),
+          nameText(p.name),
           h("span", { class: "caption" },
             standing ? h("span", { class: `score ${roundTone(standing.scoreRelativeToPar, standing.holesPlayed)}`, text: `${toPar(standing.scoreRelativeToPar)} thru ${standing.holesPlayed}` }) : null,
             score && score.reportedBy !== p.name && score.reportedBy !== youName() ? ` · scored by ${score.reportedBy}` : "",
@@ -501,7 +507,7 @@ function boardSheet() {
   const rows = round.standings.map((s) => h("li", { class: `board-row${s.playerID === you ? " you" : ""}`, "data-player": s.playerID,
     "aria-label": `${s.position == null ? "No position" : capitalized(spokenPlace(s))}. ${s.name}. ${spokenToPar(s.scoreRelativeToPar)}. ${strokes(s.totalStrokes)} through ${s.holesPlayed} hole${s.holesPlayed === 1 ? "" : "s"}.${s.discrepancy ? " Disputed." : ""}` },
     h("span", { class: `position${s.position === 1 ? " first" : ""}`, "aria-hidden": "true", text: place(s) }),
-    h("span", { class: "who", "aria-hidden": "true" }, h("span", { class: "name", text: s.name }),
+    h("span", { class: "who", "aria-hidden": "true" }, nameText(s.name),
       h("span", { class: "caption", text: `${s.holesPlayed} of ${round.holeCount} holes${s.discrepancy ? " · disputed" : ""}` })),
     arrow(s.playerID),
     h("span", { class: `total score ${roundTone(s.scoreRelativeToPar, s.holesPlayed)}`, "aria-hidden": "true", text: toPar(s.scoreRelativeToPar) })));
@@ -553,7 +559,7 @@ function voiceSheet() {
       "aria-label": row.name ? `${row.name}, ${row.strokes ?? "no score"}. Tap to correct.`
         : `${row.heard}: not matched to a player${row.candidates.length ? `; did you mean ${row.candidates.join(" or ")}?` : "."} Tap to choose who.`,
       onclick: () => { v.editing = v.editing === index ? null : index; if (v.editing == null) restartVoice(); else { pauseVoice(); renderLayer(); } } },
-      h("span", { class: "name", text: row.name || `${row.heard}?` }), h("span", { class: "leader", "aria-hidden": "true" }),
+      nameText(row.name || `${row.heard}?`), h("span", { class: "leader", "aria-hidden": "true" }),
       h("span", { class: `said score${row.strokes && v.par ? ` ${holeTone(row.strokes - v.par)}` : ""}`, text: row.strokes ?? "?" })),
     !row.name && row.candidates.length && v.editing !== index ? h("p", { class: "caption", text: `Did you mean ${row.candidates.join(" or ")}?` }) : null,
     v.editing === index ? voicePicker(row, index) : null));
@@ -779,7 +785,7 @@ function setupView() {
     h("fieldset", {}, h("legend", { text: "Course" }),
       courses.length ? courses.map((c) => h("label", { class: "choice" },
         h("input", { type: "radio", name: "course", value: c.name, checked: c.name === s.course, onchange: () => { s.course = c.name; render(); } }),
-        h("span", {}, h("span", { class: "name", text: c.name }), h("br"), h("span", { class: "caption", text: `${c.holes.length} holes · par ${c.par}` }))))
+        h("span", {}, nameText(c.name), h("br"), h("span", { class: "caption", text: `${c.holes.length} holes · par ${c.par}` }))))
         : h("p", { class: "empty", text: "Add a course to get started: hyzer-hub course add --file COURSE.json" })),
     h("fieldset", {}, h("legend", { text: "Players" }),
       sameAsLast,
@@ -824,18 +830,19 @@ function historySheet(layer) {
 }
 
 // A finished round's standings, on the summary card and in the history sheet alike: the place
-// (the top three in the accent, as medals), the name with its strokes under it, the score.
+// (the winner's in the accent, as the leaderboard's first), the name with its strokes under it,
+// the score at the leaderboard's size.
 function finalRows(standings, you) {
   return h("ol", { class: "final" }, standings.map((s) => h("li", { class: s.playerID === you ? "you" : "",
     "aria-label": `${s.position ? capitalized(spokenPlace(s)) : "No position"}. ${s.name}. ${spokenToPar(s.scoreRelativeToPar)}. ${strokes(s.totalStrokes)}.` },
-    h("span", { class: `position${s.position && s.position <= 3 ? " medal" : ""}`, "aria-hidden": "true", text: place(s) }),
-    h("span", { class: "who", "aria-hidden": "true" }, h("span", { class: "name", text: s.name }), h("span", { class: "caption", text: strokes(s.totalStrokes) })),
+    h("span", { class: `position${s.position === 1 ? " first" : ""}`, "aria-hidden": "true", text: place(s) }),
+    h("span", { class: "who", "aria-hidden": "true" }, nameText(s.name), h("span", { class: "caption", text: strokes(s.totalStrokes) })),
     h("span", { class: `score ${roundTone(s.scoreRelativeToPar, s.holesPlayed)}`, "aria-hidden": "true", text: toPar(s.scoreRelativeToPar) }))));
 }
 
 function coursesView() {
   return [h("ul", { class: "rows" }, state.courses.map((c) => h("li", { class: "choice" },
-    h("span", {}, h("span", { class: "name", text: c.name }), h("br"), h("span", { class: "caption", text: `${c.holes.length} holes · par ${c.par}` }))))),
+    h("span", {}, nameText(c.name), h("br"), h("span", { class: "caption", text: `${c.holes.length} holes · par ${c.par}` }))))),
     h("p", { class: "caption", text: "Add one from a file on the phone: hyzer-hub course add --file COURSE.json" })];
 }
 
