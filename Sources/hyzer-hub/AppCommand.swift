@@ -9,7 +9,8 @@ struct AppCommand: ParsableCommand {
         abstract: "Show or change the phone app's lifecycle state, and which watches the phone can reach.",
         discussion: """
             The phone (serve) keeps its side of the link in every state; the phone app's own code \
-            runs only in the foreground and the background. Suspended or not running, it sends no \
+            runs only in the foreground and the background, and in the background only serve \
+            --background-seconds (5) before iOS suspends it. Suspended or not running, it sends no \
             standings and no complication transfers; a score from a watch wakes it in the \
             background (as iOS wakes an app for a WatchConnectivity message), sends what changed \
             meanwhile, and is suspended again serve --wake-seconds (10) later. Not running also \

@@ -55,6 +55,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("wake-seconds"),
             help: ArgumentHelp("How long the phone app runs in the background after a watch's message woke it from suspended or not running (hyzer-hub app), before it is suspended again, as iOS does (0.1 to 600).", valueName: "S"))
     var wakeSeconds = 10.0
+    @Option(name: .customLong("background-seconds"),
+            help: ArgumentHelp("How long the phone app runs after it is sent to the background (hyzer-hub app background) before iOS suspends it, as it does an app without a background mode (0.1 to 86400; a large value for an app whose background mode keeps it running).", valueName: "S"))
+    var backgroundSeconds = 5.0
 
     @Option(help: ArgumentHelp("Where the phone's face (a web page, live) listens: HOST:PORT. By default on loopback, on the port this home's last serve used (written in hub/web-address) when it is free, else a free one; on loopback it needs nothing, on any other address it is served over TLS with the hub's certificate and asks for the pairing token once.", valueName: "HOST:PORT"))
     var web: String?
@@ -76,6 +79,9 @@ struct ServeCommand: AsyncParsableCommand {
         guard (0...1).contains(drop) else { throw ValidationError("--drop is a probability between 0 and 1; got \(drop).") }
         guard wakeSeconds.isFinite, (0.1...600).contains(wakeSeconds) else {
             throw ValidationError("--wake-seconds must be 0.1 to 600 seconds; got \(wakeSeconds).")
+        }
+        guard backgroundSeconds.isFinite, (0.1...86_400).contains(backgroundSeconds) else {
+            throw ValidationError("--background-seconds must be 0.1 to 86400 seconds; got \(backgroundSeconds).")
         }
         guard helloTimeout >= 10 else { throw ValidationError("--hello-timeout must be at least 10 milliseconds; got \(helloTimeout).") }
         if insecure, case .unix = listen ?? .unix(path: "") {
@@ -113,7 +119,8 @@ struct ServeCommand: AsyncParsableCommand {
         let hub = try Hub.open(paths: paths, forServe: true)
         if let cloud { try hub.setCloud(CloudConfiguration(url: cloud, player: player ?? (try hub.cloudConfiguration()?.player))) }
         let address = listen ?? .unix(path: paths.linkSocket.path)
-        let service = HubLinkService(hub: hub, complicationMode: complicationUpdates, appStatusFile: paths.appState, wakeDuration: wakeSeconds)
+        let service = HubLinkService(hub: hub, complicationMode: complicationUpdates, appStatusFile: paths.appState, wakeDuration: wakeSeconds,
+                                      backgroundDuration: backgroundSeconds)
         service.app.follow(request: paths.appRequest)
         let server = LinkServer(
             configuration: LinkServerConfiguration(

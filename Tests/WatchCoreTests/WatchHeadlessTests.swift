@@ -559,11 +559,15 @@ extension WatchHeadlessTests {
     func phoneAppSuspended() async throws {
         let home = try TemporaryHome()
         #expect(try await CLIProcess.run("hyzer-hub", ["--home", home.path, "round", "start", "--course", "Willow Creek", "--player", "Ann", "Ben"]).status == 0)
-        let server = try await home.serve(["--wake-seconds", "0.5", "--log-level", "info"])
+        let server = try await home.serve(["--wake-seconds", "0.5", "--background-seconds", "0.5", "--log-level", "info"])
         defer { server.stop() }
         let watch = try await Self.controlledWatch(home)
         defer { watch.stop() }
         #expect(await eventually { Self.appStatus(home)?.watches.first?.appActive == true })
+        // Sent to the background, the app runs a moment more, then iOS suspends it.
+        #expect(try await home.hub("app", "background").status == 0)
+        #expect(await eventually { Self.appStatus(home)?.state == "suspended" }, "\(server.stderr.suffix(600))")
+        #expect(server.stderr.contains("the phone app is suspended (iOS suspended it 0.5 s after it went to the background)"), "\(server.stderr.suffix(600))")
         let suspended = try await home.hub("app", "suspended")
         #expect(suspended.status == 0 && suspended.stdout.contains("The phone app is suspended"), "\(suspended.stdout)\(suspended.stderr)")
         // A change on the phone's side: not sent while the app is suspended.

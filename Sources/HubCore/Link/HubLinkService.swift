@@ -73,12 +73,13 @@ public final class HubLinkService: LinkServerDelegate {
     /// - Parameters:
     ///   - appStatusFile: where the app's state is written (`hub/app-state.json`); nil: nowhere.
     ///   - wakeDuration: how long an app a watch's message woke runs before iOS suspends it again.
+    ///   - backgroundDuration: how long an app sent to the background runs before iOS suspends it.
     public init(hub: Hub, complicationMode: ComplicationPolicy.Mode = .worthwhile, appState: PhoneAppState = .foreground,
-                appStatusFile: URL? = nil, wakeDuration: TimeInterval = 10) {
+                appStatusFile: URL? = nil, wakeDuration: TimeInterval = 10, backgroundDuration: TimeInterval = 5) {
         self.hub = hub
         self.complicationMode = complicationMode
         let server = self.server
-        app = PhoneApp(state: appState, statusFile: appStatusFile, wakeDuration: wakeDuration,
+        app = PhoneApp(state: appState, statusFile: appStatusFile, wakeDuration: wakeDuration, backgroundDuration: backgroundDuration,
                        pairedDevices: { server.withLockedValue { $0 }?.pairedDevices ?? [] })
         app.changed = { [weak self] was, now in
             // Launched from not running: what each watch's complications were sent is forgotten.

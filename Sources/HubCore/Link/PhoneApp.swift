@@ -87,8 +87,9 @@ public final class PhoneApp: Sendable {
         var watches: [String: Bool] = [:]
         /// When the request file applied last was written.
         var lastRequest: Date?
-        /// The app runs because a watch's message woke it: the number of the latest wake (its
-        /// timer is the one that suspends the app again); nil when it runs for another reason.
+        /// The app runs in the background until iOS suspends it (a watch's message woke it, or it
+        /// was sent there): the number of the latest such timer (the one that suspends it); nil
+        /// when nothing will (in front).
         var woken: Int?
         var wakes = 0
     }
@@ -96,16 +97,20 @@ public final class PhoneApp: Sendable {
     private let shell: NIOLockedValueBox<Shell>
     private let statusFile: URL?
     public let wakeDuration: TimeInterval
+    /// How long the app runs once sent to the background before iOS suspends it.
+    public let backgroundDuration: TimeInterval
     private let pairedDevices: @Sendable () -> Set<String>
     /// Status writes and wake timers, off the link's threads (the callers include its event loops).
     private let queue = DispatchQueue(label: "hyzer.hub.app")
     private let logger = Logger(label: "hyzer.hub.serve")
     private let onChange = NIOLockedValueBox<(@Sendable (_ was: PhoneAppState, _ now: PhoneAppState) -> Void)?>(nil)
 
-    public init(state: PhoneAppState, statusFile: URL?, wakeDuration: TimeInterval, pairedDevices: @escaping @Sendable () -> Set<String>) {
+    public init(state: PhoneAppState, statusFile: URL?, wakeDuration: TimeInterval, backgroundDuration: TimeInterval = 5,
+                pairedDevices: @escaping @Sendable () -> Set<String>) {
         shell = NIOLockedValueBox(Shell(status: PhoneAppStatus(state: state, since: Date(), why: "serve started")))
         self.statusFile = statusFile
         self.wakeDuration = wakeDuration
+        self.backgroundDuration = backgroundDuration
         self.pairedDevices = pairedDevices
         writeStatus()
     }
@@ -140,23 +145,30 @@ public final class PhoneApp: Sendable {
     /// does for WatchConnectivity's `sendMessage`; once `wakeDuration` passes without another, it
     /// is suspended again.
     public func wake(by deviceID: String) {
-        let wake = shell.withLockedValue { shell -> Int? in
-            // Running for another reason (in front, or sent to the background by hand): nothing to do.
-            guard !shell.status.state.runs || shell.woken != nil else { return nil }
+        // In front: nothing to do. In the background (woken, or sent there), the message gives it
+        // the time of a wake from now.
+        let runningInFront = shell.withLockedValue { $0.status.state.runs && $0.woken == nil }
+        guard !runningInFront else { return }
+        if !runs { set(.background, why: "woken by a message from \(deviceID)") }
+        suspendLater(after: wakeDuration, why: "iOS suspended it \(Self.seconds(wakeDuration)) after a watch's message woke it")
+    }
+
+    /// Suspends the app `duration` from now unless something else happens to it first (a later
+    /// timer, a state asked for): only the latest timer suspends, and only an app still in the
+    /// background.
+    private func suspendLater(after duration: TimeInterval, why: String) {
+        let timer = shell.withLockedValue { shell -> Int in
             shell.wakes += 1
             shell.woken = shell.wakes
             return shell.wakes
         }
-        guard let wake else { return }
-        if !runs { set(.background, why: "woken by a message from \(deviceID)") }
-        queue.asyncAfter(deadline: .now() + wakeDuration) { [self] in
-            // Only the latest wake's timer suspends, and only an app still in the background it woke.
+        queue.asyncAfter(deadline: .now() + duration) { [self] in
             let expired = shell.withLockedValue { shell -> Bool in
-                guard shell.woken == wake, shell.status.state == .background else { return false }
+                guard shell.woken == timer, shell.status.state == .background else { return false }
                 shell.woken = nil
                 return true
             }
-            if expired { set(.suspended, why: "iOS suspended it \(Self.seconds(wakeDuration)) after a watch's message woke it") }
+            if expired { set(.suspended, why: why) }
         }
     }
 
@@ -172,10 +184,16 @@ public final class PhoneApp: Sendable {
         let isNew = shell.withLockedValue { shell in
             defer { shell.lastRequest = stamp }
             guard shell.lastRequest != stamp else { return false }
-            shell.woken = nil  // a state asked for by hand is kept: no wake's timer undoes it
+            shell.woken = nil  // a state asked for by hand: no earlier timer undoes it
             return true
         }
-        if isNew { set(requested, why: "hyzer-hub app \(requested.rawValue)") }
+        guard isNew else { return }
+        set(requested, why: "hyzer-hub app \(requested.rawValue)")
+        // An app sent to the background runs a few seconds more, then iOS suspends it, as it does
+        // every app without a background mode (in the pocket it ran for ever).
+        if requested == .background {
+            suspendLater(after: backgroundDuration, why: "iOS suspended it \(Self.seconds(backgroundDuration)) after it went to the background")
+        }
     }
 
     /// A paired watch said whether its app is in front (nil: it left).
