@@ -13,7 +13,7 @@ import WatchCore
 @main
 enum HyzerWatchMain {
     static func main() {
-        HyzerWatch.refuseSingleDashWords()
+        HyzerWatch.refuseSingleDashWords(in: WatchCtl.beforeScriptLine(Array(CommandLine.arguments.dropFirst())))
         HyzerWatch.explainNegativeNumbers()
         HyzerWatch.main()
     }

@@ -41,6 +41,16 @@ struct WatchCtl: ParsableCommand {
     @Argument(parsing: .captureForPassthrough, help: ArgumentHelp("A scenario-script line (options go before it).", valueName: "COMMAND"))
     var command: [String] = []
 
+    /// `arguments` up to `ctl`'s script line, which is taken as written: its words are the script's
+    /// to answer (`advance-clock -5m` was refused as a mistyped option "--5m").
+    static func beforeScriptLine(_ arguments: [String]) -> [String] {
+        guard let ctl = arguments.firstIndex(of: "ctl") else { return arguments }
+        var end = ctl + 1
+        // Its options (--home DIR, --timeout S, or --home=DIR) come before the line.
+        while end < arguments.count, arguments[end].hasPrefix("-") { end += arguments[end].contains("=") ? 1 : 2 }
+        return Array(arguments[..<min(end, arguments.count)])
+    }
+
     func validate() throws {
         // The command is taken as written, dashes and all (crown -2): help is asked for here.
         if ["--help", "-h", "help"].contains(command.first ?? "") { throw CleanExit.helpRequest(self) }

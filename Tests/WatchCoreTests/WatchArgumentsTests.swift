@@ -49,4 +49,14 @@ struct WatchArgumentsTests {
         #expect(result.stdout == "")
         #expect(!FileManager.default.fileExists(atPath: home.url.appendingPathComponent("watch").path), "nothing ran")
     }
+
+    @Test("ctl's script line is passed as written: a word with a dash in it is the script's to answer, not a mistyped option")
+    func ctlLineAsWritten() async throws {
+        let home = try TemporaryHome()
+        let result = try await CLIProcess.run("hyzer-watch", ["ctl", "--home", home.path, "advance-clock", "-5m"])
+        #expect(!result.stderr.contains("is not an option"), "\(result.stderr)")
+        #expect(result.stderr.contains("no watch is running there"), "\(result.stderr)")
+        let mistyped = try await CLIProcess.run("hyzer-watch", ["ctl", "-home", home.path, "link", "up"])
+        #expect(mistyped.status == 64 && mistyped.stderr.contains("-home is not an option"), "\(mistyped.stderr)")
+    }
 }

@@ -227,6 +227,7 @@ struct ScenarioScriptTests {
     @Test("Mistakes name the line and what is allowed", arguments: [
         ("crown 3", "line 2: crown 3: crown takes +N or -N detents, e.g. crown +2"),
         ("wait soon", "line 2: wait soon: \"soon\" is not a duration; use e.g. 300ms, 2s, 1.5s, 2m, 1h"),
+        ("advance-clock -5m", "line 2: advance-clock -5m: advance-clock moves the watch's clock forward; got -5m (to set it back: set-clock YYYY-MM-DDTHH:MM)"),
         ("expect-screen settings", "line 2: expect-screen settings: screens are leaderboard, crown, voice, final, no-round and watch-face; got settings"),
         ("expect-haptics 2 buzz", "line 2: expect-haptics 2 buzz: haptic kinds are tick, limit, success, failure, notification; got buzz"),
         ("screenshot face.jpg", "line 2: screenshot face.jpg: screenshots are PNG files: screenshot NAME.png"),

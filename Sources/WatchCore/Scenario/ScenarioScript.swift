@@ -177,7 +177,10 @@ public enum ScenarioScript {
             return .hole(holes)
         },
         Verb("wait DURATION") { a throws(Problem) in .wait(try a.duration()) },
-        Verb("advance-clock DURATION") { a throws(Problem) in .advanceClock(try a.duration()) },
+        Verb("advance-clock DURATION") { a throws(Problem) in
+            if a.rest.hasPrefix("-") { throw Problem(message: "advance-clock moves the watch's clock forward; got \(a.rest) (to set it back: set-clock YYYY-MM-DDTHH:MM)") }
+            return .advanceClock(try a.duration())
+        },
         Verb("set-clock YYYY-MM-DDTHH:MM") { a throws(Problem) in .setClock(try localTime(a.one())) },
         Verb("link down|up") { a throws(Problem) in .link(up: try a.choice(["up": true, "down": false], "up or down")) },
         Verb("screenshot FILE.png [chrome|no-chrome]", screenshot),
