@@ -153,8 +153,11 @@ extension Hub {
     }
 
     /// Records what a spoken transcript makes clear; reports the rest. With `dryRun`, records
-    /// nothing and reports what would have been recorded (`outcome.wouldRecord`).
-    public func voice(_ transcript: String, hole: Int? = nil, dryRun: Bool = false) throws -> VoiceOutcome {
+    /// nothing and reports what would have been recorded (`outcome.wouldRecord`). `intent`: a
+    /// report for `hyzer-hub voice` (strokes other than the phone's own are refused, pointing to
+    /// `correct`); a correction for the page's voice overlay, which corrects the hole's score as the
+    /// watch's overlay does (the person saw the rows and could change them before they saved).
+    public func voice(_ transcript: String, hole: Int? = nil, dryRun: Bool = false, intent: ScoreWrite.Intent = .report) throws -> VoiceOutcome {
         let outcome = try appending { store, context -> VoiceOutcome in
             let round = try Self.requireRoundInPlay(store)
             let hole = try hole ?? Self.currentHole(store, round: round)
@@ -165,7 +168,7 @@ extension Hub {
             let deviceID = try Self.phoneDeviceID(store, round: round), reporter = try Self.defaultReporter(store, round: round)
             for entry in parsed.entries {
                 let history = try keyHistory(of: ScoreKey(playerID: entry.player.id, hole: hole), round: round, in: store, context: &context)
-                let plan = ScoreWrite.plan(strokes: entry.strokes, intent: .report, deviceID: deviceID, state: history?.state)
+                let plan = ScoreWrite.plan(strokes: entry.strokes, intent: intent, deviceID: deviceID, state: history?.state)
                 if case .contradictsOwn(let own) = plan {
                     outcome.refused.append(.init(entry: entry, reason: HubError.alreadyScored(
                         player: entry.player.name, hole: hole, strokes: own.strokes, attempted: entry.strokes).description))
@@ -175,7 +178,7 @@ extension Hub {
                     outcome.wouldRecord.append(entry)
                     continue
                 }
-                outcome.recorded.append(try enter(strokes: entry.strokes, intent: .report, player: entry.player, hole: hole, round: round,
+                outcome.recorded.append(try enter(strokes: entry.strokes, intent: intent, player: entry.player, hole: hole, round: round,
                                                   reporter: reporter, deviceID: deviceID, source: .voice, history: history,
                                                   in: store, context: &context))
             }

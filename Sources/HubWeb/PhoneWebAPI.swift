@@ -129,7 +129,9 @@ struct PhoneWebAPI: Sendable {
     }
 
     func voice(_ request: VoiceRequest) throws -> Answer {
-        let outcome = try hub.voice(request.transcript, hole: request.hole, dryRun: request.dryRun ?? false)
+        // The overlay corrects the hole's score, as the watch's does ("To change it: hyzer-hub
+        // correct …" was the page's answer to Sarah 2 over her 3).
+        let outcome = try hub.voice(request.transcript, hole: request.hole, dryRun: request.dryRun ?? false, intent: .correction)
         guard let round = try hub.currentOrLatestRound() else { throw HubError.noActiveRound }
         var answer = Answer(message: HubText.voice(outcome, round: round))
         answer.voice = VoiceReport(outcome, round: round)

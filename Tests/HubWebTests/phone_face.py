@@ -381,6 +381,14 @@ def api(url, home):
     check(status == 400 and "strokes" in body.get("error", ""), f"a score without strokes: {status} {body}")
     status, body = call("/api/score", {"player": "Ann", "strokes": 3})
     check(status == 200 and body["recorded"]["outcome"] == "newScore", f"a good score: {status} {body}")
+    # The page's voice over the phone's own score corrects it, as the voice overlays do (the
+    # command refuses and points to `hyzer-hub correct`, which the page cannot show a person).
+    status, body = call("/api/voice", {"transcript": "Ann 4"})
+    check(status == 200 and "hyzer-hub correct" not in body.get("message", ""), f"voice over the phone's own score: {status} {body}")
+    status, state = call("/api/state")
+    round_ = state["body"]["round"]
+    ann = next(p["id"] for p in round_["players"] if p["name"] == "Ann")
+    check([s["strokes"] for s in round_["scores"] if s["playerID"] == ann] == [4], f"Ann's 4 by voice: {round_['scores']}")
     for request, cli in [({"player": "Ann", "strokes": 11, "hole": 2}, ["score", "Ann", "11", "--hole", "2"]),
                          ({"player": "Zed", "strokes": 3}, ["score", "Zed", "3"]),
                          ({"player": "Ben", "strokes": 3, "hole": 40}, ["score", "Ben", "3", "--hole", "40"])]:
@@ -419,7 +427,7 @@ def api(url, home):
     check(status != 101, f"a foreign page's WebSocket was upgraded: {answer[:200]!r}")
     status, body = call("/api/state")
     scores = body["body"]["round"]["scores"]
-    check(len(scores) == 1 and scores[0]["strokes"] == 3, f"what was accepted is still there: {scores}")
+    check(len(scores) == 1 and scores[0]["strokes"] == 4, f"what was accepted is still there (Ann 3, corrected to 4 by voice): {scores}")
     print("ok")
 
 

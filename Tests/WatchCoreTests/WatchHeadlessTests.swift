@@ -567,7 +567,8 @@ extension WatchHeadlessTests {
         // Sent to the background, the app runs a moment more, then iOS suspends it.
         #expect(try await home.hub("app", "background").status == 0)
         #expect(await eventually { Self.appStatus(home)?.state == "suspended" }, "\(server.stderr.suffix(600))")
-        #expect(server.stderr.contains("the phone app is suspended (iOS suspended it 0.5 s after it went to the background)"), "\(server.stderr.suffix(600))")
+        #expect(await eventually { server.stderr.contains("the phone app is suspended (iOS suspended it 0.5 s after it went to the background)") },
+                "\(server.stderr.suffix(600))")
         let suspended = try await home.hub("app", "suspended")
         #expect(suspended.status == 0 && suspended.stdout.contains("The phone app is suspended"), "\(suspended.stdout)\(suspended.stderr)")
         // A change on the phone's side: not sent while the app is suspended.

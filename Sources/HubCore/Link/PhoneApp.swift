@@ -90,8 +90,8 @@ public final class PhoneApp: Sendable {
         /// The app runs in the background until iOS suspends it (a watch's message woke it, or it
         /// was sent there): the number of the latest such timer (the one that suspends it); nil
         /// when nothing will (in front).
-        var woken: Int?
-        var wakes = 0
+        var suspendTimer: Int?
+        var timers = 0
     }
 
     private let shell: NIOLockedValueBox<Shell>
@@ -147,7 +147,7 @@ public final class PhoneApp: Sendable {
     public func wake(by deviceID: String) {
         // In front: nothing to do. In the background (woken, or sent there), the message gives it
         // the time of a wake from now.
-        let runningInFront = shell.withLockedValue { $0.status.state.runs && $0.woken == nil }
+        let runningInFront = shell.withLockedValue { $0.status.state.runs && $0.suspendTimer == nil }
         guard !runningInFront else { return }
         if !runs { set(.background, why: "woken by a message from \(deviceID)") }
         suspendLater(after: wakeDuration, why: "iOS suspended it \(Self.seconds(wakeDuration)) after a watch's message woke it")
@@ -158,14 +158,14 @@ public final class PhoneApp: Sendable {
     /// background.
     private func suspendLater(after duration: TimeInterval, why: String) {
         let timer = shell.withLockedValue { shell -> Int in
-            shell.wakes += 1
-            shell.woken = shell.wakes
-            return shell.wakes
+            shell.timers += 1
+            shell.suspendTimer = shell.timers
+            return shell.timers
         }
         queue.asyncAfter(deadline: .now() + duration) { [self] in
             let expired = shell.withLockedValue { shell -> Bool in
-                guard shell.woken == timer, shell.status.state == .background else { return false }
-                shell.woken = nil
+                guard shell.suspendTimer == timer, shell.status.state == .background else { return false }
+                shell.suspendTimer = nil
                 return true
             }
             if expired { set(.suspended, why: why) }
@@ -184,7 +184,7 @@ public final class PhoneApp: Sendable {
         let isNew = shell.withLockedValue { shell in
             defer { shell.lastRequest = stamp }
             guard shell.lastRequest != stamp else { return false }
-            shell.woken = nil  // a state asked for by hand: no earlier timer undoes it
+            shell.suspendTimer = nil  // a state asked for by hand: no earlier timer undoes it
             return true
         }
         guard isNew else { return }
