@@ -48,13 +48,20 @@ struct VoiceOverlayTests {
         #expect(state.pendingScores.map(\.strokes) == [4, 3])
     }
 
-    @Test("An unresolved name is marked and not saved; tapping it picks who it could be")
+    @Test("An unsure name is marked, holds the countdown (as the page's overlay does) and is not saved unless tapped; tapping it picks who it could be")
     func unresolved() {
         let standings = [Fixture.standing("Jon", 1, 0), Fixture.standing("John", 2, 0), Fixture.standing("Amy", 3, 0)]
         var state = Fixture.state(Fixture.snapshot(standings: standings))
         let shown = WatchMachine.reduce(&state, .voice("Jon 4, Amy 3, Bob 5"), Fixture.env(0))
-        #expect(shown.last == .announce("Voice scores confirmed. Jon, could be Jon or John, not saved unless tapped. Amy 3. Bob, not a player in this round. Auto-saving in 1.5 seconds. Tap any score to correct."))
+        #expect(shown.last == .announce("Voice scores confirmed. Jon, could be Jon or John, not saved unless tapped. Amy 3. Bob, not a player in this round. Tap each unsure name to choose who; nothing saves by itself until then. Save saves the others."))
         #expect(Self.overlay(state)?.rows.map(\.isReady) == [false, true, false])
+        // The 1.5 s do not run while a name is unsure: nothing saves by itself, Amy's 3 included.
+        _ = WatchMachine.reduce(&state, .clock, Fixture.env(0.4))
+        #expect(Self.overlay(state)?.deadline == nil && state.pendingScores.isEmpty)
+        // Without an unsure name, a name that is no player's does not hold them.
+        var plain = Fixture.state(Fixture.snapshot(standings: standings))
+        _ = WatchMachine.reduce(&plain, .voice("Amy 3, Bob 5"), Fixture.env(0))
+        #expect(Self.overlay(plain)?.deadline != nil)
         _ = Self.tapVoiceRow(0, &state, at: 0.5)
         #expect(Self.overlay(state)?.rows[0].player?.name == "Jon")
         _ = Self.tapVoiceRow(0, &state, at: 0.6)

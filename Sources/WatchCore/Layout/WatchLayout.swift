@@ -913,8 +913,12 @@ private struct Face {
         }
         let besideScore = frame.width - scoreWidth - m.margin * 1.5
         let nameRoom = stacked ? frame.width - m.margin : besideScore
-        // The "?" stays when a long name is cut short.
-        let shown = measurer.truncate(name, font: nameFont, toFit: nameRoom - measurer.width(mark, nameFont)) + mark
+        // The whole name, else its short form ("Holyn", as the leaderboard's rows), else cut; the
+        // "?" stays when a long name is cut short.
+        let names = state.round?.standings.map(\.name) ?? []
+        let short = names.firstIndex(of: name).map { NameText.shortNames(names)[$0] }
+        let fitted = measurer.firstFitting([name] + (short.map { [$0] } ?? []), font: nameFont, toFit: nameRoom - measurer.width(mark, nameFont))
+        let shown = fitted + mark
         let nameColor = ready ? HyzerColor.textPrimary : HyzerColor.textSecondary
         // What an unresolved row needs, under its name when the row has room.
         // Its forms, the first that fits shown (the last cut if none does); VoiceOver reads the first.
@@ -945,7 +949,7 @@ private struct Face {
         }
         // The dotted leader from the name to the score, on one line, and only after a whole name
         // (a dot or two after "Alex…" reads as part of it).
-        if !stacked, shown == name + mark {
+        if !stacked, !fitted.hasSuffix("…") {
             let leaderEnd = frame.x + frame.width - scoreWidth - m.margin * 0.5
             var x = frame.x + m.margin * 0.5 + measurer.width(shown, nameFont) + m.margin * 0.5
             while x + 4 <= leaderEnd {

@@ -46,6 +46,14 @@ public struct VoiceOverlay: Sendable, Hashable {
     /// Some row would be saved: Save is offered (with none, it would save nothing and close).
     public var canSave: Bool { !failed && rows.contains(where: \.isReady) }
 
+    /// A name heard unsure ("Jake?") waits for a tap, as the phone page's overlay does: the 1.5 s do
+    /// not run while one does, so its score is never dropped unseen (Save saves the others). A name
+    /// that is no player's does not hold them.
+    public var unsureNames: Bool { rows.contains { $0.player == nil && !$0.candidates.isEmpty } }
+
+    /// When the scores save by themselves from `now`, if they do: some row is ready and no name is unsure.
+    func countdown(from now: Date) -> Date? { canSave && !unsureNames ? now.addingTimeInterval(Self.autoCommitAfter) : nil }
+
     /// Nothing in the transcript could become a score: "Not understood. Try again?"
     public var failed: Bool { !rows.contains { $0.player != nil || !$0.candidates.isEmpty } }
 
@@ -63,7 +71,7 @@ public struct VoiceOverlay: Sendable, Hashable {
             return Row(heard: item.heard, said: item.said, player: item.player, candidates: candidates, value: item.strokes, problem: item.problem)
         }
         deadline = nil
-        if !failed && rows.contains(where: \.isReady) { deadline = now.addingTimeInterval(Self.autoCommitAfter) }
+        deadline = countdown(from: now)
     }
 
     /// Marks rows that name the same player as `index` as named twice (not saved unless tapped).

@@ -257,8 +257,8 @@ public enum WatchMachine {
             overlay.rows[index].value = value
             overlay.rows[index].problem = nil
             if !effects.isEmpty { effects.append(.announce("Score: \(value)")) }
-            // A correction starts the 1.5 s again.
-            overlay.deadline = env.now.addingTimeInterval(VoiceOverlay.autoCommitAfter)
+            // A correction starts the 1.5 s again (unless a name is still unsure).
+            overlay.deadline = overlay.countdown(from: env.now)
             state.screen = .voice(overlay)
             return effects
         }
@@ -343,8 +343,9 @@ public enum WatchMachine {
             if let player = row.player { return "\(player.name) \(row.said), not saved unless tapped." }
             return "\(row.heard.isEmpty ? row.said : row.heard), not a player in this round."
         }
-        let closing = overlay.deadline == nil ? ["Nothing to save yet. Tap a score to correct it."]
-            : ["Auto-saving in 1.5 seconds. Tap any score to correct."]
+        let closing = overlay.deadline != nil ? ["Auto-saving in 1.5 seconds. Tap any score to correct."]
+            : overlay.canSave ? ["Tap each unsure name to choose who; nothing saves by itself until then. Save saves the others."]
+            : ["Nothing to save yet. Tap a score to correct it."]
         return pulse(&state, .notification, value: nil, env)
             + [.announce((["Voice scores confirmed."] + spoken + closing).joined(separator: " "))]
     }
