@@ -293,6 +293,12 @@ def scenario(url, home, shots):
         check(not broken, f"words broken across lines at 200 % text: {broken}")
         driver.find_element(By.TAG_NAME, "body").send_keys(Keys.ESCAPE)
         driver.execute_script("document.documentElement.style.fontSize = ''")
+        # The pill floats over every tab while a round is in play: the standings a tap away from History.
+        tap(driver, "History", By.XPATH, "//button[text()='History']")
+        tap(driver, "the pill over History", By.CSS_SELECTOR, ".pill")
+        wait(driver, "the leaderboard from History", lambda: driver.find_elements(By.CSS_SELECTOR, ".board-row"))
+        driver.find_element(By.TAG_NAME, "body").send_keys(Keys.ESCAPE)
+        tap(driver, "Scoring", By.XPATH, "//button[text()='Scoring']")
         check("guest:" in run("hyzer-hub", "--home", home, "round", "show", "--json"), "the guest was not added as a guest")
         errors = errors_in_console(driver)
         check(not errors, f"the browser's console: {errors[:3]}")

@@ -221,7 +221,11 @@ function render() {
   renderSync();
   renderActions();
   const screen = document.getElementById("screen");
-  const view = ui.tab === "history" ? historyView() : ui.tab === "courses" ? coursesView() : scoringView();
+  // The pill floats over every tab while a round is in play (the spec's overlay on the tab view):
+  // the standings a tap away from History too.
+  const round = state.snapshot.round;
+  const view = ui.tab === "history" ? [round ? pill(round) : null, ...historyView()]
+    : ui.tab === "courses" ? [round ? pill(round) : null, ...coursesView()] : scoringView();
   const banners = [];
   if (ui.notice) banners.push(h("p", { class: "banner", role: "status" }, ui.notice, " ", h("button", { class: "text-button", type: "button", onclick: () => { ui.notice = null; render(); }, text: "OK" })));
   if (ui.refusal) banners.push(h("p", { class: "banner refusal", role: "alert" }, ui.refusal, " ", h("button", { class: "text-button", type: "button", onclick: () => { ui.refusal = null; render(); }, text: "Dismiss" })));
@@ -234,7 +238,7 @@ function render() {
   const kept = active && screen.contains(active) && (active.id || active.dataset.key)
     ? { id: active.id, key: active.dataset.key, value: active.value, start: active.selectionStart, end: active.selectionEnd } : null;
   const scrollY = window.scrollY;
-  screen.replaceChildren(...banners, ...view);
+  screen.replaceChildren(...banners, ...view.filter((node) => node != null));
   window.scrollTo(0, scrollY);
   const again = kept && (kept.id ? document.getElementById(kept.id) : screen.querySelector(`[data-key="${CSS.escape(kept.key)}"]`));
   if (again && again !== active) {
