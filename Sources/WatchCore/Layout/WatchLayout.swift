@@ -608,14 +608,15 @@ private struct Face {
         list.commands.append(.text(heading, frame: headingFrame, font: headingFont, color: HyzerColor.textSecondary, alignment: .leading))
         list.addElement(AccessibilityElement(.heading, label: heading, frame: headingFrame))
         if let strokes = entry.scoredStrokes {
-            // A disputed hole says so first, in the status hue the leaderboard's mark uses.
+            // A disputed hole says so first, in the status hue the leaderboard's mark uses; else in
+            // the secondary text (the accent is for what a tap does).
             let by = entry.scoredBy.map { " by \($0.name)" } ?? ""
             let font = FontSpec(.sans, (headingFont.size * 0.85).rounded())
             let frame = Rect(x: m.margin, y: headingFrame.y + headingFrame.height - 6, width: m.width - m.margin * 2, height: font.size * 1.3)
             let scored = !entry.claims.isEmpty ? WatchLayout.shownClaims(entry.claims, fitting: frame.width, font: font, measurer: measurer)
                 : entry.disputed ? "Disputed · \(strokes)\(by)" : "Scored \(strokes)\(by)"
             list.commands.append(.text(measurer.truncate(scored, font: font, toFit: frame.width), frame: frame, font: font,
-                                       color: entry.disputed ? HyzerColor.status : HyzerColor.accent, alignment: .center))
+                                       color: entry.disputed ? HyzerColor.status : HyzerColor.textSecondary, alignment: .center))
             let label = !entry.claims.isEmpty ? "Disputed. \(WatchLayout.spokenClaims(entry.claims)) The organizer settles it on the phone."
                 : entry.disputed ? "Disputed. Scored \(strokes)\(by). The organizer settles it on the phone." : scored
             list.addElement(AccessibilityElement(.text, label: label, frame: frame))
