@@ -163,11 +163,11 @@ struct WatchLayoutTests {
         }
     }
 
-    @Test("No active round after the final standings keeps its title and the last round whole at every size and text size; only the winners' line may be cut")
+    @Test("No active round after the final standings keeps its title, the last round and the wearer's result whole at every size and text size; only the winners' line may be cut or wait")
     func noRoundAfterFinal() {
         for size in WatchSize.allCases {
             for textSize in TextSize.allCases {
-                var state = WatchState(deviceID: "watch", textSize: textSize)
+                var state = WatchState(deviceID: "watch", wearerName: "Jake", textSize: textSize)
                 let env = Fixture.env(0, size: size)
                 _ = WatchMachine.reduce(&state, .reachability(true), env)
                 let tied = [Fixture.standing("Alexandria Ocasio", 1, -1, tied: true), Fixture.standing("Sarah", 1, -1, tied: true),
@@ -179,6 +179,7 @@ struct WatchLayoutTests {
                 #expect(list.accessibility.label == "No active round", "\(size) \(textSize): \(list.accessibility.label)")
                 let shown = list.texts.joined(separator: " ")
                 #expect(shown.hasPrefix("No active round Last: Willow Creek"), "\(size) \(textSize): \(list.texts)")
+                #expect(shown.contains("You: 3rd · +1"), "\(size) \(textSize): \(list.texts)")
             }
         }
     }

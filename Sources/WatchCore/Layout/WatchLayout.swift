@@ -761,8 +761,14 @@ private struct Face {
             : state.finishedRound.map { "Last: \($0.courseName)" + (state.finishedAt.map { " · \(WatchLayout.dayText($0))" } ?? "") } ?? "Start one on the phone"
         var blocks = [MessageBlock(text: title, font: FontSpec(.sansBold, m.rowText), color: HyzerColor.textPrimary, role: .heading),
                       MessageBlock(text: detail, font: caption, color: HyzerColor.textSecondary)]
-        if !waiting, let finished = state.finishedRound, let result = WatchLayout.winnerLine(finished) {
-            blocks.append(MessageBlock(text: result, font: caption, color: HyzerColor.textPrimary))
+        if !waiting, let finished = state.finishedRound {
+            // The wearer's own result first (as the final screen's footer says it, and after a
+            // relaunch, when only this screen shows the round), then who won.
+            if let own = finished.standings.first(where: { $0.playerID == state.wearerID }), let position = own.position {
+                let result = "You: \(ScoreFormat.place(position, tied: own.tied)) · \(ScoreFormat.relativeToPar(own.scoreRelativeToPar))"
+                blocks.append(MessageBlock(text: result, font: caption, color: HyzerColor.textPrimary))
+            }
+            if let winners = WatchLayout.winnerLine(finished) { blocks.append(MessageBlock(text: winners, font: caption, color: HyzerColor.textPrimary)) }
         }
         message(blocks, into: &list)
         if let age = state.isStale(at: now) ? state.age(at: now) : nil {
@@ -835,18 +841,20 @@ private struct Face {
         // text sizes a message read whole beats one cut to "No s…"), else two, else one.
         var wrapped: [(block: MessageBlock, lines: [String])] = []
         var height = 0.0
-        // Still too tall (the largest text sizes under a banner): the last blocks wait for the
-        // banner to go (VoiceOver still reads them).
+        // (lines a block, lines for the last, type scale, which blocks must be whole). Before any
+        // word of the first blocks is cut, the last (the least needed: "Alexandria Ocasio & Sarah
+        // tied") takes fewer lines, then the last blocks wait, down to the title and the line under
+        // it (VoiceOver still reads them; under a banner they come back when it goes); cutting
+        // words comes last (at 41 mm ax3 it read "No active…" where the title had room).
+        let whole: [(Int, Int, Double, MessageWhole)] = [
+            (3, 3, 1.0, .all), (3, 3, 0.85, .all), (3, 3, 0.7, .all), (3, 3, 0.55, .all),
+            (3, 2, 0.7, .allButLast), (3, 2, 0.55, .allButLast), (3, 1, 0.55, .allButLast)]
+        let cutting: [(Int, Int, Double, MessageWhole)] = [(3, 3, 0.7, .none), (2, 2, 0.55, .none), (1, 1, 0.55, .none)]
+        let tries = stride(from: blocks.count, through: min(2, blocks.count), by: -1).map { (Array(blocks.prefix($0)), whole) }
+            + stride(from: blocks.count, through: 1, by: -1).map { (Array(blocks.prefix($0)), cutting) }
         var shown = blocks
-        fitting: while true {
-            // (lines a block, lines for the last, type scale, which blocks must be whole). Before any
-            // word of the first blocks is cut, the last (the least needed: "Alexandria Ocasio &
-            // Sarah tied") takes fewer lines; cutting every block to one line came last, at 41 mm
-            // ax3 "No active…" where the title had room.
-            let options: [(Int, Int, Double, MessageWhole)] = [
-                (3, 3, 1.0, .all), (3, 3, 0.85, .all), (3, 3, 0.7, .all), (3, 3, 0.55, .all),
-                (3, 2, 0.7, .allButLast), (3, 2, 0.55, .allButLast), (3, 1, 0.55, .allButLast),
-                (3, 3, 0.7, .none), (2, 2, 0.55, .none), (1, 1, 0.55, .none)]
+        fitting: for (candidate, options) in tries {
+            shown = candidate
             for (maxLines, lastMaxLines, scale, whole) in options {
                 wrapped = shown.enumerated().map { index, block in
                     let font = FontSpec(block.font.family, (block.font.size * scale).rounded())
@@ -858,8 +866,6 @@ private struct Face {
                 let cut = mustBeWhole.contains { $0.lines.joined(separator: " ") != $0.block.text }
                 if height <= bottom - top, !cut { break fitting }
             }
-            guard shown.count > 1 else { break }
-            shown.removeLast()
         }
         for block in blocks.dropFirst(shown.count) {
             list.addElement(AccessibilityElement(block.role, label: block.text, frame: Rect(x: m.margin, y: top, width: width, height: 1)))
