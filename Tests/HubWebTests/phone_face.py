@@ -264,13 +264,16 @@ def scenario(url, home, shots):
         wait(driver, "the new round", lambda: "Maple Hill" in driver.find_element(By.ID, "title").text)
         # The pill names players by first name, as the spec writes it ("1.Jake -2  2.Mike -1"):
         # three long names all show at once on a phone (full names showed one and a half).
-        shown = wait(driver, "the pill's entries", lambda: driver.execute_script("""
-            const box = document.querySelector('.pill-entries').getBoundingClientRect();
-            return [...document.querySelectorAll('.pill-entry')].filter(e => {
-                const r = e.getBoundingClientRect();
-                return r.left >= box.left - 1 && r.right <= box.right + 1;
-            }).map(e => e.textContent.trim());"""))
-        check(len(shown) == 3 and all(entry.split()[-2] in ("Jake", "Mike", "Sarah") for entry in shown), f"the pill shows {shown}")
+        def whole_entries():
+            return driver.execute_script("""
+                const box = document.querySelector('.pill-entries').getBoundingClientRect();
+                return [...document.querySelectorAll('.pill-entry')].filter(e => {
+                    const r = e.getBoundingClientRect();
+                    return r.left >= box.left - 1 && r.right <= box.right + 1;
+                }).map(e => e.querySelector('.score').previousSibling.textContent.trim());""")
+        # Each entry's text before its score ("Jake", "T2 Mike"), once the page has settled.
+        shown = wait(driver, "three whole entries in the pill", lambda: (entries := whole_entries()) and len(entries) == 3 and entries)
+        check(all(entry.split()[-1] in ("Jake", "Mike", "Sarah") for entry in shown), f"the pill shows {shown}")
         # At 200 % text a name's lines break between its words, never inside one ("Handley-Montgom/ery"):
         # on the hole card and in the leaderboard.
         driver.execute_script("document.documentElement.style.fontSize = '200%'")
