@@ -224,8 +224,8 @@ function render() {
   // The pill floats over every tab while a round is in play (the spec's overlay on the tab view):
   // the standings a tap away from History too.
   const round = state.snapshot.round;
-  const view = ui.tab === "history" ? [round ? pill(round) : null, ...historyView()]
-    : ui.tab === "courses" ? [round ? pill(round) : null, ...coursesView()] : scoringView();
+  const other = ui.tab === "history" ? historyView() : ui.tab === "courses" ? coursesView() : null;
+  const view = other ? [round ? pill(round) : null, ...other] : scoringView();
   const banners = [];
   if (ui.notice) banners.push(h("p", { class: "banner", role: "status" }, ui.notice, " ", h("button", { class: "text-button", type: "button", onclick: () => { ui.notice = null; render(); }, text: "OK" })));
   if (ui.refusal) banners.push(h("p", { class: "banner refusal", role: "alert" }, ui.refusal, " ", h("button", { class: "text-button", type: "button", onclick: () => { ui.refusal = null; render(); }, text: "Dismiss" })));

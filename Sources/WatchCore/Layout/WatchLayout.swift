@@ -271,6 +271,12 @@ public enum WatchLayout {
     }
 
     /// Who won the finished round: "Jake won, -2", "Jake & Mike tied, -1"; nil if nobody scored.
+    /// Each player's short name in `round` (`NameText.shortNames`): a row shows it before cutting
+    /// the whole name.
+    static func shortNames(_ round: RoundSnapshot) -> [PlayerID: String] {
+        Dictionary(zip(round.standings.map(\.playerID), NameText.shortNames(round.standings.map(\.name))), uniquingKeysWith: { first, _ in first })
+    }
+
     static func winnerLine(_ round: RoundSnapshot) -> String? {
         let leaders = round.standings.filter { $0.position == 1 }
         guard let first = leaders.first else { return nil }
@@ -312,10 +318,14 @@ private struct Face {
     var shownBanner: Banner? { alwaysOn ? nil : state.banner.flatMap { now < $0.until ? $0 : nil } }
     /// The wearer's place on the final screen, said in the footer band ("You: T2 · +1") while no
     /// banner is.
-    var finalResult: (standing: Standing, position: Int)? {
-        guard case .final = state.screen, shownBanner == nil,
-              let own = state.finishedRound?.standings.first(where: { $0.playerID == state.wearerID }), let position = own.position else { return nil }
-        return (own, position)
+    var finalResult: (line: String, own: Standing)? {
+        guard case .final = state.screen, shownBanner == nil, let round = state.finishedRound else { return nil }
+        return wearerResult(round)
+    }
+    /// "You: T2 · +1", as the round-end announcement says it: the wearer's place in `round`, if they have one.
+    func wearerResult(_ round: RoundSnapshot) -> (line: String, own: Standing)? {
+        guard let own = round.standings.first(where: { $0.playerID == state.wearerID }), let position = own.position else { return nil }
+        return ("You: \(ScoreFormat.place(position, tied: own.tied)) · \(ScoreFormat.relativeToPar(own.scoreRelativeToPar))", own)
     }
     /// The footer band says something now (`footer`: no phone, unreadable scores, a banner, the
     /// final result); the scroll position shows there only when it does not.
@@ -368,8 +378,7 @@ private struct Face {
         }
         let pass = LeaderboardPass(round: round, final: final, stale: !final && state.isStale(at: now), columns: leaderboardColumns(round),
                                    reshuffle: reshuffle, arrows: reshuffle.map { $0.arrowOpacity(at: now) } ?? 0, area: area,
-                                   shortNames: Dictionary(zip(round.standings.map(\.playerID), NameText.shortNames(round.standings.map(\.name))),
-                                                          uniquingKeysWith: { first, _ in first }))
+                                   shortNames: WatchLayout.shortNames(round))
         var elements: [AccessibilityElement] = []
         // Reduce motion crossfades what changed: a row whose place and line are the same before
         // and after stays as it is; the others fade out of their old places into their new ones.
@@ -764,10 +773,7 @@ private struct Face {
         if !waiting, let finished = state.finishedRound {
             // The wearer's own result first (as the final screen's footer says it, and after a
             // relaunch, when only this screen shows the round), then who won.
-            if let own = finished.standings.first(where: { $0.playerID == state.wearerID }), let position = own.position {
-                let result = "You: \(ScoreFormat.place(position, tied: own.tied)) · \(ScoreFormat.relativeToPar(own.scoreRelativeToPar))"
-                blocks.append(MessageBlock(text: result, font: caption, color: HyzerColor.textPrimary))
-            }
+            if let (result, _) = wearerResult(finished) { blocks.append(MessageBlock(text: result, font: caption, color: HyzerColor.textPrimary)) }
             if let winners = WatchLayout.winnerLine(finished) { blocks.append(MessageBlock(text: winners, font: caption, color: HyzerColor.textPrimary)) }
         }
         message(blocks, into: &list)
@@ -922,8 +928,8 @@ private struct Face {
         let nameRoom = stacked ? frame.width - m.margin : besideScore
         // The whole name, else its short form ("Holyn", as the leaderboard's rows), else cut; the
         // "?" stays when a long name is cut short.
-        let names = state.round?.standings.map(\.name) ?? []
-        let short = names.firstIndex(of: name).map { NameText.shortNames(names)[$0] }
+        let who = row.player?.id ?? (row.candidates.count == 1 ? row.candidates[0].id : nil)
+        let short = who.flatMap { id in state.round.flatMap { WatchLayout.shortNames($0)[id] } }
         let fitted = measurer.firstFitting([name] + (short.map { [$0] } ?? []), font: nameFont, toFit: nameRoom - measurer.width(mark, nameFont))
         let shown = fitted + mark
         let nameColor = ready ? HyzerColor.textPrimary : HyzerColor.textSecondary
@@ -1082,14 +1088,12 @@ private struct Face {
         } else if let pending {
             if !statusHidden { list.commands.append(.text(pending, frame: frame, font: caption, color: HyzerColor.textSecondary, alignment: .center)) }
             list.addElement(AccessibilityElement(.status, label: pending, frame: frame))
-        } else if let (own, position) = finalResult {
-            // The wearer's result, as the round-end announcement says it.
-            let result = "You: \(ScoreFormat.place(position, tied: own.tied)) · \(ScoreFormat.relativeToPar(own.scoreRelativeToPar))"
+        } else if let (result, own) = finalResult {
             let withStrokes = result + " · \(own.totalStrokes) strokes"
             let text = measurer.width(withStrokes, caption) <= frame.width ? withStrokes : result
             list.commands.append(.text(measurer.truncate(text, font: caption, toFit: frame.width), frame: frame, font: caption,
                                        color: HyzerColor.textPrimary, alignment: .center))
-            list.addElement(AccessibilityElement(.status, label: "You finished \(own.tied ? "tied " : "")\(ScoreFormat.spokenOrdinal(position))",
+            list.addElement(AccessibilityElement(.status, label: "You finished \(own.tied ? "tied " : "")\(ScoreFormat.spokenOrdinal(own.position ?? 0))",
                                                  value: ScoreFormat.spokenRelativeToPar(own.scoreRelativeToPar), frame: frame))
         }
         if let banner {

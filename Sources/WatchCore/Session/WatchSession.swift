@@ -349,12 +349,12 @@ public final class WatchSession: Sendable {
                 // Asked under the lock, so two changes never leave the older in the file.
                 if let data = try? HyzerJSON.encoder().encode(now) { container.replace(configuration.paths.shownComplication, with: data) }
             }
+            if case .clock = input, !wasInBackground, shell.watch.appInBackground {
+                logger.info("Return to Clock: the wrist is down, the watch face shows and the app is in the background")
+            }
             // The app came to the front or left it: the phone is told (its reachability of the app).
             let moved = shell.watch.appInBackground != wasInBackground ? shell.link.client.map { ($0, !shell.watch.appInBackground) } : nil
             return (effects, context, moved, wasInBackground && !shell.watch.appInBackground)
-        }
-        if case .clock = input, let (_, active) = appMoved, !active {
-            logger.info("Return to Clock: the wrist is down, the watch face shows and the app is in the background")
         }
         if let (client, active) = appMoved { client.setAppActive(active) }
         if let context {
