@@ -310,11 +310,14 @@ public final class LinkClient: Sendable {
         }
     }
 
-    /// Logs a rejected event durably (off the loop), then takes it out of the outbox.
+    /// Logs a rejected event durably (off the loop), then takes it out of the outbox on the loop,
+    /// in the same turn that reports it, as an ack does: whoever sees the outbox without it
+    /// (`--until-drained`, a pending count) has had the rejection reported first.
     private func record(_ event: ScoreEvent, _ rejection: Rejection) {
         let (outbox, rejectedLog) = (self.outbox, self.rejectedLog)
         NIOThreadPool.singleton.runIfActive(eventLoop: eventLoop) {
             try rejectedLog.append(event, rejection, at: Date())
+        }.flatMapThrowing {
             try outbox.remove(event.id)
         }.whenComplete { result in
             self.loop.value.recordingRejections.remove(event.id)
