@@ -111,8 +111,23 @@ public final class CloudSync: Service, Sendable {
         /// Rounds named with a number past this phone's cursor, and rounds said to be completed.
         var rounds: [UUID: Int64] = [:]
         var completed: Set<UUID> = []
+
+        mutating func add(_ wake: Wake) {
+            switch wake {
+            case .round(let round, let number): rounds[round] = max(number, rounds[round] ?? 0)
+            case .completed(let round): completed.insert(round)
+            case .everything: everything = true
+            }
+        }
     }
     private let pending = NIOLockedValueBox(Pending(everything: true, settled: true))
+    /// Notifications for rounds this phone did not follow when they came, since the last pass
+    /// ended. The pass running then may adopt such a round (joined, shared, found) after reading
+    /// it, and what was said of it meanwhile would be heard by no one until the poll: when the pass
+    /// ends, those of the rounds it now follows are followed. Bounded, as anyone may send any
+    /// round's id: a flood of made-up rounds costs at most the poll's delay.
+    private let unheard = NIOLockedValueBox(Pending())
+    static let unheardLimit = 256
     /// Notifications are hints anyone may send: when they may wake a pass.
     private let gate = NIOLockedValueBox(HintGate(quiet: quietAfterFruitlessPass, now: .now))
     static let quietAfterFruitlessPass = Duration.milliseconds(100)
@@ -252,13 +267,7 @@ public final class CloudSync: Service, Sendable {
                     // cursor, or a newly shared round while one could be offered, wakes a pass.
                     for try await notification in notifications {
                         guard let wake = self.concerns(notification.payload) else { continue }
-                        self.pending.withLockedValue { pending in
-                            switch wake {
-                            case .round(let round, let number): pending.rounds[round] = max(number, pending.rounds[round] ?? 0)
-                            case .completed(let round): pending.completed.insert(round)
-                            case .everything: pending.everything = true
-                            }
-                        }
+                        self.pending.withLockedValue { $0.add(wake) }
                         self.wakeForNotification(continuation)
                     }
                     throw CloudError.unreachable("The cloud closed the connection.")
@@ -279,7 +288,10 @@ public final class CloudSync: Service, Sendable {
                         }
                         if next.everything {
                             try await self.pass(cloud, configuration: configuration, settledToo: next.settled)
-                        } else if !next.rounds.isEmpty || !next.completed.isEmpty {
+                        }
+                        // After a whole pass too: it leaves settled rounds alone unless it is the
+                        // poll's, and what it did read is not read again (`follow`).
+                        if !next.rounds.isEmpty || !next.completed.isEmpty {
                             try await self.follow(next.rounds, completed: next.completed, cloud)
                         }
                     }
@@ -305,10 +317,19 @@ public final class CloudSync: Service, Sendable {
         let parts = payload.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2, let id = UUID(canonicalString: String(parts[0])) else { return nil }
         let (cursors, discovering) = interest.withLockedValue { $0 }
-        if parts[1] == "completed" { return cursors[id] != nil ? .completed(id) : nil }
+        if parts[1] == "completed" {
+            guard cursors[id] != nil else { remember(.completed(id)); return nil }
+            return .completed(id)
+        }
         guard parts[1].utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), let number = Int64(parts[1]) else { return nil }
         if let cursor = cursors[id] { return number > cursor ? .round(id, number) : nil }
+        if number > 0 { remember(.round(id, number)) }
         return number == 0 && discovering ? .everything : nil
+    }
+
+    /// Keeps a notification for a round not followed yet (`unheard`).
+    private func remember(_ wake: Wake) {
+        unheard.withLockedValue { if $0.rounds.count + $0.completed.count < Self.unheardLimit { $0.add(wake) } }
     }
 
     /// Wakes a pass now, or (after a pass that found nothing) once the quiet time is over.
@@ -381,6 +402,17 @@ public final class CloudSync: Service, Sendable {
     private func finished(_ result: PassResult, discovering: Bool? = nil) {
         interest.withLockedValue { $0 = (result.cursors, discovering ?? result.discovering) }
         gate.withLockedValue { $0.passEnded(foundSomething: result.uploaded > 0 || result.downloaded > 0, at: .now) }
+        let heard = unheard.withLockedValue { unheard in
+            defer { unheard = Pending() }
+            return unheard
+        }
+        let rounds = heard.rounds.filter { result.cursors[$0.key] != nil }, completed = heard.completed.filter { result.cursors[$0] != nil }
+        guard !rounds.isEmpty || !completed.isEmpty else { return }
+        pending.withLockedValue { pending in
+            rounds.forEach { pending.add(.round($0.key, $0.value)) }
+            completed.forEach { pending.add(.completed($0)) }
+        }
+        _ = wake.withLockedValue { $0.continuation }?.yield()
     }
 
     /// One pass, usable without a running service (`hyzer-hub cloud sync`, `round join`).
