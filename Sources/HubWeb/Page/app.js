@@ -227,8 +227,9 @@ function render() {
   const other = ui.tab === "history" ? historyView() : ui.tab === "courses" ? coursesView() : null;
   const view = other ? [round ? pill(round) : null, ...other] : scoringView();
   const banners = [];
-  if (ui.notice) banners.push(h("p", { class: "banner", role: "status" }, ui.notice, " ", h("button", { class: "text-button", type: "button", onclick: () => { ui.notice = null; render(); }, text: "OK" })));
-  if (ui.refusal) banners.push(h("p", { class: "banner refusal", role: "alert" }, ui.refusal, " ", h("button", { class: "text-button", type: "button", onclick: () => { ui.refusal = null; render(); }, text: "Dismiss" })));
+  // The message beside its button, not around it: a 44 px button inline made its line twice as tall.
+  if (ui.notice) banners.push(h("p", { class: "banner with-action", role: "status" }, h("span", { text: ui.notice }), h("button", { class: "text-button", type: "button", onclick: () => { ui.notice = null; render(); }, text: "OK" })));
+  if (ui.refusal) banners.push(h("p", { class: "banner refusal with-action", role: "alert" }, h("span", { text: ui.refusal }), h("button", { class: "text-button", type: "button", onclick: () => { ui.refusal = null; render(); }, text: "Dismiss" })));
   if (state.app === "suspended" || state.app === "not-running") {
     banners.push(h("p", { class: "banner", text: `The phone app is ${state.app === "suspended" ? "suspended" : "not running"}: watches are sent nothing until it runs (hyzer-hub app foreground).` }));
   }
@@ -563,9 +564,11 @@ function voiceSheet() {
       "aria-label": row.name ? `${row.name}, ${row.strokes ?? "no score"}. Tap to correct.`
         : `${row.heard}: not matched to a player${row.candidates.length ? `; did you mean ${row.candidates.join(" or ")}?` : "."} Tap to choose who.`,
       onclick: () => { v.editing = v.editing === index ? null : index; if (v.editing == null) restartVoice(); else { pauseVoice(); renderLayer(); } } },
-      nameText(row.name || `${row.heard}?`), h("span", { class: "leader", "aria-hidden": "true" }),
+      // Unsure, as the watch shows it: the one player it could be ("Jake?"), else what was heard.
+      nameText(row.name || `${row.candidates.length === 1 ? row.candidates[0] : row.heard}?`), h("span", { class: "leader", "aria-hidden": "true" }),
       h("span", { class: `said score${row.strokes && v.par ? ` ${holeTone(row.strokes - v.par)}` : ""}`, text: row.strokes ?? "?" })),
-    !row.name && row.candidates.length && v.editing !== index ? h("p", { class: "caption", text: `Did you mean ${row.candidates.join(" or ")}?` }) : null,
+    !row.name && row.candidates.length && v.editing !== index
+      ? h("p", { class: "caption", text: row.candidates.length === 1 ? `Heard “${row.heard}”` : `Did you mean ${row.candidates.join(" or ")}?` }) : null,
     v.editing === index ? voicePicker(row, index) : null));
   // The bar shows how much of the 1.5 s has gone, across re-renders; paused, it stays where it was.
   const elapsed = v.deadline ? Math.min(VOICE_COMMIT_MS, VOICE_COMMIT_MS - (v.deadline - Date.now())) : 0;
