@@ -11,11 +11,11 @@ struct AppCommand: ParsableCommand {
             The phone (serve) keeps its side of the link in every state; the phone app's own code \
             runs only in the foreground and the background, and in the background only serve \
             --background-seconds (5) before iOS suspends it. Suspended or not running, it sends no \
-            standings and no complication transfers; a score from a watch wakes it in the \
-            background (as iOS wakes an app for a WatchConnectivity message), sends what changed \
-            meanwhile, and is suspended again serve --wake-seconds (10) later. Not running also \
-            forgets what each watch's complications were \
-            last sent. The state asked for last is also how the next serve starts (it says so when that is not the foreground). \
+            standings and no complication transfers, and a watch's score does not wake it: scores \
+            are user-info transfers, which iOS delivers when the app next runs (only a live \
+            message wakes an iOS app). The phone keeps and acknowledges the score; the watch gets \
+            the standings it changes once the app is in front (or in the background) again. Not \
+            running also forgets what each watch's complications were last sent. The state asked for last is also how the next serve starts (it says so when that is not the foreground). \
             A watch is reachable from the phone while it is paired and its app is in the \
             foreground. See docs/HANDOFF.md.
             """

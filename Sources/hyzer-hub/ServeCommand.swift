@@ -52,9 +52,6 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("complication-updates"),
             help: ArgumentHelp("When a watch whose face shows Hyzer's complications is sent one of its complication transfers (50 a day on a real watch): worthwhile (the wearer's place, the hole, the finish; docs/HANDOFF.md), every-change (the naive app, to rehearse running out) or off.", valueName: "POLICY"))
     var complicationUpdates = ComplicationPolicy.Mode.worthwhile
-    @Option(name: .customLong("wake-seconds"),
-            help: ArgumentHelp("How long the phone app runs in the background after a watch's message woke it from suspended or not running (hyzer-hub app), before it is suspended again, as iOS does (0.1 to 600).", valueName: "S"))
-    var wakeSeconds = 10.0
     @Option(name: .customLong("background-seconds"),
             help: ArgumentHelp("How long the phone app runs after it is sent to the background (hyzer-hub app background) before iOS suspends it, as it does an app without a background mode (0.1 to 86400; a large value for an app whose background mode keeps it running).", valueName: "S"))
     var backgroundSeconds = 5.0
@@ -77,9 +74,6 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--latency plus --jitter must stay under \(pairable) ms: a watch waits \(pairable * 2 / 1000) s for the phone's welcome, and its hello and the welcome are each delayed by up to that much; got \(latency) + \(jitter) ms.")
         }
         guard (0...1).contains(drop) else { throw ValidationError("--drop is a probability between 0 and 1; got \(drop).") }
-        guard wakeSeconds.isFinite, (0.1...600).contains(wakeSeconds) else {
-            throw ValidationError("--wake-seconds must be 0.1 to 600 seconds; got \(wakeSeconds).")
-        }
         guard backgroundSeconds.isFinite, (0.1...86_400).contains(backgroundSeconds) else {
             throw ValidationError("--background-seconds must be 0.1 to 86400 seconds; got \(backgroundSeconds).")
         }
@@ -119,7 +113,7 @@ struct ServeCommand: AsyncParsableCommand {
         let hub = try Hub.open(paths: paths, forServe: true)
         if let cloud { try hub.setCloud(CloudConfiguration(url: cloud, player: player ?? (try hub.cloudConfiguration()?.player))) }
         let address = listen ?? .unix(path: paths.linkSocket.path)
-        let service = HubLinkService(hub: hub, complicationMode: complicationUpdates, appStatusFile: paths.appState, wakeDuration: wakeSeconds,
+        let service = HubLinkService(hub: hub, complicationMode: complicationUpdates, appStatusFile: paths.appState,
                                       backgroundDuration: backgroundSeconds)
         service.app.follow(request: paths.appRequest)
         let server = LinkServer(
@@ -156,7 +150,7 @@ struct ServeCommand: AsyncParsableCommand {
             let state = service.app.state
             if state != .foreground {
                 let home = "'" + paths.home.path.replacingOccurrences(of: "'", with: "'\\''") + "'"
-                FileHandle.standardError.write(Data("hyzer-hub: the phone app starts \(state.phrase), as `hyzer-hub app \(state.rawValue)` asked earlier: it \(state.runs ? "runs in the background" : "sends the watches nothing until a watch's score wakes it"); `hyzer-hub --home \(home) app foreground` brings it to the front\n".utf8))
+                FileHandle.standardError.write(Data("hyzer-hub: the phone app starts \(state.phrase), as `hyzer-hub app \(state.rawValue)` asked earlier: it \(state.runs ? "runs in the background" : "sends the watches nothing, their scores included, until it runs"); `hyzer-hub --home \(home) app foreground` brings it to the front\n".utf8))
             }
             announceLinkReady.yield()
         }

@@ -72,14 +72,13 @@ public final class HubLinkService: LinkServerDelegate {
 
     /// - Parameters:
     ///   - appStatusFile: where the app's state is written (`hub/app-state.json`); nil: nowhere.
-    ///   - wakeDuration: how long an app a watch's message woke runs before iOS suspends it again.
     ///   - backgroundDuration: how long an app sent to the background runs before iOS suspends it.
     public init(hub: Hub, complicationMode: ComplicationPolicy.Mode = .worthwhile, appState: PhoneAppState = .foreground,
-                appStatusFile: URL? = nil, wakeDuration: TimeInterval = 10, backgroundDuration: TimeInterval = 5) {
+                appStatusFile: URL? = nil, backgroundDuration: TimeInterval = 5) {
         self.hub = hub
         self.complicationMode = complicationMode
         let server = self.server
-        app = PhoneApp(state: appState, statusFile: appStatusFile, wakeDuration: wakeDuration, backgroundDuration: backgroundDuration,
+        app = PhoneApp(state: appState, statusFile: appStatusFile, backgroundDuration: backgroundDuration,
                        pairedDevices: { server.withLockedValue { $0 }?.pairedDevices ?? [] })
         app.changed = { [weak self] was, now in
             // Launched from not running: what each watch's complications were sent is forgotten.
@@ -94,8 +93,11 @@ public final class HubLinkService: LinkServerDelegate {
     /// The server this service pushes through; set once, right after both exist.
     public func attach(_ server: LinkServer) { self.server.withLockedValue { $0 = server } }
 
+    /// A watch's score wakes no phone app: it comes as a user-info transfer, which iOS delivers to
+    /// a suspended or not-running app when it next runs (only `sendMessage` wakes an iOS app). The
+    /// store takes it as the system's queue holds it, and the watch gets its ack; the standings it
+    /// changes go out when the app runs (`publish` sends nothing before).
     public func receive(score event: ScoreEvent, deviceID: String, respond: @Sendable (ScoreVerdict) -> Void) {
-        app.wake(by: deviceID)
         do {
             let (result, snapshot) = try hub.appendForPush(event)
             switch result.outcome {

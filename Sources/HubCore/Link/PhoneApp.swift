@@ -42,7 +42,7 @@ public struct PhoneAppStatus: Sendable, Hashable, Codable {
 
     public var state: PhoneAppState
     public var since: Date
-    /// "hyzer-hub app suspended", "woken by a message from watch-sarah", "serve started".
+    /// "hyzer-hub app suspended", "iOS suspended it 5 s after it went to the background", "serve started".
     public var why: String
     public var watches: [Watch]
 
@@ -77,8 +77,8 @@ public enum PhoneAppRequest {
     }
 }
 
-/// The phone app as `serve` runs it: its state (asked for with `hyzer-hub app`, or woken by a
-/// watch's message and suspended again `wakeDuration` later), which watch apps are in front, and
+/// The phone app as `serve` runs it: its state (asked for with `hyzer-hub app`, or suspended by
+/// iOS `backgroundDuration` after it went to the background), which watch apps are in front, and
 /// `hub/app-state.json` saying both.
 public final class PhoneApp: Sendable {
     private struct Shell {
@@ -87,29 +87,26 @@ public final class PhoneApp: Sendable {
         var watches: [String: Bool] = [:]
         /// When the request file applied last was written.
         var lastRequest: Date?
-        /// The app runs in the background until iOS suspends it (a watch's message woke it, or it
-        /// was sent there): the number of the latest such timer (the one that suspends it); nil
-        /// when nothing will (in front).
+        /// The app runs in the background until iOS suspends it: the number of the latest such
+        /// timer (the one that suspends it); nil when nothing will (in front).
         var suspendTimer: Int?
         var timers = 0
     }
 
     private let shell: NIOLockedValueBox<Shell>
     private let statusFile: URL?
-    public let wakeDuration: TimeInterval
     /// How long the app runs once sent to the background before iOS suspends it.
     public let backgroundDuration: TimeInterval
     private let pairedDevices: @Sendable () -> Set<String>
-    /// Status writes and wake timers, off the link's threads (the callers include its event loops).
+    /// Status writes and suspension timers, off the link's threads (the callers include its event loops).
     private let queue = DispatchQueue(label: "hyzer.hub.app")
     private let logger = Logger(label: "hyzer.hub.serve")
     private let onChange = NIOLockedValueBox<(@Sendable (_ was: PhoneAppState, _ now: PhoneAppState) -> Void)?>(nil)
 
-    public init(state: PhoneAppState, statusFile: URL?, wakeDuration: TimeInterval, backgroundDuration: TimeInterval = 5,
+    public init(state: PhoneAppState, statusFile: URL?, backgroundDuration: TimeInterval = 5,
                 pairedDevices: @escaping @Sendable () -> Set<String>) {
         shell = NIOLockedValueBox(Shell(status: PhoneAppStatus(state: state, since: Date(), why: "serve started")))
         self.statusFile = statusFile
-        self.wakeDuration = wakeDuration
         self.backgroundDuration = backgroundDuration
         self.pairedDevices = pairedDevices
         writeStatus()
@@ -139,18 +136,6 @@ public final class PhoneApp: Sendable {
         logger.info("the phone app is \(state.rawValue) (\(why))")
         writeStatus()
         changed?(was, state)
-    }
-
-    /// A message from a watch wakes a suspended (or not running) app in the background, as iOS
-    /// does for WatchConnectivity's `sendMessage`; once `wakeDuration` passes without another, it
-    /// is suspended again.
-    public func wake(by deviceID: String) {
-        // In front: nothing to do. In the background (woken, or sent there), the message gives it
-        // the time of a wake from now.
-        let runningInFront = shell.withLockedValue { $0.status.state.runs && $0.suspendTimer == nil }
-        guard !runningInFront else { return }
-        if !runs { set(.background, why: "woken by a message from \(deviceID)") }
-        suspendLater(after: wakeDuration, why: "iOS suspended it \(Self.seconds(wakeDuration)) after a watch's message woke it")
     }
 
     /// Suspends the app `duration` from now unless something else happens to it first (a later
