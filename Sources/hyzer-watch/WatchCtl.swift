@@ -63,7 +63,14 @@ struct WatchCtl: ParsableCommand {
         let paths = HyzerPaths.resolve(explicitHome: home, environment: ProcessInfo.processInfo.environment, userHome: NSHomeDirectory())
         // A word with a space in it was one argument: quoted again for the script's grammar.
         let line = command.map { $0.contains(where: \.isWhitespace) ? "\"\($0)\"" : $0 }.joined(separator: " ")
-        let reply = try WatchControl.send(line, timeout: timeout, to: paths.watchControl)
+        let reply: String
+        do {
+            reply = try WatchControl.send(line, timeout: timeout, to: paths.watchControl)
+        } catch let error as ControlError {
+            // Said as every other ctl failure is (not ArgumentParser's "Error:").
+            FileHandle.standardError.write(Data("hyzer-watch ctl: \(error.description)\n".utf8))
+            throw ExitCode(1)
+        }
         guard reply == "ok" else {
             FileHandle.standardError.write(Data("hyzer-watch ctl: \(reply.hasPrefix("error: ") ? String(reply.dropFirst(7)) : reply)\n".utf8))
             throw ExitCode(1)

@@ -26,6 +26,11 @@ struct WatchMachineTests {
         #expect(!state.appInBackground)
         _ = WatchMachine.reduce(&state, .clock, Fixture.env(120))
         #expect(state.appInBackground && state.screenName == "watch-face")
+        // Opened again, with the wrist up: it stays in front.
+        var opened = state
+        _ = WatchMachine.reduce(&opened, .app(foreground: true), Fixture.env(130))
+        _ = WatchMachine.reduce(&opened, .clock, Fixture.env(131))
+        #expect(!opened.appInBackground && !opened.wristDown)
         // Raised at 100 s and dropped again: two minutes from the second drop.
         var raised = Fixture.state()
         _ = WatchMachine.reduce(&raised, .wrist(up: false), Fixture.env(0))

@@ -186,7 +186,8 @@ public final class WatchControl: Sendable {
         }
         guard connected == 0 else {
             let missing = errno == ENOENT || errno == ECONNREFUSED
-            let reason = missing ? "no watch is running there (start one: hyzer-watch --home HOME)" : String(cString: strerror(errno))
+            let home = url.deletingLastPathComponent().deletingLastPathComponent().path
+            let reason = missing ? "no watch is running there (start one: hyzer-watch --home '\(home)')" : String(cString: strerror(errno))
             throw ControlError("could not reach the watch at \(url.path): \(reason)", watchMissing: missing)
         }
         // The answer comes once the command is done: within its timeout, and the watch's own at most.

@@ -65,6 +65,9 @@ public enum WatchMachine {
             return news + staleness(&state, env)
         case .scrollTo, .wrist, .textSize, .reduceMotion: return setting(&state, input, env)
         case .app(let foreground):
+            // An app is opened with the wrist up (Return to Clock, counting from when the wrist
+            // dropped, would send it straight back), as a tap raises it.
+            if foreground, state.wristDown { (state.wristDown, state.wristDroppedAt) = (false, nil) }
             if foreground, state.appInBackground { return cameToFront(&state, env) }
             state.appInBackground = !foreground
             return []
