@@ -99,7 +99,7 @@ public struct CloudAddress: Sendable {
     }
 
     /// The connection settings postgres-nio takes.
-    func connectionConfiguration(connectTimeout: TimeAmount) throws -> PostgresConnection.Configuration {
+    func connectionConfiguration(connectTimeout: TimeAmount, session: String? = nil) throws -> PostgresConnection.Configuration {
         var configuration: PostgresConnection.Configuration
         if let socketDirectory {
             configuration = .init(unixSocketPath: "\(socketDirectory)/.s.PGSQL.\(port)", username: username, password: password, database: database)
@@ -119,6 +119,7 @@ public struct CloudAddress: Sendable {
             configuration = .init(host: host, port: port, username: username, password: password, database: database, tls: tls)
         }
         configuration.options.connectTimeout = connectTimeout
+        if let session { configuration.options.additionalStartupParameters = [("application_name", session)] }
         return configuration
     }
 }

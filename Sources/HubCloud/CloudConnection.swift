@@ -45,11 +45,13 @@ public final class CloudConnection: Sendable {
         }
     }
 
-    /// Connects (giving up after `timeout`) and asks the cloud who this phone is.
-    public static func connect(to address: CloudAddress, timeout: Duration = .seconds(5), logger: Logger) async throws -> CloudConnection {
+    /// Connects (giving up after `timeout`) and asks the cloud who this phone is. `session`: the
+    /// connection's `application_name` (`endOtherSessions(named:)`).
+    public static func connect(to address: CloudAddress, timeout: Duration = .seconds(5), session: String? = nil,
+                               logger: Logger) async throws -> CloudConnection {
         let configuration: PostgresConnection.Configuration
         do {
-            configuration = try address.connectionConfiguration(connectTimeout: .milliseconds(timeout.milliseconds))
+            configuration = try address.connectionConfiguration(connectTimeout: .milliseconds(timeout.milliseconds), session: session)
         } catch {
             throw CloudError.unusable("TLS cannot be set up: \(error)")
         }
@@ -179,6 +181,22 @@ public final class CloudConnection: Sendable {
             }
             throw error
         }
+    }
+
+    /// Ends this phone's other sessions named `name`: those an earlier connection of the same
+    /// process, or of its home's earlier `serve`, left open on the server when the network went
+    /// (a phone out of coverage sends no FIN, and the server's TCP keepalive waits two hours),
+    /// which count against the role's four connections until a phone that lost coverage twice
+    /// could not connect at all. A role may end its own backends. Returns how many ended.
+    public func endOtherSessions(named name: String) async throws -> Int {
+        var ended = 0
+        for try await stopped in try await connection.query("""
+            SELECT pg_terminate_backend(a.pid) FROM pg_stat_activity a
+            WHERE a.usename = session_user AND a.application_name = \(name) AND a.pid <> pg_backend_pid()
+            """, logger: logger).decode(Bool.self) where stopped {
+            ended += 1
+        }
+        return ended
     }
 
     // MARK: Rounds

@@ -155,8 +155,13 @@ public final class CloudSync: Service, Sendable {
         _ = wake.withLockedValue { $0.continuation }?.yield()
     }
 
+    /// The `application_name` of this home's sync connections: one `serve` runs per home, so any
+    /// other session of its role with this name is one the network lost (`endOtherSessions`).
+    public static func sessionName(hubID: String) -> String { "hyzer-hub serve \(hubID)" }
+
     public func run() async throws {
         var backoff = Duration.milliseconds(250)
+        let session = try await Self.blocking { Self.sessionName(hubID: try self.hub.hubID) }
         var announcedUnset = false
         while !Task.isCancelled && !Task.isShuttingDownGracefully {
             // The configuration as it is now: set, changed or forgotten since the last connection.
@@ -178,12 +183,15 @@ public final class CloudSync: Service, Sendable {
                 continue
             }
             do {
-                let cloud = try await CloudConnection.connect(to: address, logger: logger)
+                let cloud = try await CloudConnection.connect(to: address, session: session, logger: logger)
                 logger.info("cloud connected: \(address.redacted)\(configuration.player.map { " (\($0)'s phone)" } ?? "")")
+                // Before the listener takes a second connection of the role's four.
+                let ended = try await cloud.whileConnected(deadline: .seconds(30)) { try await cloud.endOtherSessions(named: session) }
+                if ended > 0 { logger.info("ended \(ended) session\(ended == 1 ? "" : "s") an earlier connection left open on the cloud's server") }
                 backoff = .milliseconds(250)
                 do {
                     try await cancelWhenGracefulShutdown {
-                        try await cloud.whileConnected { try await self.stayInStep(with: cloud, configuration: configuration) }
+                        try await cloud.whileConnected { try await self.stayInStep(with: cloud, session: session, configuration: configuration) }
                     }
                 } catch {
                     await cloud.close()
@@ -244,10 +252,10 @@ public final class CloudSync: Service, Sendable {
     /// One connection's life: a pass at once, then one per notification, kick or poll.
     /// Notifications come on a connection of their own: any role may flood the channel, and a
     /// pass's replies must not queue behind what it sends.
-    private func stayInStep(with cloud: CloudConnection, configuration: CloudConfiguration) async throws {
+    private func stayInStep(with cloud: CloudConnection, session: String, configuration: CloudConfiguration) async throws {
         let (wakes, continuation, tag) = hookWakes()
         defer { unhook(tag, continuation) }
-        let listener = try await CloudConnection.connect(to: cloud.address, logger: logger)
+        let listener = try await CloudConnection.connect(to: cloud.address, session: session, logger: logger)
         do {
             try await listener.whileConnected { try await self.passes(cloud, listener, wakes, continuation, configuration) }
         } catch {

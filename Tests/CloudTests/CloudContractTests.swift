@@ -254,6 +254,38 @@ struct CloudContractTests {
         }, "Sarah's finished round lacks Mike's late score")
     }
 
+    @Test("Sessions a lost network left open on the server are ended when the phone connects again: three of them and the role's four-connection limit do not lock it out")
+    func lostSessionsAreEnded() async throws {
+        let cloud = try await SeveralPhonesTests.makeCloud(phones: ["jake", "sarah"])
+        let (jakeHome, jake) = try Self.phone(try cloud.url("jake"), player: "Jake")
+        let (sarahHome, sarah) = try Self.phone(try cloud.url("sarah"), player: "Sarah", autoJoin: true)
+        defer { withExtendedLifetime((jakeHome, sarahHome)) {} }
+        _ = try jake.startRound(course: "Willow Creek", players: ["Jake", "Sarah"])
+        try jake.score(player: "Jake", strokes: 3, hole: 1)
+        try await Self.sync(jake)
+        // Three of Sarah's sessions the server still holds, as after her phone lost coverage mid-pass
+        // (here busy, so they cannot end by themselves), named as her phone names its connections.
+        let psql = try #require(["/usr/bin/psql", "/usr/lib/postgresql/15/bin/psql"].first { FileManager.default.isExecutableFile(atPath: $0) })
+        let name = CloudSync.sessionName(hubID: try sarah.hubID)
+        var ghosts: [RunningProcess] = []
+        for _ in 0..<3 {
+            ghosts.append(try await RunningProcess(path: psql, [try cloud.url("sarah"), "-X", "-c", "SELECT pg_sleep(600)"], environment: ["PGAPPNAME": name]))
+        }
+        defer { ghosts.forEach { $0.stop() } }
+        let sessions = "SELECT count(*) FROM pg_stat_activity WHERE application_name = '\(name)' AND state = 'active'"
+        #expect(try await eventually(timeout: .seconds(20)) { try await SeveralPhonesTests.psql(cloud.adminURL, sessions) == "3" })
+        // Her phone's sync takes the fourth connection, ends the three, and listens on another.
+        let sync = CloudSync(hub: sarah, statusFile: nil, logger: Self.logger, pollInterval: .seconds(600))
+        let running = Task { try await sync.run() }
+        defer { running.cancel() }
+        #expect(await eventually(timeout: .seconds(20)) { ghosts.allSatisfy { !$0.isRunning } }, "the lost sessions are still there")
+        #expect(try await eventually(timeout: .seconds(20)) { try sarah.roundInPlay() != nil })
+        // Listening: Jake's next score reaches her at once.
+        try jake.score(player: "Sarah", strokes: 4, hole: 1)
+        try await Self.sync(jake)
+        #expect(try await eventually(timeout: .seconds(20)) { try sarah.eventLog().events.count == 2 })
+    }
+
     @Test("A role that is not a phone, or a superuser, cannot be used as a phone: the message says how to make one")
     func onlyPhones() async throws {
         let cloud = try await SeveralPhonesTests.makeCloud(phones: ["jake"])
