@@ -71,6 +71,8 @@ public struct RoundOffer: Sendable, Codable, Equatable {
 /// What one pass did.
 public struct PassResult: Sendable {
     public var uploaded = 0
+    /// Rounds finished here whose end this pass took to the cloud.
+    public var completionsUploaded = 0
     public var downloaded = 0
     public var offers: [RoundOffer] = []
     /// Each shared round's cursor when the pass ended.
@@ -494,6 +496,7 @@ public final class CloudSync: Service, Sendable {
         for roundID in work.completionsToUpload {
             do {
                 try await cloud.complete(roundID: roundID)
+                result.completionsUploaded += 1
             } catch {
                 // Neither the organizer's phone nor one that scored in it: the cloud will say so again.
                 guard let refusal = CloudError.message(of: error, when: "HZ104") else { throw error }

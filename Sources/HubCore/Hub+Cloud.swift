@@ -32,6 +32,7 @@ extension Hub {
             var summary = CloudSummary(configuration: try store.cloudConfiguration())
             summary.sharedRounds = shared.count
             summary.roundsWaiting = shared.filter { !$0.uploaded }.count
+            summary.completionsWaiting = try store.countCompletionsWaitingToUpload()
             summary.eventsWaiting = try store.countEventsWaitingToUpload(after: queueStart(for: shared))
             summary.refused = try store.refusedEvents()
             summary.skipped = try store.skippedRows()

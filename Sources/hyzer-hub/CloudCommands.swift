@@ -205,7 +205,8 @@ struct CloudCommand: AsyncParsableCommand {
                 : "State: not syncing (hyzer-hub serve is not running); \(probe)"
             print(stateLine)
             if let lastSyncAt { print("Last in step: \(HyzerJSON.formatTimestamp(lastSyncAt))") }
-            print("Waiting to upload: \(summary.eventsWaiting) score\(summary.eventsWaiting == 1 ? "" : "s")\(summary.roundsWaiting > 0 ? ", \(summary.roundsWaiting) round\(summary.roundsWaiting == 1 ? "" : "s")" : "")")
+            print("Waiting to upload: \(summary.eventsWaiting) score\(summary.eventsWaiting == 1 ? "" : "s")\(summary.roundsWaiting > 0 ? ", \(summary.roundsWaiting) round\(summary.roundsWaiting == 1 ? "" : "s")" : "")"
+                  + (summary.completionsWaiting > 0 ? ", the end of \(summary.completionsWaiting) finished round\(summary.completionsWaiting == 1 ? "" : "s") (the other phones still play it)" : ""))
             print("Shared rounds: \(summary.sharedRounds)")
             if !summary.refused.isEmpty {
                 print("Refused by the cloud (kept here, not retried): \(summary.refused.count)")
@@ -243,8 +244,10 @@ struct CloudCommand: AsyncParsableCommand {
             await connection.close()
             let summary = try hub.cloudSummary()
             let (uploaded, downloaded) = (result.uploaded, result.downloaded)
-            print("Uploaded \(uploaded) score\(uploaded == 1 ? "" : "s"); downloaded \(downloaded) new score\(downloaded == 1 ? "" : "s"). "
-                  + "Shared rounds: \(summary.sharedRounds), all in the cloud\(summary.roundsWaiting > 0 ? " but \(summary.roundsWaiting)" : ""); waiting to upload: \(summary.eventsWaiting).")
+            let ends = result.completionsUploaded
+            print("Uploaded \(uploaded) score\(uploaded == 1 ? "" : "s")\(ends > 0 ? " and the end of \(ends) finished round\(ends == 1 ? "" : "s")" : ""); downloaded \(downloaded) new score\(downloaded == 1 ? "" : "s"). "
+                  + "Shared rounds: \(summary.sharedRounds), all in the cloud\(summary.roundsWaiting > 0 ? " but \(summary.roundsWaiting)" : ""); waiting to upload: \(summary.eventsWaiting)"
+                  + (summary.completionsWaiting > 0 ? ", and the end of \(summary.completionsWaiting) finished round\(summary.completionsWaiting == 1 ? "" : "s")." : "."))
             for offer in result.offers {
                 print("Offered: a round on \(offer.description). Join it with: hyzer-hub round join \(offer.roundID.uuidString)")
             }
@@ -282,6 +285,7 @@ struct CloudStatusReport: Encodable {
     let lastSyncAt: Date?
     let eventsWaiting: Int
     let roundsWaiting: Int
+    let completionsWaiting: Int
     let sharedRounds: Int
     let refused: [[String: String]]
     let skipped: [[String: String]]
@@ -296,6 +300,7 @@ struct CloudStatusReport: Encodable {
         self.lastSyncAt = lastSyncAt
         eventsWaiting = summary.eventsWaiting
         roundsWaiting = summary.roundsWaiting
+        completionsWaiting = summary.completionsWaiting
         sharedRounds = summary.sharedRounds
         refused = summary.refused.map { ["eventID": $0.eventID, "reason": $0.reason] }
         skipped = summary.skipped.map { ["cloudSeq": String($0.cloudSeq), "eventID": $0.eventID, "reason": $0.reason] }
@@ -303,7 +308,7 @@ struct CloudStatusReport: Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case url, player, serving, state, detail, lastSyncAt, eventsWaiting, roundsWaiting, sharedRounds, refused, skipped, offers
+        case url, player, serving, state, detail, lastSyncAt, eventsWaiting, roundsWaiting, completionsWaiting, sharedRounds, refused, skipped, offers
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -316,6 +321,7 @@ struct CloudStatusReport: Encodable {
         try container.encode(lastSyncAt.map(HyzerJSON.formatTimestamp), forKey: .lastSyncAt)
         try container.encode(eventsWaiting, forKey: .eventsWaiting)
         try container.encode(roundsWaiting, forKey: .roundsWaiting)
+        try container.encode(completionsWaiting, forKey: .completionsWaiting)
         try container.encode(sharedRounds, forKey: .sharedRounds)
         try container.encode(refused, forKey: .refused)
         try container.encode(skipped, forKey: .skipped)

@@ -51,8 +51,10 @@ struct DiscrepanciesCommand: ParsableCommand {
         // Reading is not recording: a finished round's discrepancies left open are still shown.
         let open = try hub.discrepanciesOfCurrentOrLastRound()
         if open.finished, !json {
-            print("The round on \(open.round.courseName) is finished. " + (open.discrepancies.isEmpty ? "No discrepancies were left open."
-                : "Left open when it finished:\n" + HubText.discrepancies(open.discrepancies, round: open.round, settleable: false)))
+            // "Open", not "left open": a late score from a phone that was offline can open one after the end.
+            print("The round on \(open.round.courseName) is finished. " + (open.discrepancies.isEmpty ? "No discrepancies are open."
+                : "Open in its final standings (a finished round takes no resolution; a late score from a phone that was offline can open one):\n"
+                    + HubText.discrepancies(open.discrepancies, round: open.round, settleable: false)))
             return
         }
         if json {

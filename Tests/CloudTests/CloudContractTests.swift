@@ -243,7 +243,9 @@ struct CloudContractTests {
         defer { running.cancel() }
         #expect(try await eventually(timeout: .seconds(20)) { try sarah.roundInPlay() != nil })
         _ = try jake.finishRound(force: true)
-        try await Self.sync(jake)
+        #expect(try jake.cloudSummary().completionsWaiting == 1, "cloud status says the end waits to go up")
+        #expect(try await Self.sync(jake).completionsUploaded == 1)
+        #expect(try jake.cloudSummary().completionsWaiting == 0)
         #expect(try await eventually(timeout: .seconds(20)) { try sarah.roundInPlay() == nil && !sarah.cloudWork().settled.isEmpty })
         // A local change on Sarah's phone (a kick) runs a pass that leaves the settled round alone.
         sync.kick()

@@ -80,7 +80,7 @@ struct HubCLITests {
             "Finished the round on Willow Creek, with a discrepancy left open: Jake, hole 1 (3 counts).\n"))
         let listed = try await home.hub("discrepancies")
         #expect(listed.status == 0)
-        #expect(listed.stdout == "The round on Willow Creek is finished. Left open when it finished:\nJake, hole 1: Jake says 3 (phone, counted), Jake says 4 (watch-2).\n")
+        #expect(listed.stdout == "The round on Willow Creek is finished. Open in its final standings (a finished round takes no resolution; a late score from a phone that was offline can open one):\nJake, hole 1: Jake says 3 (phone, counted), Jake says 4 (watch-2).\n")
         let json = try await home.hub("discrepancies", "--json")
         #expect(json.status == 0 && json.stdout.contains("\"hole\" : 1"))
     }

@@ -173,6 +173,8 @@ public struct CloudSummary: Sendable, Equatable {
     public var configuration: CloudConfiguration?
     public var sharedRounds: Int = 0
     public var roundsWaiting: Int = 0
+    /// Rounds finished here whose end the cloud does not hold yet (the other phones play on).
+    public var completionsWaiting: Int = 0
     public var eventsWaiting: Int = 0
     /// Events the cloud refused for good, with the reason it gave.
     public var refused: [(eventID: String, reason: String)] = []
@@ -181,6 +183,7 @@ public struct CloudSummary: Sendable, Equatable {
 
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.configuration == rhs.configuration && lhs.sharedRounds == rhs.sharedRounds && lhs.roundsWaiting == rhs.roundsWaiting
+            && lhs.completionsWaiting == rhs.completionsWaiting
             && lhs.eventsWaiting == rhs.eventsWaiting && lhs.refused.map(\.eventID) == rhs.refused.map(\.eventID)
             && lhs.skipped.map(\.eventID) == rhs.skipped.map(\.eventID)
     }

@@ -82,6 +82,14 @@ extension HubStore {
                          arguments: [row, limit]).map { row in (try ScoreEventRecord(row: row).event(), row["rowSeq"]) }
     }
 
+    /// Shared rounds finished here whose completion the cloud has not taken yet (`completionsToUpload`).
+    func countCompletionsWaitingToUpload() throws -> Int {
+        try Int.fetchOne(db.cachedStatement(sql: """
+            SELECT COUNT(*) FROM cloud_round JOIN round ON round.id = cloud_round.roundID
+            WHERE round.status = 'completed' AND cloud_round.uploadedStatus IS NOT 'completed'
+            """)) ?? 0
+    }
+
     func countEventsWaitingToUpload(after row: Int64) throws -> Int {
         try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) \(Self.waitingFrom)"), arguments: [row]) ?? 0
     }
