@@ -94,7 +94,7 @@ struct HubCLITests {
         #expect(try await home.hub("round", "start", "--course", "Willow Creek", "--player", "Jake", "Amy").status == 0)
         #expect(try await home.hub("score", "Jake", "2").status == 0)
         let final = """
-            Willow Creek · Hole 1 of 9 · completed
+            Willow Creek · Final · 9 holes
             POS  PLAYER  SCORE  THRU  STROKES
             1    Jake    -1     1     2
                  Amy     -      -     0

@@ -47,13 +47,15 @@ public enum HubText {
     static func table(_ round: RoundSnapshot) -> String {
         let width = max(6, round.standings.map(\.name.count).max() ?? 0)
         var lines = [
-            "\(round.courseName) · \(ScoreFormat.holeProgress(current: round.currentHole, of: round.holeCount)) · \(round.status.displayName)",
+            // A finished round is on no hole (its first hole not scored by all read "Hole 1 of 18").
+            round.status == .completed ? "\(round.courseName) · Final · \(round.holeCount) holes"
+                : "\(round.courseName) · \(ScoreFormat.holeProgress(current: round.currentHole, of: round.holeCount)) · \(round.status.displayName)",
             "POS  \(pad("PLAYER", width))  SCORE  THRU  STROKES",
         ]
         for standing in round.standings {
             let thru = standing.holesPlayed == 0 ? "-" : "\(standing.holesPlayed)"
             let score = standing.holesPlayed == 0 ? "-" : ScoreFormat.relativeToPar(standing.scoreRelativeToPar)
-            let flag = !standing.discrepancy ? "" : round.status == .completed ? "  (discrepancy left open)" : "  (discrepancy open)"
+            let flag = standing.discrepancy ? "  (discrepancy open)" : ""
             lines.append("\(pad(ScoreFormat.position(of: standing), 3))  \(pad(standing.name, width))  \(pad(score, 5))  \(pad(thru, 4))  \(standing.totalStrokes)\(flag)")
         }
         return lines.joined(separator: "\n")
