@@ -183,6 +183,9 @@ public final class PhoneApp: Sendable {
 
     /// A paired watch said whether its app is in front (nil: it left).
     public func watch(_ deviceID: String, appActive: Bool?) {
+        // A watch that reconnected leaves its old connection after its new one said where its app
+        // is (and says it again only when it changes): that leaving is not the watch's.
+        if appActive == nil, pairedDevices().contains(deviceID) { return }
         shell.withLockedValue { $0.watches[deviceID] = appActive }
         if let appActive {
             logger.info("\(deviceID): its app is \(appActive ? "in the foreground: reachable from the phone" : "in the background: not reachable from the phone; standings reach it as application context")")
