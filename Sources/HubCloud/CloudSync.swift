@@ -416,12 +416,10 @@ public final class CloudSync: Service, Sendable {
             defer { unheard = Pending() }
             return unheard
         }
-        let rounds = heard.rounds.filter { result.cursors[$0.key] != nil }, completed = heard.completed.filter { result.cursors[$0] != nil }
-        guard !rounds.isEmpty || !completed.isEmpty else { return }
-        pending.withLockedValue { pending in
-            rounds.forEach { pending.add(.round($0.key, $0.value)) }
-            completed.forEach { pending.add(.completed($0)) }
-        }
+        let followed = heard.rounds.filter { result.cursors[$0.key] != nil }.map { Wake.round($0.key, $0.value) }
+            + heard.completed.filter { result.cursors[$0] != nil }.map(Wake.completed)
+        guard !followed.isEmpty else { return }
+        pending.withLockedValue { pending in followed.forEach { pending.add($0) } }
         _ = wake.withLockedValue { $0.continuation }?.yield()
     }
 

@@ -206,7 +206,7 @@ struct CloudCommand: AsyncParsableCommand {
             print(stateLine)
             if let lastSyncAt { print("Last in step: \(HyzerJSON.formatTimestamp(lastSyncAt))") }
             print("Waiting to upload: \(summary.eventsWaiting) score\(summary.eventsWaiting == 1 ? "" : "s")\(summary.roundsWaiting > 0 ? ", \(summary.roundsWaiting) round\(summary.roundsWaiting == 1 ? "" : "s")" : "")"
-                  + (summary.completionsWaiting > 0 ? ", the end of \(summary.completionsWaiting) finished round\(summary.completionsWaiting == 1 ? "" : "s") (the other phones still play it)" : ""))
+                  + (summary.completionsWaiting > 0 ? ", \(CloudCommand.ends(summary.completionsWaiting)) (the other phones still play it)" : ""))
             print("Shared rounds: \(summary.sharedRounds)")
             if !summary.refused.isEmpty {
                 print("Refused by the cloud (kept here, not retried): \(summary.refused.count)")
@@ -245,9 +245,9 @@ struct CloudCommand: AsyncParsableCommand {
             let summary = try hub.cloudSummary()
             let (uploaded, downloaded) = (result.uploaded, result.downloaded)
             let ends = result.completionsUploaded
-            print("Uploaded \(uploaded) score\(uploaded == 1 ? "" : "s")\(ends > 0 ? " and the end of \(ends) finished round\(ends == 1 ? "" : "s")" : ""); downloaded \(downloaded) new score\(downloaded == 1 ? "" : "s"). "
+            print("Uploaded \(uploaded) score\(uploaded == 1 ? "" : "s")\(ends > 0 ? " and \(CloudCommand.ends(ends))" : ""); downloaded \(downloaded) new score\(downloaded == 1 ? "" : "s"). "
                   + "Shared rounds: \(summary.sharedRounds), all in the cloud\(summary.roundsWaiting > 0 ? " but \(summary.roundsWaiting)" : ""); waiting to upload: \(summary.eventsWaiting)"
-                  + (summary.completionsWaiting > 0 ? ", and the end of \(summary.completionsWaiting) finished round\(summary.completionsWaiting == 1 ? "" : "s")." : "."))
+                  + (summary.completionsWaiting > 0 ? ", and \(CloudCommand.ends(summary.completionsWaiting))." : "."))
             for offer in result.offers {
                 print("Offered: a round on \(offer.description). Join it with: hyzer-hub round join \(offer.roundID.uuidString)")
             }
@@ -255,6 +255,9 @@ struct CloudCommand: AsyncParsableCommand {
     }
 
     /// A hub's refusal as it is; a cloud failure said for a person, with what it means here.
+    /// "the end of 2 finished rounds": completions waiting to go up, or gone up.
+    static func ends(_ count: Int) -> String { "the end of \(count) finished round\(count == 1 ? "" : "s")" }
+
     static func explain(_ error: any Error, _ address: CloudAddress) -> any Error {
         if error is HubError || error is CommandMessage { return error }
         return CommandMessage("\(CloudError.describe(error, address: address).description) What was done before it is kept; run the command again.")

@@ -68,8 +68,7 @@ struct WatchCtl: ParsableCommand {
             reply = try WatchControl.send(line, timeout: timeout, to: paths.watchControl)
         } catch let error as ControlError {
             // Said as every other ctl failure is (not ArgumentParser's "Error:").
-            FileHandle.standardError.write(Data("hyzer-watch ctl: \(error.description)\n".utf8))
-            throw ExitCode(1)
+            reply = "error: \(error.description)"
         }
         guard reply == "ok" else {
             FileHandle.standardError.write(Data("hyzer-watch ctl: \(reply.hasPrefix("error: ") ? String(reply.dropFirst(7)) : reply)\n".utf8))

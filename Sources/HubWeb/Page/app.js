@@ -228,8 +228,10 @@ function render() {
   const view = other ? [round ? pill(round) : null, ...other] : scoringView();
   const banners = [];
   // The message beside its button, not around it: a 44 px button inline made its line twice as tall.
-  if (ui.notice) banners.push(h("p", { class: "banner with-action", role: "status" }, h("span", { text: ui.notice }), h("button", { class: "text-button", type: "button", onclick: () => { ui.notice = null; render(); }, text: "OK" })));
-  if (ui.refusal) banners.push(h("p", { class: "banner refusal with-action", role: "alert" }, h("span", { text: ui.refusal }), h("button", { class: "text-button", type: "button", onclick: () => { ui.refusal = null; render(); }, text: "Dismiss" })));
+  const dismissable = (key, kind, role, label) => h("p", { class: `banner${kind} with-action`, role }, h("span", { text: ui[key] }),
+    h("button", { class: "text-button", type: "button", onclick: () => { ui[key] = null; render(); }, text: label }));
+  if (ui.notice) banners.push(dismissable("notice", "", "status", "OK"));
+  if (ui.refusal) banners.push(dismissable("refusal", " refusal", "alert", "Dismiss"));
   if (state.app === "suspended" || state.app === "not-running") {
     banners.push(h("p", { class: "banner", text: `The phone app is ${state.app === "suspended" ? "suspended" : "not running"}: watches are sent nothing until it runs (hyzer-hub app foreground).` }));
   }
