@@ -79,17 +79,25 @@ extension Hub {
         try enter(player: name, strokes: strokes, hole: hole, intent: .correction, source: .tap, deviceID: deviceID, reportedBy: reportedBy)
     }
 
-    /// Settles an open discrepancy with an appended resolution event.
+    /// Settles an open discrepancy with an appended resolution event: in the round in play, or
+    /// (none in play) in the last round finished, where a discrepancy stays open after a forced
+    /// finish or opens when a phone that was offline uploads a score made before the end. A
+    /// resolution is the one event a finished round takes: it adds no score, it settles one.
     @discardableResult
     public func resolve(player name: String, strokes: Int, hole: Int) throws -> AppendResult {
         let result = try appending { store, context -> AppendResult in
-            let (round, player) = try Self.target(name, hole: hole, in: store)
+            let finished = try store.roundInPlay() == nil ? store.latestRound().flatMap { $0.status == .completed ? $0 : nil } : nil
+            var (round, player) = try Self.target(name, hole: hole, in: store, round: finished)
             guard Strokes.allowed.contains(strokes) else { throw HubError.score(.strokesOutOfRange(strokes)) }
-            let state = try keyHistory(of: ScoreKey(playerID: player.id, hole: hole), round: round, in: store, context: &context)?.state
-            guard let counted = state?.counted, state?.isDisputed == true else { throw HubError.noDiscrepancy(player: player.name, hole: hole) }
+            let history = try keyHistory(of: ScoreKey(playerID: player.id, hole: hole), round: round, in: store, context: &context)
+            guard let state = history?.state, let counted = state.counted, state.isDisputed else {
+                throw HubError.noDiscrepancy(player: player.name, hole: hole)
+            }
             let event = try makeEvent(round: round, player: player, hole: hole, strokes: strokes, reporter: Self.defaultReporter(store, round: round),
                                       deviceID: try Self.phoneDeviceID(store, round: round), source: .resolution, supersedes: counted.id)
-            return try self.append(event, in: store, context: &context)
+            guard finished != nil else { return try self.append(event, in: store, context: &context) }
+            try Self.requireResolver(store, roundID: round.id)
+            return try record(event, in: &round, history: history?.events ?? [], before: state, store: store, context: &context)
         }
         try exportSnapshot()
         return result
@@ -348,7 +356,8 @@ extension Hub {
             round.updateProgress(scoredKeyCount: ledger.keys.count, playersScored: { ledger.playersPerHole[$0] ?? 0 })
             if before != (round.status, round.selectedHole) { try store.updateProgress(of: round) }
         }
-        context.round = round
+        // A finished round (a resolution after the end) is not the round in play.
+        if round.status.acceptsScores { context.round = round }
         if !context.sequenceBumped {
             // The ledger was brought to the sequence this transaction read; the bump adds one.
             let sequence = try context.ledger.map { try store.bumpSequence(from: $0.sequence) } ?? store.bumpSequence()

@@ -50,18 +50,12 @@ struct DiscrepanciesCommand: ParsableCommand {
         let hub = try root.openHub(creating: false)
         // Reading is not recording: a finished round's discrepancies left open are still shown.
         let open = try hub.discrepanciesOfCurrentOrLastRound()
-        if open.finished, !json {
-            // "Open", not "left open": a late score from a phone that was offline can open one after the end.
-            print("The round on \(open.round.courseName) is finished. " + (open.discrepancies.isEmpty ? "No discrepancies are open."
-                : "Open in its final standings (a finished round takes no resolution; a late score from a phone that was offline can open one):\n"
-                    + HubText.discrepancies(open.discrepancies, round: open.round, settleable: false)))
-            return
-        }
-        if json {
-            try printJSON(open.discrepancies.map { DiscrepancyReport($0, round: open.round) })
-        } else {
-            print(HubText.discrepancies(open.discrepancies, round: open.round, settledBy: try hub.settledElsewhere(open.round.id)))
-        }
+        if json { return try printJSON(open.discrepancies.map { DiscrepancyReport($0, round: open.round) }) }
+        let listed = HubText.discrepancies(open.discrepancies, round: open.round, settledBy: try hub.settledElsewhere(open.round.id))
+        guard open.finished else { return print(listed) }
+        // "Open", not "left open": a late score from a phone that was offline can open one after the end.
+        print("The round on \(open.round.courseName) is finished. " + (open.discrepancies.isEmpty ? "No discrepancies are open."
+            : "Open in its final standings (a forced finish left it, or a late score from a phone that was offline opened it):\n" + listed))
     }
 }
 

@@ -256,6 +256,38 @@ struct CloudContractTests {
         }, "Sarah's finished round lacks Mike's late score")
     }
 
+    @Test("A late score that disputes a finished round's score is settled after the end by the organizer's phone, on every phone; nothing else goes into the finished round")
+    func lateDisputeIsSettledAfterTheEnd() async throws {
+        let (_, homes, phones) = try await Self.roundOnPhones(["Jake", "Sarah", "Mike"])
+        defer { withExtendedLifetime(homes) {} }
+        let (jake, sarah, mike) = (phones[0], phones[1], phones[2])
+        try jake.score(player: "Mike", strokes: 3, hole: 1)
+        for phone in [jake, sarah, mike] { try await Self.sync(phone) }
+        // Mike's phone, offline, says 4 for his own hole 1; meanwhile the organizer ends the round.
+        try mike.score(player: "Mike", strokes: 4, hole: 1)
+        _ = try jake.finishRound(force: true)
+        try await Self.sync(jake)
+        #expect(try await Self.sync(mike).uploaded == 1)
+        for phone in [jake, sarah] { try await Self.sync(phone) }
+        for phone in [jake, sarah, mike] {
+            #expect(try phone.discrepanciesOfCurrentOrLastRound().discrepancies.count == 1, "the late score disputes Jake's 3 on every phone")
+        }
+        // Only the organizer's phone settles it, as in play; and nothing but a resolution goes in.
+        #expect(throws: HubError.self) { try sarah.resolve(player: "Mike", strokes: 4, hole: 1) }
+        #expect(throws: HubError.self) { try jake.score(player: "Sarah", strokes: 3, hole: 1) }
+        #expect(throws: HubError.self) { try jake.resolve(player: "Sarah", strokes: 3, hole: 1) }
+        let settled = try jake.resolve(player: "Mike", strokes: 4, hole: 1)
+        #expect(settled.event.source == .resolution)
+        try await Self.sync(jake)
+        for phone in [sarah, mike] { try await Self.sync(phone) }
+        for phone in [jake, sarah, mike] {
+            let open = try phone.discrepanciesOfCurrentOrLastRound()
+            #expect(open.finished && open.discrepancies.isEmpty, "the resolution reached every phone's finished round")
+            let mikeFinal = try #require(try phone.history().first?.final.standings.first { $0.name == "Mike" })
+            #expect(mikeFinal.totalStrokes == 4 && !mikeFinal.discrepancy)
+        }
+    }
+
     @Test("Sessions a lost network left open on the server are ended when the phone connects again: three of them and the role's four-connection limit do not lock it out")
     func lostSessionsAreEnded() async throws {
         let cloud = try await SeveralPhonesTests.makeCloud(phones: ["jake", "sarah"])

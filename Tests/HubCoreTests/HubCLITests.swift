@@ -77,12 +77,18 @@ struct HubCLITests {
         let refused = try await home.hub("round", "finish")
         #expect(refused.status == 1 && refused.stderr.contains("The round is not complete: 8 scores are still missing, and it has an open discrepancy: Jake, hole 1."))
         #expect(try await home.hub("round", "finish", "--force").stdout.hasPrefix(
-            "Finished the round on Willow Creek, with a discrepancy left open: Jake, hole 1 (3 counts).\n"))
+            "Finished the round on Willow Creek, with a discrepancy left open: Jake, hole 1 (3 counts). A finished round still takes a resolution: hyzer-hub discrepancies lists it.\n"))
         let listed = try await home.hub("discrepancies")
         #expect(listed.status == 0)
-        #expect(listed.stdout == "The round on Willow Creek is finished. Open in its final standings (a finished round takes no resolution; a late score from a phone that was offline can open one):\nJake, hole 1: Jake says 3 (phone, counted), Jake says 4 (watch-2).\n")
+        #expect(listed.stdout == "The round on Willow Creek is finished. Open in its final standings (a forced finish left it, or a late score from a phone that was offline opened it):\nJake, hole 1: Jake says 3 (phone, counts for now), Jake says 4 (watch-2). Settle with: hyzer-hub resolve \"Jake\" STROKES --hole 1\n")
         let json = try await home.hub("discrepancies", "--json")
         #expect(json.status == 0 && json.stdout.contains("\"hole\" : 1"))
+        // The finished round takes that resolution, and nothing else.
+        let scored = try await home.hub("score", "Jake", "5", "--hole", "2")
+        #expect(scored.status == 1 && scored.stderr.contains("is finished; nothing more can be recorded"))
+        #expect(try await home.hub("resolve", "Jake", "4", "--hole", "1").status == 0)
+        #expect(try await home.hub("discrepancies").stdout == "The round on Willow Creek is finished. No discrepancies are open.\n")
+        #expect(try await home.hub("standings").stdout.contains("1    Jake    +1     1     4\n"))
     }
 
     @Test("With no active round, standings.json has round null and standings say so, with the last round's final standings")

@@ -341,7 +341,7 @@ struct HubStoreTests {
         let finished = try hub.finishRound(force: true)
         #expect(finished.round.status == .completed)
         #expect(HubText.roundFinished(finished.round, openDiscrepancies: finished.openDiscrepancies, counted: finished.counted)
-            == "Finished the round on Willow Creek, with 2 discrepancies left open: Jake, hole 4 (3 counts); Mike, hole 2 (4 counts).")
+            == "Finished the round on Willow Creek, with 2 discrepancies left open: Jake, hole 4 (3 counts); Mike, hole 2 (4 counts). A finished round still takes a resolution: hyzer-hub discrepancies lists them.")
         #expect(standings.first { $0.name == "Mike" }?.totalStrokes == 36, "the counted 4 is the standings' own")
         #expect(standings.first { $0.name == "Jake" }?.totalStrokes == 27)
     }

@@ -59,6 +59,18 @@ struct WatchMachineTests {
         #expect(state.complication?.content.rectangular.first == "2nd · Jake", "\(String(describing: state.complication?.content.rectangular))")
     }
 
+    @Test("A finished round's final standings that change after the end (a late score, a resolution) change on the watch's final screen, with no second 'round finished'")
+    func finalStandingsChangeAfterTheEnd() throws {
+        let disputed = try #require(Fixture.snapshot(status: .completed, standings: [Fixture.standing("Amy", 1, -2), Fixture.standing("Jake", 2, 1, discrepancy: true)]).round)
+        let settled = try #require(Fixture.snapshot(status: .completed, standings: [Fixture.standing("Jake", 1, -3), Fixture.standing("Amy", 2, -2)]).round)
+        var state = Fixture.state()
+        _ = WatchMachine.reduce(&state, .pushed(StandingsSnapshot(hubID: "hub", sequence: 2, lastUpdatedAt: Fixture.epoch, round: nil, finishedRound: disputed)), Fixture.env(1))
+        #expect(state.screenName == "final" && state.finishedRound?.standings.first?.name == "Amy")
+        let effects = WatchMachine.reduce(&state, .pushed(StandingsSnapshot(hubID: "hub", sequence: 3, lastUpdatedAt: Fixture.epoch, round: nil, finishedRound: settled)), Fixture.env(2))
+        #expect(state.screenName == "final" && state.finishedRound?.standings.map(\.name) == ["Jake", "Amy"])
+        #expect(!effects.contains { if case .announce(let text) = $0 { text.contains("finished") } else { false } })
+    }
+
     @Test("Fractional wheel deltas add up to whole detents")
     func fractionalDetents() {
         var crown = CrownAccumulator()

@@ -26,7 +26,8 @@ public enum HubText {
         }
         guard !left.isEmpty else { return "Finished the round on \(round.courseName)." }
         return "Finished the round on \(round.courseName), with "
-            + (left.count == 1 ? "a discrepancy" : "\(left.count) discrepancies") + " left open: " + left.joined(separator: "; ") + "."
+            + (left.count == 1 ? "a discrepancy" : "\(left.count) discrepancies") + " left open: " + left.joined(separator: "; ")
+            + ". A finished round still takes a resolution: hyzer-hub discrepancies lists " + (left.count == 1 ? "it." : "them.")
     }
 
     public static func holeMoved(_ round: Round, to hole: Int) -> String {
@@ -159,17 +160,15 @@ public enum HubText {
     }
 
     /// `settledBy`: who settles them when it is not this phone (a shared round's organizer).
-    /// `settleable`: false for a finished round, where nothing settles them any more.
-    public static func discrepancies(_ discrepancies: [Discrepancy], round: Round, settledBy: String? = nil, settleable: Bool = true) -> String {
+    public static func discrepancies(_ discrepancies: [Discrepancy], round: Round, settledBy: String? = nil) -> String {
         guard !discrepancies.isEmpty else { return "No open discrepancies." }
         let names = Dictionary(round.players.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
         return discrepancies.map { discrepancy in
             let name = names[discrepancy.playerID] ?? discrepancy.playerID
             // Every score in play: the first counts until the discrepancy is settled.
             let claims = discrepancy.events.enumerated().map { index, event in
-                claim(event, round: round, note: index > 0 ? "" : settleable ? ", counts for now" : ", counted")
+                claim(event, round: round, note: index > 0 ? "" : ", counts for now")
             }
-            guard settleable else { return "\(name), hole \(discrepancy.hole): \(claims.joined(separator: ", "))." }
             return "\(name), hole \(discrepancy.hole): \(claims.joined(separator: ", ")). "
                 + (settledBy.map { "\($0.prefix(1).uppercased() + $0.dropFirst()) settles it." } ?? "Settle with: hyzer-hub resolve \"\(name)\" STROKES --hole \(discrepancy.hole)")
         }.joined(separator: "\n")

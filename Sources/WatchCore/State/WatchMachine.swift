@@ -578,10 +578,12 @@ public enum WatchMachine {
             // does not say leaves the last round this watch saw.
             let sameHub = previous?.hubID == snapshot.hubID
             if let last = sameHub ? previous?.round : nil { return roundFinished(&state, snapshot.finishedRound ?? last, env) }
-            if let final = snapshot.finishedRound, final.id != state.finishedRound?.id {
+            if let final = snapshot.finishedRound {
                 // Finished while this watch was away (or not running): the final standings, told
-                // as news when they came from the phone, shown quietly when read at launch.
-                guard previous == nil else { return roundFinished(&state, final, env) }
+                // as news when they came from the phone, shown quietly when read at launch. The
+                // same round again changed after the end (a late score from a phone that was
+                // offline, a resolution): its final standings change in place.
+                guard final.id == state.finishedRound?.id || previous == nil else { return roundFinished(&state, final, env) }
                 state.finishedRound = final
             }
         }
