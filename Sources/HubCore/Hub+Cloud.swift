@@ -376,6 +376,16 @@ extension Hub {
         return round.players[0]
     }
 
+    /// In a shared round, only the organizer's phone ends it; where any player resolves, also a
+    /// phone that scored in it (the cloud's rule: `complete_round` would refuse any other, and the
+    /// round would be over here and in play everywhere else). Not shared yet: this phone's own.
+    static func requireFinisher(_ store: HubStore, round: Round) throws {
+        guard let shared = try store.cloudRound(id: round.id), !shared.organizer.isEmpty,
+              shared.organizer != (try store.cloudConfiguration()?.role) else { return }
+        if shared.anyPlayerResolves, try store.scoredHere(roundID: round.id) { return }
+        throw HubError.notOrganizerToFinish(organizer: shared.organizerName, anyPlayerResolves: shared.anyPlayerResolves)
+    }
+
     /// In a shared round, only the organizer's phone resolves unless the round lets any player.
     static func requireResolver(_ store: HubStore, roundID: UUID) throws {
         guard let shared = try store.cloudRound(id: roundID), !shared.anyPlayerResolves,

@@ -272,6 +272,7 @@ public final class Hub: Sendable {
     public func finishRound(force: Bool = false) throws -> (round: Round, openDiscrepancies: [Discrepancy], counted: [ScoreKey: ScoreEvent]) {
         var open: [Discrepancy] = [], counted: [ScoreKey: ScoreEvent] = [:]
         let round = try mutateRoundInPlay { round, store in
+            try Self.requireFinisher(store, round: round)
             let events = try store.events(roundID: round.id)
             let ledger = ScoreLedger(events: events)
             open = ledger.discrepancies

@@ -37,6 +37,8 @@ public enum HubError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The home cannot be used: a file, a folder that cannot be made.
     case badHome(path: String, problem: String)
     case notOrganizer(organizer: String?)
+    /// `round finish` of a shared round on a phone the cloud would not let end it.
+    case notOrganizerToFinish(organizer: String?, anyPlayerResolves: Bool)
     case cloudNotConfigured(option: String)
     case sharedRoundFinished(course: String)
     case sharedCourseDiffers(String)
@@ -114,6 +116,9 @@ public enum HubError: Error, Equatable, Sendable, CustomStringConvertible {
             "Only the organizer (\(organizer)'s phone) resolves discrepancies in this round; it was started without --any-player-resolves."
         case .notOrganizer(nil):
             "Only the organizer's phone resolves discrepancies in this round; it was started without --any-player-resolves."
+        case .notOrganizerToFinish(let organizer, let anyPlayerResolves):
+            "Only the organizer's phone\(organizer.map { " (\($0)'s)" } ?? "")\(anyPlayerResolves ? ", or a phone that scored in it," : "") finishes this shared round; "
+                + "on this phone it stays in play until that phone finishes it, and the end reaches here with the next sync."
         case .cloudNotConfigured(let option):
             "\(option) applies to a round shared through a cloud, and this phone has none. Set one first with: hyzer-hub cloud set postgres://USER@HOST/DATABASE"
         case .sharedRoundFinished(let course):

@@ -211,27 +211,35 @@ struct PhoneWebAPI: Sendable {
             return .failure(Refusal(status: .unsupportedMediaType, message: "Send JSON with Content-Type: application/json.\(takes)"))
         }
         let data = bytes.readableBytes == 0 ? Data("{}".utf8) : Data(bytes.readableBytesView)
-        guard (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) != nil else {
+        guard let parsed = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else {
             return .failure(Refusal(status: .badRequest, message: "The request is not JSON.\(takes)"))
         }
         do {
             return .success(try HyzerJSON.decoder().decode(Body.self, from: data))
         } catch let error as DecodingError {
-            return .failure(Refusal(status: .badRequest, message: "\(Self.explain(error)).\(takes)"))
+            return .failure(Refusal(status: .badRequest, message: "\(Self.explain(error, in: parsed)).\(takes)"))
         } catch {
             return .failure(Refusal(status: .badRequest, message: "The request is not what \(path) takes.\(takes)"))
         }
     }
 
-    /// "strokes must be a whole number; got 3.5"-style: what was wrong, at which field.
-    static func explain(_ error: DecodingError) -> String {
+    /// "strokes must be a whole number"-style: what was wrong, at which field. `parsed`: the
+    /// body as JSON, for the field Foundation's decoder does not name (on Linux a number that is
+    /// no `Int`, 3.5 or 1e400, is "not valid JSON" at no field).
+    static func explain(_ error: DecodingError, in parsed: Any) -> String {
         func field(_ path: [any CodingKey]) -> String { path.map(\.stringValue).joined(separator: ".") }
         switch error {
         case .keyNotFound(let key, let context): return "\(field(context.codingPath + [key])) is missing"
         case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
             return "\(field(context.codingPath)) must be \(type == Int.self ? "a whole number" : type == String.self ? "text" : type == Bool.self ? "true or false" : type == [String].self ? "a list of names" : "\(type)")"
         case .dataCorrupted(let context):
-            return context.codingPath.isEmpty ? "The request is not a JSON object" : "\(field(context.codingPath)) must be a whole number"
+            guard context.codingPath.isEmpty else { return "\(field(context.codingPath)) must be a whole number" }
+            guard let object = parsed as? [String: Any] else { return "The request is not a JSON object" }
+            let fraction = object.keys.sorted().first { key in
+                guard let number = object[key] as? NSNumber else { return false }
+                return Int(exactly: number.doubleValue) == nil || number.stringValue.contains(".")
+            }
+            return fraction.map { "\($0) must be a whole number" } ?? "The request is not what it should be"
         @unknown default: return HyzerJSON.explain(error)
         }
     }
@@ -239,7 +247,7 @@ struct PhoneWebAPI: Sendable {
     static func status(of error: HubError) -> HTTPResponse.Status {
         switch error {
         case .storage, .damagedStore, .diskUnavailable, .readOnlyHome, .noHub, .badHome: .internalServerError
-        case .notOrganizer: .forbidden
+        case .notOrganizer, .notOrganizerToFinish: .forbidden
         default: .unprocessableContent
         }
     }

@@ -288,6 +288,37 @@ struct CloudContractTests {
         }
     }
 
+    @Test("A phone that may not end a shared round cannot finish it here (it would be over here and in play everywhere else); where any player resolves, a phone that scored in it can, and the cloud takes it")
+    func onlyTheOrganizerFinishes() async throws {
+        let (_, homes, phones) = try await Self.roundOnPhones(["Jake", "Sarah"])
+        defer { withExtendedLifetime(homes) {} }
+        let (jake, sarah) = (phones[0], phones[1])
+        try jake.score(player: "Jake", strokes: 3, hole: 1)
+        try await Self.sync(jake)
+        try await Self.sync(sarah)
+        try sarah.score(player: "Sarah", strokes: 3, hole: 1)
+        #expect { _ = try sarah.finishRound(force: true) } throws: { error in
+            "\(error)" == "Only the organizer's phone (Jake's) finishes this shared round; on this phone it stays in play until that phone finishes it, and the end reaches here with the next sync."
+        }
+        #expect(try sarah.roundInPlay() != nil)
+        try await Self.sync(sarah)
+        _ = try jake.finishRound(force: true)
+        try await Self.sync(jake)
+        try await Self.sync(sarah)
+        #expect(try sarah.roundInPlay() == nil, "the organizer's end reached Sarah's phone")
+
+        // A round where any player resolves: Sarah's phone has not scored yet, then has.
+        _ = try jake.startRound(course: "Maple Hill", players: ["Jake", "Sarah"], anyPlayerResolves: true)
+        try await Self.sync(jake)
+        try await Self.sync(sarah)
+        #expect { _ = try sarah.finishRound(force: true) } throws: { error in "\(error)".contains("or a phone that scored in it,") }
+        try sarah.score(player: "Sarah", strokes: 4, hole: 1)
+        _ = try sarah.finishRound(force: true)
+        #expect(try await Self.sync(sarah).completionsUploaded == 1)
+        try await Self.sync(jake)
+        #expect(try jake.roundInPlay() == nil, "Sarah's end reached the organizer's phone")
+    }
+
     @Test("Sessions a lost network left open on the server are ended when the phone connects again: three of them and the role's four-connection limit do not lock it out")
     func lostSessionsAreEnded() async throws {
         let cloud = try await SeveralPhonesTests.makeCloud(phones: ["jake", "sarah"])

@@ -392,6 +392,8 @@ def api(url, home):
     check(status == 400 and "/api/score" in body.get("error", ""), f"a body that is not JSON: {status} {body}")
     status, body = call("/api/score", {"player": "Ann"})
     check(status == 400 and "strokes" in body.get("error", ""), f"a score without strokes: {status} {body}")
+    status, body = call("/api/score", {"player": "Ann", "strokes": 3.5})
+    check(status == 400 and body.get("error", "").startswith("strokes must be a whole number"), f"strokes 3.5: {status} {body}")
     status, body = call("/api/score", {"player": "Ann", "strokes": 3})
     check(status == 200 and body["recorded"]["outcome"] == "newScore", f"a good score: {status} {body}")
     # The page's voice over the phone's own score corrects it, as the voice overlays do (the

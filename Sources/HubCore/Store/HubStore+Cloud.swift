@@ -61,6 +61,15 @@ extension HubStore {
 
     func insert(_ record: CloudRoundRecord) throws { try record.insert(db, onConflict: .ignore) }
 
+    /// Whether this phone scored in the round (an event of its own devices the cloud did not
+    /// refuse): another phone's device is stored as DEVICE@PHONE, and a device id has no @.
+    func scoredHere(roundID: UUID) throws -> Bool {
+        try Bool.fetchOne(db, sql: """
+            SELECT EXISTS (SELECT 1 FROM score_event WHERE roundID = ? AND instr(deviceID, '@') = 0
+                           AND id NOT IN (SELECT eventID FROM cloud_rejected))
+            """, arguments: [roundID.canonicalString]) ?? false
+    }
+
     func sharedRounds() throws -> [CloudRoundRecord] { try CloudRoundRecord.fetchAll(db.cachedStatement(sql: "SELECT * FROM cloud_round")) }
 
     func markRoundUploaded(_ id: UUID, organizer: String) throws {
