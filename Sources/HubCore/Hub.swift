@@ -311,12 +311,14 @@ public final class Hub: Sendable {
         try database.read { store in try store.completedRoundsKey(limit: limit) }
     }
 
-    /// Completed rounds, newest first, each with its final standings: the phone's history.
-    public func history(limit: Int = 100) throws -> [(round: Round, final: RoundSnapshot, owner: Player, organizer: String?)] {
+    /// Completed rounds, newest first, each with its final standings: the phone's history (the
+    /// page's, and `hyzer-hub history`).
+    public func history(limit: Int = 100) throws -> [FinishedRound] {
         try database.read { store in
             try store.completedRounds(limit: limit).map { round in
-                (round, RoundSnapshot(round: round, events: try store.events(roundID: round.id)), try Self.defaultReporter(store, round: round),
-                 try store.cloudRound(id: round.id)?.organizerName)
+                let owner = try Self.defaultReporter(store, round: round)
+                return FinishedRound(round: RoundSnapshot(round: round, events: try store.events(roundID: round.id)), createdAt: round.createdAt,
+                                     you: owner.id, organizer: try store.cloudRound(id: round.id)?.organizerName ?? owner.name)
             }
         }
     }

@@ -58,3 +58,13 @@ public struct VoiceOutcome: Equatable, Sendable {
     /// Nothing was (or would be) recorded.
     public var recordedNothing: Bool { recorded.isEmpty && wouldRecord.isEmpty }
 }
+
+/// A finished round as the phone's history holds it: its final standings, when it was started,
+/// this phone's owner in it and who organized it (a shared round's organizer as their phone named
+/// them; else this phone's owner).
+public struct FinishedRound: Encodable, Sendable {
+    public let round: RoundSnapshot
+    public let createdAt: Date
+    public let you: PlayerID
+    public let organizer: String
+}

@@ -92,15 +92,15 @@ public final class PagePublisher: Sendable {
 
     /// The history as last read, and what it held (`Hub.historyKey`): read again only when that
     /// changes, not on every score.
-    private let history = NIOLockedValueBox<(key: [String], entries: [PageState.HistoryEntry])?>(nil)
+    private let history = NIOLockedValueBox<(key: [String], entries: [FinishedRound])?>(nil)
 
     private func build() throws -> (sequence: Int, json: String) {
         let key = try hub.historyKey()
-        let entries: [PageState.HistoryEntry]
+        let entries: [FinishedRound]
         if let kept = history.withLockedValue({ $0 }), kept.key == key {
             entries = kept.entries
         } else {
-            entries = try PageState.readHistory(from: hub)
+            entries = try hub.history()
             history.withLockedValue { $0 = (key, entries) }
         }
         var state = try PageState.read(from: hub, snapshot: try snapshot(), history: entries, app: appState(), sync: syncState.withLockedValue { $0 }())

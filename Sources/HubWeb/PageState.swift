@@ -15,7 +15,8 @@ struct PageState: Encodable, Sendable {
     let courses: [PageCourse]
     /// The registered players this phone knows (setup offers them).
     let knownPlayers: [String]
-    let history: [HistoryEntry]
+    /// Finished rounds (history, and the summary card of the round just finished).
+    let history: [FinishedRound]
     /// What changed since the state before, in the words the watch's VoiceOver says it
     /// (`Announcements.standingsChange`); nil when nothing a player hears changed.
     var announcement: String?
@@ -23,6 +24,23 @@ struct PageState: Encodable, Sendable {
     let app: String?
     /// The cloud's sync state; nil when no cloud is set (a phone on its own).
     let sync: PageSync?
+
+    // What is not there is `null`, as WEB.md says and standings.json does: a client reads one
+    // shape (the synthesized encoding would leave the key out).
+    private enum CodingKeys: String, CodingKey { case sequence, snapshot, round, courses, knownPlayers, history, announcement, app, sync }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(sequence, forKey: .sequence)
+        try c.encode(snapshot, forKey: .snapshot)
+        try c.encode(round, forKey: .round)
+        try c.encode(courses, forKey: .courses)
+        try c.encode(knownPlayers, forKey: .knownPlayers)
+        try c.encode(history, forKey: .history)
+        try c.encode(announcement, forKey: .announcement)
+        try c.encode(app, forKey: .app)
+        try c.encode(sync, forKey: .sync)
+    }
 
     struct PageRound: Encodable, Sendable {
         let id: UUID
@@ -37,6 +55,21 @@ struct PageState: Encodable, Sendable {
         let you: PlayerID
         /// nil when this phone may settle discrepancies; else who does ("the organizer (Jake's phone)").
         let settledBy: String?
+
+        private enum CodingKeys: String, CodingKey { case id, courseName, status, createdAt, players, scores, discrepancies, you, settledBy }
+
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(id, forKey: .id)
+            try c.encode(courseName, forKey: .courseName)
+            try c.encode(status, forKey: .status)
+            try c.encode(createdAt, forKey: .createdAt)
+            try c.encode(players, forKey: .players)
+            try c.encode(scores, forKey: .scores)
+            try c.encode(discrepancies, forKey: .discrepancies)
+            try c.encode(you, forKey: .you)
+            try c.encode(settledBy, forKey: .settledBy)
+        }
     }
 
     struct PagePlayer: Encodable, Sendable {
@@ -75,16 +108,6 @@ struct PageState: Encodable, Sendable {
         }
     }
 
-    /// A finished round (history, and the summary card of the round just finished).
-    struct HistoryEntry: Encodable, Sendable {
-        let round: RoundSnapshot
-        let createdAt: Date
-        /// This phone's owner in that round.
-        let you: PlayerID
-        /// Who organized it: in a shared round, the name the organizer's phone gave; else this phone's owner.
-        let organizer: String?
-    }
-
     struct PageCourse: Encodable, Sendable {
         let name: String
         let holes: [Hole]
@@ -118,15 +141,9 @@ public struct PageSync: Encodable, Sendable {
 }
 
 extension PageState {
-    static func readHistory(from hub: Hub) throws -> [HistoryEntry] {
-        // A round shared through a cloud names its organizer; one played on this phone alone was
-        // organized by its owner.
-        try hub.history().map { HistoryEntry(round: $0.final, createdAt: $0.round.createdAt, you: $0.owner.id, organizer: $0.organizer ?? $0.owner.name) }
-    }
-
     /// Reads the state from the hub: one snapshot (the watches' own) and the round in play's log.
     /// - history: the finished rounds, read by the caller (they change only when a round ends).
-    static func read(from hub: Hub, snapshot: StandingsSnapshot, history: [HistoryEntry], app: String?, sync: PageSync?) throws -> PageState {
+    static func read(from hub: Hub, snapshot: StandingsSnapshot, history: [FinishedRound], app: String?, sync: PageSync?) throws -> PageState {
         let (round, events) = try hub.eventLog()
         var page: PageRound?
         if let round, round.status != .completed {

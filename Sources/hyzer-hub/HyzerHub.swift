@@ -36,7 +36,7 @@ struct HyzerHub: AsyncParsableCommand {
         version: HyzerVersion.current,
         subcommands: [
             CourseCommand.self, RoundCommand.self, ScoreCommand.self, CorrectCommand.self, VoiceCommand.self,
-            HoleCommand.self, StandingsCommand.self, EventsCommand.self, DiscrepanciesCommand.self,
+            HoleCommand.self, StandingsCommand.self, HistoryCommand.self, EventsCommand.self, DiscrepanciesCommand.self,
             ResolveCommand.self, ReplayCommand.self, AppCommand.self, TokenCommand.self, CloudCommand.self, ServeCommand.self,
         ]
     )

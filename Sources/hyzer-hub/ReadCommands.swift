@@ -5,7 +5,7 @@ import HyzerLink
 import HyzerKit
 
 struct StandingsCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "standings", abstract: "Show the standings of the round in play.")
+    static let configuration = CommandConfiguration(commandName: "standings", abstract: "Show the standings, or the last round's final ones.", discussion: "With no round in play, the final standings of the last round finished.")
     @ParentCommand var root: HyzerHub
     @Flag(help: "Print the StandingsSnapshot, exactly the schema of shared/standings.json.") var json = false
 
@@ -20,6 +20,26 @@ struct StandingsCommand: ParsableCommand {
         } else {
             print(HubText.standings(snapshot))
         }
+    }
+}
+
+struct HistoryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "history",
+        abstract: "List the finished rounds and who won, newest first.",
+        discussion: "A line a round: who won or tied first at what, and where this phone's owner finished. With --json, each with its final standings (the page's history: docs/WEB.md)."
+    )
+    @ParentCommand var root: HyzerHub
+    @Option(help: "At most this many rounds.") var limit = 100
+    @Flag(help: "Print [{round, createdAt, you, organizer}], round being the final standings as standings.json writes a round.") var json = false
+
+    func validate() throws {
+        guard limit > 0 else { throw ValidationError("--limit takes a number of rounds from 1; got \(limit).") }
+    }
+
+    func run() throws {
+        let rounds = try root.openHub(creating: false).history(limit: limit)
+        if json { try printJSON(rounds) } else { print(HubText.history(rounds)) }
     }
 }
 

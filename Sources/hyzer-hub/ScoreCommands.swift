@@ -14,7 +14,7 @@ struct ScoreCommand: ParsableCommand {
             """
     )
     @ParentCommand var root: HyzerHub
-    @Argument(help: "The player's name (any case; a first name works when it is unique).") var player: String
+    @Argument(help: "The player's name (any case; a first name works when it is unique; a near spelling is read as the player it is clearly like, and said).") var player: String
     @Argument(help: "Strokes, 1...10.") var strokes: Int
     @Option(help: "The hole (default: the current hole).") var hole: Int?
     @Option(help: "The device that reported the score, with no @ (default: this phone: \"phone\", or \"phone-<hub id>\" in a round shared through a cloud).")
@@ -26,7 +26,7 @@ struct ScoreCommand: ParsableCommand {
     func run() throws {
         let hub = try root.openHub()
         let result = try hub.score(player: player, strokes: strokes, hole: hole, deviceID: device, reportedBy: reportedBy)
-        try report(result, hub: hub, json: json)
+        try report(result, hub: hub, json: json, typed: player)
     }
 }
 
@@ -48,7 +48,7 @@ struct CorrectCommand: ParsableCommand {
     func run() throws {
         let hub = try root.openHub()
         let result = try hub.correct(player: player, strokes: strokes, hole: hole, deviceID: device, reportedBy: reportedBy)
-        try report(result, hub: hub, json: json)
+        try report(result, hub: hub, json: json, typed: player)
     }
 }
 
@@ -66,7 +66,7 @@ struct ResolveCommand: ParsableCommand {
     func run() throws {
         let hub = try root.openHub()
         let result = try hub.resolve(player: player, strokes: strokes, hole: hole)
-        try report(result, hub: hub, json: json)
+        try report(result, hub: hub, json: json, typed: player)
     }
 }
 
@@ -108,8 +108,15 @@ struct VoiceCommand: ParsableCommand {
 let jsonHelp: ArgumentHelp = "Print the event and its outcome (newScore, silentMerge, discrepancy, correction, resolution, alreadyStored, or unchanged: nothing recorded), with the strokes that count and any discrepancy, as JSON."
 
 /// Prints a just-recorded score for a person, or as JSON.
-func report(_ result: AppendResult, hub: Hub, json: Bool) throws {
+/// `typed`: the name as typed. Read as another player's name (a typo, a nickname, a name spelled
+/// as it sounds: the voice's matching), that is said on stderr first, so a slip is seen.
+func report(_ result: AppendResult, hub: Hub, json: Bool, typed: String) throws {
     let round = try reportRound(hub)
+    let wanted = typed.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+    if let name = round.player(result.event.playerID)?.name, wanted != name.lowercased(),
+       !name.lowercased().split(separator: " ").contains(Substring(wanted)) {
+        FileHandle.standardError.write(Data("hyzer-hub: read \u{201C}\(typed)\u{201D} as \(name)\n".utf8))
+    }
     if json { try printJSON(RecordedReport(result, round: round)) } else {
         print(HubText.recorded(result, round: round, settledBy: try hub.settledElsewhere(round.id)))
     }

@@ -68,6 +68,39 @@ struct HubCLITests {
         #expect(events[4].supersedesEventID == events[1].id)
     }
 
+    @Test("A typed name read as another player's (a slip, a name spelled as it sounds) is said on stderr; a name or a unique first name is not")
+    func nearNameIsSaid() async throws {
+        let home = try TemporaryHome()
+        #expect(try await home.hub("round", "start", "--course", "Willow Creek", "--player", "Jon Doe", "Kyle Klein").status == 0)
+        let slip = try await home.hub("score", "Jon Dow", "3")
+        #expect(slip.status == 0 && slip.stdout.hasPrefix("Recorded Jon Doe: 3 on hole 1") && slip.stderr == "hyzer-hub: read \u{201C}Jon Dow\u{201D} as Jon Doe\n")
+        let sounds = try await home.hub("correct", "Kyle Kline", "4", "--hole", "1", "--json")
+        #expect(sounds.status == 1 && sounds.stderr.contains("no score"))
+        for typed in ["kyle", "KYLE KLEIN"] {
+            let exact = try await home.hub("score", typed, "3", "--hole", "2")
+            #expect(exact.status == 0 && exact.stderr.isEmpty, "\(typed): \(exact.stderr)")
+        }
+    }
+
+    @Test("history lists the finished rounds newest first: who won or tied at what, where the owner finished; --json the final standings")
+    func history() async throws {
+        let home = try TemporaryHome()
+        #expect(try await home.hub("round", "start", "--course", "Willow Creek", "--player", "Jake", "Amy", "Bo").status == 0)
+        for (player, strokes) in [("Amy", "2"), ("Bo", "2"), ("Jake", "4")] { #expect(try await home.hub("score", player, strokes).status == 0) }
+        #expect(try await home.hub("round", "finish", "--force").status == 0)
+        #expect(try await home.hub("round", "start", "--course", "Maple Hill", "--player", "Jake", "Amy").status == 0)
+        #expect(try await home.hub("history").stdout.hasSuffix("  Willow Creek (9 holes, 3 players): Amy and Bo tied first at -1; you (Jake) finished 3rd at +1\n"),
+                "a round in play is not history")
+        #expect(try await home.hub("score", "Jake", "2").status == 0)
+        #expect(try await home.hub("round", "finish", "--force").status == 0)
+        let lines = try await home.hub("history").stdout.split(separator: "\n")
+        #expect(lines.count == 2 && lines[0].hasSuffix("  Maple Hill (18 holes, 2 players): Jake won at -1"))
+        let json = try await home.hub("history", "--json", "--limit", "1")
+        let rounds = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        #expect(rounds.count == 1 && (rounds[0]["round"] as? [String: Any])?["courseName"] as? String == "Maple Hill" && rounds[0]["organizer"] as? String == "Jake")
+        #expect(try await home.hub("history", "--limit", "0").status == 64)
+    }
+
     @Test("discrepancies after a forced finish lists what was left open, and exits 0")
     func discrepanciesAfterFinish() async throws {
         let home = try TemporaryHome()
@@ -335,7 +368,8 @@ struct HubCLITests {
             "  correct                 Replace a score (appends a correction, never erases).",
             "  voice                   Record scores from speech: \"Mike 3, Jake four\".",
             "  hole                    Move the current hole.",
-            "  standings               Show the standings of the round in play.",
+            "  standings               Show the standings, or the last round's final ones.",
+            "  history                 List the finished rounds and who won, newest first.",
             "  events                  Show the score event log in log order.",
             "  discrepancies           List holes where devices disagree, until resolved.",
             "  resolve                 Settle an open discrepancy with the agreed strokes.",

@@ -69,7 +69,7 @@ struct VoiceCLITests {
         ("", 1, "Heard no names or scores in \"\". Say it like: \"Mike 3, Jake four, Sarah birdie\".\n"),
         ("the wind is crazy today", 1, "Not recorded: \"wind crazy today\" is not a player in this round, and no score was heard.\n"),
         ("Sam 3", 1, "Not recorded: \"Sam\" could be Samantha or Samuel: say the full name, or a last name or initial with it, or score by name (hyzer-hub score NAME 3).\n"),
-        ("Jake 12", 1, "Not recorded: heard \"Jake 12\" for Jake: 12 strokes is out of range (1 to 10).\n"),
+        ("Jake 12", 1, "Not recorded: heard \"Jake 12\" for Jake: strokes must be between 1 and 10; got 12.\n"),
         ("Jake 4, Jake 5", 1, "Not recorded: Jake was named twice (4 and 5); say it again with one score, or say \"sorry\" before the right one.\n"),
         ("Jake 4, Bob 3", 2, "Recorded Jake: 4 on hole 1 (par 3, +1).\nNot recorded: \"Bob\" is not a player in this round.\n"),
     ])

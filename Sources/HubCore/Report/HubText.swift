@@ -39,6 +39,30 @@ public enum HubText {
         table(RoundSnapshot(round: round, events: events))
     }
 
+    /// The phone's history, newest first, a line each: "2026-11-28  Maple Hill (18 holes, 16
+    /// players): Missy Gannon and Paige Pierce tied first at -6; you (Jake) finished tied 4th at
+    /// -3" (the page's words). The day
+    /// the round was started, in this machine's time zone.
+    public static func history(_ rounds: [FinishedRound], timeZone: TimeZone = .current) -> String {
+        guard !rounds.isEmpty else { return "No finished rounds yet." }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        return rounds.map { finished in
+            let round = finished.round
+            let day = calendar.dateComponents([.year, .month, .day], from: finished.createdAt)
+            let date = String(format: "%04d-%02d-%02d", day.year ?? 0, day.month ?? 0, day.day ?? 0)
+            let leaders = round.standings.filter { $0.position == 1 }
+            let won = leaders.first.map { leader in
+                (leaders.count == 1 ? "\(leader.name) won" : "\(ListText.joined(leaders.map(\.name))) tied first")
+                    + " at \(ScoreFormat.relativeToPar(leader.scoreRelativeToPar))"
+            } ?? "no scores"
+            let you = round.standings.first { $0.playerID == finished.you && $0.position != nil && $0.position != 1 }.map {
+                "; you (\($0.name)) finished \($0.tied ? "tied " : "")\(ScoreFormat.ordinal($0.position ?? 0)) at \(ScoreFormat.relativeToPar($0.scoreRelativeToPar))"
+            } ?? ""
+            return "\(date)  \(round.courseName) (\(round.holeCount) holes, \(round.standings.count) players): \(won)\(you)"
+        }.joined(separator: "\n")
+    }
+
     /// The standings table; `snapshot.round == nil` reads "No active round".
     public static func standings(_ snapshot: StandingsSnapshot) -> String {
         guard let round = snapshot.round else { return "No active round." }

@@ -325,7 +325,9 @@ public enum VoiceTranscriptParser {
 
         func strokes(_ value: Int, said: String, consumed: Int) -> ScoreWords {
             guard Strokes.allowed.contains(value) else {
-                return ScoreWords(said: said, consumed: consumed, strokes: nil, problem: "\(value) strokes is out of range (1 to 10)")
+                // The one message every input path gives (DOMAIN.md), mid-sentence here.
+                let message = ScoreError.strokesOutOfRange(value).description
+                return ScoreWords(said: said, consumed: consumed, strokes: nil, problem: message.prefix(1).lowercased() + message.dropFirst().dropLast())
             }
             return ScoreWords(said: said, consumed: consumed, strokes: value, problem: nil)
         }

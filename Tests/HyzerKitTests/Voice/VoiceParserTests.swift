@@ -91,8 +91,8 @@ struct VoiceParserTests {
 
     @Test("Scores outside 1...10 are refused with the allowed range, thirty included")
     func outOfRange() {
-        #expect(Self.parse("Mike thirty").problems.map(\.reason) == ["heard \"Mike thirty\" for Mike: 30 strokes is out of range (1 to 10)"])
-        #expect(Self.parse("Mike 0").problems.map(\.reason) == ["heard \"Mike 0\" for Mike: 0 strokes is out of range (1 to 10)"])
+        #expect(Self.parse("Mike thirty").problems.map(\.reason) == ["heard \"Mike thirty\" for Mike: strokes must be between 1 and 10; got 30"])
+        #expect(Self.parse("Mike 0").problems.map(\.reason) == ["heard \"Mike 0\" for Mike: strokes must be between 1 and 10; got 0"])
         // Named twice, once out of range: held back and said, never dropped.
         #expect(Self.parse("Mike 3, Mike 14").problems.map(\.reason)
             == ["Mike was named twice (3 and 14); say it again with one score, or say \"sorry\" before the right one"])
