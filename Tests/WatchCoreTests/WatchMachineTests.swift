@@ -55,6 +55,7 @@ struct WatchMachineTests {
         var state = WatchState(deviceID: "watch-jake", wearerName: "Jake")
         _ = WatchMachine.reduce(&state, .snapshot(StandingsSnapshot(hubID: "hub", sequence: 9, lastUpdatedAt: Fixture.epoch, round: nil, finishedRound: final)), Fixture.env(0))
         #expect(state.wearerID == "id-Jake" && state.banner == nil)
+        #expect(state.finishedAt == Fixture.epoch, "the no-round screen says the day it finished, as when the watch saw it finish")
         _ = WatchMachine.reduce(&state, .app(foreground: false), Fixture.env(1))
         #expect(state.complication?.content.rectangular.first == "2nd · Jake", "\(String(describing: state.complication?.content.rectangular))")
     }

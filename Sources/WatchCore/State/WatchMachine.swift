@@ -584,6 +584,9 @@ public enum WatchMachine {
                 // same round again changed after the end (a late score from a phone that was
                 // offline, a resolution): its final standings change in place.
                 guard final.id == state.finishedRound?.id || previous == nil else { return roundFinished(&state, final, env) }
+                // Read at launch: it finished when its standings last changed, as far as the watch
+                // can tell ("Last: Maple Hill · Sat 28", as when the watch saw it finish).
+                if final.id != state.finishedRound?.id { state.finishedAt = snapshot.lastUpdatedAt }
                 state.finishedRound = final
             }
         }
