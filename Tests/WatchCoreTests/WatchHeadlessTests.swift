@@ -294,6 +294,7 @@ extension WatchHeadlessTests {
         defer { server.stop() }
         let script = try Self.script(home, """
             wait-snapshot
+            set-clock 2026-06-01T09:00
             link down
             expect-reachable false
             tap Ann
@@ -317,6 +318,8 @@ extension WatchHeadlessTests {
         #expect(watch.stderr.contains("the phone did not accept the score for Ann, 4 on hole 1"), "\(watch.stderr.suffix(800))")
         let rejected = try String(contentsOf: home.url.appendingPathComponent("watch/rejected.jsonl"), encoding: .utf8)
         #expect(rejected.contains("roundNotAcceptingScores"), "\(rejected)")
+        // Dated by the watch's clock, as the score it refuses is.
+        #expect(rejected.contains("\"at\":\"2026-0") && rejected.contains("\"createdAt\":\"2026-0"), "\(rejected)")
     }
 }
 

@@ -339,11 +339,17 @@ public struct RejectedLog: Sendable {
     }
 
     public let url: URL
+    /// The device's clock (`at`): a watch whose clock was set (`hyzer-watch ctl set-clock`) dates
+    /// a refusal as it dates its scores.
+    let clock: @Sendable () -> Date
 
-    public init(url: URL) { self.url = url }
+    public init(url: URL, clock: @escaping @Sendable () -> Date = { Date() }) {
+        self.url = url
+        self.clock = clock
+    }
 
-    public func append(_ event: ScoreEvent, _ rejection: Rejection, at date: Date) throws {
-        var line = try HyzerJSON.encoder().encode(Entry(at: date, reason: rejection.reason, message: rejection.message, event: event))
+    public func append(_ event: ScoreEvent, _ rejection: Rejection) throws {
+        var line = try HyzerJSON.encoder().encode(Entry(at: clock(), reason: rejection.reason, message: rejection.message, event: event))
         line.append(0x0A)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try DurableFile.append(url, line)

@@ -316,7 +316,7 @@ public final class LinkClient: Sendable {
     private func record(_ event: ScoreEvent, _ rejection: Rejection) {
         let (outbox, rejectedLog) = (self.outbox, self.rejectedLog)
         NIOThreadPool.singleton.runIfActive(eventLoop: eventLoop) {
-            try rejectedLog.append(event, rejection, at: Date())
+            try rejectedLog.append(event, rejection)
         }.flatMapThrowing {
             try outbox.remove(event.id)
         }.whenComplete { result in

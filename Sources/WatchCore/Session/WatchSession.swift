@@ -259,7 +259,7 @@ public final class WatchSession: Sendable {
         let client = LinkClient(
             configuration: LinkClientConfiguration(address: configuration.address, token: token, deviceID: configuration.deviceID,
                                                    trust: configuration.trust, complicationEnabled: true, wearer: configuration.wearerName),
-            outbox: outbox, rejectedLog: RejectedLog(url: configuration.paths.rejectedLog)
+            outbox: outbox, rejectedLog: RejectedLog(url: configuration.paths.rejectedLog, clock: { [weak self] in self?.now() ?? Date() })
         ) { [weak self] event in self?.linkEvent(event, from: generation) }
         let adopted = shell.withLockedValue { shell in
             guard shell.link.wanted, shell.link.client == nil else { return false }
