@@ -12,10 +12,14 @@ import Testing
 struct LayoutSweepTests {
     static let names = ["Jake", "Holyn Handley-Montgomery", "山田太郎", "Mike", "Sarah", "Alexandria Ocasio"]
 
-    static func snapshot(sequence: Int, round: Bool = true) -> StandingsSnapshot {
-        let standings = names.enumerated().map { index, name in
+    /// A round of 13, whose places take two digits and whose last is +20 (at 41 mm in the largest
+    /// text, "13" and "+20" were drawn one over the other).
+    static let crowded = names + ["Kim", "Wolfgang Amadeus", "Ana", "Bo", "Cy", "Di", "Maximilian Ed"]
+
+    static func snapshot(sequence: Int, round: Bool = true, players: [String] = names) -> StandingsSnapshot {
+        let standings = players.enumerated().map { index, name in
             Standing(playerID: "id-\(index)", name: name, position: index + 1, tied: false, totalStrokes: 30 + index * 3, holesPlayed: 9,
-                     scoreRelativeToPar: index * 3 - 2 + (index == 5 ? 9 : 0), currentHoleStrokes: 3, discrepancy: false)
+                     scoreRelativeToPar: index == 12 ? 20 : index * 3 - 2 + (index == 5 ? 9 : 0), currentHoleStrokes: 3, discrepancy: false)
         }
         return StandingsSnapshot(hubID: "hub", sequence: sequence, lastUpdatedAt: Fixture.epoch, round: round ? RoundSnapshot(
             id: Fixture.roundID, courseName: "Willow Creek", status: .active, currentHole: 9, holeCount: 9, holes: Fixture.holes,
@@ -29,6 +33,8 @@ struct LayoutSweepTests {
         case saved
         /// A score the phone refused: a two-line banner ("Jake · hole 4: round is over").
         case refused
+        /// A round of 13 (`crowded`), scrolled to its end.
+        case crowded
     }
 
     /// The face on `screen` in `condition`, a second after it was set up (motion settled).
@@ -36,12 +42,14 @@ struct LayoutSweepTests {
         var state = WatchState(deviceID: "watch", wearerName: "Holyn Handley-Montgomery", reduceMotion: condition == .reduceMotion, textSize: textSize)
         let env = Fixture.env(0, size: size)
         _ = WatchMachine.reduce(&state, .reachability(condition != .noPhone && condition != .saved), env)
-        _ = WatchMachine.reduce(&state, .snapshot(snapshot(sequence: 1, round: screen != .noRound)), env)
+        let players = condition == .crowded ? crowded : names
+        _ = WatchMachine.reduce(&state, .snapshot(snapshot(sequence: 1, round: screen != .noRound, players: players)), env)
+        if condition == .crowded { state.scrollRow = players.count - WatchLayout.visibleRows(size: size, textSize: textSize) }
         switch screen {
         case .leaderboard, .noRound: break
         case .crown: _ = WatchMachine.reduce(&state, .tap(WatchLayout.rowFrame(slot: 0, size: size, textSize: textSize).center), env)
         case .voice: _ = WatchMachine.reduce(&state, .voice("Jake 3, Holyn 4, Yamada 5"), env)
-        case .final: _ = WatchMachine.reduce(&state, .snapshot(snapshot(sequence: 2, round: false)), env)
+        case .final: _ = WatchMachine.reduce(&state, .snapshot(snapshot(sequence: 2, round: false, players: players)), env)
         case .watchFace: _ = WatchMachine.reduce(&state, .app(foreground: false), env)
         }
         if condition == .wristDown { _ = WatchMachine.reduce(&state, .wrist(up: false), env) }

@@ -120,7 +120,8 @@ struct WatchLayoutTests {
                 forms.formUnion(heading)
             }
         }
-        #expect(forms.contains("Heard") && forms.contains("Hole 9"), "the largest sizes need the short forms: \(forms)")
+        // "Hole 9 · par 3" fits whole at every size (measured with DejaVu's own advances); the title does not.
+        #expect(forms.contains("Heard"), "the largest sizes need the short title: \(forms.sorted())")
     }
 
     @Test("The voice overlay keeps its names readable at every size and text size: a short name whole, a long one to its first name (rows stack at large text)")

@@ -418,11 +418,27 @@ private struct Face {
     /// column is as wide as the widest tie this round can have ("T5" with six players), so names
     /// do not shift when a tie comes or goes. The ▲/▼ of a reshuffle sits between that width and
     /// the name, touching neither.
+    ///
+    /// Stacked rows (large text) put the place and the score on one line with nothing between: in
+    /// a round of 13 at 41 mm, "13" and "+20" in full size are wider than the watch, so both get
+    /// smaller until they fit side by side ("13+20" was drawn one over the other).
     func leaderboardColumns(_ round: RoundSnapshot) -> LeaderboardColumns {
-        let positionFont = FontSpec(.sansBold, m.rowText)
+        var scale = 1.0
+        var columns = leaderboardColumns(round, scale: scale)
+        let room = m.width - m.margin * 2.5
+        while m.stackedRows, columns.positionWidth + columns.scoreWidth > room, scale > 0.5 {
+            scale *= 0.95
+            columns = leaderboardColumns(round, scale: scale)
+        }
+        return columns
+    }
+
+    private func leaderboardColumns(_ round: RoundSnapshot, scale: Double) -> LeaderboardColumns {
+        func scaled(_ size: Double) -> Double { scale == 1 ? size : (size * scale).rounded(.down) }
+        let positionFont = FontSpec(.sansBold, scaled(m.rowText))
         // The spec's 22 pt for the score; DejaVu Sans Bold's digits are all one width (they line
         // up as SF Mono's do) without the mono face's dotted zero, which makes "10" read like code.
-        let scoreFont = FontSpec(.sansBold, m.title)
+        let scoreFont = FontSpec(.sansBold, scaled(m.title))
         let arrowFont = FontSpec(.sans, m.caption * 0.8)
         let arrowWidth = measurer.width("▲", arrowFont)
         let widestTie = "T\(max(1, round.standings.count - 1))"
