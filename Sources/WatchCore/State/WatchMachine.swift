@@ -546,7 +546,9 @@ public enum WatchMachine {
             state.screen = .crown(entry)
         }
         let name = state.round?.standings.first { $0.playerID == event.playerID }?.name ?? "This score"
-        state.banner = Banner(text: "Disputed: \(name) \(event.strokes)", style: .status,
+        // Whose hole, then what this watch said: "Jake · hole 4: 4 disputed" ("Disputed: Jake 4"
+        // read as either the hole or the strokes); two lines at ": " as a refusal's banner.
+        state.banner = Banner(text: "\(name) · hole \(event.hole): \(event.strokes) disputed", style: .status,
                               until: env.now.addingTimeInterval(failureBannerDuration))
         return pulse(&state, .notification, value: event.strokes, env)
             + [.announce("Discrepancy. \(name), hole \(event.hole): this watch says \(event.strokes), another device disagrees. The organizer settles it on the phone.")]
