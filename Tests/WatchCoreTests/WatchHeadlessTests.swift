@@ -638,6 +638,24 @@ extension WatchHeadlessTests {
         }
     }
 
+    @Test("A phone app launched from not-running sends each complication watch its first transfer as it launches, not at the next change")
+    func launchSendsFirstComplication() async throws {
+        let home = try TemporaryHome()
+        let server = try await Self.servedRound(home, ["Ann", "Ben"], holeOne: "Ann 2, Ben 3")
+        defer { server.stop() }
+        let watch = try await Self.controlledWatch(home, ["--wearer", "Ann", "--log-level", "error"])
+        defer { watch.stop() }
+        func ctl(_ steps: [String]...) async throws {
+            for step in steps {
+                let result = try await CLIProcess.run("hyzer-watch", ["ctl", "--home", home.path, "--timeout", "20"] + step)
+                #expect(result.status == 0, "\(step): \(result.stderr)")
+            }
+        }
+        try await ctl(["wait-for", "complications", "1"], ["app", "background"], ["expect-complication-budget", "49"])
+        for state in ["not-running", "foreground"] { #expect(try await home.hub("app", state).status == 0) }
+        try await ctl(["wait-for", "complications", "2"], ["expect-complication-budget", "48"])
+    }
+
     @Test("The complications show the hello's wearer whatever the device id; nothing is spent while the watch app is in front; the final place outlives a relaunch")
     func complicationsFollowTheWearer() async throws {
         let home = try TemporaryHome()

@@ -4,13 +4,17 @@
     python3 docs/schema/validate.py SCHEMA FILE...     (SCHEMA: standings, score-event, link-message)
 
 A FILE holding a JSON array is validated item by item when the schema is not for an array.
-Exit status 0 when every document is valid; 1 naming each invalid one and why.
+Exit status 0 when every document is valid; 1 naming each invalid one and why. Needs Python's
+jsonschema (Debian: apt-get install python3-jsonschema; elsewhere: pip install jsonschema).
 """
 import json
 import pathlib
 import sys
 
-import jsonschema
+try:
+    import jsonschema
+except ImportError:
+    sys.exit("validate.py needs Python's jsonschema: apt-get install python3-jsonschema (Debian) or pip install jsonschema")
 
 HERE = pathlib.Path(__file__).resolve().parent
 

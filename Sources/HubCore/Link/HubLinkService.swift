@@ -81,10 +81,16 @@ public final class HubLinkService: LinkServerDelegate {
         app = PhoneApp(state: appState, statusFile: appStatusFile, backgroundDuration: backgroundDuration,
                        pairedDevices: { server.withLockedValue { $0 }?.pairedDevices ?? [] })
         app.changed = { [weak self] was, now in
+            guard let self else { return }
             // Launched from not running: what each watch's complications were sent is forgotten.
-            if was == .notRunning { self?.complicationPolicies.withLockedValue { $0 = [:] } }
-            // Running again: what changed meanwhile goes out, on the queue that publishes.
-            if now.runs, !was.runs { self?.storeChanged() }
+            if was == .notRunning { complicationPolicies.withLockedValue { $0 = [:] } }
+            guard now.runs, !was.runs else { return }
+            // Running again: what changed meanwhile goes out, on the queue that publishes; a
+            // launch publishes what it has, so each complication watch gets its `first` now,
+            // not at the next change.
+            guard was == .notRunning else { return storeChanged() }
+            guard let server = server.withLockedValue({ $0 }) else { return publish() }
+            server.scoreQueue.async { self.publish() }
         }
     }
 

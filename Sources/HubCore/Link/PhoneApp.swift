@@ -181,12 +181,12 @@ public final class PhoneApp: Sendable {
         }
     }
 
-    /// A paired watch said whether its app is in front (nil: it left).
+    /// A paired watch said whether its app is in front; nil: it paired or a connection of it
+    /// closed, and it has not said (yet), or it left.
     public func watch(_ deviceID: String, appActive: Bool?) {
-        // A watch that reconnected leaves its old connection after its new one said where its app
-        // is (and says it again only when it changes): that leaving is not the watch's.
-        if appActive == nil, pairedDevices().contains(deviceID) { return }
-        shell.withLockedValue { $0.watches[deviceID] = appActive }
+        // Paired, or a watch that reconnected leaving its old connection after its new one said
+        // where its app is (it says it again only when it changes): what is known of it stays.
+        if appActive != nil || !pairedDevices().contains(deviceID) { shell.withLockedValue { $0.watches[deviceID] = appActive } }
         if let appActive {
             logger.info("\(deviceID): its app is \(appActive ? "in the foreground: reachable from the phone" : "in the background: not reachable from the phone; standings reach it as application context")")
         }

@@ -39,8 +39,9 @@ public protocol LinkServerDelegate: Sendable {
     /// A watch whose face shows a complication (its hello's `complicationEnabled`) has paired,
     /// and has been sent its standings; `wearer` is its hello's.
     func paired(complicationWatch deviceID: String, wearer: String?)
-    /// A paired watch said whether its app is in the foreground (its heartbeat's `appActive`), or
-    /// left (nil): what the phone's reachability of the watch app follows.
+    /// A paired watch said whether its app is in the foreground (its heartbeat's `appActive`);
+    /// nil when it pairs or a connection of it closes: what the phone's reachability of the
+    /// watch app follows.
     func watch(_ deviceID: String, appActive: Bool?)
     /// Whether the phone app runs (foreground or background): only then do the hub's heartbeats
     /// name the standings it sent, which keeps a watch's standings fresh. A suspended app

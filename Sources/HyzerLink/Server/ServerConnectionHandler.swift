@@ -80,7 +80,7 @@ final class ServerConnectionHandler: ChannelInboundHandler {
         // Said whether it left abruptly or closing (after its answers): `phase` is `.closing` then.
         if let deviceID = pairedDevice {
             throttledLog(.info, "watch disconnected", metadata: ["device": "\(deviceID)"])
-            if appActive != nil { server.delegate.watch(deviceID, appActive: nil) }
+            server.delegate.watch(deviceID, appActive: nil)
         }
         phase = .closing
         context.fireChannelInactive()
@@ -329,6 +329,8 @@ final class ServerConnectionHandler: ChannelInboundHandler {
             context.writeAndFlush(wrapOutboundOut(.standings(snapshot)), promise: nil)
         }
         if hello.complicationEnabled == true { server.delegate.paired(complicationWatch: hello.deviceID, wearer: hello.wearer) }
+        // Listed as paired before its first heartbeat says where its app is (or if none ever does).
+        server.delegate.watch(hello.deviceID, appActive: nil)
         heartbeats = context.eventLoop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { task in
             let (handler, context) = loopBound.value
             guard context.channel.isActive else { return task.cancel() }
