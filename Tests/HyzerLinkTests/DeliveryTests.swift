@@ -205,7 +205,7 @@ struct TCPLinkTests {
                                          to: watchHome.url.appendingPathComponent("shared/standings.json"))
 
         let impostor = try await watchHome.linkClient(["--connect", address, "--token-file", token, "--device", "pinned-elsewhere",
-                                                       "--hub-fingerprint", "sha256:" + String(repeating: "ab", count: 32), "--enqueue", "1", "--timeout", "3"])
+                                                       "--hub-fingerprint", "sha256:" + String(repeating: "ab", count: 32), "--enqueue", "1", "--timeout", "8"])
         #expect(await impostor.waitForExit(timeout: .seconds(30)) != 0)
         #expect(impostor.stderr.contains("not pairing: the hub presented certificate sha256:"), "\(impostor.stderr)")
         let plain = try await watchHome.linkClient(["--connect", address, "--token-file", token, "--device", "plain", "--insecure",
