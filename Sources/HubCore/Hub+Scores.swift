@@ -79,15 +79,18 @@ extension Hub {
         try enter(player: name, strokes: strokes, hole: hole, intent: .correction, source: .tap, deviceID: deviceID, reportedBy: reportedBy)
     }
 
-    /// Settles an open discrepancy with an appended resolution event: in the round in play, or
-    /// (none in play) in the last round finished, where a discrepancy stays open after a forced
-    /// finish or opens when a phone that was offline uploads a score made before the end. A
+    /// Settles an open discrepancy with an appended resolution event: in `round` (an id or its
+    /// end, `Hub.round(matching:)`), else the round in play, else the last round finished. A
+    /// finished round's discrepancy stays open after a forced finish, or opens when a phone that
+    /// was offline uploads a score made before the end (even after the next round started). A
     /// resolution is the one event a finished round takes: it adds no score, it settles one.
     @discardableResult
-    public func resolve(player name: String, strokes: Int, hole: Int) throws -> AppendResult {
+    public func resolve(player name: String, strokes: Int, hole: Int, round roundID: String? = nil) throws -> AppendResult {
         let result = try appending { store, context -> AppendResult in
-            let finished = try store.roundInPlay() == nil ? store.latestRound().flatMap { $0.status == .completed ? $0 : nil } : nil
-            var (round, player) = try Self.target(name, hole: hole, in: store, round: finished)
+            let named = try roundID.map { try Self.round(matching: $0, in: store) }
+            let last = try named == nil && store.roundInPlay() == nil ? store.latestRound() : nil
+            let finished = (named ?? last).flatMap { $0.status == .completed ? $0 : nil }
+            var (round, player) = try Self.target(name, hole: hole, in: store, round: finished ?? named)
             guard Strokes.allowed.contains(strokes) else { throw HubError.score(.strokesOutOfRange(strokes)) }
             let history = try keyHistory(of: ScoreKey(playerID: player.id, hole: hole), round: round, in: store, context: &context)
             guard let state = history?.state, let counted = state.counted, state.isDisputed else {

@@ -352,6 +352,33 @@ public final class Hub: Sendable {
 
     /// Those of the round in play, else what the last round left open when it was finished
     /// (`finished` says which); `HubError.noActiveRound` before any round.
+    /// The round `id` names: its whole id or the end of it (8 hex digits or more, as `HubText`
+    /// shortens ids), in play or finished.
+    public func round(matching id: String) throws -> Round {
+        try database.read { store in try Self.round(matching: id, in: store) }
+    }
+
+    static func round(matching id: String, in store: HubStore) throws -> Round {
+        let found = try store.rounds(idEndingWith: id.trimmingCharacters(in: .whitespaces))
+        guard found.count == 1 else { throw HubError.unknownRound(id, matches: found.count) }
+        return found[0]
+    }
+
+    /// Finished rounds (the newest 100) with discrepancies still open, newest first, but `except`.
+    public func openDiscrepanciesInFinishedRounds(except: UUID? = nil) throws -> [(round: Round, discrepancies: [Discrepancy])] {
+        try database.read { store in
+            try store.completedRounds(limit: 100).filter { $0.id != except }.compactMap { round in
+                let open = ConflictDetector.openDiscrepancies(in: try store.events(roundID: round.id))
+                return open.isEmpty ? nil : (round, open)
+            }
+        }
+    }
+
+    /// The discrepancies of `round`, in play or finished.
+    public func discrepancies(of round: Round) throws -> [Discrepancy] {
+        try database.read { store in ConflictDetector.openDiscrepancies(in: try store.events(roundID: round.id)) }
+    }
+
     public func discrepanciesOfCurrentOrLastRound() throws -> (round: Round, discrepancies: [Discrepancy], finished: Bool) {
         try database.read { store in
             guard let round = try store.roundInPlay() ?? store.latestRound() else { throw HubError.noActiveRound }

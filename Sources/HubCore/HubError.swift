@@ -6,6 +6,8 @@ public enum HubError: Error, Equatable, Sendable, CustomStringConvertible {
     case noActiveRound
     /// No round is in play because the latest one was finished (here, or by the organizer's phone).
     case roundFinished(course: String)
+    /// `--round ID` names no round here (or several).
+    case unknownRound(String, matches: Int)
     case roundAlreadyInPlay(course: String)
     case unknownCourse(String, available: [String])
     case duplicateCourse(String)
@@ -65,7 +67,9 @@ public enum HubError: Error, Equatable, Sendable, CustomStringConvertible {
         case .noActiveRound:
             "No round is active. Start one with: hyzer-hub round start --course NAME --player NAME..."
         case .roundFinished(let course):
-            "The round on \(course) is finished; nothing more can be recorded in it. Start a new one with: hyzer-hub round start --course NAME --player NAME..."
+            "The round on \(course) is finished; no score can be recorded in it (only a resolution of a discrepancy still open: hyzer-hub discrepancies). Start a new one with: hyzer-hub round start --course NAME --player NAME..."
+        case .unknownRound(let id, let matches):
+            "\(matches == 0 ? "No round here has" : "\(matches) rounds here have") the id \(NameText.shown(id)); give the whole id or its last 8 or more hex digits, as hyzer-hub discrepancies and history --json show them."
         case .roundAlreadyInPlay(let course):
             "A round on \(course) is already in play; only one round can be active. Finish it first with: hyzer-hub round finish"
         case .unknownCourse(let name, let available):

@@ -75,7 +75,7 @@ struct PhoneWebAPI: Sendable {
     /// What each write takes, as a refusal names it.
     static let shapes = [
         "/api/score": "{\"player\": NAME, \"strokes\": 1...10, \"hole\": N (optional: the current hole)}",
-        "/api/resolve": "{\"player\": NAME, \"strokes\": 1...10, \"hole\": N}",
+        "/api/resolve": "{\"player\": NAME, \"strokes\": 1...10, \"hole\": N, \"round\"?: ID}",
         "/api/voice": "{\"transcript\": TEXT, \"hole\": N (optional), \"dryRun\": true|false (optional)}",
         "/api/round/start": "{\"course\": NAME, \"players\": [NAME, …], \"guests\": [NAME, …] (optional)}",
         "/api/round/finish": "{\"force\": true|false} (optional)",
@@ -84,7 +84,7 @@ struct PhoneWebAPI: Sendable {
     ]
 
     struct ScoreRequest: Decodable { let player: String; let strokes: Int; let hole: Int? }
-    struct ResolveRequest: Decodable { let player: String; let strokes: Int; let hole: Int }
+    struct ResolveRequest: Decodable { let player: String; let strokes: Int; let hole: Int; let round: String? }
     struct VoiceRequest: Decodable { let transcript: String; let hole: Int?; let dryRun: Bool? }
     struct StartRequest: Decodable { let course: String; let players: [String]; let guests: [String]? }
     struct FinishRequest: Decodable { let force: Bool? }
@@ -113,7 +113,7 @@ struct PhoneWebAPI: Sendable {
     }
 
     func resolve(_ request: ResolveRequest) throws -> Answer {
-        try recorded(hub.resolve(player: request.player, strokes: request.strokes, hole: request.hole))
+        try recorded(hub.resolve(player: request.player, strokes: request.strokes, hole: request.hole, round: request.round))
     }
 
     func recorded(_ result: AppendResult) throws -> Answer {

@@ -61,21 +61,35 @@ struct EventsCommand: ParsableCommand {
 struct DiscrepanciesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "discrepancies",
-        abstract: "List holes where devices disagree, until resolved."
+        abstract: "List holes where devices disagree, until resolved.",
+        discussion: """
+            Those of the round in play (else the last round finished), then those still open in other             finished rounds, each round named by its id for resolve --round. With --round, one round's; with             --json, one round's as an array.
+            """
     )
     @ParentCommand var root: HyzerHub
+    @Option(help: ArgumentHelp("The round: its id, or the last 8 or more hex digits of it.", valueName: "ID")) var round: String?
     @Flag(help: "Print them as JSON.") var json = false
 
     func run() throws {
         let hub = try root.openHub(creating: false)
         // Reading is not recording: a finished round's discrepancies left open are still shown.
-        let open = try hub.discrepanciesOfCurrentOrLastRound()
+        let open: (round: Round, discrepancies: [Discrepancy], finished: Bool)
+        if let round {
+            let named = try hub.round(matching: round)
+            open = (named, try hub.discrepancies(of: named), !named.status.acceptsScores)
+        } else {
+            open = try hub.discrepanciesOfCurrentOrLastRound()
+        }
         if json { return try printJSON(open.discrepancies.map { DiscrepancyReport($0, round: open.round) }) }
-        let listed = HubText.discrepancies(open.discrepancies, round: open.round, settledBy: try hub.settledElsewhere(open.round.id))
-        guard open.finished else { return print(listed) }
+        let listed = HubText.discrepancies(open.discrepancies, round: open.round, settledBy: try hub.settledElsewhere(open.round.id), naming: round != nil)
         // "Open", not "left open": a late score from a phone that was offline can open one after the end.
-        print("The round on \(open.round.courseName) is finished. " + (open.discrepancies.isEmpty ? "No discrepancies are open."
+        print(!open.finished ? listed : "The round on \(open.round.courseName) is finished. " + (open.discrepancies.isEmpty ? "No discrepancies are open."
             : "Open in its final standings (a forced finish left it, or a late score from a phone that was offline opened it):\n" + listed))
+        guard round == nil else { return }
+        let others = try hub.openDiscrepanciesInFinishedRounds(except: open.round.id)
+        guard !others.isEmpty else { return }
+        print("\nStill open in \(others.count == 1 ? "a finished round" : "\(others.count) finished rounds"):\n"
+              + HubText.finishedDiscrepancies(others, settledBy: { try? hub.settledElsewhere($0.id) }))
     }
 }
 

@@ -55,17 +55,21 @@ struct CorrectCommand: ParsableCommand {
 struct ResolveCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "resolve",
-        abstract: "Settle an open discrepancy with the agreed strokes."
+        abstract: "Settle an open discrepancy with the agreed strokes.",
+        discussion: """
+            In the round in play, else the last round finished; --round names another finished round             whose discrepancy is still open (a late score from a phone that was offline can open one after             the next round started): hyzer-hub discrepancies lists them with their ids.
+            """
     )
     @ParentCommand var root: HyzerHub
     @Argument(help: "The player's name.") var player: String
     @Argument(help: "The agreed strokes, 1...10.") var strokes: Int
     @Option(help: "The hole in dispute.") var hole: Int
+    @Option(help: ArgumentHelp("The round: its id, or the last 8 or more hex digits of it.", valueName: "ID")) var round: String?
     @Flag(help: jsonHelp) var json = false
 
     func run() throws {
         let hub = try root.openHub()
-        let result = try hub.resolve(player: player, strokes: strokes, hole: hole)
+        let result = try hub.resolve(player: player, strokes: strokes, hole: hole, round: round)
         try report(result, hub: hub, json: json, typed: player)
     }
 }
@@ -111,7 +115,8 @@ let jsonHelp: ArgumentHelp = "Print the event and its outcome (newScore, silentM
 /// `typed`: the name as typed. Read as another player's name (a typo, a nickname, a name spelled
 /// as it sounds: the voice's matching), that is said on stderr first, so a slip is seen.
 func report(_ result: AppendResult, hub: Hub, json: Bool, typed: String) throws {
-    let round = try reportRound(hub)
+    // The score's own round: a resolution may settle an earlier round's discrepancy (--round).
+    let round = try hub.round(matching: result.event.roundID.uuidString)
     let wanted = typed.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
     if let name = round.player(result.event.playerID)?.name, wanted != name.lowercased(),
        !name.lowercased().split(separator: " ").contains(Substring(wanted)) {

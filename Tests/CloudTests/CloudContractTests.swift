@@ -276,13 +276,18 @@ struct CloudContractTests {
         #expect(throws: HubError.self) { try sarah.resolve(player: "Mike", strokes: 4, hole: 1) }
         #expect(throws: HubError.self) { try jake.score(player: "Sarah", strokes: 3, hole: 1) }
         #expect(throws: HubError.self) { try jake.resolve(player: "Sarah", strokes: 3, hole: 1) }
-        let settled = try jake.resolve(player: "Mike", strokes: 4, hole: 1)
+        // The next round has started meanwhile: the finished one is named.
+        let finished = try #require(try jake.history().first?.round.id)
+        _ = try jake.startRound(course: "Maple Hill", players: ["Jake", "Sarah", "Mike"])
+        #expect(throws: HubError.self) { try jake.resolve(player: "Mike", strokes: 4, hole: 1) }
+        #expect(try jake.openDiscrepanciesInFinishedRounds().map(\.round.id) == [finished])
+        let settled = try jake.resolve(player: "Mike", strokes: 4, hole: 1, round: String(finished.uuidString.suffix(8)))
+        #expect(settled.event.roundID == finished)
         #expect(settled.event.source == .resolution)
         try await Self.sync(jake)
         for phone in [sarah, mike] { try await Self.sync(phone) }
         for phone in [jake, sarah, mike] {
-            let open = try phone.discrepanciesOfCurrentOrLastRound()
-            #expect(open.finished && open.discrepancies.isEmpty, "the resolution reached every phone's finished round")
+            #expect(try phone.openDiscrepanciesInFinishedRounds().isEmpty, "the resolution reached every phone's finished round")
             let mikeFinal = try #require(try phone.history().first?.round.standings.first { $0.name == "Mike" })
             #expect(mikeFinal.totalStrokes == 4 && !mikeFinal.discrepancy)
         }

@@ -118,10 +118,33 @@ struct HubCLITests {
         #expect(json.status == 0 && json.stdout.contains("\"hole\" : 1"))
         // The finished round takes that resolution, and nothing else.
         let scored = try await home.hub("score", "Jake", "5", "--hole", "2")
-        #expect(scored.status == 1 && scored.stderr.contains("is finished; nothing more can be recorded"))
+        #expect(scored.status == 1 && scored.stderr.contains("is finished; no score can be recorded in it (only a resolution of a discrepancy still open"))
         #expect(try await home.hub("resolve", "Jake", "4", "--hole", "1").status == 0)
         #expect(try await home.hub("discrepancies").stdout == "The round on Willow Creek is finished. No discrepancies are open.\n")
         #expect(try await home.hub("standings").stdout.contains("1    Jake    +1     1     4\n"))
+    }
+
+    @Test("A finished round's open discrepancy is listed and settled with --round after the next round started; history says it is open")
+    func discrepancyOfAnEarlierRound() async throws {
+        let home = try TemporaryHome()
+        #expect(try await home.hub("round", "start", "--course", "Willow Creek", "--player", "Jake").status == 0)
+        #expect(try await home.hub("score", "Jake", "3").status == 0)
+        #expect(try await home.hub("score", "Jake", "4", "--hole", "1", "--device", "watch-2").status == 0)
+        #expect(try await home.hub("round", "finish", "--force").status == 0)
+        #expect(try await home.hub("round", "start", "--course", "Maple Hill", "--player", "Jake").status == 0)
+        #expect(try await home.hub("history").stdout.hasSuffix("Jake won at E (a discrepancy open: hyzer-hub discrepancies)\n"))
+        let listed = try await home.hub("discrepancies").stdout
+        let id = try #require(listed.split(separator: " ").first { $0.hasSuffix("):\nJake,") }.map { String($0.prefix(8)) })
+        #expect(listed.hasPrefix("No open discrepancies.\n\nStill open in a finished round:\nWillow Creek, "))
+        #expect(listed.hasSuffix("Settle with: hyzer-hub resolve \"Jake\" STROKES --hole 1 --round \(id)\n"), "\(listed)")
+        // Without --round: the round in play, which has none.
+        #expect(try await home.hub("resolve", "Jake", "4", "--hole", "1").status == 1)
+        let unknown = try await home.hub("resolve", "Jake", "4", "--hole", "1", "--round", "00000000")
+        #expect(unknown.status == 1 && unknown.stderr.contains("No round here has the id 00000000"))
+        let resolved = try await home.hub("resolve", "Jake", "4", "--hole", "1", "--round", id.lowercased())
+        #expect(resolved.status == 0 && resolved.stdout == "Resolved Jake: 4 on hole 1 (par 3, +1).\n", "\(resolved.stdout)\(resolved.stderr)")
+        #expect(try await home.hub("discrepancies").stdout == "No open discrepancies.\n")
+        #expect(try await home.hub("history").stdout.hasSuffix("Jake won at +1\n"))
     }
 
     @Test("With no active round, standings.json has round null and standings say so, with the last round's final standings")
@@ -242,7 +265,7 @@ struct HubCLITests {
         for arguments in [["score", "Jake", "3"], ["correct", "Jake", "3", "--hole", "1"], ["hole", "2"]] {
             let result = try await CLIProcess.run("hyzer-hub", ["--home", home.path] + arguments)
             #expect(result.status == 1)
-            #expect(result.stderr == "Error: The round on Willow Creek is finished; nothing more can be recorded in it. Start a new one with: hyzer-hub round start --course NAME --player NAME...\n")
+            #expect(result.stderr == "Error: The round on Willow Creek is finished; no score can be recorded in it (only a resolution of a discrepancy still open: hyzer-hub discrepancies). Start a new one with: hyzer-hub round start --course NAME --player NAME...\n")
         }
     }
 

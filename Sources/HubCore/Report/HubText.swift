@@ -45,12 +45,8 @@ public enum HubText {
     /// the round was started, in this machine's time zone.
     public static func history(_ rounds: [FinishedRound], timeZone: TimeZone = .current) -> String {
         guard !rounds.isEmpty else { return "No finished rounds yet." }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
         return rounds.map { finished in
-            let round = finished.round
-            let day = calendar.dateComponents([.year, .month, .day], from: finished.createdAt)
-            let date = String(format: "%04d-%02d-%02d", day.year ?? 0, day.month ?? 0, day.day ?? 0)
+            let round = finished.round, date = day(finished.createdAt, timeZone)
             let leaders = round.standings.filter { $0.position == 1 }
             let won = leaders.first.map { leader in
                 (leaders.count == 1 ? "\(leader.name) won" : "\(ListText.joined(leaders.map(\.name))) tied first")
@@ -59,8 +55,28 @@ public enum HubText {
             let you = round.standings.first { $0.playerID == finished.you && $0.position != nil && $0.position != 1 }.map {
                 "; you (\($0.name)) finished \($0.tied ? "tied " : "")\(ScoreFormat.ordinal($0.position ?? 0)) at \(ScoreFormat.relativeToPar($0.scoreRelativeToPar))"
             } ?? ""
-            return "\(date)  \(round.courseName) (\(round.holeCount) holes, \(round.standings.count) players): \(won)\(you)"
+            let disputed = round.standings.filter(\.discrepancy).count
+            let open = disputed == 0 ? "" : " (\(disputed == 1 ? "a discrepancy" : "\(disputed) players' discrepancies") open: hyzer-hub discrepancies)"
+            return "\(date)  \(round.courseName) (\(round.holeCount) holes, \(round.standings.count) players): \(won)\(you)\(open)"
         }.joined(separator: "\n")
+    }
+
+    /// Finished rounds' open discrepancies, each round named so `resolve --round` can settle them:
+    /// "Willow Creek, 2026-11-28 (round 4F2A9C1E): Jake, hole 1: …".
+    public static func finishedDiscrepancies(_ rounds: [(round: Round, discrepancies: [Discrepancy])], settledBy: (Round) -> String?,
+                                             timeZone: TimeZone = .current) -> String {
+        rounds.map { round, open in
+            "\(round.courseName), \(day(round.createdAt, timeZone)) (round \(short(round.id))):\n"
+                + discrepancies(open, round: round, settledBy: settledBy(round), naming: true)
+        }.joined(separator: "\n")
+    }
+
+    /// "2026-11-28": the day a round was started, in `timeZone`.
+    static func day(_ date: Date, _ timeZone: TimeZone) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let day = calendar.dateComponents([.year, .month, .day], from: date)
+        return String(format: "%04d-%02d-%02d", day.year ?? 0, day.month ?? 0, day.day ?? 0)
     }
 
     /// The standings table; `snapshot.round == nil` reads "No active round".
@@ -184,7 +200,8 @@ public enum HubText {
     }
 
     /// `settledBy`: who settles them when it is not this phone (a shared round's organizer).
-    public static func discrepancies(_ discrepancies: [Discrepancy], round: Round, settledBy: String? = nil) -> String {
+    /// `naming`: the settle hint names the round (`--round`), for one that is not the default.
+    public static func discrepancies(_ discrepancies: [Discrepancy], round: Round, settledBy: String? = nil, naming: Bool = false) -> String {
         guard !discrepancies.isEmpty else { return "No open discrepancies." }
         let names = Dictionary(round.players.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
         return discrepancies.map { discrepancy in
@@ -194,7 +211,8 @@ public enum HubText {
                 claim(event, round: round, note: index > 0 ? "" : ", counts for now")
             }
             return "\(name), hole \(discrepancy.hole): \(claims.joined(separator: ", ")). "
-                + (settledBy.map { "\($0.prefix(1).uppercased() + $0.dropFirst()) settles it." } ?? "Settle with: hyzer-hub resolve \"\(name)\" STROKES --hole \(discrepancy.hole)")
+                + (settledBy.map { "\($0.prefix(1).uppercased() + $0.dropFirst()) settles it." }
+                    ?? "Settle with: hyzer-hub resolve \"\(name)\" STROKES --hole \(discrepancy.hole)" + (naming ? " --round \(short(round.id))" : ""))
         }.joined(separator: "\n")
     }
 
