@@ -70,6 +70,8 @@ struct WatchMachineTests {
         let effects = WatchMachine.reduce(&state, .pushed(StandingsSnapshot(hubID: "hub", sequence: 3, lastUpdatedAt: Fixture.epoch, round: nil, finishedRound: settled)), Fixture.env(2))
         #expect(state.screenName == "final" && state.finishedRound?.standings.map(\.name) == ["Jake", "Amy"])
         #expect(!effects.contains { if case .announce(let text) = $0 { text.contains("finished") } else { false } })
+        #expect(effects.contains { if case .announce(let text) = $0 { text.hasPrefix("Final standings changed. ") && text.contains("Jake") } else { false } },
+                "\(effects)")
     }
 
     @Test("Fractional wheel deltas add up to whole detents")

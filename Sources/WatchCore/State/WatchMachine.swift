@@ -575,6 +575,7 @@ public enum WatchMachine {
             state.screen = .crown(entry)
         }
         guard previous?.sequence != snapshot.sequence || previous?.hubID != snapshot.hubID else { return staleness(&state, env) }
+        var finalChanged: [WatchEffect] = []
         if snapshot.round == nil {
             // The phone says which round finished and how (its final standings); a phone that
             // does not say leaves the last round this watch saw.
@@ -589,7 +590,12 @@ public enum WatchMachine {
                 // Read at launch: it finished when its standings last changed, as far as the watch
                 // can tell ("Last: Maple Hill · Sat 28", as when the watch saw it finish).
                 if final.id != state.finishedRound?.id { state.finishedAt = snapshot.lastUpdatedAt }
+                let before = state.finishedRound
                 state.finishedRound = final
+                // Said as a change in play is ("Final standings changed. Jake, first, …"), once on screen.
+                if let before, before.id == final.id, before != final, let said = Announcements.standingsChange(from: before, to: final) {
+                    finalChanged = [.announce("Final standings changed. " + said)]
+                }
             }
         }
         if snapshot.round != nil, case .final = state.screen { state.screen = .leaderboard }
@@ -597,7 +603,7 @@ public enum WatchMachine {
         let rows = snapshot.round?.standings.count ?? 0
         state.scrollRow = min(state.scrollRow, max(0, rows - WatchLayout.visibleRows(size: env.size, textSize: state.textSize)))
 
-        guard let new = snapshot.round else { return effects + staleness(&state, env) }
+        guard let new = snapshot.round else { return effects + finalChanged + staleness(&state, env) }
         guard let old = previous?.round, old.id == new.id else {
             // A new round: the whole list, once.
             return effects + [.announce(leaderboardAnnouncement(new))] + staleness(&state, env)
