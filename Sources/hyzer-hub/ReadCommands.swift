@@ -46,8 +46,8 @@ struct HistoryCommand: ParsableCommand {
 struct EventsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "events",
-        abstract: "Show the score event log in log order.",
-        discussion: "Log order is arrival order; in a round shared through a cloud it is the cloud's order (docs/SYNC.md)."
+        abstract: "Show the round's score events in log order.",
+        discussion: "The round in play, else the last round finished. Log order is arrival order; in a round shared through a cloud it is the cloud's order (docs/SYNC.md)."
     )
     @ParentCommand var root: HyzerHub
     @Flag(help: "Print an array of ScoreEvent objects.") var json = false

@@ -393,7 +393,7 @@ struct HubCLITests {
             "  hole                    Move the current hole.",
             "  standings               Show the standings, or the last round's final ones.",
             "  history                 List the finished rounds and who won, newest first.",
-            "  events                  Show the score event log in log order.",
+            "  events                  Show the round's score events in log order.",
             "  discrepancies           List holes where devices disagree, until resolved.",
             "  resolve                 Settle an open discrepancy with the agreed strokes.",
             "  token                   Print the pairing token a watch presents.",
