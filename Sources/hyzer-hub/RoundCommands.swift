@@ -69,13 +69,25 @@ struct RoundCommand: ParsableCommand {
         @ParentCommand var round: RoundCommand
         @Flag(help: "Finish even though some players have holes without a score, or discrepancies are open (the score the standings show then counts).")
         var force = false
+        @Flag(help: "Print {round, openDiscrepancies}: the final standings (the round object of the standings snapshot) and what the finish left open.")
+        var json = false
+
+        struct Finished: Encodable {
+            let round: RoundSnapshot
+            let openDiscrepancies: [DiscrepancyReport]
+        }
 
         func run() throws {
             do {
                 let hub = try round.root.openHub()
                 let finished = try hub.finishRound(force: force)
+                let events = try hub.eventLog().events
+                if json {
+                    return try printJSON(Finished(round: RoundSnapshot(round: finished.round, events: events),
+                                                  openDiscrepancies: finished.openDiscrepancies.map { DiscrepancyReport($0, round: finished.round) }))
+                }
                 print(HubText.roundFinished(finished.round, openDiscrepancies: finished.openDiscrepancies, counted: finished.counted))
-                print(HubText.finalStandings(of: finished.round, events: try hub.eventLog().events))
+                print(HubText.finalStandings(of: finished.round, events: events))
             } catch HubError.round(.incomplete(let missing)) {
                 throw CommandMessage("\(RoundError.incomplete(missingScores: missing).description) Score them, or finish anyway with: hyzer-hub round finish --force")
             }

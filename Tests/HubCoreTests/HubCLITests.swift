@@ -130,7 +130,9 @@ struct HubCLITests {
         #expect(try await home.hub("round", "start", "--course", "Willow Creek", "--player", "Jake").status == 0)
         #expect(try await home.hub("score", "Jake", "3").status == 0)
         #expect(try await home.hub("score", "Jake", "4", "--hole", "1", "--device", "watch-2").status == 0)
-        #expect(try await home.hub("round", "finish", "--force").status == 0)
+        let finish = try await home.hub("round", "finish", "--force", "--json")
+        let finished = try #require(try JSONSerialization.jsonObject(with: Data(finish.stdout.utf8)) as? [String: Any])
+        #expect((finished["round"] as? [String: Any])?["status"] as? String == "completed" && (finished["openDiscrepancies"] as? [Any])?.count == 1)
         #expect(try await home.hub("round", "start", "--course", "Maple Hill", "--player", "Jake").status == 0)
         #expect(try await home.hub("history").stdout.hasSuffix("Jake won at E (a discrepancy open: hyzer-hub discrepancies)\n"))
         let listed = try await home.hub("discrepancies").stdout
