@@ -472,6 +472,12 @@ final class WatchHost: ScenarioHost {
     /// SDL events in, watch input out. Nothing SDL crosses into WatchCore.
     private func handle(_ event: SDL_Event) {
         let received = ContinuousClock.now
+        // The key list is a sheet over the face: the next click, turn or key closes it and does
+        // nothing else (a tap or a turn went through to the face it hides, unseen).
+        if showsHelp, [SDL_MOUSEWHEEL.rawValue, SDL_MOUSEBUTTONDOWN.rawValue, SDL_KEYDOWN.rawValue].contains(event.type) {
+            showsHelp = false
+            return
+        }
         switch event.type {
         case SDL_QUIT.rawValue:
             logger.info("quitting: the window was closed")
@@ -583,7 +589,7 @@ final class WatchHost: ScenarioHost {
         case Int(SDLK_LEFT.rawValue): session.send(.pickHole(delta: -1), inputTime: received)
         case Int(SDLK_RIGHT.rawValue): session.send(.pickHole(delta: 1), inputTime: received)
         case Int(SDLK_ESCAPE.rawValue), Int(SDLK_BACKSPACE.rawValue):
-            if showsHelp { showsHelp = false } else { session.send(.back, inputTime: received) }
+            session.send(.back, inputTime: received)
         case Int(SDLK_RETURN.rawValue), Int(SDLK_KP_ENTER.rawValue): session.send(.save, inputTime: received)
         case Int(SDLK_s.rawValue): screenshotNow()
         case Int(SDLK_r.rawValue): toggleRecording()

@@ -22,7 +22,7 @@ public enum WindowKeys {
         ("+ −", "window scale"),
         ("S", "screenshot"),
         ("R", "record start / stop"),
-        ("?", "these keys"),
+        ("?", "these keys (any input closes)"),
         ("Q", "quit"),
     ]
 
