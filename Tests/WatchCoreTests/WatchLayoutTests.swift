@@ -109,6 +109,21 @@ struct WatchLayoutTests {
         #expect(shortest, "the largest sizes need the short forms")
     }
 
+    @Test("A two-line banner over the last rows hides them from VoiceOver too: no row it covers is listed as on screen")
+    func bannerCoversRowsForVoiceOver() {
+        for size in WatchSize.allCases {
+            for screen in [LayoutSweepTests.Screen.leaderboard, .final] {
+                let list = LayoutSweepTests.face(screen, .refused, size: size, textSize: .standard)
+                let banner = list.accessibility.children.first { $0.role == .status && $0.label.contains("round is over") }
+                let rows = list.accessibility.flattened.filter { $0.role == .row }
+                #expect(banner != nil && !rows.isEmpty, "\(size) \(screen)")
+                guard let banner else { continue }
+                #expect(rows.allSatisfy { $0.frame.y + $0.frame.height <= banner.frame.y + 0.5 },
+                        "\(size) \(screen): rows \(rows.map(\.frame)) under the banner at \(banner.frame)")
+            }
+        }
+    }
+
     @Test("The voice overlay's title and hole take shorter forms ('Heard', 'Hole 9') before they are cut")
     func voiceHeadingForms() {
         var forms: Set<String> = []

@@ -1143,6 +1143,11 @@ private struct Face {
                 .filter { $0.y + $0.height > toast.y && $0.y < toast.y + toast.height }
             if let top = reached.map(\.y).min() {
                 list.commands.append(.rect(Rect(x: 0, y: top, width: m.width, height: m.height - top), HyzerColor.background, cornerRadius: 0))
+                // What VoiceOver has of those rows says so too: rows under the toast are not on
+                // screen for its seconds (the banner itself is read, and they come back after it).
+                for index in list.accessibility.children.indices where list.accessibility.children[index].role == .list {
+                    list.accessibility.children[index].children.removeAll { $0.role == .row && $0.frame.y >= top }
+                }
             }
             list.commands.append(.rect(toast, HyzerColor.elevated, cornerRadius: frame.height / 2))
             for (index, line) in lines.enumerated() {
