@@ -74,6 +74,20 @@ struct WatchMachineTests {
                 "\(effects)")
     }
 
+    @Test("← → move score input between holes; past the first or last hole, the crown's limit bump and why")
+    func pickHoleAtTheEnds() {
+        var state = Fixture.state()
+        _ = Fixture.tapRow(0, &state)
+        _ = WatchMachine.reduce(&state, .pickHole(delta: -1), Fixture.env(1))
+        guard case .crown(let entry) = state.screen else {
+            Issue.record("not on score input: \(state.screen)")
+            return
+        }
+        #expect(entry.hole == 1)
+        let effects = WatchMachine.reduce(&state, .pickHole(delta: -1), Fixture.env(2))
+        #expect(effects == [.haptic(.limit, value: nil), .announce("Hole 1 is the first.")])
+    }
+
     @Test("Fractional wheel deltas add up to whole detents")
     func fractionalDetents() {
         var crown = CrownAccumulator()

@@ -51,7 +51,7 @@ public enum WatchMachine {
         case .tap(let point): return tap(&state, point, env)
         case .back: return back(&state, env)
         case .save: return save(&state, env)
-        case .pickHole(let delta): return pickHole(&state, delta)
+        case .pickHole(let delta): return pickHole(&state, delta, env)
         case .voice(let transcript): return voice(&state, transcript, env)
         case .voiceDraft(let text):
             state.voiceDraft = text
@@ -435,11 +435,12 @@ public enum WatchMachine {
     }
 
     /// Crown score input moved to another hole for the same player, within the course.
-    private static func pickHole(_ state: inout WatchState, _ delta: Int) -> [WatchEffect] {
+    private static func pickHole(_ state: inout WatchState, _ delta: Int, _ env: WatchEnvironment) -> [WatchEffect] {
         guard case .crown(let entry) = state.screen, let round = state.round,
               let standing = round.standings.first(where: { $0.playerID == entry.playerID }) else { return [] }
         let hole = min(max(1, entry.hole + delta), round.holeCount)
-        guard hole != entry.hole else { return [.announce("Hole \(hole) is the \(delta > 0 ? "last" : "first").")] }
+        // Past the first or last hole: the bump the crown gives at its ends, and said.
+        guard hole != entry.hole else { return pulse(&state, .limit, value: nil, env) + [.announce("Hole \(hole) is the \(delta > 0 ? "last" : "first").")] }
         return openCrown(&state, standing, hole: hole)
     }
 
