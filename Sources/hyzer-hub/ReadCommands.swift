@@ -63,7 +63,9 @@ struct DiscrepanciesCommand: ParsableCommand {
         commandName: "discrepancies",
         abstract: "List holes where devices disagree, until resolved.",
         discussion: """
-            Those of the round in play (else the last round finished), then those still open in other             finished rounds, each round named by its id for resolve --round. With --round, one round's; with             --json, one round's as an array.
+            Those of the round in play (else the last round finished), then those still open in other \
+            finished rounds, each round named by its id for resolve --round. With --round, one round's; with \
+            --json, one round's as an array.
             """
     )
     @ParentCommand var root: HyzerHub

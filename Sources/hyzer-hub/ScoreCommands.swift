@@ -57,7 +57,9 @@ struct ResolveCommand: ParsableCommand {
         commandName: "resolve",
         abstract: "Settle an open discrepancy with the agreed strokes.",
         discussion: """
-            In the round in play, else the last round finished; --round names another finished round             whose discrepancy is still open (a late score from a phone that was offline can open one after             the next round started): hyzer-hub discrepancies lists them with their ids.
+            In the round in play, else the last round finished; --round names another finished round \
+            whose discrepancy is still open (a late score from a phone that was offline can open one after \
+            the next round started): hyzer-hub discrepancies lists them with their ids.
             """
     )
     @ParentCommand var root: HyzerHub

@@ -405,6 +405,12 @@ struct HubCLITests {
         }
         let score = try await CLIProcess.run("hyzer-hub", ["score", "--help"])
         #expect(score.stdout.contains("USAGE: hyzer-hub score <player> <strokes> [--hole <hole>] [--device <device>] [--reported-by <NAME>] [--json]"))
+        // A command's prose reads as prose: no run of spaces a lost line continuation left in it.
+        for command in ["resolve", "discrepancies", "history", "standings", "events", "app"] {
+            let help = try await CLIProcess.run("hyzer-hub", [command, "--help"]).stdout
+            let prose = help.components(separatedBy: "USAGE:").first ?? ""
+            #expect(!prose.contains("   "), "\(command) --help: \(prose)")
+        }
     }
 
     @Test("Course names complete from the hub, and from the shipped courses where no hub exists yet (creating nothing)")
