@@ -346,12 +346,10 @@ public final class Hub: Sendable {
     public func discrepancies() throws -> (round: Round, discrepancies: [Discrepancy]) {
         try database.read { store in
             let round = try Self.requireRoundInPlay(store)
-            return (round, ConflictDetector.openDiscrepancies(in: try store.events(roundID: round.id)))
+            return (round, try Self.openDiscrepancies(of: round, in: store))
         }
     }
 
-    /// Those of the round in play, else what the last round left open when it was finished
-    /// (`finished` says which); `HubError.noActiveRound` before any round.
     /// The round `id` names: its whole id or the end of it (8 hex digits or more, as `HubText`
     /// shortens ids), in play or finished.
     public func round(matching id: String) throws -> Round {
@@ -359,16 +357,22 @@ public final class Hub: Sendable {
     }
 
     static func round(matching id: String, in store: HubStore) throws -> Round {
-        let found = try store.rounds(idEndingWith: id.trimmingCharacters(in: .whitespaces))
+        let id = id.trimmingCharacters(in: .whitespaces)
+        if let whole = UUID(canonicalString: id), let round = try store.round(id: whole) { return round }
+        let found = try store.rounds(idEndingWith: id)
         guard found.count == 1 else { throw HubError.unknownRound(id, matches: found.count) }
         return found[0]
+    }
+
+    static func openDiscrepancies(of round: Round, in store: HubStore) throws -> [Discrepancy] {
+        ConflictDetector.openDiscrepancies(in: try store.events(roundID: round.id))
     }
 
     /// Finished rounds (the newest 100) with discrepancies still open, newest first, but `except`.
     public func openDiscrepanciesInFinishedRounds(except: UUID? = nil) throws -> [(round: Round, discrepancies: [Discrepancy])] {
         try database.read { store in
             try store.completedRounds(limit: 100).filter { $0.id != except }.compactMap { round in
-                let open = ConflictDetector.openDiscrepancies(in: try store.events(roundID: round.id))
+                let open = try Self.openDiscrepancies(of: round, in: store)
                 return open.isEmpty ? nil : (round, open)
             }
         }
@@ -376,13 +380,15 @@ public final class Hub: Sendable {
 
     /// The discrepancies of `round`, in play or finished.
     public func discrepancies(of round: Round) throws -> [Discrepancy] {
-        try database.read { store in ConflictDetector.openDiscrepancies(in: try store.events(roundID: round.id)) }
+        try database.read { store in try Self.openDiscrepancies(of: round, in: store) }
     }
 
+    /// Those of the round in play, else what the last round left open when it was finished
+    /// (`finished` says which); `HubError.noActiveRound` before any round.
     public func discrepanciesOfCurrentOrLastRound() throws -> (round: Round, discrepancies: [Discrepancy], finished: Bool) {
         try database.read { store in
             guard let round = try store.roundInPlay() ?? store.latestRound() else { throw HubError.noActiveRound }
-            return (round, ConflictDetector.openDiscrepancies(in: try store.events(roundID: round.id)), !round.status.acceptsScores)
+            return (round, try Self.openDiscrepancies(of: round, in: store), !round.status.acceptsScores)
         }
     }
 

@@ -254,10 +254,10 @@ struct CloudCommand: AsyncParsableCommand {
         }
     }
 
-    /// A hub's refusal as it is; a cloud failure said for a person, with what it means here.
     /// "the end of 2 finished rounds": completions waiting to go up, or gone up.
     static func ends(_ count: Int) -> String { "the end of \(count) finished round\(count == 1 ? "" : "s")" }
 
+    /// A hub's refusal as it is; a cloud failure said for a person, with what it means here.
     static func explain(_ error: any Error, _ address: CloudAddress) -> any Error {
         if error is HubError || error is CommandMessage { return error }
         return CommandMessage("\(CloudError.describe(error, address: address).description) What was done before it is kept; run the command again.")

@@ -41,8 +41,7 @@ public enum HubText {
 
     /// The phone's history, newest first, a line each: "2026-11-28  Maple Hill (18 holes, 16
     /// players): Missy Gannon and Paige Pierce tied first at -6; you (Jake) finished tied 4th at
-    /// -3" (the page's words). The day
-    /// the round was started, in this machine's time zone.
+    /// -3" (the page's words), dated the day the round was started in this machine's time zone.
     public static func history(_ rounds: [FinishedRound], timeZone: TimeZone = .current) -> String {
         guard !rounds.isEmpty else { return "No finished rounds yet." }
         return rounds.map { finished in

@@ -150,14 +150,14 @@ struct HubStore {
         return ids + ["\(events)"]
     }
 
-    /// Completed rounds, newest first (the phone's history).
-    /// The rounds whose id is `id` or ends with it (a suffix of 8 hex digits or more, any case).
+    /// The rounds whose id ends with `id` (8 hex digits or more, any case).
     func rounds(idEndingWith id: String) throws -> [Round] {
         let wanted = id.uppercased()
         guard wanted.count >= 8, wanted.allSatisfy({ $0.isHexDigit || $0 == "-" }) else { return [] }
         return try RoundRecord.filter(sql: "upper(id) LIKE ?", arguments: ["%" + wanted]).fetchAll(db).map(round)
     }
 
+    /// Completed rounds, newest first (the phone's history).
     func completedRounds(limit: Int) throws -> [Round] {
         try RoundRecord.filter(RoundRecord.Columns.status == RoundStatus.completed.rawValue)
             .order(RoundRecord.Columns.createdAt.desc, Column.rowID.desc).limit(limit).fetchAll(db).map(round)

@@ -170,29 +170,29 @@ public struct TextMeasurer: Sendable {
     /// DejaVu's own advances (thousandths of the size) for printable ASCII, read from the fonts the
     /// watch draws with (`hmtx`), so a layout checked without a window fits on the watch too: an
     /// average of 0.6 for Sans Bold let "13" and "+20" fit side by side here and overlap there
-    /// (digits are 0.696 and "+" 0.838). Other characters: a wide one (CJK, which a fallback font
-    /// draws a square em wide) a whole size; "…", "·" and "−" their own; the rest as an "o".
+    /// (digits are 0.696 and "+" 0.838). A wide character (CJK, which a fallback font draws a
+    /// square em wide) is a whole size; "…", "−" and "·" are measured as the ASCII character of
+    /// about their width, any other character as an "o".
     public static let estimate = TextMeasurer { text, font in
-        let table: [Int]
-        switch font.family {
-        case .sans: table = DejaVuAdvances.sans
-        case .sansBold: table = DejaVuAdvances.sansBold
-        case .sansCondensedBold: table = DejaVuAdvances.sansCondensedBold
-        case .monoBold: return Double(text.unicodeScalars.count) * font.size * 0.602
+        let table: [Int]? = switch font.family {
+        case .sans: DejaVuAdvances.sans
+        case .sansBold: DejaVuAdvances.sansBold
+        case .sansCondensedBold: DejaVuAdvances.sansCondensedBold
+        case .monoBold: nil  // every character 0.602
         }
-        return text.unicodeScalars.reduce(0) { width, scalar in
-            let advance: Int
-            switch scalar.value {
-            case 0x20...0x7E: advance = table[Int(scalar.value) - 0x20]
-            case 0x2026: advance = table[Int(("m" as Unicode.Scalar).value) - 0x20]
-            case 0x2212: advance = table[Int(("+" as Unicode.Scalar).value) - 0x20]
-            case 0xB7: advance = table[Int((":" as Unicode.Scalar).value) - 0x20]
-            case _ where scalar.properties.isIdeographic || (0x3040...0x30FF).contains(scalar.value) || (0xAC00...0xD7A3).contains(scalar.value):
-                advance = 1000
-            default: advance = table[Int(("o" as Unicode.Scalar).value) - 0x20]
+        func advance(_ scalar: Unicode.Scalar) -> Int {
+            if scalar.properties.isIdeographic || (0x3040...0x30FF).contains(scalar.value) || (0xAC00...0xD7A3).contains(scalar.value) { return 1000 }
+            guard let table else { return 602 }
+            let measured: Unicode.Scalar = switch scalar {
+            case " "..."~": scalar
+            case "\u{2026}": "m"
+            case "\u{2212}": "+"
+            case "\u{B7}": ":"
+            default: "o"
             }
-            return width + font.size * Double(advance) / 1000
+            return table[Int(measured.value) - 0x20]
         }
+        return text.unicodeScalars.reduce(0) { width, scalar in width + font.size * Double(advance(scalar)) / 1000 }
     }
 
     /// `text` in at most `maxLines` lines of `maxWidth`, broken between words (a word wider than
