@@ -115,6 +115,12 @@ struct WatchWindowTests {
     }
 
     /// Whether the watch's script has passed line `line` (it logs each line as it starts it).
+    /// Where the centre of `frame` (face pixels, as the dump has it) is in the window, for xdotool.
+    static func windowPoint(_ frame: Rect, _ dump: AccessibilityDump) -> (String, String) {
+        let center = frame.center
+        return ("\(Int(dump.window.display.x + center.x * dump.window.faceScale))", "\(Int(dump.window.display.y + center.y * dump.window.faceScale))")
+    }
+
     static func passed(_ line: Int, _ watch: RunningProcess) async -> Bool {
         _ = await eventually(timeout: .seconds(30)) { watch.stderr.contains("line \(line + 1):") || !watch.isRunning }
         return watch.stderr.contains("line \(line + 1):")
@@ -150,11 +156,7 @@ struct WatchWindowTests {
         #expect(layout.window.chrome && Int(layout.window.width) == Int(DeviceChrome(size: .mm45).canvas.width))
         let crown = try #require(layout.window.crown), side = try #require(layout.window.sideButton)
         let ben = try #require(layout.tree.flattened.first { $0.role == .row && $0.label.hasSuffix("Ben") })
-        func windowPoint(_ frame: Rect) -> (String, String) {
-            let center = frame.center
-            return ("\(Int(layout.window.display.x + center.x * layout.window.faceScale))", "\(Int(layout.window.display.y + center.y * layout.window.faceScale))")
-        }
-        let (benX, benY) = windowPoint(ben.frame)
+        let (benX, benY) = Self.windowPoint(ben.frame, layout)
         let (crownX, crownY) = ("\(Int(crown.center.x))", "\(Int(crown.center.y))")
 
         // A click on Ben's row opens score input at par (Maple Hill's hole 1 is a par 3).
@@ -210,8 +212,7 @@ struct WatchWindowTests {
         #expect(await Self.passed(2, watch), "\(watch.stderr.suffix(600))")
         let board = try JSONDecoder().decode(AccessibilityDump.self, from: Data(contentsOf: home.url.appendingPathComponent("board.json")))
         let ann = try #require(board.tree.flattened.first { $0.role == .row && $0.label.hasSuffix("Ann") })
-        let annX = "\(Int(board.window.display.x + ann.frame.center.x * board.window.faceScale))"
-        let annY = "\(Int(board.window.display.y + ann.frame.center.y * board.window.faceScale))"
+        let (annX, annY) = Self.windowPoint(ann.frame, board)
         // The list shown, a click on Ann's row under it (closes it only), Enter (nothing to save
         // on the leaderboard), then a click that opens her row and Esc back: nothing recorded.
         // (A watch whose click went through has saved and quit by the second click: `try?`, so the
@@ -242,14 +243,10 @@ struct WatchWindowTests {
         defer { server.stop() }
         defer { watch.stop() }
         func passed(_ line: Int) async -> Bool { await Self.passed(line, watch) }
-        func windowPoint(_ frame: Rect, _ dump: AccessibilityDump) -> (String, String) {
-            let center = frame.center
-            return ("\(Int(dump.window.display.x + center.x * dump.window.faceScale))", "\(Int(dump.window.display.y + center.y * dump.window.faceScale))")
-        }
         #expect(await passed(2), "\(watch.stderr.suffix(600))")
         let board = try JSONDecoder().decode(AccessibilityDump.self, from: Data(contentsOf: home.url.appendingPathComponent("board.json")))
         let ann = try #require(board.tree.flattened.first { $0.role == .row && $0.label.hasSuffix("Ann") })
-        let (annX, annY) = windowPoint(ann.frame, board)
+        let (annX, annY) = Self.windowPoint(ann.frame, board)
         try await display.xdotool("mousemove", "--window", window, annX, annY, "click", "1")
         #expect(await passed(4), "\(watch.stderr.suffix(600))")
         let crown = try JSONDecoder().decode(AccessibilityDump.self, from: Data(contentsOf: home.url.appendingPathComponent("crown.json")))
@@ -259,7 +256,7 @@ struct WatchWindowTests {
         let point = Point(x: save.frame.center.x, y: save.frame.y + 16)
         #expect(board.tree.flattened.contains { $0.role == .row && $0.frame.contains(point) } && save.frame.contains(point),
                 "Save at \(save.frame); rows at \(board.tree.flattened.filter { $0.role == .row }.map(\.frame))")
-        let (saveX, saveY) = windowPoint(Rect(x: point.x, y: point.y, width: 0, height: 0), crown)
+        let (saveX, saveY) = Self.windowPoint(Rect(x: point.x, y: point.y, width: 0, height: 0), crown)
         try await display.xdotool("mousemove", "--window", window, saveX, saveY, "click", "--repeat", "2", "--delay", "80", "1")
         #expect(await watch.waitForExit(timeout: .seconds(60)) == 0, "\(watch.stderr.suffix(800))")
         #expect(try await WristTests.events(home).map(\.strokes) == [3])
