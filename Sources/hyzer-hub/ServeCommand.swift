@@ -150,7 +150,7 @@ struct ServeCommand: AsyncParsableCommand {
             let state = service.app.state
             if state != .foreground {
                 let home = "'" + paths.home.path.replacingOccurrences(of: "'", with: "'\\''") + "'"
-                FileHandle.standardError.write(Data("hyzer-hub: the phone app starts \(state.phrase), as `hyzer-hub app \(state.rawValue)` asked earlier: it \(state.runs ? "runs in the background" : "sends the watches nothing, their scores included, until it runs"); `hyzer-hub --home \(home) app foreground` brings it to the front\n".utf8))
+                FileHandle.standardError.write(Data("hyzer-hub: the phone app starts \(state.phrase), as `hyzer-hub app \(state.rawValue)` asked earlier: it \(state.runs ? "runs in the background" : "sends the watches nothing until it runs (their scores are still kept and acked, as the system completes a user-info transfer, but not the standings they change)"); `hyzer-hub --home \(home) app foreground` brings it to the front\n".utf8))
             }
             announceLinkReady.yield()
         }

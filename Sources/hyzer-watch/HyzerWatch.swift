@@ -98,7 +98,7 @@ struct HyzerWatch: ParsableCommand {
     var scale: String = "1"
     @Option(help: ArgumentHelp("This watch's device ID, as the hub records it (default: watch, or watch-NAME with --wearer).", valueName: "ID"))
     var device: String?
-    @Option(help: ArgumentHelp("Whose watch this is: that player's row is highlighted and scrolled into view, and scores from this watch are reported by them.", valueName: "NAME"))
+    @Option(help: ArgumentHelp("Whose watch this is (a player's name, or a first name only they have): their row is highlighted and scrolled into view, and scores from this watch are reported by them.", valueName: "NAME"))
     var wearer: String?
     @OptionGroup var logging: LoggingOptions
     /// For hyzer-bench: print "first-frame" on stdout the moment the first frame is drawn.
@@ -302,6 +302,9 @@ extension HyzerWatch {
         if let device = a.device, device.utf8.count > LinkProtocol.maxDeviceIDLength
             || device.containsControlCharacter {
             throw ValidationError("--device takes 1 to \(LinkProtocol.maxDeviceIDLength) bytes with no control characters; got \(device.utf8.count) bytes.")
+        }
+        if let fingerprint = a.hubFingerprint, !HubTrust.isFingerprint(fingerprint) {
+            throw ValidationError("--hub-fingerprint takes the hub certificate's SHA-256 as hyzer-hub token --fingerprint prints it (sha256: and 64 hex digits); got \(fingerprint).")
         }
         guard (0...1000).contains(a.complicationBudget) else {
             throw ValidationError("--complication-budget takes 0 to 1000 transfers a day; got \(a.complicationBudget).")

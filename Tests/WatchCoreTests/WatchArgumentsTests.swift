@@ -25,6 +25,8 @@ struct WatchArgumentsTests {
         (["--device", String(repeating: "w", count: 65)], "Error: --device takes 1 to 64 bytes with no control characters; got 65 bytes."),
         (["--expect-timeout", "1e16"], "Error: --expect-timeout takes seconds from 0 to 3600; got 1e+16."),
         (["--expect-timeout", "nan"], "Error: --expect-timeout takes seconds from 0 to 3600; got nan."),
+        (["--hub-fingerprint", "sha256:0000"],
+         "Error: --hub-fingerprint takes the hub certificate's SHA-256 as hyzer-hub token --fingerprint prints it (sha256: and 64 hex digits); got sha256:0000."),
     ])
     func unusable(arguments: [String], message: String) async throws {
         let home = try TemporaryHome()

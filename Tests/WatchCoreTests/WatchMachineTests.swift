@@ -412,6 +412,45 @@ struct WatchMachineTests {
         #expect(back.contains(.announce("4 scores not accepted: Jake, 3 on hole 6; Mike, 3 on hole 6; Amy, 3 on hole 6; Sarah, 3 on hole 6. It was for another round: the phone has started a new one.")), "\(back)")
     }
 
+    @Test("--wearer takes a player's first name when only one player has it, as the phone's commands do; two sharing it is nobody, said")
+    func wearerByFirstName() {
+        let standings = [Fixture.standing("Holyn Handley", 1, 0), Fixture.standing("Sam Kim", 2, 1), Fixture.standing("Sam Lee", 3, 2)]
+        var holyn = WatchState(deviceID: "watch-holyn", wearerName: "holyn")
+        _ = WatchMachine.reduce(&holyn, .snapshot(Fixture.snapshot(standings: standings)), Fixture.env())
+        #expect(holyn.wearerID == "id-Holyn Handley" && holyn.banner == nil)
+        var sam = WatchState(deviceID: "watch-sam", wearerName: "Sam")
+        _ = WatchMachine.reduce(&sam, .snapshot(Fixture.snapshot(standings: standings)), Fixture.env())
+        #expect(sam.wearerID == nil && sam.banner?.text == "Sam is not in this round")
+        #expect(NameText.wearerIndex("sam lee", in: standings.map(\.name)) == 2)
+    }
+
+    @Test("The clock set back takes no time back: standings already stale stay stale, as old as they were")
+    func clockSetBack() {
+        var state = Fixture.state()
+        _ = WatchMachine.reduce(&state, .reachability(false), Fixture.env())
+        #expect(state.isStale(at: Fixture.epoch.addingTimeInterval(300)))
+        // Five minutes on, the clock is set back an hour: by the new clock the standings were
+        // stamped 55 minutes from now.
+        let now = Fixture.epoch.addingTimeInterval(300 - 3600)
+        _ = WatchMachine.reduce(&state, .clockSetBack(3600), Fixture.env(300 - 3600))
+        #expect(state.isStale(at: now) && state.age(at: now) == 300)
+    }
+
+    @Test("A discrepancy's banner goes as soon as the phone's standings settle it, not seconds later over a settled row")
+    func disputeBannerGoesWhenSettled() throws {
+        var state = Fixture.state()
+        let score = try ScoreEvent(roundID: Fixture.roundID, playerID: "id-Jake", hole: 2, strokes: 4, reportedByPlayerID: "id-Jake",
+                                   deviceID: "watch-1", source: .crown, createdAt: Fixture.epoch)
+        let flagged = [Fixture.standing("Jake", 1, -2, discrepancy: true), Fixture.standing("Mike", 2, -1), Fixture.standing("Sarah", 3, 1), Fixture.standing("Amy", 4, 2)]
+        _ = WatchMachine.reduce(&state, .pushed(Fixture.snapshot(sequence: 2, standings: flagged)), Fixture.env(1))
+        _ = WatchMachine.reduce(&state, .acked(score, .discrepancy), Fixture.env(1))
+        #expect(state.banner?.text == "Jake · hole 2: 4 disputed")
+        _ = WatchMachine.reduce(&state, .pushed(Fixture.snapshot(sequence: 3, standings: flagged)), Fixture.env(2))
+        #expect(state.banner?.text == "Jake · hole 2: 4 disputed", "still disputed: still said")
+        _ = WatchMachine.reduce(&state, .pushed(Fixture.snapshot(sequence: 4)), Fixture.env(3))
+        #expect(state.banner == nil, "resolved on the phone")
+    }
+
     @Test("A wearer who is not in the round is said on the face, once per round")
     func wearerNotInRound() {
         var state = WatchState(deviceID: "watch-nobody", wearerName: "Nobody")
@@ -505,6 +544,21 @@ extension WatchMachineTests {
         let event = try #require(effects.compactMap { if case .enqueue(let e) = $0 { e } else { nil } }.first)
         #expect(event.supersedesEventID == id)
         #expect(event.strokes == 3)
+    }
+
+    @Test("A voice Save of several scores too long for the banner says them with first names, else their count; never a cut list that reads as another score")
+    func voiceBannerNeverCutsTheList() {
+        let standings = [Fixture.standing("Jake Thompson", 1, -1), Fixture.standing("Mike Lee", 2, 0), Fixture.standing("Sarah Connor", 3, 0),
+                         Fixture.standing("Holyn Handley", 4, 1)]
+        for (size, transcript, expected) in [(WatchSize.mm45, "Jake 2, Holyn 4", "Saved Jake 2, Holyn 4"),
+                                              (.mm49, "Jake 2, Mike 3, Sarah 2, Holyn 4", "Saved 4 scores")] {
+            var state = Fixture.state(Fixture.snapshot(standings: standings))
+            _ = WatchMachine.reduce(&state, .voice(transcript), Fixture.env(0, size: size))
+            _ = WatchMachine.reduce(&state, .save, Fixture.env(0, size: size))
+            #expect(state.banner?.text.hasPrefix("Saved Jake Thompson 2, ") == true, "VoiceOver reads it whole")
+            let texts = WatchLayout.displayList(state, now: Fixture.epoch.addingTimeInterval(0.5), size: size, measurer: .estimate).texts
+            #expect(texts.contains(expected), "\(size): \(texts.filter { $0.hasPrefix("Saved") })")
+        }
     }
 
     @Test("A long name in the Saved banner is shortened and the score stays")

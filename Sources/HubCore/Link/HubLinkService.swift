@@ -239,11 +239,11 @@ public final class HubLinkService: LinkServerDelegate {
     }
 
     /// Sends the watch `deviceID` a complication transfer when its policy says the change is worth
-    /// one. The content is the wearer's (its hello's `wearer`, any case, or the watch paired as
+    /// one. The content is the wearer's (its hello's `wearer`, as `NameText.wearerIndex` reads it, or the watch paired as
     /// `watch-NAME`), else the leader's.
     private func updateComplication(of deviceID: String, wearer: String?, from snapshot: StandingsSnapshot) {
         let standings = snapshot.round?.standings ?? []
-        let player = wearer.flatMap { name in standings.first { $0.name.lowercased() == name.lowercased() } }
+        let player = wearer.flatMap { NameText.wearerIndex($0, in: standings.map(\.name)) }.map { standings[$0] }
             ?? standings.first { Player.watchDeviceID(wearer: $0.name) == deviceID }
         let content = ComplicationContent(round: snapshot.round, wearer: player?.playerID)
         // A watch app in front refreshes its own complications for free: no transfer is worth it.

@@ -22,6 +22,17 @@ public enum NameText {
         return names.map { unique(first, $0) ? first($0) : unique(initialed, $0) ? initialed($0) : $0 }
     }
 
+    /// Which of `names` a watch's wearer (`--wearer NAME`, the hello's `wearer`) is: the name
+    /// itself in any case, else the one player whose first name it is ("Holyn" for Holyn Handley;
+    /// nobody when two share it). The watch and the phone read it alike, so the face and the
+    /// complications the phone sends name the same player.
+    public static func wearerIndex(_ wearer: String, in names: [String]) -> Int? {
+        let wanted = wearer.trimmingCharacters(in: .whitespaces).lowercased()
+        if let exact = names.firstIndex(where: { $0.lowercased() == wanted }) { return exact }
+        let byFirstName = names.indices.filter { names[$0].split(separator: " ").first?.lowercased() == wanted }
+        return byFirstName.count == 1 ? byFirstName[0] : nil
+    }
+
     /// Why `name` (already trimmed) cannot be a course or player name, or nil.
     public static func problem(_ name: String) -> String? {
         guard name.contains(where: { $0.isLetter || $0.isNumber }) else { return "a name needs at least one letter or digit" }

@@ -57,6 +57,16 @@ public enum HubTrust: Sendable, Hashable {
         "sha256:" + SHA256.hash(data: der).map { String(format: "%02x", $0) }.joined()
     }
 
+    /// Whether `text` is a fingerprint `normalized` reads: 64 hex digits, any case, with or
+    /// without `sha256:` in front and colons between the bytes. A watch told to pin anything else
+    /// could never pair.
+    public static func isFingerprint(_ text: String) -> Bool {
+        var digits = Substring(text.lowercased())
+        if digits.hasPrefix("sha256:") { digits = digits.dropFirst("sha256:".count) }
+        let hex = digits.filter { $0 != ":" }
+        return hex.count == 64 && hex.allSatisfy { ("0"..."9").contains($0) || ("a"..."f").contains($0) }
+    }
+
     /// `sha256:AB:CD…` or bare hex, any case, as `sha256:` and lowercase hex.
     public static func normalized(_ fingerprint: String) -> String {
         let hex = fingerprint.lowercased().replacingOccurrences(of: "sha256:", with: "").filter(\.isHexDigit)

@@ -1125,7 +1125,7 @@ private struct Face {
             let lines: [String] = if measurer.width(banner.text, caption) > width, let colon = banner.text.range(of: ": ") {
                 [String(banner.text[..<colon.lowerBound]), String(banner.text[colon.upperBound...])]
             } else {
-                [banner.text]
+                [banner.shorter.isEmpty ? banner.text : measurer.firstFitting([banner.text] + banner.shorter, font: caption, toFit: width)]
             }
             let height = frame.height * Double(lines.count)
             let toast = Rect(x: frame.x, y: frame.y + frame.height - height - (hasStatus ? frame.height + m.margin * 0.25 : 0),

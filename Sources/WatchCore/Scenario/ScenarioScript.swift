@@ -292,9 +292,12 @@ public enum ScenarioScript {
         let parts = text.split(whereSeparator: { "-T:".contains($0) }).map { Int($0) }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = .current
-        guard parts.count == 5, !parts.contains(nil), text.count == 16,
+        // The date made must read back as given: Calendar rolls month 13 into the next year and
+        // day 30 of February into March, which would set a clock nobody asked for.
+        guard parts.count == 5, !parts.contains(nil), text.count == 16, (1...9999).contains(parts[0]!),
               let date = calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2], hour: parts[3], minute: parts[4])),
-              calendar.component(.day, from: date) == parts[2]!, (0...23).contains(parts[3]!), (0...59).contains(parts[4]!) else {
+              case let read = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date),
+              [read.year, read.month, read.day, read.hour, read.minute] == parts else {
             throw Problem(message: "set-clock takes a local date and time, YYYY-MM-DDTHH:MM (e.g. 2026-03-07T10:09); got \(text)")
         }
         return date

@@ -129,6 +129,7 @@ public final class WatchSession: Sendable {
 
     public func advanceClock(by interval: TimeInterval) {
         shell.withLockedValue { $0.clock.advance(by: interval, at: Date()) }
+        if interval < 0 { send(.clockSetBack(-interval)) }
         changed()
     }
 

@@ -19,6 +19,10 @@ public enum WatchInput: Sendable, Hashable {
     case voiceDraft(String?)
     /// Time passed: whatever was due (the overlay's auto-save, saying the standings went stale) happens now.
     case clock
+    /// The watch's clock was set back by this many seconds (`set-clock` to an earlier time). No
+    /// time is taken back: what the face dates by it (how old the standings are, the watch face's
+    /// "Updated", Return to Clock) keeps the age it had.
+    case clockSetBack(TimeInterval)
     /// Scroll the leaderboard just enough to show this row (index into the standings).
     case scrollTo(row: Int)
     /// Wrist up or down: down is the always-on display (dimmed, updated at most once a minute).

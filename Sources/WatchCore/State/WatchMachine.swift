@@ -63,6 +63,11 @@ public enum WatchMachine {
             let news = tellNews(&state, env)
             if case .voice(let overlay) = state.screen, let deadline = overlay.deadline, env.now >= deadline { return news + commitVoice(&state, env) }
             return news + staleness(&state, env)
+        case .clockSetBack(let seconds):
+            state.freshAt = state.freshAt?.addingTimeInterval(-seconds)
+            state.wristDroppedAt = state.wristDroppedAt?.addingTimeInterval(-seconds)
+            state.complication?.refreshedAt.addTimeInterval(-seconds)
+            return []
         case .scrollTo, .wrist, .textSize, .reduceMotion: return setting(&state, input, env)
         case .app(let foreground):
             // An app is opened with the wrist up (Return to Clock, counting from when the wrist
@@ -356,7 +361,8 @@ public enum WatchMachine {
     /// Saves the overlay's ready rows through the outbox, like crown scores; says what was not saved.
     private static func commitVoice(_ state: inout WatchState, _ env: WatchEnvironment) -> [WatchEffect] {
         guard case .voice(var overlay) = state.screen, let round = state.round else { return [] }
-        var effects: [WatchEffect] = [], saved: [String] = [], unchanged: [String] = []
+        var effects: [WatchEffect] = [], saved: [String] = [], savedShort: [String] = [], unchanged: [String] = []
+        let shortNames = Dictionary(zip(round.standings.map(\.playerID), NameText.shortNames(round.standings.map(\.name)))) { first, _ in first }
         // Never two scores for one player from one overlay: a player on two ready rows is held back.
         let readyPlayers = overlay.rows.filter(\.isReady).compactMap { $0.player?.id }
         let twice = Set(readyPlayers.filter { id in readyPlayers.filter { $0 == id }.count > 1 })
@@ -379,6 +385,7 @@ public enum WatchMachine {
                 state.pendingScores.append(event)
                 effects.append(.enqueue(event))
                 saved.append("\(player.name) \(value)")
+                savedShort.append("\(shortNames[player.id] ?? player.name) \(value)")
             } catch {
                 effects += [.announce("\(player.name) not saved: \(error.description)")]
             }
@@ -395,7 +402,8 @@ public enum WatchMachine {
             state.banner = Banner(text: "Nothing saved", style: .failure, until: env.now.addingTimeInterval(failureBannerDuration))
             return effects + pulse(&state, .failure, value: nil, env) + [.announce("Nothing saved.")]
         }
-        state.banner = Banner(text: "Saved \(saved.joined(separator: ", "))", style: .success, until: env.now.addingTimeInterval(savedBannerDuration))
+        state.banner = Banner(text: "Saved \(saved.joined(separator: ", "))", style: .success, until: env.now.addingTimeInterval(savedBannerDuration),
+                              shorter: ["Saved \(savedShort.joined(separator: ", "))", "Saved \(saved.count) \(saved.count == 1 ? "score" : "scores")"])
         let notSaved = skipped.isEmpty ? "" : " Not saved: \(skipped.joined(separator: ", "))."
         return effects + pulse(&state, .success, value: nil, env)
             + [.announce("Saved. \(saved.joined(separator: ", ")) on hole \(overlay.hole).\(same)\(notSaved)")]
@@ -550,7 +558,7 @@ public enum WatchMachine {
         // Whose hole, then what this watch said: "Jake · hole 4: 4 disputed" ("Disputed: Jake 4"
         // read as either the hole or the strokes); two lines at ": " as a refusal's banner.
         state.banner = Banner(text: "\(name) · hole \(event.hole): \(event.strokes) disputed", style: .status,
-                              until: env.now.addingTimeInterval(failureBannerDuration))
+                              until: env.now.addingTimeInterval(failureBannerDuration), dispute: ScoreKey(playerID: event.playerID, hole: event.hole))
         return pulse(&state, .notification, value: event.strokes, env)
             + [.announce("Discrepancy. \(name), hole \(event.hole): this watch says \(event.strokes), another device disagrees. The organizer settles it on the phone.")]
     }
@@ -571,6 +579,8 @@ public enum WatchMachine {
         // A disputed hole stays known while the phone's standings still flag its player.
         let flagged = Set(snapshot.round?.standings.filter(\.discrepancy).map(\.playerID) ?? [])
         state.disputedKeys = state.disputedKeys.filter { flagged.contains($0.playerID) && snapshot.round?.id == previous?.round?.id }
+        // Settled (resolved on the phone): its banner goes with it, not seconds later over a settled row.
+        if let dispute = state.banner?.dispute, !state.disputedKeys.contains(dispute) { state.banner = nil }
         if case .crown(var entry) = state.screen, entry.disputed, !flagged.contains(entry.playerID) {
             entry.disputed = false
             state.screen = .crown(entry)
@@ -774,12 +784,12 @@ public enum WatchMachine {
         }
     }
 
-    /// Matches `--wearer NAME` to a player of the round (any case), and scrolls to the wearer's row.
+    /// Matches `--wearer NAME` to a player of the round (`NameText.wearerIndex`), and scrolls to the wearer's row.
     private static func resolveWearer(_ state: inout WatchState, _ env: WatchEnvironment) {
         // With no round in play, the wearer in the finished one (its final standings and the
         // complications say their place, not the leader's, after a relaunch too).
         guard let name = state.wearerName, let standings = state.round?.standings ?? state.snapshot?.finishedRound?.standings else { return }
-        guard let index = standings.firstIndex(where: { $0.name.lowercased() == name.lowercased() }) else {
+        guard let index = NameText.wearerIndex(name, in: standings.map(\.name)) else {
             // Say so once per round rather than silently scoring as nobody.
             if state.wearerID == nil, let round = state.round, state.wearerMissingIn != round.id {
                 state.wearerMissingIn = round.id

@@ -133,7 +133,6 @@ public struct HapticPulse: Sendable, Hashable {
     public let at: Date
 }
 
-/// A short message across the bottom of the face.
 /// A score the phone refused, as the face tells it: whose and which hole, and why in a few words.
 public struct RefusedScore: Sendable, Hashable {
     public let score: String
@@ -143,6 +142,7 @@ public struct RefusedScore: Sendable, Hashable {
     public let spokenReason: String
 }
 
+/// A short message across the bottom of the face.
 public struct Banner: Sendable, Hashable {
     public enum Style: Sendable, Hashable {
         case info, success, failure
@@ -152,6 +152,11 @@ public struct Banner: Sendable, Hashable {
     public let text: String
     public let style: Style
     public let until: Date
+    /// The disputed hole a dispute's banner is about: it goes when the phone's standings settle it.
+    public var dispute: ScoreKey? = nil
+    /// Shorter forms of `text`, tried in order when it does not fit on one line ("Saved 4
+    /// scores" for a long list): cutting a list would leave what reads as another score.
+    public var shorter: [String] = []
 }
 
 /// Everything the face shows, as a value. `WatchMachine` changes it; `WatchLayout` draws it.
