@@ -150,7 +150,7 @@ struct WatchDeviceTests {
         #expect(window["crown"] is NSNull && window["sideButton"] is NSNull && window["chrome"] as? Bool == false)
     }
 
-    @Test("Wrist down every colour dims to about half and no banner, arrows or scroll indicator show")
+    @Test("Wrist down every colour dims to about half (text no further than 4.5:1) and no banner, arrows or scroll indicator show")
     func wristDownDims() {
         var state = Fixture.state()
         _ = WatchMachine.reduce(&state, .wrist(up: false), Fixture.env())
@@ -160,8 +160,16 @@ struct WatchDeviceTests {
         func textColors(_ list: DisplayList) -> [RGBA] {
             list.commands.compactMap { if case .text(_, _, _, let color, _) = $0 { color } else { nil } }
         }
-        #expect(textColors(down) == textColors(up).map(HyzerColor.dimmed))
+        #expect(textColors(down) == textColors(up).map { HyzerColor.dimmedText($0, on: down.background) })
         #expect(textColors(down).allSatisfy { $0.luminance < 0.5 })
+        // Dimmed, text that read at 4.5:1 still does: a glance at the scores with the wrist down.
+        for (before, after) in zip(textColors(up), textColors(down)) where HyzerColor.contrast(before) >= 4.5 {
+            #expect(HyzerColor.contrast(after, on: down.background) >= 4.5, "\(before) → \(after)")
+        }
+        var stale = state
+        _ = WatchMachine.reduce(&stale, .reachability(false), Fixture.env())
+        let staleDown = WatchLayout.displayList(stale, now: Fixture.epoch.addingTimeInterval(600), size: .mm45, measurer: .estimate)
+        #expect(textColors(staleDown).allSatisfy { HyzerColor.contrast($0, on: staleDown.background) >= 4.5 }, "stale scores with the wrist down")
         #expect(down.background == HyzerColor.dimmed(up.background), "the background dims too, so no band stays lighter")
         // The first touch wakes the face and does nothing else.
         #expect(WatchMachine.reduce(&state, .tap(Point(x: 200, y: 100)), Fixture.env()) == [])

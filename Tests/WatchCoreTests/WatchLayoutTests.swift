@@ -209,6 +209,36 @@ struct WatchLayoutTests {
         #expect(shown(besideScore: 22) == shown(besideScore: 1), "\(shown(besideScore: 22) ?? "none") / \(shown(besideScore: 1) ?? "none")")
     }
 
+    @Test("The wearer's row is marked by an outline that stands out from the background (3:1, as a control's edge must), not by a fill alone")
+    func wearerRowOutlined() {
+        var state = WatchState(deviceID: "watch-mike", wearerName: "Mike")
+        _ = WatchMachine.reduce(&state, .snapshot(Fixture.snapshot()), Fixture.env())
+        let mike = WatchLayout.rowFrame(slot: 1, size: .mm45)
+        let rings = Self.frame(state).commands.compactMap { command -> RGBA? in
+            if case .ring(let rect, let color, _, _) = command, rect.y > mike.y, rect.y < mike.y + mike.height { color } else { nil }
+        }
+        #expect(rings.count == 1 && rings.allSatisfy { HyzerColor.contrast($0) >= 3 }, "\(rings)")
+        #expect(HyzerColor.contrast(HyzerColor.elevated) < 3, "the fill alone would not do")
+    }
+
+    @Test("Two players sharing a long first name stay apart when cut: the first name is cut and the last initial kept, in the rows and on score input")
+    func sharedLongFirstNames() {
+        let state = Fixture.state(Fixture.snapshot(standings: [Fixture.standing("Alexandria Montgomery", 1, 0), Fixture.standing("Alexandria Oberholzer", 2, 1),
+                                                               Fixture.standing("Christopher Lindqvist", 3, 2), Fixture.standing("Christopher Vasquez", 4, 3)]))
+        for size in WatchSize.allCases {
+            var large = state
+            large.textSize = .xxxLarge
+            let names = Self.frame(large, size: size).texts.filter { $0.hasPrefix("Alex") || $0.hasPrefix("Chris") }
+            let visible = min(4, WatchLayout.visibleRows(size: size, textSize: .xxxLarge))
+            #expect(names.count == visible && Set(names).count == visible, "\(size): \(names)")
+            #expect(names.allSatisfy { $0.hasSuffix(" M.") || $0.hasSuffix(" O.") || $0.hasSuffix(" L.") || $0.hasSuffix(" V.") || !$0.contains("…") }, "\(size): \(names)")
+        }
+        var input = state
+        _ = Fixture.tapRow(1, &input)
+        let title = WatchLayout.displayList(input, now: Fixture.epoch, size: .mm41, measurer: .estimate).texts.first { $0.hasPrefix("Alex") }
+        #expect(title == "Alexandria Oberholzer" || title?.hasSuffix(" O.") == true, "\(title ?? "none")")
+    }
+
     @Test("A long name shows its short form (the first name; with the last initial where two share it) before it is cut, and is cut to fit its row when even that does not fit")
     func truncation() {
         let state = Fixture.state(Fixture.snapshot(standings: [Fixture.standing("Bartholomew Fitzgerald-Higginbotham", 1, 0),

@@ -50,6 +50,15 @@ public enum HyzerColor {
     /// A colour on the always-on display (wrist down): the face dims to about half brightness.
     public static func dimmed(_ color: RGBA) -> RGBA { color.mixed(with: RGBA(0, 0, 0, color.a), 0.45) }
 
+    /// Text on the always-on display: dimmed as `dimmed`, but never under 4.5:1 on the dimmed
+    /// `background` when it had that much (a glance with the wrist down still reads the scores;
+    /// halved, the secondary grey and the stale scores fell to 2.2–2.7:1).
+    public static func dimmedText(_ color: RGBA, on background: RGBA) -> RGBA {
+        var amount = 0.45
+        while amount > 0, contrast(color.mixed(with: RGBA(0, 0, 0, color.a), amount), on: background) < 4.5 { amount -= 0.05 }
+        return color.mixed(with: RGBA(0, 0, 0, color.a), max(0, amount))
+    }
+
     /// WCAG contrast ratio of `foreground` on `background` (1…21).
     public static func contrast(_ foreground: RGBA, on background: RGBA = HyzerColor.background) -> Double {
         let a = foreground.luminance, b = background.luminance

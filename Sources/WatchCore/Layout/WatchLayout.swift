@@ -123,10 +123,7 @@ public enum WatchLayout {
         var face = Face(state: state, now: now, size: size, m: m, measurer: measurer, alwaysOn: state.wristDown)
         if state.appInBackground {
             face.watchFace(into: &list)
-            if state.wristDown {
-                list.commands = list.commands.map(\.dimmed)
-                list.background = HyzerColor.dimmed(list.background)
-            }
+            if state.wristDown { list.dim() }
             list.accessibility.label = face.screenLabel
             return list
         }
@@ -154,11 +151,7 @@ public enum WatchLayout {
             list.commands.append(.text(clock, frame: Rect(x: area.x, y: area.y, width: area.width - m.titleInset, height: area.height),
                                        font: titleFont(m), color: HyzerColor.textPrimary, alignment: .trailing))
         }
-        if state.wristDown {
-            // The always-on display: everything at about half brightness, the background too.
-            list.commands = list.commands.map(\.dimmed)
-            list.background = HyzerColor.dimmed(list.background)
-        }
+        if state.wristDown { list.dim() }
         list.accessibility.label = face.screenLabel
         if state.wristDown { list.accessibility.value = "Wrist down" }
         return list
@@ -270,13 +263,26 @@ public enum WatchLayout {
         }.joined(separator: " ")
     }
 
-    /// Who won the finished round: "Jake won, -2", "Jake & Mike tied, -1"; nil if nobody scored.
     /// Each player's short name in `round` (`NameText.shortNames`): a row shows it before cutting
     /// the whole name.
     static func shortNames(_ round: RoundSnapshot) -> [PlayerID: String] {
         Dictionary(zip(round.standings.map(\.playerID), NameText.shortNames(round.standings.map(\.name))), uniquingKeysWith: { first, _ in first })
     }
 
+    /// A player's name within `width`: the whole name, else the short one ("Alexandria M."),
+    /// else the short one cut in its first name, keeping the initial that tells two players
+    /// apart ("Alexan… M.": cut at its end, two Alexandrias both read "Alexand…").
+    static func fitName(_ name: String, short: String?, font: FontSpec, toFit width: Double, measurer: TextMeasurer) -> String {
+        if let fitting = ([name] + (short.map { [$0] } ?? [])).first(where: { measurer.width($0, font) <= width }) { return fitting }
+        guard let short else { return measurer.truncate(name, font: font, toFit: width) }
+        if short.hasSuffix("."), let space = short.lastIndex(of: " ") {
+            let initial = String(short[space...])
+            return measurer.truncate(String(short[..<space]), font: font, toFit: width - measurer.width(initial, font)) + initial
+        }
+        return measurer.truncate(short, font: font, toFit: width)
+    }
+
+    /// Who won the finished round: "Jake won, -2", "Jake & Mike tied, -1"; nil if nobody scored.
     static func winnerLine(_ round: RoundSnapshot) -> String? {
         let leaders = round.standings.filter { $0.position == 1 }
         guard let first = leaders.first else { return nil }
@@ -292,12 +298,22 @@ public enum WatchLayout {
     }
 }
 
+extension DisplayList {
+    /// The always-on display: everything at about half brightness, the background too; text no
+    /// further than it stays legible on it (`HyzerColor.dimmedText`).
+    mutating func dim() {
+        background = HyzerColor.dimmed(background)
+        commands = commands.map { $0.dimmed(on: background) }
+    }
+}
+
 extension DrawCommand {
-    /// This command on the always-on display.
-    var dimmed: DrawCommand {
+    /// This command on the always-on display, over `background` (already dimmed).
+    func dimmed(on background: RGBA) -> DrawCommand {
         switch self {
         case .rect(let rect, let color, let radius): .rect(rect, HyzerColor.dimmed(color), cornerRadius: radius)
-        case .text(let text, let frame, let font, let color, let alignment): .text(text, frame: frame, font: font, color: HyzerColor.dimmed(color), alignment: alignment)
+        case .text(let text, let frame, let font, let color, let alignment):
+            .text(text, frame: frame, font: font, color: HyzerColor.dimmedText(color, on: background), alignment: alignment)
         case .ring(let rect, let color, let thickness, let radius): .ring(rect, HyzerColor.dimmed(color), thickness: thickness, cornerRadius: radius)
         case .arc(let rect, let color, let thickness, let fraction): .arc(rect, HyzerColor.dimmed(color), thickness: thickness, fraction: fraction)
         }
@@ -482,8 +498,10 @@ private struct Face {
         let own = standing.playerID == state.wearerID
         // No background of its own: a row sliding past another does not wipe its text out.
         if own {
-            list.commands.append(.rect(Rect(x: m.margin * 0.25, y: frame.y + 4, width: m.width - m.margin * 0.5, height: frame.height - 8),
-                                       HyzerColor.elevated.opacity(opacity), cornerRadius: 12))
+            // A lighter fill alone is 1.2:1 on the background: the outline is what marks the row as yours.
+            let band = Rect(x: m.margin * 0.25, y: frame.y + 4, width: m.width - m.margin * 0.5, height: frame.height - 8)
+            list.commands.append(.rect(band, HyzerColor.elevated.opacity(opacity), cornerRadius: 12))
+            list.commands.append(.ring(band, HyzerColor.textSecondary.opacity(opacity), thickness: 2, cornerRadius: 12))
         }
         func color(_ rgba: RGBA) -> RGBA { (pass.stale ? HyzerColor.stale(rgba) : rgba).opacity(opacity) }
         let x = m.margin
@@ -513,7 +531,7 @@ private struct Face {
         let nameEnd = stacked ? m.width - m.margin : m.width - m.margin - measurer.width(scoreText, c.scoreFont) - m.margin * 0.5
         let nameRoom = nameEnd - nameX - (standing.discrepancy ? markWidth : 0) - (pending ? markWidth : 0)
         // The whole name, else the short one ("Alexandria" where "Alexa…" was all of the whole that fit).
-        let name = measurer.firstFitting([standing.name] + (pass.shortNames[standing.playerID].map { [$0] } ?? []), font: c.nameFont, toFit: nameRoom)
+        let name = WatchLayout.fitName(standing.name, short: pass.shortNames[standing.playerID], font: c.nameFont, toFit: nameRoom, measurer: measurer)
         list.commands.append(.text(name, frame: Rect(x: nameX, y: nameLine.y, width: nameRoom, height: nameLine.height),
                                    font: c.nameFont, color: color(HyzerColor.textPrimary), alignment: .leading))
         var markX = nameX + measurer.width(name, c.nameFont) + m.margin * 0.25
@@ -661,7 +679,8 @@ private struct Face {
         let numberFit = max(0.4, min(1, (space - restWanted * restFit) / numberWanted))
         let nameFont = FontSpec(.sansBold, (nameWanted * restFit).rounded()), heroFont = FontSpec(.sansBold, (m.hero * numberFit).rounded())
         let parFont = FontSpec(.sans, (parWanted * restFit).rounded()), relativeFont = FontSpec(.sansBold, (parWanted * restFit).rounded())
-        let name = measurer.truncate(entry.playerName, font: nameFont, toFit: m.width - m.margin * 2)
+        let short = state.round.flatMap { WatchLayout.shortNames($0)[entry.playerID] }
+        let name = WatchLayout.fitName(entry.playerName, short: short, font: nameFont, toFit: m.width - m.margin * 2, measurer: measurer)
         let nameFrame = Rect(x: m.margin, y: nameTop, width: m.width - m.margin * 2, height: nameFont.size * 1.5)
         list.commands.append(.text(name, frame: nameFrame, font: nameFont, color: HyzerColor.textPrimary, alignment: .center))
         // The number, par and relative value sit centred between the name and the Save button.
