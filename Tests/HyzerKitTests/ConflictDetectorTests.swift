@@ -58,6 +58,25 @@ struct ConflictDetectorTests {
         #expect(standings[0].discrepancy == false)
     }
 
+    @Test("A device's later score for the same hole replaces its earlier one even unnamed: one claim per device, so a device never disputes itself and cannot pile up claims")
+    func latestWordPerDevice() {
+        let first = ScoreEvent.fixture(player: .jake, hole: 2, strokes: 5, deviceID: "watch", source: .crown)
+        let again = ScoreEvent.fixture(player: .jake, hole: 2, strokes: 3, deviceID: "watch", source: .crown)
+        #expect(ConflictDetector.classify(again, against: [first]) == .correction)
+        #expect(ConflictDetector.openDiscrepancies(in: [first, again]) == [])
+        #expect(StandingsEngine.standings(events: [first, again], holes: holes, players: [.jake])[0].totalStrokes == 3)
+        // Another device's score stays in play beside the watch's latest: one claim each.
+        let phone = ScoreEvent.fixture(player: .jake, hole: 2, strokes: 4, deviceID: "phone")
+        var log = [phone, first, again]
+        for strokes in [6, 7, 3, 8] { log.append(.fixture(player: .jake, hole: 2, strokes: strokes, deviceID: "watch", source: .crown)) }
+        let open = ConflictDetector.openDiscrepancies(in: log)
+        #expect(open.map { $0.events.map(\.strokes) } == [[4, 8]], "the phone's 4 counts; the watch's latest, 8, disputes it")
+        // The same strokes again from the same device: the same fact, no change.
+        let same = ScoreEvent.fixture(player: .jake, hole: 2, strokes: 8, deviceID: "watch", source: .crown)
+        #expect(ConflictDetector.classify(same, against: log) == .discrepancy, "still disputed by the phone's 4")
+        #expect(ConflictDetector.classify(same, against: [first, again].map { $0 } + [.fixture(player: .jake, hole: 2, strokes: 8, deviceID: "watch", source: .crown)]) == .silentMerge)
+    }
+
     @Test("Case 4: superseding an event from another device is a discrepancy")
     func crossDeviceSupersession() {
         let phone = ScoreEvent.fixture(player: .jake, hole: 2, strokes: 3, deviceID: "phone")
