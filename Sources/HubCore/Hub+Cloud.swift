@@ -147,9 +147,14 @@ extension Hub {
         }
     }
 
-    /// The cloud refused this event for good (it is kept here, shown by `cloud status`, never retried).
+    /// The cloud refused this event for good (it is kept here, shown by `cloud status`, never
+    /// retried). It stops counting here too, as on every other phone: a change, so the round's
+    /// ledger is read again without it (`LedgerCache.refusals`) and the watches get the standings.
     public func recordRefused(_ eventID: UUID, reason: String) throws {
-        try database.write { store in try store.recordRefused(eventID: eventID, reason: reason, at: clock()) }
+        try database.write { store in
+            try store.recordRefused(eventID: eventID, reason: reason, at: clock())
+            _ = try store.bumpSequence()
+        }
     }
 
     // MARK: Download

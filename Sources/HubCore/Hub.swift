@@ -80,6 +80,9 @@ public final class Hub: Sendable {
         /// The highest cloud order the ledger holds: a new row the cloud ordered lower (it was
         /// committed before one of ours, and downloaded after) belongs before it too.
         var highestCloudSeq: Int64
+        /// How many scores the cloud had refused when it was built: a refusal since (by any
+        /// process) takes a score out of the round, so the ledger is rebuilt without it.
+        let refusals: Int
 
         /// Whether `cloudSeq` goes at the end of the log as the ledger holds it.
         func appendsAtEnd(cloudSeq: Int64?) -> Bool {
@@ -466,6 +469,7 @@ public final class Hub: Sendable {
         }
         guard var taken, taken.sequence <= sequence else { return try rebuiltLedger(of: round, at: sequence, in: store) }
         if taken.sequence < sequence {
+            guard try store.refusedCount() == taken.refusals else { return try rebuiltLedger(of: round, at: sequence, in: store) }
             for (event, row, cloudSeq) in try store.eventsWithOrder(roundID: round.id, afterRow: taken.lastRow) {
                 guard taken.append(event, row: row, cloudSeq: cloudSeq) else { return try rebuiltLedger(of: round, at: sequence, in: store) }
             }
@@ -478,7 +482,7 @@ public final class Hub: Sendable {
         let rows = try store.eventsWithOrder(roundID: round.id)
         return LedgerCache(roundID: round.id, sequence: sequence, ledger: ScoreLedger(events: rows.map(\.event)),
                            lastRow: rows.map(\.row).max() ?? 0, holdsUnordered: rows.contains { $0.cloudSeq == nil },
-                           highestCloudSeq: rows.compactMap(\.cloudSeq).max() ?? 0)
+                           highestCloudSeq: rows.compactMap(\.cloudSeq).max() ?? 0, refusals: try store.refusedCount())
     }
 
     /// Caches `cache` unless the one there is newer for the same round (another reader got further).

@@ -81,6 +81,38 @@ struct CloudContractTests {
         await #expect(throws: CloudError.self) { try await connection.whileConnected { 1 } }
     }
 
+    @Test("A score the cloud refuses counts on no phone, its own included: past the quota, the phones still show one answer")
+    func refusedScoreCountsNowhere() async throws {
+        let (cloud, homes, phones) = try await Self.roundOnPhones(["Jake", "Sarah"])
+        defer { withExtendedLifetime((cloud, homes)) {} }
+        let (jake, sarah) = (phones[0], phones[1])
+        try await Self.sync(jake)
+        try await Self.sync(sarah)
+        let round = try #require(try sarah.roundInPlay())
+        let player = try #require(round.players.first { $0.name == "Sarah" })
+        // One phone may upload 20 × 9 holes × 2 players = 360 scores to the round: a chain of
+        // corrections on Sarah's hole 1 two longer (the 361st is over the quota, the 362nd corrects it).
+        var previous: UUID?
+        let chain = try (0..<362).map { index in
+            let event = try ScoreEvent(roundID: round.id, playerID: player.id, hole: 1, strokes: 2 + index % 3, supersedesEventID: previous,
+                                       reportedByPlayerID: player.id, deviceID: "phone", source: .tap, createdAt: Date())
+            previous = event.id
+            return event
+        }
+        _ = try sarah.append(batch: chain)
+        #expect(try sarah.snapshot().round?.standings.first { $0.name == "Sarah" }?.totalStrokes == chain[361].strokes, "counted here until refused")
+        #expect(try await Self.sync(sarah).uploaded == 360)
+        #expect(try sarah.cloudSummary().refused.count == 2, "kept and listed")
+        try await Self.sync(jake)
+        // (Each phone names the other's devices DEVICE@PHONE: the rest is the same.)
+        func shown(_ hub: Hub) throws -> [String] {
+            try (hub.snapshot().round?.standings ?? []).map { "\($0.name) \($0.position ?? 0) \($0.totalStrokes) \($0.currentHoleStrokes ?? 0) \($0.discrepancy)" }
+        }
+        let here = try shown(sarah), there = try shown(jake)
+        #expect(here == there && !here.isEmpty, "\(here) / \(there)")
+        #expect(try sarah.snapshot().round?.standings.first { $0.name == "Sarah" }?.totalStrokes == chain[359].strokes, "the last score the cloud took")
+    }
+
     @Test("An upload whose acknowledgement was lost is sent again: the cloud keeps one copy with its first number")
     func lostAcknowledgement() async throws {
         let cloud = try await SeveralPhonesTests.makeCloud(phones: ["jake"])

@@ -144,6 +144,10 @@ extension HubStore {
         try Row.fetchAll(db, sql: "SELECT cloudSeq, eventID, reason FROM cloud_skipped ORDER BY skippedAt, cloudSeq").map { ($0["cloudSeq"], $0["eventID"], $0["reason"]) }
     }
 
+    func refusedCount() throws -> Int {
+        try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM cloud_rejected")) ?? 0
+    }
+
     func refusedEvents() throws -> [(eventID: String, reason: String)] {
         try Row.fetchAll(db, sql: "SELECT eventID, reason FROM cloud_rejected ORDER BY rejectedAt").map { ($0["eventID"], $0["reason"]) }
     }

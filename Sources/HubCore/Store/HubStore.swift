@@ -195,11 +195,14 @@ struct HubStore {
     /// Every phone holding the same uploaded events therefore reads them in the same order.
     static let logOrder = "ORDER BY cloud_event.cloudSeq IS NULL, cloud_event.cloudSeq, score_event.seq"
     private static let eventsWithOrder = "SELECT score_event.* FROM score_event LEFT JOIN cloud_event ON cloud_event.eventID = score_event.id"
+    /// A score the cloud refused counts on no phone, this one included: it stays in the log (and in
+    /// `cloud status`), but the round is read without it, so every phone keeps one answer.
+    static let notRefused = "NOT EXISTS (SELECT 1 FROM cloud_rejected WHERE cloud_rejected.eventID = score_event.id)"
 
-    /// A round's events in log order.
+    /// A round's events in log order (without those the cloud refused).
     func events(roundID: UUID) throws -> [ScoreEvent] {
         // A round no cloud orders is in arrival order, read straight off its index.
-        let sql = try isShared(roundID) ? "\(Self.eventsWithOrder) WHERE score_event.roundID = ? \(Self.logOrder)"
+        let sql = try isShared(roundID) ? "\(Self.eventsWithOrder) WHERE score_event.roundID = ? AND \(Self.notRefused) \(Self.logOrder)"
                                         : "SELECT * FROM score_event WHERE roundID = ? ORDER BY seq"
         return try ScoreEventRecord.fetchAll(db.cachedStatement(sql: sql), arguments: [roundID.canonicalString]).map { try $0.event() }
     }
@@ -208,7 +211,7 @@ struct HubStore {
     /// (`Round.updateProgress`) without reading its events.
     func playersScoredPerHole(roundID: UUID) throws -> [Int: Int] {
         var perHole: [Int: Int] = [:]
-        let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT hole, COUNT(DISTINCT playerID) FROM score_event WHERE roundID = ? GROUP BY hole"),
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT hole, COUNT(DISTINCT playerID) FROM score_event WHERE roundID = ? AND \(Self.notRefused) GROUP BY hole"),
                                        arguments: [roundID.canonicalString])
         while let row = try rows.next() { perHole[row[0]] = row[1] }
         return perHole
@@ -220,7 +223,8 @@ struct HubStore {
     }
 
     /// A round's events in log order with their row number (arrival here) and cloud order
-    /// (nil while waiting to upload, and always on a phone alone); only rows after `afterRow`.
+    /// (nil while waiting to upload, and always on a phone alone); only rows after `afterRow`;
+    /// none the cloud refused.
     func eventsWithOrder(roundID: UUID, afterRow: Int64 = 0) throws -> [(event: ScoreEvent, row: Int64, cloudSeq: Int64?)] {
         // The whole round through `score_event_round`; the rows after one as a range of the
         // table's own key, so catching up costs the new rows only, however long the round (the
@@ -229,7 +233,7 @@ struct HubStore {
         let statement = try db.cachedStatement(sql: """
             SELECT score_event.*, score_event.seq AS rowSeq, cloud_event.cloudSeq AS cloudSeq FROM score_event
             LEFT JOIN cloud_event ON cloud_event.eventID = score_event.id
-            WHERE \(rows) \(Self.logOrder)
+            WHERE \(rows) AND \(Self.notRefused) \(Self.logOrder)
             """)
         let arguments: StatementArguments = afterRow > 0 ? [afterRow, roundID.canonicalString] : [roundID.canonicalString, afterRow]
         return try Row.fetchAll(statement, arguments: arguments).map { row in
