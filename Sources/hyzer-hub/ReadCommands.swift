@@ -64,8 +64,8 @@ struct DiscrepanciesCommand: ParsableCommand {
         abstract: "List holes where devices disagree, until resolved.",
         discussion: """
             Those of the round in play (else the last round finished), then those still open in other \
-            finished rounds, each round named by its id for resolve --round. With --round, one round's; with \
-            --json, one round's as an array.
+            finished rounds, each round named by its id for resolve --round. With --round, one round's. With \
+            --json, the same as one array, each entry naming its round (roundID).
             """
     )
     @ParentCommand var root: HyzerHub
@@ -82,13 +82,16 @@ struct DiscrepanciesCommand: ParsableCommand {
         } else {
             open = try hub.discrepanciesOfCurrentOrLastRound()
         }
-        if json { return try printJSON(open.discrepancies.map { DiscrepancyReport($0, round: open.round) }) }
+        let others = round == nil ? try hub.openDiscrepanciesInFinishedRounds(except: open.round.id) : []
+        if json {
+            return try printJSON(([open] + others.map { ($0.round, $0.discrepancies, true) }).flatMap { entry in
+                entry.discrepancies.map { DiscrepancyReport($0, round: entry.round) }
+            })
+        }
         let listed = HubText.discrepancies(open.discrepancies, round: open.round, settledBy: try hub.settledElsewhere(open.round.id), naming: round != nil)
         // "Open", not "left open": a late score from a phone that was offline can open one after the end.
         print(!open.finished ? listed : "The round on \(open.round.courseName) is finished. " + (open.discrepancies.isEmpty ? "No discrepancies are open."
             : "Open in its final standings (a forced finish left it, or a late score from a phone that was offline opened it):\n" + listed))
-        guard round == nil else { return }
-        let others = try hub.openDiscrepanciesInFinishedRounds(except: open.round.id)
         guard !others.isEmpty else { return }
         print("\nStill open in \(others.count == 1 ? "a finished round" : "\(others.count) finished rounds"):\n"
               + HubText.finishedDiscrepancies(others, settledBy: { try? hub.settledElsewhere($0.id) }))

@@ -94,7 +94,7 @@ struct HubCLITests {
         #expect(try await home.hub("score", "Jake", "2").status == 0)
         #expect(try await home.hub("round", "finish", "--force").status == 0)
         let lines = try await home.hub("history").stdout.split(separator: "\n")
-        #expect(lines.count == 2 && lines[0].hasSuffix("  Maple Hill (18 holes, 2 players): Jake won at -1"))
+        #expect(lines.count == 2 && lines[0].hasSuffix("  Maple Hill (18 holes, 2 players): you (Jake) won at -1"))
         let json = try await home.hub("history", "--json", "--limit", "1")
         let rounds = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
         #expect(rounds.count == 1 && (rounds[0]["round"] as? [String: Any])?["courseName"] as? String == "Maple Hill" && rounds[0]["organizer"] as? String == "Jake")
@@ -134,11 +134,14 @@ struct HubCLITests {
         let finished = try #require(try JSONSerialization.jsonObject(with: Data(finish.stdout.utf8)) as? [String: Any])
         #expect((finished["round"] as? [String: Any])?["status"] as? String == "completed" && (finished["openDiscrepancies"] as? [Any])?.count == 1)
         #expect(try await home.hub("round", "start", "--course", "Maple Hill", "--player", "Jake").status == 0)
-        #expect(try await home.hub("history").stdout.hasSuffix("Jake won at E (a discrepancy open: hyzer-hub discrepancies)\n"))
+        #expect(try await home.hub("history").stdout.hasSuffix("you (Jake) won at E (a discrepancy open: hyzer-hub discrepancies)\n"))
         let listed = try await home.hub("discrepancies").stdout
         let id = try #require(listed.split(separator: " ").first { $0.hasSuffix("):\nJake,") }.map { String($0.prefix(8)) })
         #expect(listed.hasPrefix("No open discrepancies.\n\nStill open in a finished round:\nWillow Creek, "))
         #expect(listed.hasSuffix("Settle with: hyzer-hub resolve \"Jake\" STROKES --hole 1 --round \(id)\n"), "\(listed)")
+        // The same as JSON: a script reading it misses nothing the text lists.
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(try await home.hub("discrepancies", "--json").stdout.utf8)) as? [[String: Any]])
+        #expect(json.count == 1 && (json[0]["roundID"] as? String)?.lowercased().hasSuffix(id.lowercased()) == true && json[0]["hole"] as? Int == 1, "\(json)")
         // Without --round: the round in play, which has none.
         #expect(try await home.hub("resolve", "Jake", "4", "--hole", "1").status == 1)
         let unknown = try await home.hub("resolve", "Jake", "4", "--hole", "1", "--round", "00000000")
@@ -146,7 +149,7 @@ struct HubCLITests {
         let resolved = try await home.hub("resolve", "Jake", "4", "--hole", "1", "--round", id.lowercased())
         #expect(resolved.status == 0 && resolved.stdout == "Resolved Jake: 4 on hole 1 (par 3, +1).\n", "\(resolved.stdout)\(resolved.stderr)")
         #expect(try await home.hub("discrepancies").stdout == "No open discrepancies.\n")
-        #expect(try await home.hub("history").stdout.hasSuffix("Jake won at +1\n"))
+        #expect(try await home.hub("history").stdout.hasSuffix("you (Jake) won at +1\n"))
     }
 
     @Test("With no active round, standings.json has round null and standings say so, with the last round's final standings")

@@ -129,6 +129,8 @@ public struct VoiceReport: Encodable, Equatable, Sendable {
 
 /// A discrepancy as `discrepancies --json` prints it.
 public struct DiscrepancyReport: Codable, Equatable, Sendable {
+    /// The round it is open in (for `resolve --round`, when it is not the round in play).
+    public let roundID: UUID
     public let playerID: PlayerID
     public let name: String
     public let hole: Int
@@ -136,6 +138,7 @@ public struct DiscrepancyReport: Codable, Equatable, Sendable {
     public let events: [ScoreEvent]
 
     public init(_ discrepancy: Discrepancy, round: Round) {
+        roundID = round.id
         playerID = discrepancy.playerID
         name = round.player(discrepancy.playerID)?.name ?? discrepancy.playerID
         hole = discrepancy.hole
