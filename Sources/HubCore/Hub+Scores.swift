@@ -286,6 +286,11 @@ extension Hub {
             // nothing more is asked of the store: the error stands for the whole transaction.
             guard store.isInsideTransaction else { throw error }
             if let stored = try storedAlready(event, in: store) { return stored }
+            // A score for a round finished since (a watch away across two rounds): the round is
+            // over, as with no round in play, rather than "another round".
+            if case HubError.score(.wrongRound) = error, let named = try store.round(id: event.roundID), !named.status.acceptsScores {
+                throw HubError.score(.roundNotAcceptingScores(status: named.status))
+            }
             throw error
         }
         return try record(event, in: &round, history: history, before: before, store: store, context: &context)

@@ -469,6 +469,9 @@ struct HubStoreTests {
         let before = try cli.eventLog().events.count
         #expect(throws: HubError.score(.roundNotAcceptingScores(status: .completed))) { try watchScore(0, hole: 2) }
         #expect(try cli.eventLog().events.count == before)
+        // Another round started since: still "the round is over" (a watch away across both), not "another round".
+        try cli.startRound(course: "Willow Creek", players: ["Jake", "Amy"])
+        #expect(throws: HubError.score(.roundNotAcceptingScores(status: .completed))) { try watchScore(0, hole: 3) }
     }
 
     @Test("correct replaces this phone's own score even when another device scored the hole first; with none of its own, the score that counts")
