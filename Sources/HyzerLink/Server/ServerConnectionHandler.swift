@@ -103,6 +103,11 @@ final class ServerConnectionHandler: ChannelInboundHandler {
         if case .awaitingHello = phase {
             // Bytes that are not a hello: say so before closing, as for any refusal.
             refuse(context: context, Refusal(reason: .invalidHello, message: "The first frame must be a valid hello: \(error)."))
+        } else if let io = error as? IOError, io.errnoCode == ECONNRESET || io.errnoCode == EPIPE {
+            // A watch gone without a goodbye (out of range, killed, its app ended) is what watches
+            // do, not the hub's trouble: said at info, in words, not as NIO's read call.
+            throttledLog(.info, "the watch hung up (\(String(cString: strerror(io.errnoCode))))", kind: "hangup")
+            closeAfterAnswers(context: context)
         } else {
             throttledLog(.warning, "closing connection: \(error)")
             closeAfterAnswers(context: context)
