@@ -89,12 +89,12 @@ struct HubCLITests {
         for (player, strokes) in [("Amy", "2"), ("Bo", "2"), ("Jake", "4")] { #expect(try await home.hub("score", player, strokes).status == 0) }
         #expect(try await home.hub("round", "finish", "--force").status == 0)
         #expect(try await home.hub("round", "start", "--course", "Maple Hill", "--player", "Jake", "Amy").status == 0)
-        #expect(try await home.hub("history").stdout.hasSuffix("  Willow Creek (9 holes, 3 players): Amy and Bo tied first at -1; you (Jake) finished 3rd at +1\n"),
+        #expect(try await home.hub("history").stdout.hasSuffix("  Willow Creek (9 holes, ended after 1, 3 players): Amy and Bo tied first at -1; you (Jake) finished 3rd at +1\n"),
                 "a round in play is not history")
         #expect(try await home.hub("score", "Jake", "2").status == 0)
         #expect(try await home.hub("round", "finish", "--force").status == 0)
         let lines = try await home.hub("history").stdout.split(separator: "\n")
-        #expect(lines.count == 2 && lines[0].hasSuffix("  Maple Hill (18 holes, 2 players): you (Jake) won at -1"))
+        #expect(lines.count == 2 && lines[0].hasSuffix("  Maple Hill (18 holes, ended after 1, 2 players): you (Jake) won at -1"))
         let json = try await home.hub("history", "--json", "--limit", "1")
         let rounds = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
         #expect(rounds.count == 1 && (rounds[0]["round"] as? [String: Any])?["courseName"] as? String == "Maple Hill" && rounds[0]["organizer"] as? String == "Jake")

@@ -31,7 +31,7 @@ struct FormattingTests {
     }
 
     @Test("Relative age", arguments: [
-        (0.4, "just now"), (-30, "just now"), (12, "12s ago"), (59.9, "59s ago"), (60, "1m ago"),
+        (0.4, "just now"), (-30, "just now"), (1, "just now"), (9.9, "just now"), (10, "10s ago"), (12, "12s ago"), (59.9, "59s ago"), (60, "1m ago"),
         (120, "2m ago"), (3_599, "59m ago"), (3_600, "1h ago"), (90_000, "1d ago"),
     ])
     func relativeAge(seconds: Double, expected: String) {

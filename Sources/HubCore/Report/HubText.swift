@@ -59,7 +59,10 @@ public enum HubText {
             } ?? ""
             let disputed = round.standings.filter(\.discrepancy).count
             let open = disputed == 0 ? "" : " (\(disputed == 1 ? "a discrepancy" : "\(disputed) players' discrepancies") open: hyzer-hub discrepancies)"
-            return "\(date)  \(round.courseName) (\(round.holeCount) holes, \(round.standings.count) players): \(won)\(you)\(open)"
+            // Finished early (--force) says so: a win after one hole of 18 is not a win of 18.
+            let played = round.standings.map(\.holesPlayed).max() ?? 0
+            let holes = played < round.holeCount ? "\(round.holeCount) holes, ended after \(played)" : "\(round.holeCount) holes"
+            return "\(date)  \(round.courseName) (\(holes), \(round.standings.count) players): \(won)\(you)\(open)"
         }.joined(separator: "\n")
     }
 

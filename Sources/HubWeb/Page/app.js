@@ -821,8 +821,10 @@ function historyView() {
   if (!state.history.length) return [h("p", { class: "empty", text: "Your round history will appear here after your first completed round." })];
   return [h("ul", { class: "rows", "aria-label": "Finished rounds, newest first" }, state.history.map((entry) => {
     const r = entry.round, won = winners(r), me = r.standings.find((s) => s.playerID === entry.you);
-    const players = `${r.standings.length} player${r.standings.length === 1 ? "" : "s"}`;
-    const label = `${r.courseName}, ${day(entry.createdAt)}. ${won ? `${won.who} at ${spokenToPar(won.score.scoreRelativeToPar)}.` : "No scores."}${me?.position ? ` You finished ${spokenPlace(me)}.` : ""}`;
+    // A round finished early says so: "Sarah won at -1" after one hole of 18 is not a win of 18.
+    const played = holesPlayed(r), incomplete = played < r.holeCount ? ` · ended after ${played} of ${r.holeCount} holes` : "";
+    const players = `${r.standings.length} player${r.standings.length === 1 ? "" : "s"}${incomplete}`;
+    const label = `${r.courseName}, ${day(entry.createdAt)}.${incomplete ? ` Ended after ${played} of ${r.holeCount} holes.` : ""} ${won ? `${won.who} at ${spokenToPar(won.score.scoreRelativeToPar)}.` : "No scores."}${me?.position ? ` You finished ${spokenPlace(me)}.` : ""}`;
     return h("li", {}, h("button", { class: "card history-card", type: "button", "aria-label": label, onclick: () => openLayer({ kind: "history", id: r.id }) },
       h("h3", { text: r.courseName }), h("span", { class: "caption", text: `${day(entry.createdAt)} · ${players}` }),
       won ? h("span", { class: "line" }, `${won.who} at\u00a0`, h("span", { class: `score ${roundTone(won.score.scoreRelativeToPar, won.score.holesPlayed)}`, text: toPar(won.score.scoreRelativeToPar) }))

@@ -31,9 +31,10 @@ public enum ScoreFormat {
         "Hole \(current) of \(holeCount)"
     }
 
-    /// "just now", "12s ago", "2m ago", "1h ago", "3d ago"; a negative age (clock skew) reads "just now".
+    /// "just now" (under 10 s: "1s ago" beside "just now" read as two different things),
+    /// "12s ago", "2m ago", "1h ago", "3d ago"; a negative age (clock skew) reads "just now".
     public static func relativeAge(seconds: Double) -> String {
-        guard seconds >= 1 else { return "just now" }
+        guard seconds >= 10 else { return "just now" }
         let whole = Int(seconds.rounded(.down))
         switch whole {
         case ..<60: return "\(whole)s ago"
