@@ -196,6 +196,9 @@ struct WatchLayoutTests {
                 let shown = list.texts.joined(separator: " ")
                 #expect(shown.hasPrefix("No active round Last: Willow Creek"), "\(size) \(textSize): \(list.texts)")
                 #expect(shown.contains("You: 3rd · +1"), "\(size) \(textSize): \(list.texts)")
+                // VoiceOver hears words, not the shorthand.
+                let labels = list.accessibility.flattened.map(\.label)
+                #expect(labels.contains("You finished third, plus one") && labels.contains("Alexandria Ocasio and Sarah tied at minus one"), "\(labels)")
             }
         }
     }

@@ -290,6 +290,14 @@ public enum WatchLayout {
         return "\(who), \(ScoreFormat.relativeToPar(first.scoreRelativeToPar))"
     }
 
+    /// `winnerLine` as VoiceOver says it: "Jake won at minus two", "Jake and Mike tied at minus one".
+    static func spokenWinnerLine(_ round: RoundSnapshot) -> String? {
+        let leaders = round.standings.filter { $0.position == 1 }
+        guard let first = leaders.first else { return nil }
+        let who = leaders.count == 1 ? "\(first.name) won" : ListText.joined(leaders.map(\.name)) + " tied"
+        return "\(who) at \(ScoreFormat.spokenRelativeToPar(first.scoreRelativeToPar))"
+    }
+
     /// "First, Jake", "Tied second, Amy", "Zed": how VoiceOver names a leaderboard row.
     public static func spokenRowLabel(_ standing: Standing) -> String {
         guard let position = standing.position else { return standing.name }
@@ -808,8 +816,14 @@ private struct Face {
         if !waiting, let finished = state.finishedRound {
             // The wearer's own result first (as the final screen's footer says it, and after a
             // relaunch, when only this screen shows the round), then who won.
-            if let (result, _) = wearerResult(finished) { blocks.append(MessageBlock(text: result, font: caption, color: HyzerColor.textPrimary)) }
-            if let winners = WatchLayout.winnerLine(finished) { blocks.append(MessageBlock(text: winners, font: caption, color: HyzerColor.textPrimary)) }
+            if let (result, own) = wearerResult(finished) {
+                let place = "\(own.tied ? "tied " : "")\(ScoreFormat.spokenOrdinal(own.position ?? 0))"
+                blocks.append(MessageBlock(text: result, font: caption, color: HyzerColor.textPrimary,
+                                           spoken: "You finished \(place), \(ScoreFormat.spokenRelativeToPar(own.scoreRelativeToPar))"))
+            }
+            if let winners = WatchLayout.winnerLine(finished) {
+                blocks.append(MessageBlock(text: winners, font: caption, color: HyzerColor.textPrimary, spoken: WatchLayout.spokenWinnerLine(finished)))
+            }
         }
         message(blocks, into: &list)
         if let age = state.isStale(at: now) ? state.age(at: now) : nil {
@@ -899,7 +913,7 @@ private struct Face {
             for (maxLines, lastMaxLines, scale, whole) in options {
                 wrapped = shown.enumerated().map { index, block in
                     let font = FontSpec(block.font.family, (block.font.size * scale).rounded())
-                    return (block: MessageBlock(text: block.text, font: font, color: block.color, role: block.role),
+                    return (block: MessageBlock(text: block.text, font: font, color: block.color, role: block.role, spoken: block.spoken),
                             lines: measurer.wrap(block.text, font: font, toFit: width, maxLines: index == shown.count - 1 ? lastMaxLines : maxLines))
                 }
                 height = wrapped.reduce(0) { $0 + Double($1.lines.count) * ($1.block.font.size * 1.3).rounded() } + gap * Double(shown.count - 1)
@@ -909,7 +923,7 @@ private struct Face {
             }
         }
         for block in blocks.dropFirst(shown.count) {
-            list.addElement(AccessibilityElement(block.role, label: block.text, frame: Rect(x: m.margin, y: top, width: width, height: 1)))
+            list.addElement(AccessibilityElement(block.role, label: block.spoken ?? block.text, frame: Rect(x: m.margin, y: top, width: width, height: 1)))
         }
         var y = max(top, (top + bottom - height) / 2)
         for (block, lines) in wrapped {
@@ -920,7 +934,7 @@ private struct Face {
                                            font: block.font, color: block.color, alignment: .center))
                 y += lineHeight
             }
-            list.addElement(AccessibilityElement(block.role, label: block.text, frame: blockFrame))
+            list.addElement(AccessibilityElement(block.role, label: block.spoken ?? block.text, frame: blockFrame))
             y += gap
         }
     }
@@ -1202,4 +1216,6 @@ struct MessageBlock {
     let font: FontSpec
     let color: RGBA
     var role: AccessibilityElement.Role = .text
+    /// What VoiceOver says for it, where the shown text is a shorthand ("You: T3 · +1").
+    var spoken: String? = nil
 }
