@@ -696,7 +696,9 @@ function discrepancySheet(layer) {
           const rest = (state.round?.discrepancies || []).filter((x) => !(x.playerID === d.playerID && x.hole === d.hole));
           if (rest.length) openLayer({ kind: "discrepancy", playerID: rest[0].playerID, hole: rest[0].hole }); else closeLayer();
         }) },
-        h("span", { class: `strokes score ${holeTone(c.strokes - d.par)}`, text: `${c.strokes}` }),
+        // Neutral, not in the score colours: a red 5 beside a white 3 read as the wrong one before
+        // anyone chose (the spec's "calm resolution, fairness").
+        h("span", { class: "strokes score", text: `${c.strokes}` }),
         h("span", { class: "caption", text: `Recorded by ${c.reportedBy}` }),
         h("span", { class: "caption", text: `${time(c.createdAt)}${c.counted ? " · counts for now" : ""}` })))),
     h("p", { class: "caption", text: mayResolve ? "Tap the correct score." : `Settled by ${state.round.settledBy}. The standings count the first score until then.` }));
