@@ -209,8 +209,8 @@ struct CloudCommand: AsyncParsableCommand {
                   + (summary.completionsWaiting > 0 ? ", \(CloudCommand.ends(summary.completionsWaiting)) (the other phones still play it)" : ""))
             print("Shared rounds: \(summary.sharedRounds)")
             if !summary.refused.isEmpty {
-                print("Refused by the cloud (kept here, not retried): \(summary.refused.count)")
-                for refused in summary.refused { print("  \(refused.eventID): \(refused.reason)") }
+                print("Refused by the cloud (kept here, counted on no phone, not retried): \(summary.refused.count)")
+                for refused in summary.refused { print("  \(refused.score) (\(refused.eventID)): \(refused.reason)") }
             }
             if !summary.skipped.isEmpty {
                 print("Skipped from the cloud (rows no phone applies): \(summary.skipped.count)")
@@ -305,7 +305,7 @@ struct CloudStatusReport: Encodable {
         roundsWaiting = summary.roundsWaiting
         completionsWaiting = summary.completionsWaiting
         sharedRounds = summary.sharedRounds
-        refused = summary.refused.map { ["eventID": $0.eventID, "reason": $0.reason] }
+        refused = summary.refused.map { ["eventID": $0.eventID, "score": $0.score, "reason": $0.reason] }
         skipped = summary.skipped.map { ["cloudSeq": String($0.cloudSeq), "eventID": $0.eventID, "reason": $0.reason] }
         self.offers = offers
     }

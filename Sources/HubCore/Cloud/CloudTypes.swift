@@ -176,8 +176,8 @@ public struct CloudSummary: Sendable, Equatable {
     /// Rounds finished here whose end the cloud does not hold yet (the other phones play on).
     public var completionsWaiting: Int = 0
     public var eventsWaiting: Int = 0
-    /// Events the cloud refused for good, with the reason it gave.
-    public var refused: [(eventID: String, reason: String)] = []
+    /// Events the cloud refused for good: which score ("Mike · hole 1: 3") and the reason it gave.
+    public var refused: [(eventID: String, score: String, reason: String)] = []
     /// Rows of the cloud this phone (and every phone) skipped, with why.
     public var skipped: [(cloudSeq: Int64, eventID: String, reason: String)] = []
 

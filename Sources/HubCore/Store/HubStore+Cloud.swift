@@ -148,8 +148,16 @@ extension HubStore {
         try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM cloud_rejected")) ?? 0
     }
 
-    func refusedEvents() throws -> [(eventID: String, reason: String)] {
-        try Row.fetchAll(db, sql: "SELECT eventID, reason FROM cloud_rejected ORDER BY rejectedAt").map { ($0["eventID"], $0["reason"]) }
+    /// The refused events with what each was, as a person reads it: "Mike · hole 1: 3".
+    func refusedEvents() throws -> [(eventID: String, score: String, reason: String)] {
+        try Row.fetchAll(db, sql: """
+            SELECT cloud_rejected.eventID, cloud_rejected.reason, player.name, score_event.hole, score_event.strokes
+            FROM cloud_rejected LEFT JOIN score_event ON score_event.id = cloud_rejected.eventID
+            LEFT JOIN player ON player.id = score_event.playerID ORDER BY cloud_rejected.rejectedAt, score_event.seq
+            """).map { row in
+            let score = (row["hole"] as Int?).map { "\((row["name"] as String?) ?? "?") · hole \($0): \((row["strokes"] as Int?) ?? 0)" } ?? "a score no longer here"
+            return (row["eventID"], score, row["reason"])
+        }
     }
 
     /// The round with this id, whatever its status.
