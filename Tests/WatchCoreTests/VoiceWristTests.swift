@@ -21,13 +21,10 @@ struct VoiceWristTests {
             expect-screen voice
             expect-text "Scores heard Hole 1 · par 3"
             screenshot voice-overlay.png
-            # Sarah had a par, not a birdie: tap her row and turn the crown once. Holyn's row is
-            # below the three that fit at 45 mm and has not been seen, so nothing saves by itself: Save.
+            # Sarah had a par, not a birdie: tap her row and turn the crown once.
             tap Sarah
             crown +1
             wait 2s
-            expect-screen voice
-            save
             expect-screen leaderboard
             # Then something nobody meant: discarded, and nonsense, refused.
             voice "Mike 9"
@@ -53,7 +50,7 @@ struct VoiceWristTests {
         #expect(events.allSatisfy { $0.source == .voice && $0.deviceID == "watch" && $0.supersedesEventID == nil })
         #expect(events.allSatisfy { names[$0.reportedByPlayerID] == "Jake" }, "the wearer reports them")
         let announcements = try WristTests.jsonLines(home.url.appendingPathComponent("watch/announcements.jsonl")).compactMap { $0["text"] as? String }
-        #expect(announcements.contains("Voice scores confirmed. Michael 3. Jake 4. Sarah 2. Holyn Handley 5. More scores below: turn the crown to see them all; nothing saves by itself until then. Save saves them all."))
+        #expect(announcements.contains("Voice scores confirmed. Michael 3. Jake 4. Sarah 2. Holyn Handley 5. Auto-saving in 1.5 seconds. Tap any score to correct."))
         #expect(announcements.contains("Saved. Michael 3, Jake 4, Sarah 3, Holyn Handley 5 on hole 1."))
         #expect(announcements.contains("Didn't catch that. Try again."))
         #expect(FileManager.default.fileExists(atPath: home.url.appendingPathComponent("voice-overlay.png").path))

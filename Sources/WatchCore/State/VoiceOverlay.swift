@@ -42,9 +42,6 @@ public struct VoiceOverlay: Sendable, Hashable {
     /// When the scores save by themselves; nil while a tapped row waits for the crown, or when
     /// nothing was understood.
     public var deadline: Date?
-    /// How many rows from the top have been on screen: more rows than fit scroll, and a score
-    /// never saves by itself before its row has been seen.
-    public var rowsSeen: Int
 
     /// Some row would be saved: Save is offered (with none, it would save nothing and close).
     public var canSave: Bool { !failed && rows.contains(where: \.isReady) }
@@ -54,18 +51,13 @@ public struct VoiceOverlay: Sendable, Hashable {
     /// that is no player's does not hold them.
     public var unsureNames: Bool { rows.contains { $0.player == nil && !$0.candidates.isEmpty } }
 
-    /// Some rows have not been on screen yet (turn the crown to them).
-    public var unseenRows: Bool { rowsSeen < rows.count }
-
-    /// When the scores save by themselves from `now`, if they do: some row is ready, no name is
-    /// unsure and every row has been on screen.
-    func countdown(from now: Date) -> Date? { canSave && !unsureNames && !unseenRows ? now.addingTimeInterval(Self.autoCommitAfter) : nil }
+    /// When the scores save by themselves from `now`, if they do: some row is ready and no name is unsure.
+    func countdown(from now: Date) -> Date? { canSave && !unsureNames ? now.addingTimeInterval(Self.autoCommitAfter) : nil }
 
     /// Nothing in the transcript could become a score: "Not understood. Try again?"
     public var failed: Bool { !rows.contains { $0.player != nil || !$0.candidates.isEmpty } }
 
-    /// `shown`: how many rows fit on screen at once.
-    public init(transcript: String, hole: Int, par: Int, parse: VoiceParseResult, shown: Int, now: Date) {
+    public init(transcript: String, hole: Int, par: Int, parse: VoiceParseResult, now: Date) {
         self.transcript = transcript
         self.hole = hole
         self.par = par
@@ -79,7 +71,6 @@ public struct VoiceOverlay: Sendable, Hashable {
             return Row(heard: item.heard, said: item.said, player: item.player, candidates: candidates, value: item.strokes, problem: item.problem)
         }
         deadline = nil
-        rowsSeen = min(shown, rows.count)
         deadline = countdown(from: now)
     }
 

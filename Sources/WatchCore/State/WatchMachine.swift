@@ -247,11 +247,8 @@ public enum WatchMachine {
                 let first = min(max(0, overlay.firstRow - detents.signum() * min(abs(detents), overlay.rows.count)), overlay.rows.count - shown)
                 guard shown < overlay.rows.count, first != overlay.firstRow else { return [] }
                 overlay.firstRow = first
-                // Looking at the rest is looking: the 1.5 s start again, as after a correction
-                // (or for the first time, once the last row has been seen).
-                let wasUnseen = overlay.unseenRows
-                overlay.rowsSeen = max(overlay.rowsSeen, first + shown)
-                if overlay.deadline != nil || wasUnseen { overlay.deadline = overlay.countdown(from: env.now) }
+                // Looking at the rest is looking: the 1.5 s start again, as after a correction.
+                if overlay.deadline != nil { overlay.deadline = env.now.addingTimeInterval(VoiceOverlay.autoCommitAfter) }
                 state.screen = .voice(overlay)
                 return pulse(&state, .tick, value: nil, env)
             }
@@ -329,9 +326,8 @@ public enum WatchMachine {
         let hole = scoringHole(state)
         let par = round.par(ofHole: hole) ?? 3
         let players = round.standings.map { Player(id: $0.playerID, name: $0.name) }
-        let parse = VoiceTranscriptParser.parse(transcript, players: players, par: par)
-        var overlay = VoiceOverlay(transcript: transcript, hole: hole, par: par, parse: parse,
-                                   shown: WatchLayout.voiceRowsShown(of: parse.items.count, size: env.size, textSize: state.textSize), now: env.now)
+        var overlay = VoiceOverlay(transcript: transcript, hole: hole, par: par,
+                                   parse: VoiceTranscriptParser.parse(transcript, players: players, par: par), now: env.now)
         for index in overlay.rows.indices {
             guard let player = overlay.rows[index].player, let existing = existingScore(state, playerID: player.id, hole: hole) else { continue }
             overlay.rows[index].existingStrokes = existing.strokes
@@ -356,8 +352,7 @@ public enum WatchMachine {
             return "\(row.heard.isEmpty ? row.said : row.heard), not a player in this round."
         }
         let closing = overlay.deadline != nil ? ["Auto-saving in 1.5 seconds. Tap any score to correct."]
-            : overlay.canSave && overlay.unsureNames ? ["Tap each unsure name to choose who; nothing saves by itself until then. Save saves the others."]
-            : overlay.canSave ? ["More scores below: turn the crown to see them all; nothing saves by itself until then. Save saves them all."]
+            : overlay.canSave ? ["Tap each unsure name to choose who; nothing saves by itself until then. Save saves the others."]
             : ["Nothing to save yet. Tap a score to correct it."]
         return pulse(&state, .notification, value: nil, env)
             + [.announce((["Voice scores confirmed."] + spoken + closing).joined(separator: " "))]
