@@ -333,7 +333,7 @@ extension Hub {
             // (or a resolution) already replaced would be acked and then hold a stale claim.
             // Name the score that counts now instead.
             if let replaced = history.first(where: { $0.id == target }),
-               ScoreRule.withdraws(event, replaced), history.contains(where: { ScoreRule.withdraws($0, replaced) }),
+               ScoreRule.retires(event, replaced), history.contains(where: { ScoreRule.retires($0, replaced) }),
                let current = before?.counted {
                 throw HubError.score(.supersedesReplacedScore(target, current: current.id))
             }

@@ -47,6 +47,16 @@ struct ConflictDetectorTests {
         #expect(reversed[0].discrepancy)
     }
 
+    @Test("Case 2 holds whatever the device: one device's two unlinked scores for a hole disagree, a discrepancy, as the seed's mechanical rule says (only a link makes a correction)")
+    func caseTwoFromOneDevice() {
+        let first = ScoreEvent.fixture(player: .jake, hole: 2, strokes: 5, deviceID: "watch", source: .crown)
+        let again = ScoreEvent.fixture(player: .jake, hole: 2, strokes: 3, deviceID: "watch", source: .crown)
+        #expect(ConflictDetector.classify(again, against: [first]) == .discrepancy)
+        #expect(ConflictDetector.openDiscrepancies(in: [first, again]).map(\.candidateStrokes) == [[5, 3]])
+        let linked = ScoreEvent.fixture(player: .jake, hole: 2, strokes: 3, supersedes: first, deviceID: "watch", source: .crown)
+        #expect(ConflictDetector.classify(linked, against: [first]) == .correction)
+    }
+
     @Test("Case 3: superseding an event from the same device is a correction, not a conflict")
     func sameDeviceCorrection() {
         let original = ScoreEvent.fixture(player: .jake, hole: 2, strokes: 5, deviceID: "phone")
@@ -56,25 +66,6 @@ struct ConflictDetectorTests {
         let standings = StandingsEngine.standings(events: [original, fix], holes: holes, players: [.jake])
         #expect(standings[0].totalStrokes == 3)
         #expect(standings[0].discrepancy == false)
-    }
-
-    @Test("A device's later score for the same hole replaces its earlier one even unnamed: one claim per device, so a device never disputes itself and cannot pile up claims")
-    func latestWordPerDevice() {
-        let first = ScoreEvent.fixture(player: .jake, hole: 2, strokes: 5, deviceID: "watch", source: .crown)
-        let again = ScoreEvent.fixture(player: .jake, hole: 2, strokes: 3, deviceID: "watch", source: .crown)
-        #expect(ConflictDetector.classify(again, against: [first]) == .correction)
-        #expect(ConflictDetector.openDiscrepancies(in: [first, again]) == [])
-        #expect(StandingsEngine.standings(events: [first, again], holes: holes, players: [.jake])[0].totalStrokes == 3)
-        // Another device's score stays in play beside the watch's latest: one claim each.
-        let phone = ScoreEvent.fixture(player: .jake, hole: 2, strokes: 4, deviceID: "phone")
-        var log = [phone, first, again]
-        for strokes in [6, 7, 3, 8] { log.append(.fixture(player: .jake, hole: 2, strokes: strokes, deviceID: "watch", source: .crown)) }
-        let open = ConflictDetector.openDiscrepancies(in: log)
-        #expect(open.map { $0.events.map(\.strokes) } == [[4, 8]], "the phone's 4 counts; the watch's latest, 8, disputes it")
-        // The same strokes again from the same device: the same fact, no change.
-        let same = ScoreEvent.fixture(player: .jake, hole: 2, strokes: 8, deviceID: "watch", source: .crown)
-        #expect(ConflictDetector.classify(same, against: log) == .discrepancy, "still disputed by the phone's 4")
-        #expect(ConflictDetector.classify(same, against: [first, again].map { $0 } + [.fixture(player: .jake, hole: 2, strokes: 8, deviceID: "watch", source: .crown)]) == .silentMerge)
     }
 
     @Test("Case 4: superseding an event from another device is a discrepancy")

@@ -48,12 +48,10 @@ public enum ConflictDetector {
     public static func classify(_ event: ScoreEvent, before: ScoreState?, after: ScoreState, history: [ScoreEvent]) -> ScoreClassification {
         if event.source == .resolution { return .resolution }
         if after.isDisputed { return .discrepancy }
-        guard let before, before.counted != nil else { return .newScore }
+        guard before?.counted != nil else { return .newScore }
         if let target = event.supersedesEventID, history.contains(where: { $0.id == target && $0.deviceID == event.deviceID }) {
             return .correction
         }
-        // The device's own claim replaced with other strokes, named or not: a correction.
-        if let own = before.own(by: event.deviceID), own.strokes != event.strokes { return .correction }
         return .silentMerge
     }
 

@@ -115,12 +115,11 @@ public struct KeyHistory: Sendable {
     mutating func append(_ event: ScoreEvent) {
         if event.source == .resolution {
             inPlay = []  // settles everything before it
-        } else {
-            // Its device's earlier claim is replaced by it, named or not.
-            inPlay.removeAll { $0.deviceID == event.deviceID || ScoreRule.withdraws(event, $0) }
+        } else if event.supersedesEventID != nil {
+            inPlay.removeAll { ScoreRule.retires(event, $0) }
         }
-        let retired = ScoreRule.withdraws(event, event)
-            || (named.contains(event.id) && events.contains { ScoreRule.withdraws($0, event) })
+        let retired = ScoreRule.retires(event, event)
+            || (named.contains(event.id) && events.contains { ScoreRule.retires($0, event) })
         events.append(event)
         if let target = event.supersedesEventID { named.insert(target) }
         if !retired { inPlay.append(event) }

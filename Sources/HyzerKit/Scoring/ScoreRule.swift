@@ -16,26 +16,21 @@ public struct ScoreKey: Sendable, Hashable, Codable {
 /// event by event (`KeyHistory`), and property tests hold the two equal.
 ///
 /// - A score is **in play** unless a later resolution settled it (a resolution settles everything
-///   before it in the log), a later score from the same device replaced it (a device's latest
-///   word is its claim: one per device, whether or not it named the one before), or an event
-///   withdraws it: one that names it (`supersedesEventID`) and is a resolution or comes from the
-///   same device. Another device naming a score disputes it (the seeds' case 4); only its own
-///   device or a resolution can take it back.
+///   before it in the log) or an event retires it: one that names it (`supersedesEventID`) and
+///   is a resolution or comes from the same device. Another device naming a score disputes it
+///   (the seeds' case 4); only its own device or a resolution can take it back.
 /// - The first score in play, in log order, **counts**.
 /// - Whenever the scores in play disagree, a **discrepancy** is open, listing all of them.
 public enum ScoreRule {
-    /// Whether `later`, naming `earlier`, takes it out of play wherever the two are in the log.
-    public static func withdraws(_ later: ScoreEvent, _ earlier: ScoreEvent) -> Bool {
+    /// Whether `later` takes `earlier` out of play.
+    public static func retires(_ later: ScoreEvent, _ earlier: ScoreEvent) -> Bool {
         later.supersedesEventID == earlier.id && (later.source == .resolution || later.deviceID == earlier.deviceID)
     }
 
     /// The scores in play of one {player, hole}, in log order.
     public static func inPlay(ofHistory history: [ScoreEvent]) -> [ScoreEvent] {
         let settled = history.lastIndex { $0.source == .resolution } ?? 0
-        return history.indices[settled...].filter { index in
-            let event = history[index]
-            return !history.contains { withdraws($0, event) } && !history[(index + 1)...].contains { $0.deviceID == event.deviceID }
-        }.map { history[$0] }
+        return history[settled...].filter { event in !history.contains { retires($0, event) } }
     }
 
     /// What the rule says of one {player, hole}, given its history in log order.
