@@ -41,17 +41,14 @@ public enum HubText {
 
     /// The phone's history, newest first, a line each: "2026-11-28  Maple Hill (18 holes, 16
     /// players): Missy Gannon and Paige Pierce tied first at -6; you (Jake) finished tied 4th at
-    /// -3" (the page's words; "you (Jake) won at -6" when the owner won), dated the day the round
-    /// was started in this machine's time zone.
+    /// -3" (the page's words), dated the day the round was started in this machine's time zone.
     public static func history(_ rounds: [FinishedRound], timeZone: TimeZone = .current) -> String {
         guard !rounds.isEmpty else { return "No finished rounds yet." }
         return rounds.map { finished in
             let round = finished.round, date = day(finished.createdAt, timeZone)
             let leaders = round.standings.filter { $0.position == 1 }
-            // The phone's owner among them is "you" there too: "you (Bob) won at -3".
-            let names = leaders.map { $0.playerID == finished.you ? "you (\($0.name))" : $0.name }
             let won = leaders.first.map { leader in
-                (leaders.count == 1 ? "\(names[0]) won" : "\(ListText.joined(names)) tied first")
+                (leaders.count == 1 ? "\(leader.name) won" : "\(ListText.joined(leaders.map(\.name))) tied first")
                     + " at \(ScoreFormat.relativeToPar(leader.scoreRelativeToPar))"
             } ?? "no scores"
             let you = round.standings.first { $0.playerID == finished.you && $0.position != nil && $0.position != 1 }.map {
@@ -59,10 +56,7 @@ public enum HubText {
             } ?? ""
             let disputed = round.standings.filter(\.discrepancy).count
             let open = disputed == 0 ? "" : " (\(disputed == 1 ? "a discrepancy" : "\(disputed) players' discrepancies") open: hyzer-hub discrepancies)"
-            // Finished early (--force) says so: a win after one hole of 18 is not a win of 18.
-            let played = round.standings.map(\.holesPlayed).max() ?? 0
-            let holes = played < round.holeCount ? "\(round.holeCount) holes, ended after \(played)" : "\(round.holeCount) holes"
-            return "\(date)  \(round.courseName) (\(holes), \(round.standings.count) players): \(won)\(you)\(open)"
+            return "\(date)  \(round.courseName) (\(round.holeCount) holes, \(round.standings.count) players): \(won)\(you)\(open)"
         }.joined(separator: "\n")
     }
 
