@@ -7,8 +7,7 @@ public enum Announcements {
     /// score changed. Other devices' discrepancies are not said: the spec alerts only the
     /// organizer (on the phone); a wearer sees the row's quiet badge come and go, and a dispute
     /// this watch's own score opened is said by its ack. Nil when nothing a wearer hears changed.
-    /// `you`: the wearer, said as "You move up to first" on their own watch.
-    public static func standingsChange(from old: RoundSnapshot, to new: RoundSnapshot, you: PlayerID? = nil) -> String? {
+    public static func standingsChange(from old: RoundSnapshot, to new: RoundSnapshot) -> String? {
         let before = Dictionary(old.standings.map { ($0.playerID, $0) }, uniquingKeysWith: { a, _ in a })
         var said: [String] = []
         if new.currentHole != old.currentHole { said.append("Hole \(new.currentHole).") }
@@ -19,15 +18,12 @@ public enum Announcements {
             }
             let place = standing.position.map { (standing.tied ? "tied " : "") + ScoreFormat.spokenOrdinal($0) }
             let score = ScoreFormat.spokenRelativeToPar(standing.scoreRelativeToPar)
-            let isYou = standing.playerID == you
-            let name = isYou ? "You" : standing.name
             if standing.position != was.position || standing.tied != was.tied, let place {
                 let wasBetter = (was.position ?? Int.max) < (standing.position ?? Int.max)
-                let verb = was.position == nil ? (isYou ? "are" : "is") : wasBetter ? (isYou ? "drop to" : "drops to")
-                    : standing.position == was.position ? (isYou ? "are now" : "is now") : (isYou ? "move up to" : "moves up to")
-                said.append("\(name) \(verb) \(place), \(score).")
+                let verb = was.position == nil ? "is" : wasBetter ? "drops to" : standing.position == was.position ? "is now" : "moves up to"
+                said.append("\(standing.name) \(verb) \(place), \(score).")
             } else if standing.scoreRelativeToPar != was.scoreRelativeToPar || standing.holesPlayed != was.holesPlayed {
-                said.append("\(name), \(score).")
+                said.append("\(standing.name), \(score).")
             }
         }
         return said.isEmpty ? nil : said.joined(separator: " ")

@@ -604,7 +604,7 @@ public enum WatchMachine {
                 let before = state.finishedRound
                 state.finishedRound = final
                 // Said as a change in play is ("Final standings changed. Jake, first, …"), once on screen.
-                if let before, before.id == final.id, before != final, let said = Announcements.standingsChange(from: before, to: final, you: state.wearerID) {
+                if let before, before.id == final.id, before != final, let said = Announcements.standingsChange(from: before, to: final) {
                     finalChanged = [.announce("Final standings changed. " + said)]
                 }
             }
@@ -649,7 +649,7 @@ public enum WatchMachine {
         if !StandingsChange.positionChanges(from: news.from.standings, to: new.standings).isEmpty {
             effects += pulse(&state, .notification, value: nil, env)
         }
-        if let said = Announcements.standingsChange(from: news.from, to: new, you: state.wearerID) { effects.append(.announce(said)) }
+        if let said = Announcements.standingsChange(from: news.from, to: new) { effects.append(.announce(said)) }
         return effects
     }
 
