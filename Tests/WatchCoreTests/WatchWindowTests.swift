@@ -114,13 +114,13 @@ struct WatchWindowTests {
         return result.map { $0.stdout.split(separator: "\n").filter { $0.hasPrefix("#") || $0.hasPrefix("Thread") }.joined(separator: "\n") } ?? "(gdb failed)"
     }
 
-    /// Whether the watch's script has passed line `line` (it logs each line as it starts it).
     /// Where the centre of `frame` (face pixels, as the dump has it) is in the window, for xdotool.
     static func windowPoint(_ frame: Rect, _ dump: AccessibilityDump) -> (String, String) {
         let center = frame.center
         return ("\(Int(dump.window.display.x + center.x * dump.window.faceScale))", "\(Int(dump.window.display.y + center.y * dump.window.faceScale))")
     }
 
+    /// Whether the watch's script has passed line `line` (it logs each line as it starts it).
     static func passed(_ line: Int, _ watch: RunningProcess) async -> Bool {
         _ = await eventually(timeout: .seconds(30)) { watch.stderr.contains("line \(line + 1):") || !watch.isRunning }
         return watch.stderr.contains("line \(line + 1):")

@@ -282,20 +282,20 @@ public enum WatchLayout {
         return measurer.truncate(short, font: font, toFit: width)
     }
 
-    /// Who won the finished round: "Jake won, -2", "Jake & Mike tied, -1"; nil if nobody scored.
-    static func winnerLine(_ round: RoundSnapshot) -> String? {
+    /// Who won the finished round: "Jake won, -2", "Jake & Mike tied, -1"; `spoken`, as VoiceOver
+    /// says it: "Jake won at minus two", "Jake and Mike tied at minus one"; nil if nobody scored.
+    static func winnerLine(_ round: RoundSnapshot, spoken: Bool = false) -> String? {
         let leaders = round.standings.filter { $0.position == 1 }
         guard let first = leaders.first else { return nil }
-        let who = leaders.count == 1 ? "\(first.name) won" : leaders.map(\.name).joined(separator: " & ") + " tied"
-        return "\(who), \(ScoreFormat.relativeToPar(first.scoreRelativeToPar))"
+        let names = leaders.map(\.name)
+        let who = leaders.count == 1 ? "\(first.name) won" : (spoken ? ListText.joined(names) : names.joined(separator: " & ")) + " tied"
+        return spoken ? "\(who) at \(ScoreFormat.spokenRelativeToPar(first.scoreRelativeToPar))"
+            : "\(who), \(ScoreFormat.relativeToPar(first.scoreRelativeToPar))"
     }
 
-    /// `winnerLine` as VoiceOver says it: "Jake won at minus two", "Jake and Mike tied at minus one".
-    static func spokenWinnerLine(_ round: RoundSnapshot) -> String? {
-        let leaders = round.standings.filter { $0.position == 1 }
-        guard let first = leaders.first else { return nil }
-        let who = leaders.count == 1 ? "\(first.name) won" : ListText.joined(leaders.map(\.name)) + " tied"
-        return "\(who) at \(ScoreFormat.spokenRelativeToPar(first.scoreRelativeToPar))"
+    /// The wearer's place as VoiceOver says it: "You finished tied third".
+    static func spokenFinish(_ own: Standing) -> String {
+        "You finished \(own.tied ? "tied " : "")\(ScoreFormat.spokenOrdinal(own.position ?? 0))"
     }
 
     /// "First, Jake", "Tied second, Amy", "Zed": how VoiceOver names a leaderboard row.
@@ -817,12 +817,11 @@ private struct Face {
             // The wearer's own result first (as the final screen's footer says it, and after a
             // relaunch, when only this screen shows the round), then who won.
             if let (result, own) = wearerResult(finished) {
-                let place = "\(own.tied ? "tied " : "")\(ScoreFormat.spokenOrdinal(own.position ?? 0))"
                 blocks.append(MessageBlock(text: result, font: caption, color: HyzerColor.textPrimary,
-                                           spoken: "You finished \(place), \(ScoreFormat.spokenRelativeToPar(own.scoreRelativeToPar))"))
+                                           spoken: "\(WatchLayout.spokenFinish(own)), \(ScoreFormat.spokenRelativeToPar(own.scoreRelativeToPar))"))
             }
             if let winners = WatchLayout.winnerLine(finished) {
-                blocks.append(MessageBlock(text: winners, font: caption, color: HyzerColor.textPrimary, spoken: WatchLayout.spokenWinnerLine(finished)))
+                blocks.append(MessageBlock(text: winners, font: caption, color: HyzerColor.textPrimary, spoken: WatchLayout.winnerLine(finished, spoken: true)))
             }
         }
         message(blocks, into: &list)
@@ -1142,7 +1141,7 @@ private struct Face {
             let text = measurer.width(withStrokes, caption) <= frame.width ? withStrokes : result
             list.commands.append(.text(measurer.truncate(text, font: caption, toFit: frame.width), frame: frame, font: caption,
                                        color: HyzerColor.textPrimary, alignment: .center))
-            list.addElement(AccessibilityElement(.status, label: "You finished \(own.tied ? "tied " : "")\(ScoreFormat.spokenOrdinal(own.position ?? 0))",
+            list.addElement(AccessibilityElement(.status, label: WatchLayout.spokenFinish(own),
                                                  value: ScoreFormat.spokenRelativeToPar(own.scoreRelativeToPar), frame: frame))
         }
         if let banner {
