@@ -474,6 +474,10 @@ public final class CloudSync: Service, Sendable {
         // Per round, the highest number the cloud gave this pass's uploads.
         var uploadedThrough: [UUID: Int64] = [:]
         while !work.eventsToUpload.isEmpty {
+            // The events after these are read while these go up: the phone's disk and the cloud
+            // work at once (the read was a fifth of a catch-up's upload).
+            let through = work.lastEventRow
+            async let following = blocking { try hub.cloudWork(after: through) }
             // Round by round, each round's events in this phone's order.
             var byRound: [(UUID, [ScoreEvent])] = []
             for event in work.eventsToUpload {
@@ -489,7 +493,7 @@ public final class CloudSync: Service, Sendable {
                     try await blocking { try hub.recordRefused(event.id, reason: reason) }
                 }
             }
-            work = try await blocking { try hub.cloudWork() }
+            work = try await following
         }
         for roundID in work.completionsToUpload {
             do {

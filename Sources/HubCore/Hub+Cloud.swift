@@ -73,8 +73,9 @@ extension Hub {
     public static let eventsPerUpload = 1000
 
     /// Everything waiting for the cloud, oldest first (at most `eventLimit` events), with the
-    /// configuration and cursors it goes with: one read.
-    public func cloudWork(eventLimit: Int = eventsPerUpload) throws -> CloudWork {
+    /// configuration and cursors it goes with: one read. `after`: only the events past that row of
+    /// the log (those after a batch still on its way up: `CloudWork.lastEventRow`).
+    public func cloudWork(eventLimit: Int = eventsPerUpload, after afterRow: Int64? = nil) throws -> CloudWork {
         try database.read { store in
             var work = CloudWork(configuration: try store.cloudConfiguration(), roundInPlay: try store.roundInPlayHeader() != nil)
             let shared = try store.sharedRounds()
@@ -87,13 +88,17 @@ extension Hub {
                     if record.uploadedStatus == RoundStatus.completed.rawValue { work.settled.insert(id) } else { work.completionsToUpload.append(id) }
                 }
             }
-            let waiting = try store.eventsWaitingToUpload(after: queueStart(for: shared), limit: eventLimit)
+            let waiting = try store.eventsWaitingToUpload(after: afterRow ?? queueStart(for: shared), limit: eventLimit)
             work.eventsToUpload = waiting.map(\.event)
-            // Nothing waits below the first event found, nor (none found) below the log's end.
-            if let first = waiting.first {
-                keepQueueStart(first.row - 1, for: shared)
-            } else if eventLimit > 0 {
-                keepQueueStart(try store.lastRow(), for: shared)
+            work.lastEventRow = waiting.last?.row
+            // Nothing waits below the first event found, nor (none found) below the log's end. A
+            // read past a batch on its way up leaves the start where it is: that batch may fail.
+            if afterRow == nil {
+                if let first = waiting.first {
+                    keepQueueStart(first.row - 1, for: shared)
+                } else if eventLimit > 0 {
+                    keepQueueStart(try store.lastRow(), for: shared)
+                }
             }
             return work
         }

@@ -216,7 +216,7 @@ struct CloudBench {
         }
         return [
             figure("catch-up: \(eventCount.formatted()) events scored offline, uploaded in one pass", uploads.p50,
-                   note: "1,000 per call of hyzer.upload_events, each checked and numbered by the server under its round's row lock; includes reading the queue and recording each acknowledgement; \(which)"),
+                   note: "1,000 per call of hyzer.upload_events, each checked and numbered by the server under its round's row lock; includes reading the queue (the next call's while one is on its way) and recording each acknowledgement; \(which)"),
             figure("catch-up: a phone away for the whole round downloads \(eventCount.formatted()) events", downloads.p50,
                    note: "joins, then 2,000 per read (hyzer.events_after), each batch checked and applied in one SQLite transaction; \(which)"),
         ]

@@ -139,6 +139,39 @@ struct CloudContractTests {
         #expect(stored == "1,2", "each event once, with the number it got first")
     }
 
+    @Test("A catch-up longer than one call goes up whole, once and in this phone's order, though a call fails after the next scores were read")
+    func catchUpAcrossCalls() async throws {
+        let cloud = try await SeveralPhonesTests.makeCloud(phones: ["jake"])
+        let (home, organizer) = try Self.phone(try cloud.url("jake"), player: "Jake")
+        defer { withExtendedLifetime(home) {} }
+        let round = try organizer.startRound(course: "Maple Hill", players: ["Jake", "Sarah", "Mike", "Ana", "Lee", "Kim"])
+        // 6 players × 18 holes, each scored and then corrected again and again: 2,100 scores
+        // (three calls of the upload), under the phone's quota of 20 × 18 × 6.
+        var previous: [Int: UUID] = [:]
+        let events = try (0..<2_100).map { index in
+            let slot = index % 108, player = round.players[slot % 6]
+            let event = try ScoreEvent(roundID: round.id, playerID: player.id, hole: slot / 6 + 1, strokes: 2 + index % 4,
+                                       supersedesEventID: previous[slot], reportedByPlayerID: player.id, deviceID: "phone",
+                                       source: .tap, createdAt: Date())
+            previous[slot] = event.id
+            return event
+        }
+        _ = try organizer.append(batch: events)
+        // The phone holds the round as shared; the cloud does not (restored from an older backup):
+        // the first call fails, while the next call's scores are being read.
+        let shared = try #require(try organizer.cloudWork().roundsToUpload.first)
+        let role = try await Self.withConnection(try cloud.url("jake")) { $0.role }
+        try organizer.recordRoundUploaded(round.id, organizer: role)
+        await #expect(throws: CloudError.self) { try await Self.sync(organizer) }
+        #expect(try organizer.cloudSummary().eventsWaiting == 2_100, "nothing is marked uploaded")
+        _ = try await Self.withConnection(try cloud.url("jake")) { try await $0.share(shared) }
+        #expect(try await Self.sync(organizer).uploaded == 2_100)
+        #expect(try organizer.cloudSummary().eventsWaiting == 0)
+        #expect(try organizer.cloudSummary().refused.isEmpty)
+        let stored = try await SeveralPhonesTests.psql(cloud.adminURL, "SELECT string_agg(id::text, ',' ORDER BY round_seq) FROM hyzer.score_event")
+        #expect(stored == events.map { $0.id.uuidString.lowercased() }.joined(separator: ","), "each score once, numbered in this phone's order")
+    }
+
     @Test("A pass that uploads still takes what another phone uploaded just before it; after catching up with its own upload it reads nothing back")
     func uploadThenDownload() async throws {
         let (_, homes, phones) = try await Self.roundOnPhones(["Jake", "Sarah"])

@@ -157,6 +157,8 @@ public struct CloudWork: Sendable {
     public var completionsToUpload: [UUID] = []
     /// Events waiting to upload, in this phone's order (a correction after what it corrects).
     public var eventsToUpload: [ScoreEvent] = []
+    /// The log's row of the last of them (the next read of the queue starts after it).
+    public var lastEventRow: Int64?
     /// Every shared round with how far this phone has downloaded it.
     public var cursors: [UUID: Int64] = [:]
     /// Shared rounds finished here whose completion the cloud holds: only a late upload (a score
