@@ -218,14 +218,16 @@ public final class Hub: Sendable {
     /// With a cloud set, the round is shared with this phone as its organizer; `anyPlayerResolves`
     /// lets every player's phone resolve its discrepancies (a shared round's option).
     /// `owner`: whose phone this is (a player of the round): this phone's scores are reported by
-    /// them, in this round and later ones (`defaultReporter`).
+    /// them, in this round and later ones (`defaultReporter`). `adding`: a course this phone lacks,
+    /// added in the same transaction (a replay's): a round that cannot start leaves no course behind.
     @discardableResult
     public func startRound(course courseName: String, players: [String], guests: [String] = [], anyPlayerResolves: Bool = false,
-                           owner: String? = nil) throws -> Round {
+                           owner: String? = nil, adding newCourse: Course? = nil) throws -> Round {
         let round = try database.write { store -> Round in
             let cloud = try store.cloudConfiguration()
             if anyPlayerResolves, cloud == nil { throw HubError.cloudNotConfigured(option: "--any-player-resolves") }
             if let inPlay = try store.roundInPlay() { throw HubError.roundAlreadyInPlay(course: inPlay.courseName) }
+            if let newCourse { try Self.insert(newCourse, into: store) }
             guard let (courseID, course) = try store.course(named: courseName) else {
                 throw HubError.unknownCourse(courseName, available: try store.courses().map(\.name))
             }

@@ -43,30 +43,28 @@ struct ReplayCommand: ParsableCommand {
         if plan { return try printPlan(recorded) }
 
         let hub = try root.openHub()
-        // Checked before the course is added: a replay that cannot start leaves nothing behind.
-        if let inPlay = try hub.roundInPlay() { throw HubError.roundAlreadyInPlay(course: inPlay.courseName) }
         let course = try Course(name: recorded.course, holes: recorded.holes)
-        if let existing = try hub.courses().first(where: { $0.name.lowercased() == course.name.lowercased() }) {
-            guard existing.holes == course.holes else {
-                throw CommandMessage("This phone has a course named \"\(existing.name)\" with other holes than the recording's; rename one of them (the recording's \"course\").")
-            }
-        } else {
-            try hub.addCourse(course)
+        let existing = try hub.courses().first(where: { $0.name.lowercased() == course.name.lowercased() })
+        if let existing, existing.holes != course.holes {
+            throw CommandMessage("This phone has a course named \"\(existing.name)\" with other holes than the recording's; rename one of them (the recording's \"course\").")
         }
-        let round = try hub.startRound(course: course.name, players: [], guests: recorded.players.map(\.name))
-        print(HubText.roundStarted(round))
-        if let source = recorded.source { print("Replaying \([recorded.event, recorded.round.map { "round \($0)" }].compactMap { $0 }.joined(separator: ", ")) (\(source)).") }
+        // The course is added with the round, or not at all: a replay that cannot start leaves nothing behind.
+        let round = try hub.startRound(course: course.name, players: [], guests: recorded.players.map(\.name), adding: existing == nil ? course : nil)
+        // Each line written at once (print buffers when stdout is a pipe): someone watching sees
+        // each score land, after the lines that say what is replayed.
+        func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
+        say(HubText.roundStarted(round))
+        if let source = recorded.source { say("Replaying \([recorded.event, recorded.round.map { "round \($0)" }].compactMap { $0 }.joined(separator: ", ")) (\(source)).") }
         let interval = holeMinutes * 60 / Double(recorded.players.count) / speed
         for (index, play) in recorded.plays.enumerated() {
             if index > 0, interval > 0 { Thread.sleep(forTimeInterval: interval) }
             try hub.score(player: play.player, strokes: play.strokes, hole: play.hole)
             let par = recorded.pars[play.hole - 1]
-            // Written at once (print buffers when stdout is a pipe): someone watching sees each score land.
-            FileHandle.standardOutput.write(Data("hole \(play.hole) · \(play.player) \(play.strokes) (\(ScoreFormat.spokenHoleRelative(play.strokes - par)))\n".utf8))
+            say("hole \(play.hole) · \(play.player) \(play.strokes) (\(ScoreFormat.spokenHoleRelative(play.strokes - par)))")
         }
-        guard !noFinish else { return print("All \(recorded.plays.count) scores entered; the round stays in play (--no-finish).") }
+        guard !noFinish else { return say("All \(recorded.plays.count) scores entered; the round stays in play (--no-finish).") }
         let finished = try hub.finishRound()
-        print(HubText.finalStandings(of: finished.round, events: try hub.eventLog().events))
+        say(HubText.finalStandings(of: finished.round, events: try hub.eventLog().events))
     }
 
     /// For each wearer (and a watch without one, which shows the leader), the transfers each

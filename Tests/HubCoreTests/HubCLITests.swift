@@ -462,5 +462,30 @@ extension HubCLITests {
         #expect(try await home.hub("course", "list").stdout.contains("Tiny") == false)
         let plan = try await home.hub("replay", good.path, "--plan")
         #expect(plan.status == 0 && plan.stdout.contains("Bo") && plan.stdout.contains("every-change"), "\(plan.stdout)")
+        let fraction = home.url.appendingPathComponent("fraction.json")
+        try #"{"course": "Tiny", "pars": [3, 3], "players": [{"name": "Bo", "strokes": [3, 3.5]}]}"#.write(to: fraction, atomically: true, encoding: .utf8)
+        let half = try await home.hub("replay", fraction.path)
+        #expect(half.status != 0 && half.stderr.contains("players[0].strokes[1] is 3.5; strokes are whole numbers"), "\(half.stderr)")
+    }
+
+    @Test("A replay refused for a player's name leaves no course behind: the corrected file plays on the same course")
+    func replayRefusedLeavesNoCourse() async throws {
+        let home = try TemporaryHome()
+        let file = home.url.appendingPathComponent("round.json")
+        func write(_ names: [String], pars: [Int]) throws {
+            let players = names.map { #"{"name": "\#($0)", "strokes": [3, 3]}"# }.joined(separator: ", ")
+            try #"{"course": "Edge Nine", "pars": \#(pars), "players": [\#(players)]}"#.write(to: file, atomically: true, encoding: .utf8)
+        }
+        try write(["Sean O'Brien", "Sean O\u{2019}Brien"], pars: [3, 3])
+        let alike = try await home.hub("replay", file.path)
+        #expect(alike.status != 0 && alike.stderr.contains("reads like Sean O'Brien"), "\(alike.stderr)")
+        try write([String(repeating: "A", count: 65)], pars: [3, 3])
+        #expect(try await home.hub("replay", file.path).status != 0)
+        #expect(try await home.hub("course", "list").stdout.contains("Edge Nine") == false, "a refused replay added its course")
+        try write(["Sean O'Brien", "Ann"], pars: [3, 4])
+        let played = try await home.hub("replay", file.path, "--hole-minutes", "0")
+        #expect(played.status == 0, "\(played.stderr)")
+        // Written in order to a pipe: what is replayed first, then each score, then the result.
+        #expect(played.stdout.hasPrefix("Started a round on Edge Nine (2 holes)"), "\(played.stdout)")
     }
 }

@@ -221,4 +221,16 @@ struct NameTextTests {
         #expect(alike.status == 1 && alike.stderr.contains("reads like the player \"Holyn Handley\""), "\(alike.stderr)")
         #expect(try await home.hub("round", "start", "--course", "Maple Hill", "--player", "holyn handley").status == 0)
     }
+
+    @Test("Two players whose names differ only by accents or the apostrophe's shape are refused: a voice line could never tell them apart")
+    func lookAlikeAccentsAndApostrophes() async throws {
+        let home = try TemporaryHome()
+        for (names, alike) in [(["José Núñez", "Jose Nunez"], "\"Jose Nunez\" reads like the player \"José Núñez\""),
+                               (["Sean O'Brien", "Sean O\u{2019}Brien"], "reads like the player \"Sean O'Brien\""),
+                               (["Anne-Marie Lee", "Anne\u{2013}Marie Lee"], "reads like the player \"Anne-Marie Lee\"")] {
+            let refused = try await home.hub("round", "start", "--course", "Maple Hill", "--guest", names[0], names[1])
+            #expect(refused.status == 1 && refused.stderr.contains(alike), "\(names): \(refused.stderr)")
+        }
+        #expect(try await home.hub("round", "start", "--course", "Maple Hill", "--guest", "Sean O'Brien", "Sean O'Bryan").status == 0)
+    }
 }

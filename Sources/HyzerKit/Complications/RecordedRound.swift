@@ -30,12 +30,31 @@ public struct RecordedRound: Sendable, Hashable, Codable {
         do {
             round = try HyzerJSON.decoder().decode(RecordedRound.self, from: data)
         } catch let error as DecodingError {
-            throw RecordedRoundError(path: path, problem: HyzerJSON.explain(error))
+            throw RecordedRoundError(path: path, problem: fractionalNumber(in: data) ?? HyzerJSON.explain(error))
         } catch {
             throw RecordedRoundError(path: path, problem: "\(error)")
         }
         if let problem = round.problem { throw RecordedRoundError(path: path, problem: problem) }
         return round
+    }
+
+    /// Foundation's decoder says "not valid JSON" of valid JSON with a number that is not whole
+    /// where a whole one belongs (`3.5` strokes): the file is read once more to say where.
+    private static func fractionalNumber(in data: Data) -> String? {
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
+        func fractional(_ list: Any?) -> (index: Int, value: Double)? {
+            for (index, item) in ((list as? [Any]) ?? []).enumerated() {
+                if let number = item as? NSNumber, !(item is Bool), number.doubleValue.rounded() != number.doubleValue { return (index, number.doubleValue) }
+            }
+            return nil
+        }
+        if let (index, value) = fractional(object["pars"]) { return "pars[\(index)] is \(value); a par is a whole number" }
+        for (index, card) in ((object["players"] as? [Any]) ?? []).enumerated() {
+            if let (hole, value) = fractional((card as? [String: Any])?["strokes"]) {
+                return "players[\(index)].strokes[\(hole)] is \(value); strokes are whole numbers"
+            }
+        }
+        return nil
     }
 
     /// What makes this round unplayable, if anything.
@@ -45,9 +64,13 @@ public struct RecordedRound: Sendable, Hashable, Codable {
             return "hole \(index + 1) has par \(par); par must be between \(Hole.allowedPar.lowerBound) and \(Hole.allowedPar.upperBound)"
         }
         guard !players.isEmpty else { return "players is empty; a round needs at least one" }
-        var seen: Set<String> = []
+        var seen: [String: String] = [:]
         for card in players {
-            guard seen.insert(card.name.lowercased()).inserted else { return "\(card.name) is listed twice" }
+            if let other = seen[NameText.skeleton(card.name)] {
+                return other.lowercased() == card.name.lowercased() ? "\(card.name) is listed twice"
+                    : "\(card.name) reads like \(other), listed before it; give two players names that read differently"
+            }
+            seen[NameText.skeleton(card.name)] = card.name
             guard card.strokes.count == pars.count else {
                 return "\(card.name) has \(card.strokes.count) scores for \(pars.count) holes; give one a hole"
             }

@@ -78,11 +78,28 @@ public enum NameText {
     }
 
     /// The form two names are compared in: compatibility forms folded (full-width letters,
-    /// ligatures), case ignored, runs of spaces as one. Two names with the same skeleton read
-    /// alike; "Maple Hill" and "ＭＡＰＬＥ  hill" are one name.
+    /// ligatures), case and accents ignored, curly apostrophes and typographic dashes as the
+    /// keyboard's, runs of spaces as one. Two names with the same skeleton read alike (and a
+    /// voice line cannot tell them apart): "Maple Hill" and "ＭＡＰＬＥ  hill" are one name, and
+    /// so are "José Núñez" and "Jose Nunez", "Sean O’Brien" and "Sean O'Brien".
     public static func skeleton(_ name: String) -> String {
-        name.precomposedStringWithCompatibilityMapping.lowercased()
-            .split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+        let folded = name.precomposedStringWithCompatibilityMapping.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+        let plain = String(folded.lowercased().unicodeScalars.map { scalar -> Character in
+            if apostrophes.contains(scalar) { return "'" }
+            if dashes.contains(scalar) { return "-" }
+            return Character(scalar)
+        })
+        return plain.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+    }
+
+    private static let apostrophes: Set<Unicode.Scalar> = ["\u{2018}", "\u{2019}", "\u{201B}", "\u{02BC}", "\u{02B9}", "\u{0060}", "\u{00B4}", "\u{2032}"]
+    private static let dashes: Set<Unicode.Scalar> = ["\u{2010}", "\u{2011}", "\u{2012}", "\u{2013}", "\u{2014}", "\u{2212}"]
+
+    /// The order players with equal scores are listed in (seeds/000, 3.8: alphabetical by name):
+    /// case and accents ignored, so "Émile" comes after "Eagle" and "Çelik" before "García".
+    /// An ASCII name only needs lowercasing (most names; standings are ranked at every score).
+    public static func sortKey(_ name: String) -> String {
+        name.utf8.allSatisfy { $0 < 0x80 } ? name.lowercased() : name.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).lowercased()
     }
 }
 

@@ -45,12 +45,13 @@ public enum StandingsEngine {
         }
 
         // Sort indices on precomputed keys: played first, then relative score, then name.
-        let sortNames = players.map { $0.name.lowercased() }
+        let sortNames = players.map { NameText.sortKey($0.name) }
         let order = players.indices.sorted { l, r in
             let a = tallies[l], b = tallies[r]
             if (a.holes > 0) != (b.holes > 0) { return a.holes > 0 }
             if a.holes > 0, a.strokes - a.par != b.strokes - b.par { return a.strokes - a.par < b.strokes - b.par }
             if sortNames[l] != sortNames[r] { return sortNames[l] < sortNames[r] }
+            if players[l].name.lowercased() != players[r].name.lowercased() { return players[l].name.lowercased() < players[r].name.lowercased() }
             if players[l].name != players[r].name { return players[l].name < players[r].name }
             return players[l].id < players[r].id
         }
