@@ -222,6 +222,16 @@ struct NameTextTests {
         #expect(try await home.hub("round", "start", "--course", "Maple Hill", "--player", "holyn handley").status == 0)
     }
 
+    @Test("The standings table lines up in a terminal when a name is written in wide characters")
+    func tableLinesUpWithWideNames() async throws {
+        let home = try TemporaryHome()
+        #expect(try await home.hub("round", "start", "--course", "Maple Hill", "--guest", "李小龙", "Ann").status == 0)
+        #expect(try await home.hub("score", "李小龙", "3").status == 0)
+        #expect(try await home.hub("score", "Ann", "4").status == 0)
+        let lines = try await home.hub("standings").stdout.split(separator: "\n").dropFirst()
+        #expect(Array(lines) == ["POS  PLAYER  SCORE  THRU  STROKES", "1    李小龙  E      1     3", "2    Ann     +1     1     4"])
+    }
+
     @Test("Two players whose names differ only by accents or the apostrophe's shape are refused: a voice line could never tell them apart")
     func lookAlikeAccentsAndApostrophes() async throws {
         let home = try TemporaryHome()

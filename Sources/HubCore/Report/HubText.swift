@@ -4,7 +4,7 @@ import HyzerKit
 /// The hub's human-readable output. Each function returns the text a command prints.
 public enum HubText {
     public static func courses(_ courses: [Course]) -> String {
-        let width = max(6, courses.map(\.name.count).max() ?? 0)
+        let width = max(6, courses.map { columns($0.name) }.max() ?? 0)
         var lines = ["\(pad("COURSE", width))  HOLES  PAR"]
         for course in courses {
             lines.append("\(pad(course.name, width))  \(pad("\(course.holeCount)", 5))  \(course.totalPar)")
@@ -85,7 +85,7 @@ public enum HubText {
     }
 
     static func table(_ round: RoundSnapshot) -> String {
-        let width = max(6, round.standings.map(\.name.count).max() ?? 0)
+        let width = max(6, round.standings.map { columns($0.name) }.max() ?? 0)
         var lines = [
             // A finished round is on no hole (its first hole not scored by all read "Hole 1 of 18").
             round.status == .completed ? "\(round.courseName) · Final · \(round.holeCount) hole\(round.holeCount == 1 ? "" : "s")"
@@ -185,7 +185,7 @@ public enum HubText {
         guard let round else { return "No rounds yet." }
         guard !events.isEmpty else { return "No scores yet in the round on \(round.courseName)." }
         let names = Dictionary(round.players.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
-        let width = max(6, round.players.map(\.name.count).max() ?? 0)
+        let width = max(6, round.players.map { columns($0.name) }.max() ?? 0)
         var lines = [[pad("#", 4), pad("AT", 24), pad("PLAYER", width), "HOLE", "STROKES", pad("SOURCE", 10), pad("DEVICE", 12), pad("ID", 8), "SUPERSEDES"]
             .joined(separator: "  ")]
         for (index, event) in events.enumerated() {
@@ -216,7 +216,22 @@ public enum HubText {
     }
 
     static func pad(_ text: String, _ width: Int) -> String {
-        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+        let used = columns(text)
+        return used >= width ? text : text + String(repeating: " ", count: width - used)
+    }
+
+    /// The columns `text` takes in a terminal: two for East Asian wide and full-width characters
+    /// and for emoji, one for any other character (accents included), so "李小龙" lines up with "Ann".
+    static func columns(_ text: String) -> Int {
+        text.reduce(0) { width, character in
+            guard let scalar = character.unicodeScalars.first else { return width }
+            let wide: Bool = switch scalar.value {
+            case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
+                 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x20000...0x3FFFD: true
+            default: scalar.properties.isEmojiPresentation
+            }
+            return width + (wide ? 2 : 1)
+        }
     }
 
     /// `text` ending in exactly one full stop.
