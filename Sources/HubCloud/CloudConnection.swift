@@ -23,6 +23,13 @@ public final class CloudConnection: Sendable {
     /// on the close future for the connection's life. (One per call, registered from off the
     /// event loop, woke it for every pass and stayed until the connection closed.)
     private let onClose = NIOLockedValueBox(CloseWaiters())
+    /// When the cloud last answered this connection (a call's reply, or a row of it): a slow link
+    /// that keeps answering is not a silent one (`whileConnected(silence:)`).
+    private let lastHeard = NIOLockedValueBox(ContinuousClock.now)
+
+    private func heard() { lastHeard.withLockedValue { $0 = .now } }
+    /// Why this phone closed the connection itself, said by every call it ends.
+    private let closedBecause = NIOLockedValueBox<String?>(nil)
 
     private struct CloseWaiters {
         var closed = false
@@ -87,10 +94,12 @@ public final class CloudConnection: Sendable {
         try? await connection.close()
     }
 
-    /// Runs `body` until it returns, the connection closes, or `deadline` passes (the connection is
-    /// then closed). A query on a connection that dies can stay pending for good, and structured
-    /// concurrency would wait for it: `body` runs as its own task, abandoned when the connection goes.
-    public func whileConnected<T: Sendable>(deadline: Duration? = nil, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+    /// Runs `body` until it returns, the connection closes, or the cloud has said nothing for
+    /// `silence` since `body` started or last heard from it (the connection is then closed): a
+    /// network gone silent, not a slow one, whose answers keep coming. A query on a connection
+    /// that dies can stay pending for good, and structured concurrency would wait for it: `body`
+    /// runs as its own task, abandoned when the connection goes.
+    public func whileConnected<T: Sendable>(silence: Duration? = nil, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
         let connection = self.connection, onClose = self.onClose
         let pending = NIOLockedValueBox<CheckedContinuation<T, any Error>?>(nil)
         let tasks = NIOLockedValueBox<[Task<Void, Never>]>([])
@@ -106,7 +115,9 @@ public final class CloudConnection: Sendable {
             continuation.resume(with: result)
             return true
         }
-        let lost = { @Sendable in _ = finish(.failure(CloudError.unreachable("The connection to the cloud was lost."))) }
+        let lost = { @Sendable [closedBecause] in
+            _ = finish(.failure(CloudError.unreachable(closedBecause.withLockedValue { $0 } ?? "The connection to the cloud was lost.")))
+        }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
                 pending.withLockedValue { $0 = continuation }
@@ -131,12 +142,26 @@ public final class CloudConnection: Sendable {
                     do { _ = finish(.success(try await body())) } catch { _ = finish(.failure(error)) }
                 }
                 var started = [work]
-                if let deadline {
-                    started.append(Task {
-                        try? await Task.sleep(for: deadline)
-                        guard !Task.isCancelled,
-                              finish(.failure(CloudError.unreachable("The cloud stopped answering (no reply in \(deadline))."))) else { return }
-                        try? await connection.close()
+                if let silence {
+                    started.append(Task { [lastHeard, closedBecause] in
+                        var since = ContinuousClock.now
+                        while true {
+                            try? await Task.sleep(until: since + silence)
+                            guard !Task.isCancelled else { return }
+                            let heard = lastHeard.withLockedValue { $0 }
+                            if heard > since {
+                                since = heard
+                                continue
+                            }
+                            // Closed before the caller hears of it: a call it makes next finds
+                            // the connection given up, and says why.
+                            guard pending.withLockedValue({ $0 != nil }) else { return }
+                            let reason = "The cloud stopped answering (nothing heard in \(silence))."
+                            closedBecause.withLockedValue { $0 = $0 ?? reason }
+                            try? await connection.close()
+                            _ = finish(.failure(CloudError.unreachable(reason)))
+                            return
+                        }
                     })
                 }
                 tasks.withLockedValue { $0 = started }
@@ -196,6 +221,7 @@ public final class CloudConnection: Sendable {
             """, logger: logger).decode(Bool.self) where stopped {
             ended += 1
         }
+        heard()
         return ended
     }
 
@@ -210,6 +236,7 @@ public final class CloudConnection: Sendable {
             SELECT hyzer.share_round(\(round.id), \(round.courseName), \(pars)::integer[], \(round.organizerName), \(round.anyPlayerResolves),
                                      \(created), \(ids)::text[], \(names)::text[])
             """, logger: logger)
+        heard()
     }
 
     /// Records that a round was completed. False when it was already; throws `.refused` when this
@@ -220,6 +247,7 @@ public final class CloudConnection: Sendable {
         for try await value in try await connection.query("SELECT hyzer.complete_round(\(roundID))", logger: logger).decode(Bool.self) {
             changed = value
         }
+        heard()
         return changed
     }
 
@@ -230,6 +258,7 @@ public final class CloudConnection: Sendable {
             SELECT course_name, pars, organizer, organizer_name, any_player_resolves, status, created_at, last_seq, player_ids, player_names
             FROM hyzer.round_info(\(id))
             """, logger: logger)
+        heard()
         for try await (course, pars, organizer, organizerName, anyPlayerResolves, status, createdAt, lastSeq, playerIDs, playerNames) in
             rows.decode((String, [Int], String, String?, Bool, String, String, Int64, [String], [String]).self) {
             return try CloudRound.checked(
@@ -248,6 +277,7 @@ public final class CloudConnection: Sendable {
             """, logger: logger)
         var ids: [UUID] = []
         for try await id in rows.decode(UUID.self) { ids.append(id) }
+        heard()
         var rounds: [CloudRound] = []
         for id in ids {
             do {
@@ -276,6 +306,7 @@ public final class CloudConnection: Sendable {
         let byID = Dictionary(events.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var result = UploadResult()
         for try await (id, seq, code, reason) in rows {
+            heard()
             guard let event = byID[id] else { continue }
             if let seq {
                 result.acknowledged.append(CloudEvent(event: event, cloudSeq: seq))
@@ -297,7 +328,9 @@ public final class CloudConnection: Sendable {
     public func events(roundID: UUID, after cursor: Int64, limit: Int = eventsPerRead) async throws -> [CloudRow] {
         let rows = try await connection.execute(EventsAfter(roundID: roundID, cursor: cursor, limit: limit), logger: logger)
         var result: [CloudRow] = []
+        heard()
         for try await (seq, id, player, hole, strokes, supersedes, reporter, device, source, created, uploadedBy) in rows {
+            heard()
             guard let source = ScoreSource(rawValue: source), let createdAt = HyzerJSON.parseTimestamp(created) else {
                 result.append(.unreadable(cloudSeq: seq, eventID: id, reason: "its source or time cannot be read"))
                 continue
@@ -438,7 +471,8 @@ public enum CloudError: Error, CustomStringConvertible, Sendable {
             default:
                 break
             }
-            let cause = error.underlying.map { plainCause($0) } ?? "\(error.code)"
+            let cause = error.underlying.map { plainCause($0) } ?? (error.code == .serverClosedConnection ? "the server closed the connection"
+                                                                    : error.code == .clientClosedConnection ? "the connection was closed" : "\(error.code)")
             return .unreachable("The cloud at \(place) cannot be reached: \(cause).")
         }
         return .unreachable("The cloud at \(place) cannot be reached: \(plainCause(error)).")

@@ -133,14 +133,24 @@ public final class CloudSync: Service, Sendable {
     /// Notifications are hints anyone may send: when they may wake a pass.
     private let gate = NIOLockedValueBox(HintGate(quiet: quietAfterFruitlessPass, now: .now))
     static let quietAfterFruitlessPass = Duration.milliseconds(100)
+    /// How long the cloud may say nothing before a pass gives the connection up (30 s; tests
+    /// shorten it).
+    private let silence: Duration
+    /// Events per upload call. A call of 1,000 is ~250 KB: over a link slower than ~8 KB/s it is
+    /// not through in the 30 s of silence allowed, and sent again it would fail again for good.
+    /// So a pass lost that way makes the next ones send a quarter as many a call (down to 25),
+    /// and each pass that ends well doubles it back (up to 1,000).
+    private let uploadBatch = NIOLockedValueBox(Hub.eventsPerUpload)
+    static let smallestUploadBatch = 25
 
     /// Follows the hub's cloud configuration: `cloud set` to another URL reconnects there,
     /// `cloud unset` stops syncing until a cloud is set again.
     /// - onStatusChange: told of every change of the sync state (the phone's face shows it).
     public init(hub: Hub, statusFile: URL?, logger: Logger,
-                pollInterval: Duration = .seconds(15), onChange: (@Sendable (StandingsSnapshot?) -> Void)? = nil,
+                pollInterval: Duration = .seconds(15), silence: Duration = .seconds(30), onChange: (@Sendable (StandingsSnapshot?) -> Void)? = nil,
                 onStatusChange: @escaping @Sendable (SyncStatus) -> Void = { _ in }) {
         self.hub = hub
+        self.silence = silence
         self.statusFile = statusFile
         self.logger = logger
         self.pollInterval = pollInterval
@@ -188,7 +198,7 @@ public final class CloudSync: Service, Sendable {
                 let cloud = try await CloudConnection.connect(to: address, session: session, logger: logger)
                 logger.info("cloud connected: \(address.redacted)\(configuration.player.map { " (\($0)'s phone)" } ?? "")")
                 // Before the listener takes a second connection of the role's four.
-                let ended = try await cloud.whileConnected(deadline: .seconds(30)) { try await cloud.endOtherSessions(named: session) }
+                let ended = try await cloud.whileConnected(silence: self.silence) { try await cloud.endOtherSessions(named: session) }
                 if ended > 0 { logger.info("ended \(ended) session\(ended == 1 ? "" : "s") an earlier connection left open on the cloud's server") }
                 backoff = .milliseconds(250)
                 do {
@@ -361,14 +371,22 @@ public final class CloudSync: Service, Sendable {
 
     /// Uploads everything waiting, then downloads every shared round past its cursor (but a
     /// round this pass's upload caught up with, and settled rounds unless `settledToo`:
-    /// `syncOnce`). A pass that does not finish within 30 s (a connection gone silent) fails, and
-    /// the loop reconnects.
+    /// `syncOnce`). A pass on which the cloud says nothing for 30 s (a connection gone silent)
+    /// fails, and the loop reconnects; its next uploads go in calls a quarter as large (`uploadBatch`).
     func pass(_ cloud: CloudConnection, configuration: CloudConfiguration, settledToo: Bool) async throws {
-        let result = try await cloud.whileConnected(deadline: .seconds(30)) {
-            try await CloudSync.syncOnce(hub: self.hub, cloud: cloud, player: configuration.player, autoJoin: configuration.autoJoin,
-                                         settledToo: settledToo, expecting: configuration, logger: self.logger,
-                                         onState: { self.set($0) }, onChange: self.onChange)
+        let batch = uploadBatch.withLockedValue { $0 }
+        let result: PassResult
+        do {
+            result = try await cloud.whileConnected(silence: self.silence) {
+                try await CloudSync.syncOnce(hub: self.hub, cloud: cloud, player: configuration.player, autoJoin: configuration.autoJoin,
+                                             settledToo: settledToo, uploadBatch: batch, expecting: configuration, logger: self.logger,
+                                             onState: { self.set($0) }, onChange: self.onChange)
+            }
+        } catch CloudError.unreachable(let reason) {
+            uploadBatch.withLockedValue { $0 = max($0 / 4, Self.smallestUploadBatch) }
+            throw CloudError.unreachable(reason)
         }
+        uploadBatch.withLockedValue { $0 = min($0 * 2, Hub.eventsPerUpload) }
         finished(result)
         let known = status.withLockedValue { Set($0.offers.map(\.roundID)) }
         for offer in result.offers where !known.contains(offer.roundID) {
@@ -388,7 +406,7 @@ public final class CloudSync: Service, Sendable {
         }
         let ending = completed.compactMap { round in cursors[round].map { (round, $0) } }
         guard !unread.isEmpty || !ending.isEmpty else { return }
-        let result = try await cloud.whileConnected(deadline: .seconds(30)) {
+        let result = try await cloud.whileConnected(silence: self.silence) {
             var result = PassResult(cursors: cursors)
             var changes: [StandingsSnapshot?] = []
             for (round, start, whole) in unread.map({ ($0, $1, false) }) + ending.map({ ($0, $1, true) }) {
@@ -430,12 +448,12 @@ public final class CloudSync: Service, Sendable {
     /// `standings.json`; a running `serve` pushes to its watches first).
     @discardableResult
     public static func syncOnce(hub: Hub, cloud: CloudConnection, player: String?, autoJoin: Bool = false, settledToo: Bool = true,
-                                expecting configuration: CloudConfiguration? = nil, logger: Logger,
+                                uploadBatch: Int = Hub.eventsPerUpload, expecting configuration: CloudConfiguration? = nil, logger: Logger,
                                 onState: @Sendable (SyncState) -> Void = { _ in },
                                 onChange: (@Sendable (StandingsSnapshot?) -> Void)? = nil) async throws -> PassResult {
         var result = PassResult()
         var changed = false
-        var work = try await blocking { try hub.cloudWork() }
+        var work = try await blocking { try hub.cloudWork(eventLimit: uploadBatch) }
         // `cloud set` or `cloud unset` since this connection was made: start over.
         if let configuration, work.configuration != configuration { throw CloudError.reconfigured }
         // Discovery: a round naming this phone's owner (by id once known, else by name), shared in
@@ -456,7 +474,7 @@ public final class CloudSync: Service, Sendable {
                     logger.info("joined the shared round on \(round.courseName) organized by \(round.organizer) (players: \(round.players.map(\.name).joined(separator: ", ")))")
                     changed = true
                     result.discovering = false
-                    work = try await blocking { try hub.cloudWork() }
+                    work = try await blocking { try hub.cloudWork(eventLimit: uploadBatch) }
                     break
                 } catch {
                     logger.warning("could not join the shared round \(round.id): \(error)")
@@ -466,7 +484,7 @@ public final class CloudSync: Service, Sendable {
         // A catch-up says so (more than one call's worth to upload); a score going up takes
         // milliseconds, and saying it would write the status and update the page on the score's
         // way to the other phones.
-        if work.eventsToUpload.count >= Hub.eventsPerUpload { onState(.syncing) }
+        if work.eventsToUpload.count >= uploadBatch { onState(.syncing) }
         for round in work.roundsToUpload {
             try await cloud.share(round)
             try await blocking { try hub.recordRoundUploaded(round.id, organizer: cloud.role) }
@@ -477,7 +495,7 @@ public final class CloudSync: Service, Sendable {
             // The events after these are read while these go up: the phone's disk and the cloud
             // work at once (the read was a fifth of a catch-up's upload).
             let through = work.lastEventRow
-            async let following = blocking { try hub.cloudWork(after: through) }
+            async let following = blocking { try hub.cloudWork(eventLimit: uploadBatch, after: through) }
             // Round by round, each round's events in this phone's order.
             var byRound: [(UUID, [ScoreEvent])] = []
             for event in work.eventsToUpload {

@@ -81,6 +81,36 @@ struct CloudContractTests {
         await #expect(throws: CloudError.self) { try await connection.whileConnected { 1 } }
     }
 
+    @Test("A pass gives the connection up when the cloud says nothing for the silence allowed, not while its answers keep coming",
+          .timeLimit(.minutes(1)))
+    func silenceIsNoAnswerNotALongPass() async throws {
+        let cloud = try await SeveralPhonesTests.makeCloud(phones: ["jake"])
+        let connection = try await Self.connect(try cloud.url("jake"))
+        defer { Task { await connection.close() } }
+        // Three times as long as the silence allowed, with an answer every half of it.
+        let calls = try await connection.whileConnected(silence: .milliseconds(600)) {
+            for _ in 0..<6 {
+                _ = try await connection.round(id: UUID())
+                try await Task.sleep(for: .milliseconds(300))
+            }
+            return 6
+        }
+        #expect(calls == 6)
+        do {
+            _ = try await connection.whileConnected(silence: .milliseconds(600)) { try await Task.sleep(for: .seconds(3_600)) }
+            Issue.record("a body the cloud never answered outlived the silence allowed")
+        } catch let error as CloudError {
+            #expect(error.description == "The cloud stopped answering (nothing heard in 0.6 seconds).")
+        }
+        // The connection was given up: every call on it says why.
+        do {
+            _ = try await connection.whileConnected { 1 }
+            Issue.record("a call on the connection given up ran")
+        } catch let error as CloudError {
+            #expect(error.description.contains("stopped answering"), "\(error)")
+        }
+    }
+
     @Test("A score the cloud refuses counts on no phone, its own included: past the quota, the phones still show one answer")
     func refusedScoreCountsNowhere() async throws {
         let (cloud, homes, phones) = try await Self.roundOnPhones(["Jake", "Sarah"])
@@ -265,6 +295,40 @@ struct CloudContractTests {
             sync.kick()
             #expect(try await eventually(timeout: .seconds(10)) { try hub.cloudSummary().eventsWaiting == 0 }, "the score after reconnection \(round) went up")
         }
+    }
+
+    @Test("A catch-up over a slow link that still answers goes through: calls too large for it are made smaller, and a pass lasts while answers come",
+          .timeLimit(.minutes(2)))
+    func catchUpOverSlowLink() async throws {
+        let cloud = try await SeveralPhonesTests.makeCloud(phones: ["jake"])
+        // 100 KB/s each way, and a cloud allowed 1 s of silence (30 s in serve): a call of 1,000
+        // scores (~240 KB) cannot be through in time, one of 250 can; the whole catch-up takes
+        // several seconds of answers.
+        let (proxy, proxied) = try await SeveralPhonesTests.proxy(to: try cloud.url("jake"), bytesPerSecond: 100_000)
+        defer { proxy.stop() }
+        let (home, hub) = try Self.phone(proxied, player: "Jake")
+        defer { withExtendedLifetime(home) {} }
+        let round = try hub.startRound(course: "Maple Hill", players: ["Jake", "Sarah", "Mike", "Ana"])
+        var previous: [Int: UUID] = [:]
+        // 1,400 scores, under the phone's quota of 20 × 18 holes × 4 players.
+        let events = try (0..<1_400).map { index in
+            let slot = index % 72, player = round.players[slot % 4]
+            let event = try ScoreEvent(roundID: round.id, playerID: player.id, hole: slot / 4 + 1, strokes: 2 + index % 4,
+                                       supersedesEventID: previous[slot], reportedByPlayerID: player.id, deviceID: "phone",
+                                       source: .tap, createdAt: Date())
+            previous[slot] = event.id
+            return event
+        }
+        _ = try hub.append(batch: events)
+        let sync = CloudSync(hub: hub, statusFile: nil, logger: Self.logger, pollInterval: .seconds(600), silence: .seconds(1))
+        let running = Task { try await sync.run() }
+        defer { running.cancel() }
+        #expect(try await eventually(timeout: .seconds(90)) { try hub.cloudSummary().eventsWaiting == 0 }, "\(sync.currentStatus)")
+        #expect(try hub.cloudSummary().refused.isEmpty)
+        let stored = try await SeveralPhonesTests.psql(cloud.adminURL, "SELECT string_agg(id::text, ',' ORDER BY round_seq) FROM hyzer.score_event")
+        let ids = stored.split(separator: ",").map(String.init), expected = events.map { $0.id.uuidString.lowercased() }
+        let mismatch = zip(ids, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+        #expect(ids == expected, "each score once, numbered in this phone's order: \(ids.count) stored, \(Set(ids).count) distinct, first out of place at \(mismatch.map(String.init) ?? "-")")
     }
 
     @Test("The organizer ending the round reaches a phone that already holds every score of it at once (its notification), not at the next poll")

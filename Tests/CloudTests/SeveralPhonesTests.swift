@@ -48,11 +48,13 @@ struct SeveralPhonesTests {
         return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// The cloud URL through a proxy that can cut this one phone off.
-    static func proxy(to url: String) async throws -> (RunningProcess, String) {
+    /// The cloud URL through a proxy that can cut this one phone off; `bytesPerSecond` makes its
+    /// link a slow one.
+    static func proxy(to url: String, bytesPerSecond: Int? = nil) async throws -> (RunningProcess, String) {
         let database = try #require(URL(string: url))
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("cloud_proxy.py").path
-        let proxy = try await RunningProcess(path: "/usr/bin/python3", [script, database.host ?? "127.0.0.1", String(database.port ?? 5432)])
+        let proxy = try await RunningProcess(path: "/usr/bin/python3",
+                                             [script, database.host ?? "127.0.0.1", String(database.port ?? 5432)] + (bytesPerSecond.map { [String($0)] } ?? []))
         guard await proxy.waitForLine(timeout: .seconds(10), { $0.hasPrefix("listening ") }),
               let port = proxy.lines.first(where: { $0.hasPrefix("listening ") })?.split(separator: " ").last else {
             throw TestFailure("the proxy did not start: \(proxy.stderr)")

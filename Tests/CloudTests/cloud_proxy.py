@@ -1,17 +1,21 @@
 #!/usr/bin/env python3
 """A TCP proxy in front of the cloud for one phone, to partition that phone alone.
 
-    cloud_proxy.py TARGET_HOST TARGET_PORT
+    cloud_proxy.py TARGET_HOST TARGET_PORT [BYTES_PER_SECOND]
 
 Prints "listening PORT" once it accepts connections on 127.0.0.1:PORT. SIGUSR1 cuts the link
-(every open connection is reset, new ones are closed at once) until SIGUSR2 heals it.
+(every open connection is reset, new ones are closed at once) until SIGUSR2 heals it. With
+BYTES_PER_SECOND, each direction of each connection carries at most that many bytes a second:
+a slow link that still works, as a phone's on a course with one bar.
 """
 import signal
 import socket
 import sys
 import threading
+import time
 
 target = (sys.argv[1], int(sys.argv[2]))
+rate = int(sys.argv[3]) if len(sys.argv) > 3 else None
 lock = threading.Lock()
 open_sockets = set()
 cut = threading.Event()
@@ -20,9 +24,11 @@ cut = threading.Event()
 def pump(source, sink):
     try:
         while True:
-            data = source.recv(65536)
+            data = source.recv(4096 if rate else 65536)
             if not data:
                 break
+            if rate:
+                time.sleep(len(data) / rate)
             sink.sendall(data)
     except OSError:
         pass
