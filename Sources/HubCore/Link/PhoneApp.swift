@@ -193,17 +193,30 @@ public final class PhoneApp: Sendable {
         writeStatus()
     }
 
+    /// Writes `hub/app-state.json` on `queue`, as things are when the write runs: changes made
+    /// while one waits are in it, so a burst of watches pairing and leaving writes the file a few
+    /// times, not once for each (each write lists every paired watch: thousands of them, queued
+    /// one per change, held gigabytes until written).
     private func writeStatus() {
         guard let statusFile else { return }
-        let paired = pairedDevices()
-        let status = shell.withLockedValue { shell -> PhoneAppStatus in
-            shell.status.watches = paired.sorted().map { device in
-                PhoneAppStatus.Watch(deviceID: device, appActive: shell.watches[device], reachable: shell.watches[device] != false)
-            }
-            return shell.status
+        let waiting = writeWaiting.withLockedValue { waiting in
+            defer { waiting = true }
+            return waiting
         }
-        queue.async { [logger] in
+        guard !waiting else { return }
+        queue.async { [self] in
+            writeWaiting.withLockedValue { $0 = false }
+            let paired = pairedDevices()
+            let status = shell.withLockedValue { shell -> PhoneAppStatus in
+                shell.status.watches = paired.sorted().map { device in
+                    PhoneAppStatus.Watch(deviceID: device, appActive: shell.watches[device], reachable: shell.watches[device] != false)
+                }
+                return shell.status
+            }
             do { try status.write(to: statusFile) } catch { logger.error("could not write \(statusFile.path): \(error)") }
         }
     }
+
+    /// Whether a write of the status file waits on `queue`.
+    private let writeWaiting = NIOLockedValueBox(false)
 }
