@@ -75,8 +75,9 @@ public struct HubFrameDecoder: ByteToMessageDecoder, Sendable {
         case ScoreError.holeOutOfRange: return .unacceptableScore(idAsSent: id, reason: .holeOutOfRange, message: "\(error)")
         case ScoreError.invalidField("deviceID", _):
             // A watch's device id has the bound it had at hello, not a stored event's (DEVICE@PHONE).
-            return .unacceptableScore(idAsSent: id, reason: .invalidScore, message: ScoreError.invalidField("deviceID", maxLength: LinkProtocol.maxDeviceIDLength).description)
-        case let error as ScoreError: return .unacceptableScore(idAsSent: id, reason: .invalidScore, message: error.description)
+            return .unacceptableScore(idAsSent: id, reason: .invalidScore,
+                                      message: "The score is not valid: \(ScoreError.invalidField("deviceID", maxLength: LinkProtocol.maxDeviceIDLength))")
+        case let error as ScoreError: return .unacceptableScore(idAsSent: id, reason: .invalidScore, message: "The score is not valid: \(error)")
         case let number as LinkJSON.UnreadableNumber:
             // "strokes must be a whole number from 1 to 10; got 3.5"
             let bounds = ["body.hole": "hole must be a whole number from 1", "body.strokes": "strokes must be a whole number from 1 to 10"]

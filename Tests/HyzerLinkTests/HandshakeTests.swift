@@ -246,7 +246,7 @@ extension LinkHardeningTests {
             ("strokes 3.5", #"strokes: 3.5"#, .invalidScore, "The score is not valid: strokes must be a whole number from 1 to 10; got 3.5."),
             ("another device", #"device: phone"#, .wrongDevice, "The score names device \"phone\", but this connection paired as \"raw-watch\"; a watch scores as itself."),
             ("reporter not in the round", #"reporter: guest:Mallory"#, .unknownReporter, "The reporter guest \"Mallory\" is not a player of this round."),
-            ("device id of 200 bytes", #"device: 200"#, .invalidScore, "deviceID must be 1 to 64 bytes with no control characters."),
+            ("device id of 200 bytes", #"device: 200"#, .invalidScore, "The score is not valid: deviceID must be 1 to 64 bytes with no control characters."),
             ("a resolution", #"source: resolution"#, .resolutionNotAllowed,
              "A watch cannot settle a discrepancy; the organizer resolves it on the phone (hyzer-hub resolve PLAYER STROKES --hole N)."),
           ])
