@@ -136,10 +136,10 @@ public final class CloudSync: Service, Sendable {
     /// How long the cloud may say nothing before a pass gives the connection up (30 s; tests
     /// shorten it).
     private let silence: Duration
-    /// Events per upload call. A call of 1,000 is ~250 KB: over a link slower than ~8 KB/s it is
-    /// not through in the 30 s of silence allowed, and sent again it would fail again for good.
-    /// So a pass lost that way makes the next ones send a quarter as many a call (down to 25),
-    /// and each pass that ends well doubles it back (up to 1,000).
+    /// Events per upload call. A call of 1,000 is ~190–250 KB: over a link slower than ~7 KB/s it
+    /// is not through in the 30 s of silence allowed, and sent again it would fail again for good.
+    /// So a pass that fails makes the next ones send a quarter as many a call (down to 25), and
+    /// each pass that ends well doubles it back (up to 1,000).
     private let uploadBatch = NIOLockedValueBox(Hub.eventsPerUpload)
     static let smallestUploadBatch = 25
 
@@ -382,9 +382,11 @@ public final class CloudSync: Service, Sendable {
                                              settledToo: settledToo, uploadBatch: batch, expecting: configuration, logger: self.logger,
                                              onState: { self.set($0) }, onChange: self.onChange)
             }
-        } catch CloudError.unreachable(let reason) {
+        } catch {
+            // Whatever ended it: the call the silence cut short fails with the connection's
+            // closing as often as with the silence itself.
             uploadBatch.withLockedValue { $0 = max($0 / 4, Self.smallestUploadBatch) }
-            throw CloudError.unreachable(reason)
+            throw error
         }
         uploadBatch.withLockedValue { $0 = min($0 * 2, Hub.eventsPerUpload) }
         finished(result)
