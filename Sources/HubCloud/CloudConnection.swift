@@ -26,10 +26,10 @@ public final class CloudConnection: Sendable {
     /// When the cloud last answered this connection (a call's reply, or a row of it): a slow link
     /// that keeps answering is not a silent one (`whileConnected(silence:)`).
     private let lastHeard = NIOLockedValueBox(ContinuousClock.now)
-
-    private func heard() { lastHeard.withLockedValue { $0 = .now } }
     /// Why this phone closed the connection itself, said by every call it ends.
     private let closedBecause = NIOLockedValueBox<String?>(nil)
+
+    private func heard() { lastHeard.withLockedValue { $0 = .now } }
 
     private struct CloseWaiters {
         var closed = false
