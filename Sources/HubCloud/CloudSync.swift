@@ -375,26 +375,36 @@ public final class CloudSync: Service, Sendable {
     /// fails, and the loop reconnects; its next uploads go in calls a quarter as large (`uploadBatch`).
     func pass(_ cloud: CloudConnection, configuration: CloudConfiguration, settledToo: Bool) async throws {
         let batch = uploadBatch.withLockedValue { $0 }
+        // A catch-up in smaller calls says so: `syncing` alone would not tell a slow link.
+        let catchingUp = batch < Hub.eventsPerUpload ? "uploading \(batch) scores a call after a pass that failed (a slow or failing link)" : nil
         let result: PassResult
         do {
             result = try await cloud.whileConnected(silence: self.silence) {
                 try await CloudSync.syncOnce(hub: self.hub, cloud: cloud, player: configuration.player, autoJoin: configuration.autoJoin,
                                              settledToo: settledToo, uploadBatch: batch, expecting: configuration, logger: self.logger,
-                                             onState: { self.set($0) }, onChange: self.onChange)
+                                             onState: { self.set($0, detail: $0 == .syncing ? catchingUp : nil) }, onChange: self.onChange)
             }
         } catch {
             // Whatever ended it: the call the silence cut short fails with the connection's
             // closing as often as with the silence itself.
-            uploadBatch.withLockedValue { $0 = max($0 / 4, Self.smallestUploadBatch) }
+            resizeUploads(max(batch / 4, Self.smallestUploadBatch))
             throw error
         }
-        uploadBatch.withLockedValue { $0 = min($0 * 2, Hub.eventsPerUpload) }
+        resizeUploads(min(batch * 2, Hub.eventsPerUpload))
         finished(result)
         let known = status.withLockedValue { Set($0.offers.map(\.roundID)) }
         for offer in result.offers where !known.contains(offer.roundID) {
             logger.notice("a shared round names this phone's owner: \(offer.description). Join it with: hyzer-hub round join \(offer.roundID.uuidString)")
         }
         set(.idle, lastSyncAt: Date(), offers: result.offers)
+    }
+
+    private func resizeUploads(_ size: Int) {
+        let was = uploadBatch.withLockedValue { batch in
+            defer { batch = size }
+            return batch
+        }
+        if size != was { logger.info("uploads go \(size) scores a call\(size < was ? " after a pass that failed" : " after a pass that went well")") }
     }
 
     /// A notification's pass: reads only the rounds it named, past their cursors, and applies

@@ -4,6 +4,7 @@ import HubCore
 import HyzerKit
 import HyzerHarness
 import Logging
+import NIOConcurrencyHelpers
 import Testing
 
 /// The cloud's side of the contract in docs/SYNC.md, against the real PostgreSQL server: what it
@@ -321,11 +322,16 @@ struct CloudContractTests {
             return event
         }
         _ = try hub.append(batch: events)
-        let sync = CloudSync(hub: hub, statusFile: nil, logger: Self.logger, pollInterval: .seconds(600), silence: .seconds(1))
+        let said = NIOLockedValueBox<[String]>([])
+        let sync = CloudSync(hub: hub, statusFile: nil, logger: Self.logger, pollInterval: .seconds(600), silence: .seconds(1),
+                             onStatusChange: { status in if let detail = status.detail { said.withLockedValue { $0.append(detail) } } })
         let running = Task { try await sync.run() }
         defer { running.cancel() }
         #expect(try await eventually(timeout: .seconds(90)) { try hub.cloudSummary().eventsWaiting == 0 }, "\(sync.currentStatus)")
         #expect(try hub.cloudSummary().refused.isEmpty)
+        // `cloud status` said why the catch-up went in smaller calls.
+        #expect(said.withLockedValue { $0 }.contains { $0.hasPrefix("uploading ") && $0.contains("scores a call after a pass that failed") },
+                "\(said.withLockedValue { $0 })")
         let stored = try await SeveralPhonesTests.psql(cloud.adminURL, "SELECT string_agg(id::text, ',' ORDER BY round_seq) FROM hyzer.score_event")
         let ids = stored.split(separator: ",").map(String.init), expected = events.map { $0.id.uuidString.lowercased() }
         let mismatch = zip(ids, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset
