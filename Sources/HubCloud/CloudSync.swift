@@ -220,7 +220,7 @@ public final class CloudSync: Service, Sendable {
                 let reason = (error as? CloudError) ?? CloudError.describe(error, address: address)
                 let state: SyncState = if case .unusable = reason { .error } else { .offline }
                 set(state, detail: reason.description)
-                let said = reason.description.hasSuffix(".") ? reason.description : reason.description + "."
+                let said = HubText.sentence(reason.description)
                 logger.warning("cloud \(state.rawValue): \(said) Retrying in \(backoff).")
                 await untilShutdown { [backoff] in try? await Task.sleep(for: backoff) }
                 backoff = min(backoff * 2, .seconds(5))

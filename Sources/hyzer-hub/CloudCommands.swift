@@ -63,7 +63,7 @@ struct CloudCommand: AsyncParsableCommand {
             do {
                 logins = try await CloudAdmin.initialize(adminURL, phones: phones, logger: Logger(label: "hyzer.hub.cloud"))
             } catch let error as CloudError {
-                throw CommandMessage("\(error.description.hasSuffix(".") ? error.description : error.description + ".") Phones made before the failure keep their logins; run the command again for the rest.")
+                throw CommandMessage("\(HubText.sentence(error.description)) Phones made before the failure keep their logins; run the command again for the rest.")
             }
             print("The cloud is ready at \(CloudConfiguration.redact(adminURL)).")
             if logins.isEmpty { print("No phone was added; add some with: hyzer-hub cloud init ADMIN-URL --phone NAME…") }

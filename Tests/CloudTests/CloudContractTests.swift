@@ -172,23 +172,30 @@ struct CloudContractTests {
         #expect(stored == "1,2", "each event once, with the number it got first")
     }
 
+    /// `count` scores made on this phone, every player on every hole in turn, each scored and then
+    /// corrected again and again (a chain per player and hole): what a phone offline for a long
+    /// round uploads.
+    static func correctedAgainAndAgain(_ round: Round, count: Int) throws -> [ScoreEvent] {
+        let slots = round.players.count * round.holeCount
+        var previous: [Int: UUID] = [:]
+        return try (0..<count).map { index in
+            let slot = index % slots, player = round.players[slot % round.players.count]
+            let event = try ScoreEvent(roundID: round.id, playerID: player.id, hole: slot / round.players.count + 1, strokes: 2 + index % 4,
+                                       supersedesEventID: previous[slot], reportedByPlayerID: player.id, deviceID: "phone",
+                                       source: .tap, createdAt: Date())
+            previous[slot] = event.id
+            return event
+        }
+    }
+
     @Test("A catch-up longer than one call goes up whole, once and in this phone's order, though a call fails after the next scores were read")
     func catchUpAcrossCalls() async throws {
         let cloud = try await SeveralPhonesTests.makeCloud(phones: ["jake"])
         let (home, organizer) = try Self.phone(try cloud.url("jake"), player: "Jake")
         defer { withExtendedLifetime(home) {} }
         let round = try organizer.startRound(course: "Maple Hill", players: ["Jake", "Sarah", "Mike", "Ana", "Lee", "Kim"])
-        // 6 players × 18 holes, each scored and then corrected again and again: 2,100 scores
-        // (three calls of the upload), under the phone's quota of 20 × 18 × 6.
-        var previous: [Int: UUID] = [:]
-        let events = try (0..<2_100).map { index in
-            let slot = index % 108, player = round.players[slot % 6]
-            let event = try ScoreEvent(roundID: round.id, playerID: player.id, hole: slot / 6 + 1, strokes: 2 + index % 4,
-                                       supersedesEventID: previous[slot], reportedByPlayerID: player.id, deviceID: "phone",
-                                       source: .tap, createdAt: Date())
-            previous[slot] = event.id
-            return event
-        }
+        // 2,100 scores (three calls of the upload), under the phone's quota of 20 × 18 × 6.
+        let events = try Self.correctedAgainAndAgain(round, count: 2_100)
         _ = try organizer.append(batch: events)
         // The phone holds the round as shared; the cloud does not (restored from an older backup):
         // the first call fails, while the next call's scores are being read.
@@ -312,16 +319,8 @@ struct CloudContractTests {
         let (home, hub) = try Self.phone(proxied, player: "Jake")
         defer { withExtendedLifetime(home) {} }
         let round = try hub.startRound(course: "Maple Hill", players: ["Jake", "Sarah", "Mike", "Ana"])
-        var previous: [Int: UUID] = [:]
         // 1,400 scores, under the phone's quota of 20 × 18 holes × 4 players.
-        let events = try (0..<1_400).map { index in
-            let slot = index % 72, player = round.players[slot % 4]
-            let event = try ScoreEvent(roundID: round.id, playerID: player.id, hole: slot / 4 + 1, strokes: 2 + index % 4,
-                                       supersedesEventID: previous[slot], reportedByPlayerID: player.id, deviceID: "phone",
-                                       source: .tap, createdAt: Date())
-            previous[slot] = event.id
-            return event
-        }
+        let events = try Self.correctedAgainAndAgain(round, count: 1_400)
         _ = try hub.append(batch: events)
         let said = NIOLockedValueBox<[String]>([])
         let sync = CloudSync(hub: hub, statusFile: nil, logger: Self.logger, pollInterval: .seconds(600), silence: .seconds(1),

@@ -235,7 +235,7 @@ public enum HubText {
     }
 
     /// `text` ending in exactly one full stop.
-    static func sentence(_ text: String) -> String { text.hasSuffix(".") ? text : text + "." }
+    public static func sentence(_ text: String) -> String { text.hasSuffix(".") ? text : text + "." }
 
     /// An id's last eight hex digits: the hub's ids are time-ordered (version 7), so their first
     /// eight are the same for every event of the same minute; the end is random in any UUID.

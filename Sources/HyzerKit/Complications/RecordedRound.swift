@@ -66,11 +66,12 @@ public struct RecordedRound: Sendable, Hashable, Codable {
         guard !players.isEmpty else { return "players is empty; a round needs at least one" }
         var seen: [String: String] = [:]
         for card in players {
-            if let other = seen[NameText.skeleton(card.name)] {
+            let skeleton = NameText.skeleton(card.name)
+            if let other = seen[skeleton] {
                 return other.lowercased() == card.name.lowercased() ? "\(card.name) is listed twice"
                     : "\(card.name) reads like \(other), listed before it; give two players names that read differently"
             }
-            seen[NameText.skeleton(card.name)] = card.name
+            seen[skeleton] = card.name
             guard card.strokes.count == pars.count else {
                 return "\(card.name) has \(card.strokes.count) scores for \(pars.count) holes; give one a hole"
             }

@@ -83,8 +83,7 @@ public enum NameText {
     /// voice line cannot tell them apart): "Maple Hill" and "ＭＡＰＬＥ  hill" are one name, and
     /// so are "José Núñez" and "Jose Nunez", "Sean O’Brien" and "Sean O'Brien".
     public static func skeleton(_ name: String) -> String {
-        let folded = name.precomposedStringWithCompatibilityMapping.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
-        let plain = String(folded.lowercased().unicodeScalars.map { scalar -> Character in
+        let plain = String(folded(name.precomposedStringWithCompatibilityMapping).unicodeScalars.map { scalar -> Character in
             if apostrophes.contains(scalar) { return "'" }
             if dashes.contains(scalar) { return "-" }
             return Character(scalar)
@@ -99,7 +98,13 @@ public enum NameText {
     /// case and accents ignored, so "Émile" comes after "Eagle" and "Çelik" before "García".
     /// An ASCII name only needs lowercasing (most names; standings are ranked at every score).
     public static func sortKey(_ name: String) -> String {
-        name.utf8.allSatisfy { $0 < 0x80 } ? name.lowercased() : name.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).lowercased()
+        name.utf8.allSatisfy { $0 < 0x80 } ? name.lowercased() : folded(name)
+    }
+
+    /// `text` lowercased with its accents taken off ("Émile" → "emile"): how names compare when
+    /// they are sorted, matched to a voice line, or checked for look-alikes.
+    public static func folded(_ text: String) -> String {
+        text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).lowercased()
     }
 }
 

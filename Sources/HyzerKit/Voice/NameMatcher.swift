@@ -195,8 +195,7 @@ public struct FuzzyNameMatcher: Sendable {
 
     /// Lowercased, accents folded, punctuation dropped, spaces collapsed.
     public static func normalize(_ text: String) -> String {
-        let folded = text.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil).lowercased()
-        let kept = folded.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) ? Character($0) : " " }
+        let kept = NameText.folded(text).unicodeScalars.map { CharacterSet.alphanumerics.contains($0) ? Character($0) : " " }
         return String(kept).split(separator: " ").joined(separator: " ")
     }
 
