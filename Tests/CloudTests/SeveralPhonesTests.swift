@@ -55,7 +55,7 @@ struct SeveralPhonesTests {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("cloud_proxy.py").path
         let proxy = try await RunningProcess(path: "/usr/bin/python3",
                                              [script, database.host ?? "127.0.0.1", String(database.port ?? 5432)] + (bytesPerSecond.map { [String($0)] } ?? []))
-        guard await proxy.waitForLine(timeout: .seconds(10), { $0.hasPrefix("listening ") }),
+        guard await proxy.waitForLine(timeout: .seconds(30), { $0.hasPrefix("listening ") }),
               let port = proxy.lines.first(where: { $0.hasPrefix("listening ") })?.split(separator: " ").last else {
             throw TestFailure("the proxy did not start: \(proxy.stderr)")
         }
