@@ -74,6 +74,8 @@ public struct PassResult: Sendable {
     /// Rounds finished here whose end this pass took to the cloud.
     public var completionsUploaded = 0
     public var downloaded = 0
+    /// The cloud's rows the pass read (a phone's own scores are not read back: docs/SYNC.md).
+    public var read = 0
     public var offers: [RoundOffer] = []
     /// Each shared round's cursor when the pass ended.
     public var cursors: [UUID: Int64] = [:]
@@ -426,6 +428,7 @@ public final class CloudSync: Service, Sendable {
                     ? try await CloudSync.download(round, from: start, hub: self.hub, cloud: cloud, onState: { _ in })
                     : try await CloudSync.apply(round, from: start, through: nil, status: nil, hub: self.hub, cloud: cloud, onState: { _ in })
                 result.downloaded += applied.added
+                result.read += applied.read
                 result.cursors[round] = applied.cursor
                 if applied.changed { changes.append(applied.snapshot) }
             }
@@ -548,6 +551,7 @@ public final class CloudSync: Service, Sendable {
             if !settledToo, work.settled.contains(roundID) { continue }
             let applied = try await download(roundID, from: start, hub: hub, cloud: cloud, onState: onState)
             result.downloaded += applied.added
+            result.read += applied.read
             result.cursors[roundID] = applied.cursor
             changed = changed || applied.changed
         }
@@ -566,6 +570,7 @@ public final class CloudSync: Service, Sendable {
     /// changed, and the standings of its last change when they were built as it committed.
     struct Downloaded {
         var added = 0
+        var read = 0
         var cursor: Int64
         var changed = false
         var snapshot: StandingsSnapshot?
@@ -596,45 +601,66 @@ public final class CloudSync: Service, Sendable {
         guard differences.isEmpty else {
             throw CloudError.unusable("The cloud's copy of the round on \(first.courseName) (\(roundID.uuidString)) has another \(differences.joined(separator: ", ")) than when this phone first saw it; a round never changes once shared, so this phone does not follow it.")
         }
-        guard shared.lastSeq >= start else {
-            throw CloudError.unusable("The cloud's numbering of the round on \(first.courseName) went back from \(start) to \(shared.lastSeq); this phone does not follow it.")
+        // The numbers this phone holds past its cursor (its own uploads') are the cloud's too.
+        let (localStatus, held) = try await blocking { (try hub.cloudRoundStatus(roundID), try hub.heldNumbers(of: roundID, after: start)) }
+        guard shared.lastSeq >= max(start, held.next ?? held.end) else {
+            throw CloudError.unusable("The cloud's numbering of the round on \(first.courseName) went back from \(max(start, held.next ?? held.end)) to \(shared.lastSeq); this phone does not follow it.")
         }
-        let localStatus = try await blocking { try hub.cloudRoundStatus(roundID) }
         let completes = shared.status == .completed && localStatus?.acceptsScores == true
-        guard start < shared.lastSeq || completes else { return Downloaded(cursor: start) }
-        return try await apply(roundID, from: start, through: shared.lastSeq, status: shared.status, hub: hub, cloud: cloud, onState: onState)
+        guard held.end < shared.lastSeq || completes else { return Downloaded(cursor: held.end) }
+        return try await apply(roundID, from: held.end, through: shared.lastSeq, status: shared.status, held: held.next, hub: hub, cloud: cloud,
+                               onState: onState)
     }
 
     /// Reads a round's events past `start` in batches and applies each (checked to follow the
-    /// cursor with no gap), up to `last` (the round's highest number when known; else until the
-    /// cloud has no more).
-    static func apply(_ roundID: UUID, from start: Int64, through last: Int64?, status: RoundStatus?, hub: Hub, cloud: CloudConnection,
-                      onState: @Sendable (SyncState) -> Void) async throws -> Downloaded {
+    /// number it was read after, with no gap), up to `last` (the round's highest number when
+    /// known; else until the cloud has no more). A read stops short of `held`, the next number
+    /// this phone holds already (its own scores, numbered after another phone's; nil: none, or
+    /// not known), and the read after it starts past the numbers held there: reading them back
+    /// would cost the link, and a slow one most of a catch-up.
+    static func apply(_ roundID: UUID, from start: Int64, through last: Int64?, status: RoundStatus?, held firstHeld: Int64? = nil,
+                      hub: Hub, cloud: CloudConnection, onState: @Sendable (SyncState) -> Void) async throws -> Downloaded {
         var result = Downloaded(cursor: start)
-        var rows = last.map { start < $0 } ?? true ? try await cloud.events(roundID: roundID, after: start) : []
+        var held = firstHeld
+        func limit(after number: Int64) -> Int {
+            held.map { Int(max(1, min(Int64(CloudConnection.eventsPerRead), $0 - number - 1))) } ?? CloudConnection.eventsPerRead
+        }
+        var (from, asked) = (start, limit(after: start))
+        var rows = last.map { start < $0 } ?? true ? try await cloud.events(roundID: roundID, after: start, limit: asked) : []
         while true {
-            let cursor = result.cursor
-            for (offset, row) in rows.enumerated() where row.cloudSeq != cursor + 1 + Int64(offset) {
-                throw CloudError.unusable("The cloud's round on \(await course(of: roundID, hub)) skips from number \(cursor + Int64(offset)) to \(row.cloudSeq); this phone does not follow it past \(cursor + Int64(offset)).")
+            for (offset, row) in rows.enumerated() where row.cloudSeq != from + 1 + Int64(offset) {
+                throw CloudError.unusable("The cloud's round on \(await course(of: roundID, hub)) skips from number \(from + Int64(offset)) to \(row.cloudSeq); this phone does not follow it past \(from + Int64(offset)).")
             }
-            if let last, rows.isEmpty && cursor < last {
-                throw CloudError.unusable("The cloud says the round on \(await course(of: roundID, hub)) holds \(last) scores but gives none after \(cursor); this phone does not follow it.")
+            if let last, rows.isEmpty && from < last {
+                throw CloudError.unusable("The cloud says the round on \(await course(of: roundID, hub)) holds \(last) scores but gives none after \(from); this phone does not follow it.")
             }
             if rows.isEmpty && status != .completed { break }
-            let end = rows.last?.cloudSeq ?? cursor
-            let more = last.map { end < $0 } ?? (rows.count == CloudConnection.eventsPerRead)
-            // The next batch is read while this one is applied: the cloud and this phone's disk
-            // work at once (a catch-up's reads took a third of its time).
-            async let following: [CloudRow] = more ? cloud.events(roundID: roundID, after: end) : []
+            let end = rows.last?.cloudSeq ?? from
+            let more = last.map { end < $0 } ?? (rows.count == asked)
+            // The next batch is read while this one is applied (the cloud and this phone's disk
+            // work at once: a catch-up's reads took a third of its time), when it starts right
+            // after this one; a batch that reached a number held here is followed by a read past
+            // those numbers, which its apply gives.
+            let ahead = more && (held.map { end + 1 < $0 } ?? true)
+            let aheadLimit = limit(after: end)
+            async let following: [CloudRow] = ahead ? cloud.events(roundID: roundID, after: end, limit: aheadLimit) : []
             // As for uploads: said by a download that reads more than once.
             if more { onState(.syncing) }
             let batch = rows
             let applied = try await blocking { try hub.applyFromCloud(roundID: roundID, rows: batch, status: status) }
             result.added += applied.added
+            result.read += batch.count
             if applied.changed { (result.changed, result.snapshot) = (true, applied.snapshot) }
-            result.cursor = end
-            guard more else { break }
-            rows = try await following
+            result.cursor = max(result.cursor, applied.held.end)
+            held = applied.held.next
+            if ahead {
+                (from, asked) = (end, aheadLimit)
+                rows = try await following
+                continue
+            }
+            guard more, last.map({ result.cursor < $0 }) ?? true else { break }
+            (from, asked) = (result.cursor, limit(after: result.cursor))
+            rows = try await cloud.events(roundID: roundID, after: from, limit: asked)
         }
         return result
     }

@@ -140,14 +140,10 @@ extension Hub {
             for ack in acknowledged {
                 try store.recordCloudOrder(eventID: ack.event.id, roundID: ack.event.roundID, cloudSeq: ack.cloudSeq)
             }
-            for (roundID, acks) in Dictionary(grouping: acknowledged, by: \.event.roundID) {
+            for roundID in Set(acknowledged.map(\.event.roundID)) {
                 guard let start = try store.cloudRound(id: roundID)?.cursor else { continue }
-                var cursor = start
-                for number in acks.map(\.cloudSeq).sorted() where number > cursor {
-                    guard number == cursor + 1 else { break }
-                    cursor = number
-                }
-                if cursor > start { try store.advanceCursor(of: roundID, to: cursor) }
+                let held = try store.heldNumbers(of: roundID, after: start)
+                if held.end > start { try store.advanceCursor(of: roundID, to: held.end) }
             }
         }
     }
@@ -182,7 +178,7 @@ extension Hub {
     @discardableResult
     public func applyFromCloud(roundID: UUID, rows: [CloudRow], status: RoundStatus?) throws -> CloudApplied {
         var standings: StandingsInMemory?
-        let (added, changed) = try appending(synced: false) { store, context -> (Int, Bool) in
+        let (added, changed, held) = try appending(synced: false) { store, context -> (Int, Bool, HeldNumbers) in
             let committedSequence = try store.sequence
             let inPlay = try? roundInPlay(in: store, context: &context, at: committedSequence)
             guard var round = inPlay?.id == roundID ? inPlay : try store.round(id: roundID),
@@ -245,7 +241,10 @@ extension Hub {
                 logger.error("skipped row \(row.cloudSeq) of the cloud's round: \(skip.1)", metadata: ["event": "\(skip.0)", "round": "\(roundID)"])
                 try store.recordSkipped(roundID: roundID, cloudSeq: row.cloudSeq, eventID: skip.0, reason: skip.1, at: clock())
             }
-            if let last = rows.last?.cloudSeq { try store.advanceCursor(of: roundID, to: last) }
+            // Past the batch, and past the numbers held here that follow it (this phone's own
+            // uploads, numbered after the batch): the next read starts after them.
+            let held = try store.heldNumbers(of: roundID, after: max(record.cursor, rows.last?.cloudSeq ?? record.cursor))
+            if held.end > record.cursor { try store.advanceCursor(of: roundID, to: held.end) }
             // The cloud holds the round's completion already: this phone has none to upload.
             if status == .completed { try store.markCompletionUploaded(roundID) }
             let before = (round.status, round.selectedHole)
@@ -268,9 +267,9 @@ extension Hub {
                 if inPlay?.id == roundID, round.status.acceptsScores { context.round = round }
                 standings = try standingsInMemory(context, in: store)
             }
-            return (added, changed)
+            return (added, changed, held)
         }
-        return CloudApplied(added: added, changed: changed, snapshot: standings.map { $0.snapshot(at: clock()) })
+        return CloudApplied(added: added, changed: changed, snapshot: standings.map { $0.snapshot(at: clock()) }, held: held)
     }
 
     /// The same, for rows that are all events (the sync engine's tests and the bench).
@@ -285,6 +284,9 @@ extension Hub {
         public var added: Int
         public var changed: Bool
         public var snapshot: StandingsSnapshot?
+        /// The round's cursor after the batch (`end`: past the numbers held here that follow it)
+        /// and the next number held here: where the next read starts and stops.
+        public var held: HeldNumbers
     }
 
     /// An event as this phone stores it. In a shared round a device is the pair (phone, device
@@ -419,5 +421,10 @@ extension Hub {
     /// The local status of a shared round (nil when it is not here).
     public func cloudRoundStatus(_ id: UUID) throws -> RoundStatus? {
         try database.read { store in try store.round(id: id)?.status }
+    }
+
+    /// The cloud's numbers of a round held here past `number` (HeldNumbers).
+    public func heldNumbers(of roundID: UUID, after number: Int64) throws -> HeldNumbers {
+        try database.read { store in try store.heldNumbers(of: roundID, after: number) }
     }
 }

@@ -237,6 +237,46 @@ struct CloudContractTests {
         #expect(try await Self.sync(sarah).downloaded == 2)
     }
 
+    @Test("A phone whose uploads were numbered after another phone's reads the other phone's scores only, gap by gap, never its own back")
+    func downloadSkipsOwnScores() async throws {
+        let (_, homes, phones) = try await Self.roundOnPhones(["Jake", "Sarah"])
+        defer { withExtendedLifetime(homes) {} }
+        let (jake, sarah) = (phones[0], phones[1])
+        try jake.score(player: "Jake", strokes: 3, hole: 1)
+        #expect(try await Self.sync(jake).uploaded == 1)
+        try await Self.sync(sarah)
+        // Jake's phone uploads and reads nothing after (a pass cut off there), so its numbers
+        // follow Sarah's twice: 1 Jake · 2 Sarah · 3–5 Jake · 6–7 Sarah · 8–10 Jake.
+        func uploadOnly(_ hub: Hub) async throws {
+            let work = try hub.cloudWork()
+            let roundID = try #require(work.eventsToUpload.first?.roundID)
+            try await Self.withConnection(try #require(try hub.cloudConfiguration()).url) { cloud in
+                let upload = try await cloud.upload(work.eventsToUpload, roundID: roundID)
+                #expect(upload.refused.isEmpty)
+                try hub.recordUploaded(upload.acknowledged)
+            }
+        }
+        try sarah.score(player: "Sarah", strokes: 2, hole: 1)
+        #expect(try await Self.sync(sarah).uploaded == 1)
+        for hole in 2...4 { try jake.score(player: "Jake", strokes: 4, hole: hole) }
+        try await uploadOnly(jake)
+        for hole in 2...3 { try sarah.score(player: "Sarah", strokes: 3, hole: hole) }
+        let sarahs = try await Self.sync(sarah)
+        #expect(sarahs.uploaded == 2 && sarahs.downloaded == 3 && sarahs.read == 3, "Sarah's phone reads Jake's 3–5, not its own 6–7: \(sarahs)")
+        for hole in 5...7 { try jake.score(player: "Jake", strokes: 3, hole: hole) }
+        try await uploadOnly(jake)
+        let jakes = try await Self.sync(jake)
+        #expect(jakes.downloaded == 3 && jakes.read == 3 && jakes.cursors.values.max() == 10, "Jake's phone reads 2 and 6–7 only: \(jakes)")
+        let last = try await Self.sync(sarah)
+        #expect(last.read == 3 && last.cursors.values.max() == 10, "\(last)")
+        // Both phones hold the same log in the cloud's order, and the same standings.
+        let orders = try [jake, sarah].map { try $0.eventLog().events.map(\.id) }
+        #expect(orders[0].count == 10 && orders[0] == orders[1])
+        // (Each phone names the other's devices DEVICE@PHONE, so the rows are compared without them.)
+        let standings = try [jake, sarah].map { try ($0.snapshot().round?.standings ?? []).map { "\($0.name) \($0.position ?? 0) \($0.totalStrokes)/\($0.holesPlayed)" } }
+        #expect(standings[0] == standings[1] && standings[0] == ["Sarah 1 8/3", "Jake 2 24/7"], "\(standings)")
+    }
+
     @Test("The cloud refuses, score by score and with its reason, what no phone could apply, and takes the good score sent with them")
     func refusals() async throws {
         let cloud = try await SeveralPhonesTests.makeCloud(phones: ["jake", "other"])

@@ -149,6 +149,21 @@ public enum CloudRow: Sendable, Equatable {
     }
 }
 
+/// The cloud's numbers of a round that this phone holds past a number: its own scores, numbered
+/// by their upload while another phone's came first. A download reads up to them, not them
+/// (docs/SYNC.md, "Download").
+public struct HeldNumbers: Sendable, Equatable {
+    /// The last number held with no gap after the one asked about (that one when the next is not held).
+    public var end: Int64
+    /// The first number held after `end`, or nil when there is none.
+    public var next: Int64?
+
+    public init(end: Int64, next: Int64?) {
+        self.end = end
+        self.next = next
+    }
+}
+
 /// What the sync engine has to do for this phone, read in one transaction.
 public struct CloudWork: Sendable {
     /// Shared rounds the cloud does not hold yet (uploaded before their events).

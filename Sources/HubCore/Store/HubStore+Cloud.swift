@@ -84,6 +84,20 @@ extension HubStore {
         try db.cachedStatement(sql: "UPDATE cloud_round SET cursor = max(cursor, ?) WHERE roundID = ?").execute(arguments: [cursor, id.canonicalString])
     }
 
+    /// The cloud's numbers past `number` that this phone holds already (its own scores, numbered
+    /// by their upload): `end`, the last of those that follow `number` with no gap (`number` when
+    /// the next is not held), and `next`, the first held one after them (nil: none).
+    func heldNumbers(of roundID: UUID, after number: Int64) throws -> HeldNumbers {
+        let numbers = try Int64.fetchCursor(db.cachedStatement(sql: "SELECT cloudSeq FROM cloud_event WHERE roundID = ? AND cloudSeq > ? ORDER BY cloudSeq"),
+                                            arguments: [roundID.canonicalString, number])
+        var end = number
+        while let held = try numbers.next() {
+            guard held == end + 1 else { return HeldNumbers(end: end, next: held) }
+            end = held
+        }
+        return HeldNumbers(end: end, next: nil)
+    }
+
     /// Events of shared rounds the cloud neither holds nor refused, in this hub's arrival order,
     /// with their rows; only rows after `row` (where the queue is known to start, `Hub.queueStart`).
     func eventsWaitingToUpload(after row: Int64, limit: Int) throws -> [(event: ScoreEvent, row: Int64)] {
