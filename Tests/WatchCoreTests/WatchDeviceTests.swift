@@ -80,7 +80,7 @@ struct WatchDeviceTests {
         #expect(FileManager.default.fileExists(atPath: home.url.appendingPathComponent("wrist.png").path))
     }
 
-    @Test("At the largest text sizes rows stack (position and score, then the whole name), on every size; the status-bar time keeps its place")
+    @Test("From xl up rows stack (position and score, then the whole name), on every size; the status-bar time keeps its place")
     func accessibilitySizesStack() async throws {
         let home = try TemporaryHome()
         try await Self.round(home)
@@ -100,7 +100,7 @@ struct WatchDeviceTests {
         }
         let m = WatchMetrics(size: .mm41, textSize: .accessibility3)
         #expect(m.stackedRows && WatchMetrics(size: .mm49, textSize: .accessibility1).stackedRows && WatchMetrics(size: .mm41, textSize: .xxxLarge).stackedRows
-                && !WatchMetrics(size: .mm49, textSize: .xxLarge).stackedRows)
+                && WatchMetrics(size: .mm45, textSize: .xLarge).stackedRows && !WatchMetrics(size: .mm49, textSize: .large).stackedRows)
         // At xxxl on the smallest watch a long name reads (on one line beside its score it was "…").
         var xxxl = Fixture.state(Fixture.snapshot(standings: [Fixture.standing("Bartholomew Richardson", 1, 0), Fixture.standing("Mike", 2, 22)]))
         xxxl.textSize = .xxxLarge

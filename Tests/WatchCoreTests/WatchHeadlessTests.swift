@@ -558,7 +558,7 @@ extension WatchHeadlessTests {
         return try? JSONDecoder().decode(AppStatus.self, from: data)
     }
 
-    @Test("The phone app suspended sends nothing; a watch's score (a user-info transfer) is acked but wakes it not; in front it sends everything new; the phone reaches the watch app only in the foreground")
+    @Test("The phone app suspended sends nothing; a watch's score (a user-info transfer) is acked with no verdict and wakes it not; in front it sends everything new; the phone reaches the watch app only in the foreground")
     func phoneAppSuspended() async throws {
         let home = try TemporaryHome()
         #expect(try await CLIProcess.run("hyzer-hub", ["--home", home.path, "round", "start", "--course", "Willow Creek", "--player", "Ann", "Ben"]).status == 0)
@@ -584,6 +584,14 @@ extension WatchHeadlessTests {
             let result = try await CLIProcess.run("hyzer-watch", ["ctl", "--home", home.path, "--timeout", "20"] + step)
             #expect(result.status == 0, "\(step): \(result.stderr)")
         }
+        // Against the phone's 2 for Ann, the watch's 4 is a discrepancy, but the app that would say
+        // so is not running: the ack says only that the score was delivered.
+        for step in [["tap", "Ann"], ["crown", "+1"], ["save"], ["wait-for", "delivered", "2"]] {
+            let result = try await CLIProcess.run("hyzer-watch", ["ctl", "--home", home.path, "--timeout", "20"] + step)
+            #expect(result.status == 0, "\(step): \(result.stderr)")
+        }
+        let untold = try await CLIProcess.run("hyzer-watch", ["ctl", "--home", home.path, "--timeout", "1", "expect-text", "disputed"])
+        #expect(untold.status == 1, "the suspended app's verdict reached the watch: \(untold.stdout)")
         let kept = try await home.hub("events")
         #expect(kept.stdout.split(separator: "\n").contains { $0.contains("Ben") && $0.contains("crown") }, "the watch's score is kept: \(kept.stdout)")
         #expect(Self.appStatus(home)?.state == "suspended")
@@ -591,7 +599,8 @@ extension WatchHeadlessTests {
         #expect(stillOld.status == 1, "a watch's score woke the suspended app: \(stillOld.stdout)")
         // In front, the app sends everything new: the phone's score and the watch's.
         #expect(try await home.hub("app", "foreground").status == 0)
-        #expect(try await Self.ctl(home, "expect-text", "1 Ann -1 2 Ben +1").status == 0)
+        // The discrepancy comes with them: Ann's row has its badge (!).
+        #expect(try await Self.ctl(home, "expect-text", "1 Ann ! -1 2 Ben +1").status == 0)
         // The phone's side of reachability: the watch app in the background is not reachable.
         #expect(try await Self.ctl(home, "app", "background").status == 0)
         #expect(await eventually { Self.appStatus(home)?.watches.first.map { !$0.reachable && $0.appActive == false } == true })

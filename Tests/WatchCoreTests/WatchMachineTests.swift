@@ -572,6 +572,9 @@ extension WatchMachineTests {
         let banner = texts.first { $0.hasPrefix("Saved ") }
         #expect(banner?.hasSuffix("… 4") == true, "\(texts)")
         #expect(WatchLayout.fitBanner("Saved Mike 3", font: FontSpec(.sans, 26), width: 300, measurer: .estimate) == "Saved Mike 3")
+        // A dispute's first line keeps its hole: "Maximilian Feat… 4" read as a score of 4.
+        let disputed = WatchLayout.fitBanner("Maximilian Featherstonehaugh · hole 4", font: FontSpec(.sans, 26), width: 280, measurer: .estimate)
+        #expect(disputed.hasPrefix("Maxim") && disputed.hasSuffix("… · hole 4"), "\(disputed)")
     }
 
     @Test("A disputed row opens its disputed hole, not the current one, showing and saying every score in play; saving a value already claimed records nothing")
@@ -598,6 +601,33 @@ extension WatchMachineTests {
         let conceded = WatchMachine.reduce(&state, .save, Fixture.env())
         let event = try #require(conceded.compactMap { if case .enqueue(let e) = $0 { e } else { nil } }.first)
         #expect(event.hole == 1 && event.strokes == 3 && event.supersedesEventID == mine, "the watch corrects its own claim")
+    }
+
+    @Test("A disputed hole's scores stay in sight at every size and text size: a value several said once, then more lines, never a claim cut off")
+    func disputedClaimsStayInSight() throws {
+        var standings = Fixture.snapshot().round!.standings
+        standings[0] = Standing(playerID: standings[0].playerID, name: "Maximilian Featherstonehaugh", position: 1, tied: false, totalStrokes: 4,
+                                holesPlayed: 2, scoreRelativeToPar: -2, currentHoleStrokes: nil, discrepancy: true, disputes: [HoleDispute(hole: 1, claims: [
+                                    ScoreClaim(eventID: UUID(), strokes: 5, deviceID: "phone", reportedByPlayerID: standings[0].playerID),
+                                    ScoreClaim(eventID: UUID(), strokes: 6, deviceID: "watch-sarah", reportedByPlayerID: standings[2].playerID),
+                                    ScoreClaim(eventID: UUID(), strokes: 6, deviceID: "watch-1", reportedByPlayerID: standings[0].playerID),
+                                    ScoreClaim(eventID: UUID(), strokes: 7, deviceID: "watch-christopher", reportedByPlayerID: standings[1].playerID),
+                                ])])
+        var state = Fixture.state(Fixture.snapshot(currentHole: 5, standings: standings))
+        _ = Fixture.tapRow(0, &state)
+        guard case .crown(let entry) = state.screen else { Issue.record("no crown screen"); return }
+        let shown = WatchLayout.shownClaims(entry.claims)
+        #expect(shown.count == 1 && shown[0].contains("6 Sarah, you"), "one 6, said by two: \(shown)")
+        for size in WatchSize.allCases {
+            for textSize in [TextSize.large, .xxxLarge, .accessibility3] {
+                state.textSize = textSize
+                let texts = WatchLayout.displayList(state, now: Fixture.epoch, size: size, measurer: .estimate).texts
+                let claims = texts.filter { $0.hasPrefix("Disputed") || $0.first?.isNumber == true && $0.contains(" ") }
+                #expect(claims.joined(separator: " · ").split(separator: " · ").count >= 3, "\(size) \(textSize): every value in sight: \(texts)")
+                let cut = claims.contains { $0.contains("…") }
+                if cut { Issue.record("\(size) \(textSize): a claim cut off: \(claims)") }
+            }
+        }
     }
 
     @Test("A disputed hole this watch has no score on opens at the score that counts, and Save unturned records nothing")

@@ -102,7 +102,10 @@ public final class HubLinkService: LinkServerDelegate {
     /// A watch's score wakes no phone app: it comes as a user-info transfer, which iOS delivers to
     /// a suspended or not-running app when it next runs (only `sendMessage` wakes an iOS app). The
     /// store takes it as the system's queue holds it, and the watch gets its ack; the standings it
-    /// changes go out when the app runs (`publish` sends nothing before).
+    /// changes go out when the app runs (`publish` sends nothing before). That ack is the
+    /// system's: it says the score was delivered, not what the app made of it (no
+    /// `classification`), so a watch learns of a discrepancy from the standings once the app runs,
+    /// as on a device, where a transfer's completion carries nothing from the app.
     public func receive(score event: ScoreEvent, deviceID: String, respond: @Sendable (ScoreVerdict) -> Void) {
         do {
             let (result, snapshot) = try hub.appendForPush(event)
@@ -111,7 +114,7 @@ public final class HubLinkService: LinkServerDelegate {
                 // The new standings go out first (they are what the wearer waits for), the ack
                 // right after: both only once the score is committed.
                 publish(snapshot, trigger: classification == .resolution ? .conflictResolution : .watchScore)
-                respond(.stored(alreadyStored: false, classification: classification))
+                respond(.stored(alreadyStored: false, classification: app.state.runs ? classification : nil))
                 tellOwnWrite()
                 logger.info("score from the watch", metadata: [
                     "device": "\(deviceID)", "event": "\(event.id)", "classification": "\(classification.rawValue)",

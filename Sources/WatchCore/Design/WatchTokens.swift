@@ -59,13 +59,13 @@ public enum TextSize: String, Sendable, Hashable, CaseIterable {
         return all[max(0, all.firstIndex(of: self)! - 1)]
     }
 
-    /// From xxxl a name has too little room beside its position and score (none but "…" at 41 mm,
-    /// two letters at 45, three letters at ax1 on 45 mm): rows then stack, position and score on
-    /// the first line, the name on the second across the row, as watchOS lays out lists at large
-    /// sizes. At xxxl two lines are hardly taller than one (126 px against 119).
+    /// From xl a name has too little room beside its position and a score of two digits ("Ma…
+    /// +12" at 41 mm xl, "Maxi…" at 45; none but "…" at xxxl): rows then stack, position and score
+    /// on the first line, the name on the second across the row, as watchOS lays out lists at
+    /// large sizes. At xxxl two lines are hardly taller than one (126 px against 119).
     func stacksRows(width: Double) -> Bool {
         switch self {
-        case .xxxLarge, .accessibility1, .accessibility2, .accessibility3: true
+        case .xLarge, .xxLarge, .xxxLarge, .accessibility1, .accessibility2, .accessibility3: true
         default: false
         }
     }

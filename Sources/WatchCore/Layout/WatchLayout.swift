@@ -47,15 +47,15 @@ public enum WatchLayout {
         return Rect(x: m.margin * 1.5, y: m.height - m.margin - m.buttonHeight, width: m.width - m.margin * 3, height: m.buttonHeight)
     }
 
-    /// A banner's text within `width`: "Saved Holyn Handle… 4" rather than "Saved Holyn Handle…",
-    /// so a long name is shortened and the score it ends with stays.
+    /// A banner's text within `width`: a long name is shortened and what follows it stays, the
+    /// score it ends with ("Saved Holyn Handle… 4", not "Saved Holyn Handle…") or the hole
+    /// ("Maximilian Fe… · hole 4", not "Maximilian Feat… 4", which reads as a score).
     public static func fitBanner(_ text: String, font: FontSpec, width: Double, measurer: TextMeasurer) -> String {
-        guard measurer.width(text, font) > width, let space = text.lastIndex(of: " "),
-              Int(text[text.index(after: space)...]) != nil else {
-            return measurer.truncate(text, font: font, toFit: width)
-        }
-        let score = String(text[space...])
-        return measurer.truncate(String(text[..<space]), font: font, toFit: width - measurer.width(score, font)) + score
+        guard measurer.width(text, font) > width else { return text }
+        let scoreAt = text.lastIndex(of: " ").flatMap { Int(text[text.index(after: $0)...]) != nil ? $0 : nil }
+        guard let cut = text.range(of: " · ")?.lowerBound ?? scoreAt else { return measurer.truncate(text, font: font, toFit: width) }
+        let kept = String(text[cut...])
+        return measurer.truncate(String(text[..<cut]), font: font, toFit: width - measurer.width(kept, font)) + kept
     }
 
     // MARK: Voice overlay geometry
@@ -236,19 +236,31 @@ public enum WatchLayout {
     }
 
     /// A disputed hole's scores in play as shown: "Disputed · 3 Sarah Lee · 4 you", the counted
-    /// first; where that does not fit, first names ("Disputed · 3 Sarah · 4 you"), then without
-    /// the word (the status hue still says it): every score in play stays in sight.
+    /// first, and a value several said once ("4 Mike, you": the organizer settles a value, not a
+    /// device); where that does not fit, first names ("Disputed · 3 Sarah · 4 you"), then without
+    /// the word (the status hue still says it), then on more lines: every score in play stays in sight.
     static func shownClaims(_ claims: [ClaimLine], fitting width: Double? = nil, font: FontSpec? = nil,
-                            measurer: TextMeasurer? = nil) -> String {
-        func scores(firstNames: Bool) -> String {
-            claims.map { claim in
-                let name = claim.who == .thisWatch ? "you" : claim.who.name
-                return "\(claim.strokes) \(firstNames ? name.split(separator: " ").first.map(String.init) ?? name : name)"
+                            measurer: TextMeasurer? = nil) -> [String] {
+        var values: [(strokes: Int, names: [String])] = []
+        for claim in claims {
+            let name = claim.who == .thisWatch ? "you" : claim.who.name
+            if let index = values.firstIndex(where: { $0.strokes == claim.strokes }) { values[index].names.append(name) } else { values.append((claim.strokes, [name])) }
+        }
+        func scores(_ part: ArraySlice<(strokes: Int, names: [String])>, firstNames: Bool) -> String {
+            part.map { value in
+                "\(value.strokes) " + value.names.map { firstNames ? $0.split(separator: " ").first.map(String.init) ?? $0 : $0 }.joined(separator: ", ")
             }.joined(separator: " · ")
         }
-        let candidates = ["Disputed · " + scores(firstNames: false), "Disputed · " + scores(firstNames: true), scores(firstNames: true)]
-        guard let width, let font, let measurer else { return candidates[0] }
-        return candidates.first { measurer.width($0, font) <= width } ?? candidates[2]
+        let all = values[...]
+        let candidates = ["Disputed · " + scores(all, firstNames: false), "Disputed · " + scores(all, firstNames: true), scores(all, firstNames: true)]
+        guard let width, let font, let measurer else { return [candidates[0]] }
+        if let line = candidates.first(where: { measurer.width($0, font) <= width }) { return [line] }
+        // As many values a line as fit, in order.
+        var lines: [String] = []
+        for value in all.indices.map({ scores(all[$0...$0], firstNames: true) }) {
+            if let last = lines.last, measurer.width(last + " · " + value, font) <= width { lines[lines.count - 1] = last + " · " + value } else { lines.append(value) }
+        }
+        return lines
     }
 
     /// The same as VoiceOver says it: "Sarah says 3, which counts for now. This watch says 4."
@@ -658,22 +670,29 @@ private struct Face {
         let headingFrame = Rect(x: m.titleInset, y: m.margin * 0.25, width: room, height: headingFont.size * 1.6)
         list.commands.append(.text(heading, frame: headingFrame, font: headingFont, color: HyzerColor.textSecondary, alignment: .leading))
         list.addElement(AccessibilityElement(.heading, label: heading, frame: headingFrame))
+        var claimsExtra = 0.0
         if let strokes = entry.scoredStrokes {
             // A disputed hole says so first, in the status hue the leaderboard's mark uses; else in
             // the secondary text (the accent is for what a tap does).
             let by = entry.scoredBy.map { " by \($0.name)" } ?? ""
             let font = FontSpec(.sans, (headingFont.size * 0.85).rounded())
-            let frame = Rect(x: m.margin, y: headingFrame.y + headingFrame.height - 6, width: m.width - m.margin * 2, height: font.size * 1.3)
-            let scored = !entry.claims.isEmpty ? WatchLayout.shownClaims(entry.claims, fitting: frame.width, font: font, measurer: measurer)
-                : entry.disputed ? "Disputed · \(strokes)\(by)" : "Scored \(strokes)\(by)"
-            list.commands.append(.text(measurer.truncate(scored, font: font, toFit: frame.width), frame: frame, font: font,
-                                       color: entry.disputed ? HyzerColor.status : HyzerColor.textSecondary, alignment: .center))
+            let width = m.width - m.margin * 2
+            let lines = !entry.claims.isEmpty ? WatchLayout.shownClaims(entry.claims, fitting: width, font: font, measurer: measurer)
+                : [entry.disputed ? "Disputed · \(strokes)\(by)" : "Scored \(strokes)\(by)"]
+            for (index, line) in lines.enumerated() {
+                let frame = Rect(x: m.margin, y: headingFrame.y + headingFrame.height - 6 + font.size * 1.3 * Double(index), width: width, height: font.size * 1.3)
+                list.commands.append(.text(measurer.truncate(line, font: font, toFit: frame.width), frame: frame, font: font,
+                                           color: entry.disputed ? HyzerColor.status : HyzerColor.textSecondary, alignment: .center))
+            }
+            // A second line of scores moves what is under them down by its height.
+            claimsExtra = font.size * 1.3 * Double(lines.count - 1)
             let label = !entry.claims.isEmpty ? "Disputed. \(WatchLayout.spokenClaims(entry.claims)) The organizer settles it on the phone."
-                : entry.disputed ? "Disputed. Scored \(strokes)\(by). The organizer settles it on the phone." : scored
-            list.addElement(AccessibilityElement(.text, label: label, frame: frame))
+                : entry.disputed ? "Disputed. Scored \(strokes)\(by). The organizer settles it on the phone." : lines[0]
+            list.addElement(AccessibilityElement(.text, label: label, frame: Rect(x: m.margin, y: headingFrame.y + headingFrame.height - 6, width: width,
+                                                                                 height: font.size * 1.3 * Double(lines.count))))
         }
         let button = WatchLayout.saveButton(size: size, textSize: state.textSize)
-        let nameTop = headingFrame.y + headingFrame.height + (entry.scoredStrokes == nil ? 0 : headingFont.size * 0.7)
+        let nameTop = headingFrame.y + headingFrame.height + (entry.scoredStrokes == nil ? 0 : headingFont.size * 0.7) + claimsExtra
         // The name, the number and par stack between the top and Save; at large text sizes they
         // shrink to fit rather than Save covering the number or par falling off the face. The name
         // and par grow as the bands do (the hole above, Save below) and give way first, down to
