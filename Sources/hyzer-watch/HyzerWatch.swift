@@ -104,7 +104,7 @@ struct HyzerWatch: ParsableCommand {
     /// For hyzer-bench: print "first-frame" on stdout the moment the first frame is drawn.
     @Flag(name: .customLong("report-first-frame"), help: .hidden) var reportFirstFrame = false
     @Flag(name: .customLong("same-machine-file"),
-          help: "Also read the phone's shared/standings.json on this home while the phone is in range: a shortcut no real watch has (off by default; out of range nothing arrives by any path).")
+          help: "Also read the phone's shared/standings.json on this home while the phone is in range and its app runs: a shortcut no real watch has (off by default; out of range, or with the phone app suspended, nothing arrives by any path).")
     var sameMachineFile = false
     @Option(name: .customLong("complication-budget"),
             help: ArgumentHelp("Complication transfers the watch face takes per day, by the watch's clock (a real watch gives 50); past them the face keeps what it showed, growing older (0 to 1000).", valueName: "N"))

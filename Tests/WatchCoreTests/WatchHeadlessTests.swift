@@ -558,13 +558,14 @@ extension WatchHeadlessTests {
         return try? JSONDecoder().decode(AppStatus.self, from: data)
     }
 
-    @Test("The phone app suspended sends nothing; a watch's score (a user-info transfer) is acked with no verdict and wakes it not; in front it sends everything new; the phone reaches the watch app only in the foreground")
-    func phoneAppSuspended() async throws {
+    @Test("The phone app suspended sends nothing; a watch's score (a user-info transfer) is acked with no verdict and wakes it not; in front it sends everything new; the phone reaches the watch app only in the foreground (and --same-machine-file reads nothing meanwhile)",
+          arguments: [[], ["--same-machine-file", "--log-level", "info"]])
+    func phoneAppSuspended(extra: [String]) async throws {
         let home = try TemporaryHome()
         #expect(try await CLIProcess.run("hyzer-hub", ["--home", home.path, "round", "start", "--course", "Willow Creek", "--player", "Ann", "Ben"]).status == 0)
         let server = try await home.serve(["--background-seconds", "0.5", "--log-level", "info"])
         defer { server.stop() }
-        let watch = try await Self.controlledWatch(home)
+        let watch = try await Self.controlledWatch(home, extra)
         defer { watch.stop() }
         #expect(await eventually { Self.appStatus(home)?.watches.first?.appActive == true })
         // Sent to the background, the app runs a moment more, then iOS suspends it.
@@ -578,6 +579,10 @@ extension WatchHeadlessTests {
         #expect(try await home.hub("score", "Ann", "2").status == 0)
         let unseen = try await CLIProcess.run("hyzer-watch", ["ctl", "--home", home.path, "--timeout", "1", "expect-text", "1 Ann -1"])
         #expect(unseen.status == 1, "the suspended app sent standings: \(unseen.stdout)")
+        if extra.contains("--same-machine-file") {
+            // The phone's export is seen and left unread: the phone app is not running.
+            #expect(await eventually { watch.stderr.contains("the phone app is suspended or not running") }, "\(watch.stderr.suffix(800))")
+        }
         // The watch's score is a user-info transfer: the phone keeps it and acks it, but iOS does
         // not wake the app for it, so nothing new reaches the watch.
         for step in [["tap", "Ben"], ["crown", "+1"], ["save"], ["wait-for", "delivered", "1"]] {

@@ -84,6 +84,8 @@ public final class HubLinkService: LinkServerDelegate {
             guard let self else { return }
             // Launched from not running: what each watch's complications were sent is forgotten.
             if was == .notRunning { complicationPolicies.withLockedValue { $0 = [:] } }
+            // Stopped: the watches hear at once that standings are no longer confirmed.
+            if was.runs, !now.runs { server.withLockedValue { $0 }?.beatNow() }
             guard now.runs, !was.runs else { return }
             // Running again: what changed meanwhile goes out, on the queue that publishes; a
             // launch publishes what it has, so each complication watch gets its `first` now,

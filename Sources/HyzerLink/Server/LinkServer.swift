@@ -216,6 +216,14 @@ public final class LinkServer: Sendable {
 
     var lastSnapshot: StandingsSnapshot? { state.withLockedValue { $0.lastSnapshot } }
 
+    /// A heartbeat to every paired watch now, not at its next beat: what it confirms changed (the
+    /// phone app stopped running, and its next beats confirm nothing).
+    public func beatNow() {
+        let confirmed = delegate.confirmsStandings ? lastSnapshot?.sequence : nil
+        let watches = state.withLockedValue { Array($0.paired.values) }
+        for watch in watches { watch.send(.heartbeat(Heartbeat(sentAt: Date(), sequence: confirmed))) }
+    }
+
     /// The device ids of the paired watches.
     public var pairedDevices: Set<String> { state.withLockedValue { Set($0.paired.values.map(\.deviceID)) } }
 

@@ -204,6 +204,9 @@ public final class WatchSession: Sendable {
 
     private struct LinkState {
         var wanted = false
+        /// Whether the phone app runs, as the hub's heartbeats say (a suspended or not-running app
+        /// confirms no standings); standings from the phone say it runs.
+        var phoneAppRuns = true
         var client: LinkClient?
         /// Which client's news counts: bumped when one is taken down.
         var generation = 0
@@ -282,6 +285,7 @@ public final class WatchSession: Sendable {
             send(.reachability(reachable))
             if reachable { readPhoneFile() }
         case .standings(let snapshot):
+            shell.withLockedValue { $0.link.phoneAppRuns = true }
             let dropsBefore = current.droppedLiveMessages
             send(.pushed(snapshot))
             if current.droppedLiveMessages > dropsBefore {
@@ -289,7 +293,9 @@ public final class WatchSession: Sendable {
             } else if current.snapshot == snapshot {
                 keep(snapshot)
             }
-        case .heartbeat(let heartbeat): send(.heartbeat(sequence: heartbeat.sequence))
+        case .heartbeat(let heartbeat):
+            shell.withLockedValue { $0.link.phoneAppRuns = heartbeat.sequence != nil }
+            send(.heartbeat(sequence: heartbeat.sequence))
         case .acked(let event, _, let classification):
             send(.acked(event, classification))
             send(.pending(outbox.pending))
@@ -315,13 +321,17 @@ public final class WatchSession: Sendable {
         }
     }
 
-    /// `--same-machine-file`: the phone's own file, read only while the phone is in reach and the
-    /// app is in front (an app in the background is suspended: it reads nothing, and learns of
-    /// the change when it comes back, as it does from the application context).
+    /// `--same-machine-file`: the phone's own file, read only while the phone is in reach, its
+    /// app runs and this app is in front (an app in the background is suspended: it reads
+    /// nothing, and learns of the change when it comes back, as it does from the application
+    /// context; a suspended phone app sends nothing, and its heartbeats say so within a second).
     private func readPhoneFile() {
         guard configuration.sameMachineFile, current.reachable else { return }
         guard !current.appInBackground else {
             return logger.info("the phone's standings.json changed; the app is in the background (suspended): not read until it is in front")
+        }
+        guard shell.withLockedValue({ $0.link.phoneAppRuns }) else {
+            return logger.info("the phone's standings.json changed; the phone app is suspended or not running (its heartbeats confirm nothing): not read")
         }
         readSnapshot(at: configuration.paths.standingsSnapshot)
     }
