@@ -177,6 +177,7 @@ public final class CloudSync: Service, Sendable {
         var backoff = Duration.milliseconds(250)
         let session = try await Self.blocking { Self.sessionName(hubID: try self.hub.hubID) }
         var announcedUnset = false
+        var lastFailure: SyncState?
         while !Task.isCancelled && !Task.isShuttingDownGracefully {
             // The configuration as it is now: set, changed or forgotten since the last connection.
             guard let configuration = try? await Self.blocking({ try self.hub.cloudConfiguration() }) else {
@@ -199,6 +200,10 @@ public final class CloudSync: Service, Sendable {
             do {
                 let cloud = try await CloudConnection.connect(to: address, session: session, logger: logger)
                 logger.info("cloud connected: \(address.redacted)\(configuration.player.map { " (\($0)'s phone)" } ?? "")")
+                // Connected: no longer "cannot be reached", and the first pass is under way (on a
+                // slow link its first call takes long enough to read the status meanwhile).
+                set(.syncing)
+                lastFailure = nil
                 // Before the listener takes a second connection of the role's four.
                 let ended = try await cloud.whileConnected(silence: self.silence) { try await cloud.endOtherSessions(named: session) }
                 if ended > 0 { logger.info("ended \(ended) session\(ended == 1 ? "" : "s") an earlier connection left open on the cloud's server") }
@@ -223,7 +228,12 @@ public final class CloudSync: Service, Sendable {
                 let state: SyncState = if case .unusable = reason { .error } else { .offline }
                 set(state, detail: reason.description)
                 let said = HubText.sentence(reason.description)
-                logger.warning("cloud \(state.rawValue): \(said) Retrying in \(backoff).")
+                // Said once as a warning; offline again (a phone out of coverage retries every 5 s for
+                // as long as it lasts, each time with the reason of the moment) is only information,
+                // until it connects.
+                let again = lastFailure == state
+                lastFailure = state
+                logger.log(level: again ? .info : .warning, "cloud \(state.rawValue)\(again ? " still" : ""): \(said) Retrying in \(backoff).")
                 await untilShutdown { [backoff] in try? await Task.sleep(for: backoff) }
                 backoff = min(backoff * 2, .seconds(5))
             }

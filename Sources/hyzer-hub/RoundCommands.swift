@@ -46,7 +46,9 @@ struct RoundCommand: ParsableCommand {
             if json { try printJSON(try hub.snapshot().round) } else {
                 print(HubText.roundStarted(started))
                 if let configuration = try hub.cloudConfiguration() {
-                    print("Shared through the cloud (\(configuration.redactedURL)); this phone organizes it\(anyPlayerResolves ? ", and every phone in it may resolve discrepancies" : "")."
+                    // Not shared yet: a pass uploads it (serve's, or `cloud sync`), whenever the cloud can be reached.
+                    print("To be shared through the cloud (\(configuration.redactedURL)) as soon as this phone's hyzer-hub serve reaches it (or hyzer-hub cloud sync; cloud status says what waits);"
+                          + " this phone organizes it\(anyPlayerResolves ? ", and every phone in it may resolve discrepancies" : "")."
                           + " The players' phones are offered it while their hyzer-hub serve runs (cloud status lists it; --auto-join joins it), or join with: hyzer-hub round join \(started.id.uuidString)")
                 }
             }

@@ -378,6 +378,28 @@ struct CloudContractTests {
         #expect(ids == expected, "each score once, numbered in this phone's order: \(ids.count) stored, \(Set(ids).count) distinct, first out of place at \(mismatch.map(String.init) ?? "-")")
     }
 
+    @Test("Back in reach, a phone says syncing at once, not the offline of before, while its first pass runs")
+    func reconnectSaysSyncing() async throws {
+        let cloud = try await SeveralPhonesTests.makeCloud(phones: ["jake"])
+        let (proxy, proxied) = try await SeveralPhonesTests.proxy(to: try cloud.url("jake"))
+        defer { proxy.stop() }
+        let (home, hub) = try Self.phone(proxied, player: "Jake")
+        defer { withExtendedLifetime(home) {} }
+        try hub.startRound(course: "Maple Hill", players: ["Jake", "Sarah"])
+        proxy.send(SIGUSR1)
+        let states = NIOLockedValueBox<[SyncState]>([])
+        let sync = CloudSync(hub: hub, statusFile: nil, logger: Self.logger, pollInterval: .seconds(600),
+                             onStatusChange: { status in states.withLockedValue { $0.append(status.state) } })
+        let running = Task { try await sync.run() }
+        defer { running.cancel() }
+        #expect(await eventually(timeout: .seconds(20)) { states.withLockedValue { $0.contains(.offline) } })
+        proxy.send(SIGUSR2)
+        #expect(try await eventually(timeout: .seconds(30)) { try hub.cloudSummary().roundsWaiting == 0 }, "the round was shared")
+        let seen = states.withLockedValue { $0 }
+        let back = try #require(seen.lastIndex(of: .offline))
+        #expect(seen[(back + 1)...].first == .syncing, "after offline: \(seen[(back + 1)...])")
+    }
+
     @Test("The organizer ending the round reaches a phone that already holds every score of it at once (its notification), not at the next poll")
     func completionIsNotified() async throws {
         let (cloud, homes, phones) = try await Self.roundOnPhones(["Jake", "Sarah"])
