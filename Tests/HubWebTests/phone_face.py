@@ -299,6 +299,15 @@ def scenario(url, home, shots):
             return broken;""")
         check(not broken, f"words broken across lines at 200 % text: {broken}")
         driver.find_element(By.TAG_NAME, "body").send_keys(Keys.ESCAPE)
+        # At 310 % (the largest accessibility size) the scoring screen and the leaderboard still
+        # fit the phone: titles and totals stop at the width, labels wrap (a designer found the
+        # page scrolling sideways, "Finish Round" and "Done" cut at its edge).
+        driver.execute_script("document.documentElement.style.fontSize = '310%'")
+        fits(driver, "the scoring screen at 310 % text")
+        tap(driver, "the pill at 310 % text", By.CSS_SELECTOR, ".pill")
+        wait(driver, "the leaderboard at 310 % text", lambda: driver.find_elements(By.CSS_SELECTOR, ".board-row"))
+        fits(driver, "the leaderboard at 310 % text")
+        driver.find_element(By.TAG_NAME, "body").send_keys(Keys.ESCAPE)
         driver.execute_script("document.documentElement.style.fontSize = ''")
         # The pill floats over every tab while a round is in play: the standings a tap away from History.
         tap(driver, "History", By.XPATH, "//button[text()='History']")
