@@ -203,7 +203,15 @@ public struct TextMeasurer: Sendable {
         var rest = text.split(separator: " ").map(String.init)
         while !rest.isEmpty {
             guard lines.count < maxLines - 1 else {
-                lines.append(truncate(rest.joined(separator: " "), font: font, toFit: maxWidth))
+                // The last line cut short keeps a score it ends with ("José N… won, -12", not
+                // "José Núñez won, -…"): the score is what the line is for.
+                let text = rest.joined(separator: " ")
+                if rest.count > 1, let score = rest.last, Self.isScore(score), width(text, font) > maxWidth {
+                    let tail = " " + score
+                    lines.append(truncate(rest.dropLast().joined(separator: " "), font: font, toFit: maxWidth - width(tail, font)) + tail)
+                } else {
+                    lines.append(truncate(text, font: font, toFit: maxWidth))
+                }
                 break
             }
             var count = 1
@@ -212,6 +220,11 @@ public struct TextMeasurer: Sendable {
             rest.removeFirst(count)
         }
         return lines
+    }
+
+    /// "-12", "+3", "E", "4": a score or strokes, as a line ends with them.
+    static func isScore(_ word: String) -> Bool {
+        word == "E" || word.drop(while: { $0 == "+" || $0 == "-" }).allSatisfy(\.isNumber) && word.contains(where: \.isNumber)
     }
 
     /// `text`, or its longest prefix with "…" that fits in `maxWidth`.

@@ -163,7 +163,8 @@ public enum WatchLayout {
         calendar.timeZone = .current
         let parts = calendar.dateComponents([.weekday, .day], from: date)
         let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-        return "\(weekdays[((parts.weekday ?? 1) - 1) % 7]) \(parts.day ?? 1)"
+        // A no-break space: a line that breaks keeps "Sat 28" together (it left "28" alone).
+        return "\(weekdays[((parts.weekday ?? 1) - 1) % 7])\u{00A0}\(parts.day ?? 1)"
     }
 
     /// "9:41": the status-bar time, in the watch's clock and the local time zone.
