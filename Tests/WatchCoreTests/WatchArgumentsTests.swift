@@ -60,5 +60,8 @@ struct WatchArgumentsTests {
         #expect(result.stderr.contains("no watch is running there"), "\(result.stderr)")
         let mistyped = try await CLIProcess.run("hyzer-watch", ["ctl", "-home", home.path, "link", "up"])
         #expect(mistyped.status == 64 && mistyped.stderr.contains("-home is not an option"), "\(mistyped.stderr)")
+        // ctl's own option after the line: said to go before it, not answered as a word of the line.
+        let late = try await CLIProcess.run("hyzer-watch", ["ctl", "--home", home.path, "wait-for", "dropped", "4", "--timeout", "2"])
+        #expect(late.status == 64 && late.stderr.contains("--timeout is an option of ctl: it goes before the command"), "\(late.stderr)")
     }
 }

@@ -437,6 +437,35 @@ extension WatchHeadlessTests {
 }
 
 extension WatchHeadlessTests {
+    @Test("A watch app in the background that pairs again gets the phone's standings as its application context: kept, shown in front, and not counted as a dropped live message")
+    func pairingInTheBackgroundIsContext() async throws {
+        let home = try TemporaryHome()
+        let server = try await Self.servedRound(home, ["Ann", "Ben"], holeOne: "Ann 3, Ben 3")
+        defer { server.stop() }
+        let watch = try await Self.controlledWatch(home, ["--log-level", "info"])
+        defer { watch.stop() }
+        #expect(try await Self.ctl(home, "expect-text", "T1 Ann E").status == 0)
+        #expect(try await Self.ctl(home, "app", "background").status == 0)
+        #expect(try await Self.ctl(home, "link", "down").status == 0)
+        #expect(try await home.hub("score", "Ann", "2").status == 0)
+        let newest = try HyzerJSON.decoder().decode(StandingsSnapshot.self, from: Data(try await home.hub("standings", "--json").stdout.utf8)).sequence
+        #expect(try await Self.ctl(home, "link", "up").status == 0)
+        // The standings the phone sends as the watch pairs wait as the context.
+        let contextFile = home.url.appendingPathComponent("watch/context.json")
+        #expect(await eventually {
+            (try? HyzerJSON.decoder().decode(StandingsSnapshot.self, from: Data(contentsOf: contextFile)))?.sequence == newest
+        }, "\(watch.stderr.suffix(800))")
+        let dropped = try await CLIProcess.run("hyzer-watch", ["ctl", "--home", home.path, "--timeout", "1", "wait-for", "dropped", "1"])
+        #expect(dropped.status == 1, "the pairing's standings were counted as a dropped live message: \(watch.stderr.suffix(800))")
+        #expect(!watch.stderr.contains("a live message to the app in the background was dropped"), "\(watch.stderr.suffix(800))")
+        #expect(try await Self.ctl(home, "app", "foreground").status == 0)
+        #expect(try await Self.ctl(home, "expect-text", "1 Ann -1").status == 0)
+        #expect(try await Self.ctl(home, "quit").status == 0)
+        #expect(await watch.waitForExit(timeout: .seconds(30)) == 0)
+    }
+}
+
+extension WatchHeadlessTests {
     @Test("Relaunched, the watch shows what it kept, then gets only the phone's latest standings, and its queued scores land in one burst, felt as one change")
     func relaunch() async throws {
         let home = try TemporaryHome()

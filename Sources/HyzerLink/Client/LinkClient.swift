@@ -416,7 +416,13 @@ private final class ClientConnectionHandler: ChannelInboundHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        Logger(label: "hyzer.watch.link").warning("closing connection: \(error)")
+        // A phone gone without a goodbye (killed, out of range) is what phones do: said in words,
+        // as the hub says a watch's, not as NIO's read call.
+        if let io = error as? IOError, io.errnoCode == ECONNRESET || io.errnoCode == EPIPE {
+            Logger(label: "hyzer.watch.link").info("the phone hung up (\(String(cString: strerror(io.errnoCode))))")
+        } else {
+            Logger(label: "hyzer.watch.link").warning("closing connection: \(error)")
+        }
         context.close(promise: nil)
     }
 }

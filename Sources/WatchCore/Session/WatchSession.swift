@@ -393,6 +393,12 @@ public final class WatchSession: Sendable {
         // under the same lock as the app's state), and the latest waits as the application context.
         if case .pushed(let snapshot) = input, wasInBackground {
             if snapshot.supersedes(shell.context ?? shell.watch.snapshot) { shell.context = snapshot }
+            // What the phone sends as the watch pairs is its application context, not a live
+            // message (PROTOCOL.md): kept, and not counted as dropped.
+            if shell.watch.awaitingPairedStandings {
+                shell.watch.awaitingPairedStandings = false
+                return ([], shell.context)
+            }
             return (WatchMachine.reduce(&shell.watch, .liveMessageDropped, env), shell.context)
         }
         var effects = WatchMachine.reduce(&shell.watch, input, env)
