@@ -68,6 +68,27 @@ struct LayoutSweepTests {
         return WatchLayout.displayList(state, now: Fixture.env(seconds, size: size).now, size: size, measurer: .estimate)
     }
 
+    @Test("With the phone away, the footer says how many scores wait at every size and text size (at xxxl it said only \"No phone\")")
+    func awayCountAtEverySize() {
+        for size in WatchSize.allCases {
+            for textSize in TextSize.allCases {
+                var state = WatchState(deviceID: "watch", textSize: textSize)
+                let env = Fixture.env(0, size: size)
+                _ = WatchMachine.reduce(&state, .reachability(false), env)
+                _ = WatchMachine.reduce(&state, .snapshot(Self.snapshot(sequence: 1, round: true, players: Self.names)), env)
+                _ = WatchMachine.reduce(&state, .tap(WatchLayout.rowFrame(slot: 0, size: size, textSize: textSize).center), env)
+                for effect in WatchMachine.reduce(&state, .save, env) {
+                    if case .enqueue(let event) = effect { _ = WatchMachine.reduce(&state, .pending([event]), env) }
+                }
+                // After the "Saved" banner, which takes the footer band for its seconds.
+                let later = Fixture.env(10, size: size)
+                _ = WatchMachine.reduce(&state, .clock, later)
+                let texts = WatchLayout.displayList(state, now: later.now, size: size, measurer: .estimate).texts
+                #expect(texts.contains("No phone") && texts.contains("· 1 to send"), "\(size) \(textSize): \(texts.suffix(3))")
+            }
+        }
+    }
+
     @Test("No text over text or off the display, nothing cut through its letters, every control 44 pt", arguments: Screen.allCases)
     func sweep(screen: Screen) async throws {
         try await offThePool {

@@ -1127,11 +1127,13 @@ private struct Face {
             // Status has its own treatment: a capsule with a purple dot, never a score colour.
             let text = "No phone"
             let dot = m.caption * 0.4
-            // "· 1 to send" inside the band: in type up to a fifth smaller, then in short ("· 1
+            // "· 1 to send" inside the band: in type up to two fifths smaller (from xxxl, where the
+            // band's type is largest, that is about its size at l: at a fifth it was left out, and
+            // the count is what a wearer with the phone away needs), then in short ("· 1
             // unreadable"); else not at all (the rows' rings still show what waits; VoiceOver says it).
             let short = state.pendingTransfers > 0 && noPhone ? pending : state.unreadableScores > 0 ? "\(state.unreadableScores) unreadable" : nil
             let choices = [pending, short].compactMap { $0.map { "· \($0)" } }.flatMap { rest in
-                [1.0, 0.9, 0.8].map { (rest: rest, font: FontSpec(caption.family, (caption.size * $0).rounded())) }
+                [1.0, 0.9, 0.8, 0.7, 0.6].map { (rest: rest, font: FontSpec(caption.family, (caption.size * $0).rounded())) }
             }
             let chosen = choices.first { choice in
                 dot + measurer.width(" ", choice.font) * 2 + measurer.width(text, choice.font) + measurer.width(choice.rest, choice.font) + m.margin <= frame.width
