@@ -212,15 +212,22 @@ struct CloudContractTests {
         #expect(stored == events.map { $0.id.uuidString.lowercased() }.joined(separator: ","), "each score once, numbered in this phone's order")
     }
 
-    @Test("A pass that uploads still takes what another phone uploaded just before it; after catching up with its own upload it reads nothing back")
-    func uploadThenDownload() async throws {
-        let (_, homes, phones) = try await Self.roundOnPhones(["Jake", "Sarah"])
-        defer { withExtendedLifetime(homes) {} }
+    /// Jake's phone and Sarah's in one round: Jake's first score is number 1 in the cloud, and
+    /// Sarah's phone has joined and holds it.
+    static func jakeScoredSarahJoined() async throws -> (homes: [TemporaryHome], jake: Hub, sarah: Hub) {
+        let (_, homes, phones) = try await roundOnPhones(["Jake", "Sarah"])
         let (jake, sarah) = (phones[0], phones[1])
         try jake.score(player: "Jake", strokes: 3, hole: 1)
-        #expect(try await Self.sync(jake).uploaded == 1)
-        try await Self.sync(sarah)
+        #expect(try await sync(jake).uploaded == 1)
+        try await sync(sarah)
         #expect(try sarah.roundInPlay() != nil, "Sarah's phone joined")
+        return (homes, jake, sarah)
+    }
+
+    @Test("A pass that uploads still takes what another phone uploaded just before it; after catching up with its own upload it reads nothing back")
+    func uploadThenDownload() async throws {
+        let (homes, jake, sarah) = try await Self.jakeScoredSarahJoined()
+        defer { withExtendedLifetime(homes) {} }
         // Sarah's score goes up (number 2); Jake's next one goes up after it (number 3), in a pass
         // that must still download number 2.
         try sarah.score(player: "Sarah", strokes: 2, hole: 1)
@@ -239,12 +246,8 @@ struct CloudContractTests {
 
     @Test("A phone whose uploads were numbered after another phone's reads the other phone's scores only, gap by gap, never its own back")
     func downloadSkipsOwnScores() async throws {
-        let (_, homes, phones) = try await Self.roundOnPhones(["Jake", "Sarah"])
+        let (homes, jake, sarah) = try await Self.jakeScoredSarahJoined()
         defer { withExtendedLifetime(homes) {} }
-        let (jake, sarah) = (phones[0], phones[1])
-        try jake.score(player: "Jake", strokes: 3, hole: 1)
-        #expect(try await Self.sync(jake).uploaded == 1)
-        try await Self.sync(sarah)
         // Jake's phone uploads and reads nothing after (a pass cut off there), so its numbers
         // follow Sarah's twice: 1 Jake · 2 Sarah · 3–5 Jake · 6–7 Sarah · 8–10 Jake.
         func uploadOnly(_ hub: Hub) async throws {
