@@ -58,9 +58,12 @@ struct WatchCtl: ParsableCommand {
         if let timeout, !(0...3600).contains(timeout) { throw ValidationError("--timeout must be 0 to 3600 seconds; got \(timeout).") }
         if command.isEmpty { throw ValidationError("Say what the watch should do, e.g. hyzer-watch ctl --home H link down.") }
         // ctl's own options after the line are read as the line's words ("wait-for takes …").
-        if let option = command.dropFirst().first(where: { word in ["--home", "--timeout"].contains { word == $0 || word.hasPrefix($0 + "=") } }) {
+        if let option = command.dropFirst().first(where: { word in
+            ["--home", "--timeout", "--help", "--version"].contains { word == $0 || word.hasPrefix($0 + "=") }
+        }) {
             let name = option.split(separator: "=").first.map(String.init) ?? option
-            throw ValidationError("\(name) is an option of ctl: it goes before the command, e.g. hyzer-watch ctl \(name) VALUE \(command[0]) ….")
+            let value = ["--help", "--version"].contains(name) ? "" : " VALUE"
+            throw ValidationError("\(name) is an option of ctl: it goes before the command, e.g. hyzer-watch ctl \(name)\(value) \(command[0]) ….")
         }
     }
 

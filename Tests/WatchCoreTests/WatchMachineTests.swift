@@ -628,6 +628,26 @@ extension WatchMachineTests {
                 if cut { Issue.record("\(size) \(textSize): a claim cut off: \(claims)") }
             }
         }
+        // Five values: two lines at most, the last counting the rest ("+2"), and the number clear
+        // of Save (four lines of them pushed it under the button at 41 mm ax3).
+        let first = standings[0]
+        standings[0] = Standing(playerID: first.playerID, name: first.name, position: 1, tied: false, totalStrokes: 4, holesPlayed: 2,
+                                scoreRelativeToPar: -2, currentHoleStrokes: nil, discrepancy: true, disputes: [HoleDispute(hole: 1, claims: first.disputes[0].claims + [
+                                    ScoreClaim(eventID: UUID(), strokes: 8, deviceID: "watch-4", reportedByPlayerID: standings[3].playerID),
+                                    ScoreClaim(eventID: UUID(), strokes: 9, deviceID: "watch-5", reportedByPlayerID: standings[2].playerID),
+                                ])])
+        var crowded = Fixture.state(Fixture.snapshot(currentHole: 5, standings: standings))
+        _ = Fixture.tapRow(0, &crowded)
+        for size in WatchSize.allCases {
+            for textSize in TextSize.allCases {
+                crowded.textSize = textSize
+                let list = WatchLayout.displayList(crowded, now: Fixture.epoch, size: size, measurer: .estimate)
+                let claims = list.texts.filter { $0.hasPrefix("Disputed") || $0.first?.isNumber == true && $0.contains(" ") }
+                #expect((1...2).contains(claims.count), "\(size) \(textSize): \(claims)")
+                let problems = LayoutCheck.problems(list, measurer: .estimate)
+                if !problems.isEmpty { Issue.record("\(size) \(textSize): \(problems)") }
+            }
+        }
     }
 
     @Test("A disputed hole this watch has no score on opens at the score that counts, and Save unturned records nothing")

@@ -239,9 +239,10 @@ public enum WatchLayout {
     /// A disputed hole's scores in play as shown: "Disputed · 3 Sarah Lee · 4 you", the counted
     /// first, and a value several said once ("4 Mike, you": the organizer settles a value, not a
     /// device); where that does not fit, first names ("Disputed · 3 Sarah · 4 you"), then without
-    /// the word (the status hue still says it), then on more lines: every score in play stays in sight.
+    /// the word (the status hue still says it), then on two lines, the last saying how many more
+    /// values there are past them ("· +2"): every score in play is in sight or counted.
     static func shownClaims(_ claims: [ClaimLine], fitting width: Double? = nil, font: FontSpec? = nil,
-                            measurer: TextMeasurer? = nil) -> [String] {
+                            measurer: TextMeasurer? = nil, maxLines: Int = 2) -> [String] {
         var values: [(strokes: Int, names: [String])] = []
         for claim in claims {
             let name = claim.who == .thisWatch ? "you" : claim.who.name
@@ -256,12 +257,21 @@ public enum WatchLayout {
         let candidates = ["Disputed · " + scores(all, firstNames: false), "Disputed · " + scores(all, firstNames: true), scores(all, firstNames: true)]
         guard let width, let font, let measurer else { return [candidates[0]] }
         if let line = candidates.first(where: { measurer.width($0, font) <= width }) { return [line] }
-        // As many values a line as fit, in order.
-        var lines: [String] = []
+        // As many values a line as fit, in order, on at most `maxLines` lines: past them the last
+        // line says how many more there are ("· +2"; VoiceOver reads every one), rather than the
+        // lines pushing the number under Save (five values at 41 mm ax3 took four lines).
+        var lines: [[String]] = []
         for value in all.indices.map({ scores(all[$0...$0], firstNames: true) }) {
-            if let last = lines.last, measurer.width(last + " · " + value, font) <= width { lines[lines.count - 1] = last + " · " + value } else { lines.append(value) }
+            if let last = lines.last, measurer.width((last + [value]).joined(separator: " · "), font) <= width { lines[lines.count - 1].append(value) } else { lines.append([value]) }
         }
-        return lines
+        if lines.count > maxLines {
+            var kept = Array(lines.prefix(maxLines))
+            func more() -> String { "+\(values.count - kept.joined().count)" }
+            while kept[maxLines - 1].count > 1, measurer.width((kept[maxLines - 1] + [more()]).joined(separator: " · "), font) > width { kept[maxLines - 1].removeLast() }
+            kept[maxLines - 1].append(more())
+            lines = kept
+        }
+        return lines.map { $0.joined(separator: " · ") }
     }
 
     /// The same as VoiceOver says it: "Sarah says 3, which counts for now. This watch says 4."

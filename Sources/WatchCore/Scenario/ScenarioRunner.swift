@@ -97,12 +97,15 @@ public final class ScenarioRunner {
         case .stale: "stale is \(state.isStale(at: session.now()))"
         case .reachable: state.linkKnown ? "reachable is \(state.reachable)" : "the link has not said yet"
         case .screen: "the screen is \(state.screenName)"
-        case .delivered: "\(state.delivered) scores delivered"
-        case .pending: "\(state.pendingTransfers) scores waiting to send"
-        case .dropped: "\(state.droppedLiveMessages) live messages dropped"
-        case .complications: "\(state.complicationTransfers) complication transfers received"
+        case .delivered: "\(Self.count(state.delivered, "score")) delivered"
+        case .pending: "\(Self.count(state.pendingTransfers, "score")) waiting to send"
+        case .dropped: "\(Self.count(state.droppedLiveMessages, "live message")) dropped"
+        case .complications: "\(Self.count(state.complicationTransfers, "complication transfer")) received"
         }
     }
+
+    /// "1 score", "2 scores".
+    static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
 
     private func finishRecording() {
         guard host.isRecording else { return }
