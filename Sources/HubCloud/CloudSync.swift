@@ -388,7 +388,8 @@ public final class CloudSync: Service, Sendable {
     func pass(_ cloud: CloudConnection, configuration: CloudConfiguration, settledToo: Bool) async throws {
         let batch = uploadBatch.withLockedValue { $0 }
         // A catch-up in smaller calls says so: `syncing` alone would not tell a slow link.
-        let catchingUp = batch < Hub.eventsPerUpload ? "uploading \(batch) scores a call after a pass that failed (a slow or failing link)" : nil
+        // Said of the link, not of an upload: a download of the same pass says it too.
+        let catchingUp = batch < Hub.eventsPerUpload ? "a slow or failing link: uploads go \(batch) scores a call after a pass that failed" : nil
         let result: PassResult
         do {
             result = try await cloud.whileConnected(silence: self.silence) {
@@ -611,11 +612,12 @@ public final class CloudSync: Service, Sendable {
         guard differences.isEmpty else {
             throw CloudError.unusable("The cloud's copy of the round on \(first.courseName) (\(roundID.uuidString)) has another \(differences.joined(separator: ", ")) than when this phone first saw it; a round never changes once shared, so this phone does not follow it.")
         }
-        // The numbers this phone holds past its cursor (its own uploads') are the cloud's too.
-        let (localStatus, held) = try await blocking { (try hub.cloudRoundStatus(roundID), try hub.heldNumbers(of: roundID, after: start)) }
-        guard shared.lastSeq >= max(start, held.next ?? held.end) else {
-            throw CloudError.unusable("The cloud's numbering of the round on \(first.courseName) went back from \(max(start, held.next ?? held.end)) to \(shared.lastSeq); this phone does not follow it.")
+        // Against the cursor read before `round_info`: the numbers held past it are read after,
+        // and another process's upload (`cloud sync` beside `serve`) may have added some since.
+        guard shared.lastSeq >= start else {
+            throw CloudError.unusable("The cloud's numbering of the round on \(first.courseName) went back from \(start) to \(shared.lastSeq); this phone does not follow it.")
         }
+        let (localStatus, held) = try await blocking { (try hub.cloudRoundStatus(roundID), try hub.heldNumbers(of: roundID, after: start)) }
         let completes = shared.status == .completed && localStatus?.acceptsScores == true
         guard held.end < shared.lastSeq || completes else { return Downloaded(cursor: held.end) }
         return try await apply(roundID, from: held.end, through: shared.lastSeq, status: shared.status, held: held.next, hub: hub, cloud: cloud,

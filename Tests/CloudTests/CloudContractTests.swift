@@ -373,7 +373,7 @@ struct CloudContractTests {
         #expect(try await eventually(timeout: .seconds(90)) { try hub.cloudSummary().eventsWaiting == 0 }, "\(sync.currentStatus)")
         #expect(try hub.cloudSummary().refused.isEmpty)
         // `cloud status` said why the catch-up went in smaller calls.
-        #expect(said.withLockedValue { $0 }.contains { $0.hasPrefix("uploading ") && $0.contains("scores a call after a pass that failed") },
+        #expect(said.withLockedValue { $0 }.contains { $0.hasPrefix("a slow or failing link: uploads go ") && $0.contains("scores a call after a pass that failed") },
                 "\(said.withLockedValue { $0 })")
         let stored = try await SeveralPhonesTests.psql(cloud.adminURL, "SELECT string_agg(id::text, ',' ORDER BY round_seq) FROM hyzer.score_event")
         let ids = stored.split(separator: ",").map(String.init), expected = events.map { $0.id.uuidString.lowercased() }
