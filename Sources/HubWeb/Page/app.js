@@ -692,13 +692,13 @@ function discrepancySheet(layer) {
   const options = [];
   for (const c of d.claims) {
     const same = options.find((o) => o.strokes === c.strokes);
-    if (same) { same.by.push(c.reportedBy); same.counted ||= c.counted; } else options.push({ strokes: c.strokes, by: [c.reportedBy], createdAt: c.createdAt, counted: c.counted });
+    if (same) { same.by.push(c.reportedBy); same.at.push(c.createdAt); same.counted ||= c.counted; } else options.push({ strokes: c.strokes, by: [c.reportedBy], at: [c.createdAt], counted: c.counted });
   }
   const who = (by) => by.length > 1 ? `${by.slice(0, -1).join(", ")} and ${by[by.length - 1]}` : by[0];
   return sheet("discrepancy", "Score Discrepancy", `${d.name}, hole ${d.hole} (par ${d.par})${all.length > 1 ? ` · ${all.length} to resolve` : ""}`,
     h("div", { class: "claims", role: "group", "aria-label": `Score discrepancy for ${d.name} on hole ${d.hole}. ${options.map((c, i) => `Option ${names[i] || i + 1}: ${c.strokes}, recorded by ${who(c.by)}.`).join(" ")}${mayResolve ? " Tap to select correct score." : ""}` },
       options.map((c, i) => h("button", { class: "claim", type: "button", disabled: !mayResolve, "data-strokes": c.strokes,
-        "aria-label": `Option ${names[i] || i + 1}: ${c.strokes}, recorded by ${who(c.by)}${c.by.length > 1 ? "" : ` at ${time(c.createdAt)}`}${c.counted ? ", counted for now" : ""}`,
+        "aria-label": `Option ${names[i] || i + 1}: ${c.strokes}, recorded by ${who(c.by)} at ${who(c.at.map(time))}${c.counted ? ", counted for now" : ""}`,
         onclick: () => act("/api/resolve", { player: d.name, strokes: c.strokes, hole: d.hole }, () => {
           announce(`Resolved: ${d.name}, hole ${d.hole}, ${words(c.strokes)}.`);
           const rest = (state.round?.discrepancies || []).filter((x) => !(x.playerID === d.playerID && x.hole === d.hole));
@@ -708,7 +708,8 @@ function discrepancySheet(layer) {
         // anyone chose (the spec's "calm resolution, fairness").
         h("span", { class: "strokes score", text: `${c.strokes}` }),
         h("span", { class: "caption", text: `Recorded by ${who(c.by)}` }),
-        h("span", { class: "caption", text: `${c.by.length > 1 ? "" : time(c.createdAt)}${c.counted ? `${c.by.length > 1 ? "" : " · "}counts for now` : ""}` })))),
+        // When each said it, in the same order as the names.
+        h("span", { class: "caption", text: `${c.at.map(time).join(", ")}${c.counted ? " · counts for now" : ""}` })))),
     h("p", { class: "caption", text: mayResolve ? "Tap the correct score." : `Settled by ${state.round.settledBy}. The standings count the first score until then.` }));
 }
 
