@@ -142,8 +142,7 @@ extension Hub {
             }
             for roundID in Set(acknowledged.map(\.event.roundID)) {
                 guard let start = try store.cloudRound(id: roundID)?.cursor else { continue }
-                let held = try store.heldNumbers(of: roundID, after: start)
-                if held.end > start { try store.advanceCursor(of: roundID, to: held.end) }
+                _ = try store.advanceCursor(of: roundID, pastHeldAfter: start)
             }
         }
     }
@@ -241,10 +240,8 @@ extension Hub {
                 logger.error("skipped row \(row.cloudSeq) of the cloud's round: \(skip.1)", metadata: ["event": "\(skip.0)", "round": "\(roundID)"])
                 try store.recordSkipped(roundID: roundID, cloudSeq: row.cloudSeq, eventID: skip.0, reason: skip.1, at: clock())
             }
-            // Past the batch, and past the numbers held here that follow it (this phone's own
-            // uploads, numbered after the batch): the next read starts after them.
-            let held = try store.heldNumbers(of: roundID, after: max(record.cursor, rows.last?.cloudSeq ?? record.cursor))
-            if held.end > record.cursor { try store.advanceCursor(of: roundID, to: held.end) }
+            // Past the batch, and past the numbers held here that follow it: the next read starts after them.
+            let held = try store.advanceCursor(of: roundID, pastHeldAfter: max(record.cursor, rows.last?.cloudSeq ?? record.cursor))
             // The cloud holds the round's completion already: this phone has none to upload.
             if status == .completed { try store.markCompletionUploaded(roundID) }
             let before = (round.status, round.selectedHole)

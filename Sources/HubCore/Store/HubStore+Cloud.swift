@@ -84,6 +84,15 @@ extension HubStore {
         try db.cachedStatement(sql: "UPDATE cloud_round SET cursor = max(cursor, ?) WHERE roundID = ?").execute(arguments: [cursor, id.canonicalString])
     }
 
+    /// Moves the round's cursor past `number` and past the numbers held here that follow it with
+    /// no gap (this phone's own uploads, numbered after another phone's): the cursor is the highest
+    /// number with every number up to it held. Returns where that leaves it and the next held number.
+    func advanceCursor(of id: UUID, pastHeldAfter number: Int64) throws -> HeldNumbers {
+        let held = try heldNumbers(of: id, after: number)
+        try advanceCursor(of: id, to: held.end)
+        return held
+    }
+
     /// The cloud's numbers past `number` that this phone holds already (its own scores, numbered
     /// by their upload): `end`, the last of those that follow `number` with no gap (`number` when
     /// the next is not held), and `next`, the first held one after them (nil: none).

@@ -206,12 +206,8 @@ public struct TextMeasurer: Sendable {
                 // The last line cut short keeps a score it ends with ("José N… won, -12", not
                 // "José Núñez won, -…"): the score is what the line is for.
                 let text = rest.joined(separator: " ")
-                if rest.count > 1, let score = rest.last, Self.isScore(score), width(text, font) > maxWidth {
-                    let tail = " " + score
-                    lines.append(truncate(rest.dropLast().joined(separator: " "), font: font, toFit: maxWidth - width(tail, font)) + tail)
-                } else {
-                    lines.append(truncate(text, font: font, toFit: maxWidth))
-                }
+                let keep = rest.count > 1 && rest.last.map(Self.isScore) == true ? text.lastIndex(of: " ") : nil
+                lines.append(truncate(text, keepingFrom: keep, font: font, toFit: maxWidth))
                 break
             }
             var count = 1
@@ -223,8 +219,17 @@ public struct TextMeasurer: Sendable {
     }
 
     /// "-12", "+3", "E", "4": a score or strokes, as a line ends with them.
-    static func isScore(_ word: String) -> Bool {
+    public static func isScore<Word: StringProtocol>(_ word: Word) -> Bool {
         word == "E" || word.drop(while: { $0 == "+" || $0 == "-" }).allSatisfy(\.isNumber) && word.contains(where: \.isNumber)
+    }
+
+    /// `text` within `maxWidth`, cut before `keep` rather than at its end: what comes from `keep`
+    /// on (a score, a hole) stays whole, and what comes before it is shortened with "…". Without
+    /// `keep`, `truncate(_:font:toFit:)`.
+    public func truncate(_ text: String, keepingFrom keep: String.Index?, font: FontSpec, toFit maxWidth: Double) -> String {
+        guard width(text, font) > maxWidth, let keep else { return truncate(text, font: font, toFit: maxWidth) }
+        let kept = String(text[keep...])
+        return truncate(String(text[..<keep]), font: font, toFit: maxWidth - width(kept, font)) + kept
     }
 
     /// `text`, or its longest prefix with "…" that fits in `maxWidth`.

@@ -51,11 +51,8 @@ public enum WatchLayout {
     /// score it ends with ("Saved Holyn Handle… 4", not "Saved Holyn Handle…") or the hole
     /// ("Maximilian Fe… · hole 4", not "Maximilian Feat… 4", which reads as a score).
     public static func fitBanner(_ text: String, font: FontSpec, width: Double, measurer: TextMeasurer) -> String {
-        guard measurer.width(text, font) > width else { return text }
-        let scoreAt = text.lastIndex(of: " ").flatMap { Int(text[text.index(after: $0)...]) != nil ? $0 : nil }
-        guard let cut = text.range(of: " · ")?.lowerBound ?? scoreAt else { return measurer.truncate(text, font: font, toFit: width) }
-        let kept = String(text[cut...])
-        return measurer.truncate(String(text[..<cut]), font: font, toFit: width - measurer.width(kept, font)) + kept
+        let scoreAt = text.lastIndex(of: " ").flatMap { TextMeasurer.isScore(text[text.index(after: $0)...]) ? $0 : nil }
+        return measurer.truncate(text, keepingFrom: text.range(of: " · ")?.lowerBound ?? scoreAt, font: font, toFit: width)
     }
 
     // MARK: Voice overlay geometry
