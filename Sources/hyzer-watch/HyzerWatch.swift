@@ -167,6 +167,33 @@ extension HyzerWatch {
         return scaleFactor
     }
 
+    /// SDL's video, on a display a person can see. SDL does not fail when no display answers (a
+    /// DISPLAY whose server is gone or not up yet): it falls back to its offscreen driver, and the
+    /// watch would run, script and all, in a window nobody can see or click. Such a start is tried
+    /// again for a few seconds (a display that is still starting), then refused.
+    static func startVideo(headless: Bool) throws {
+        func variable(_ name: String) -> String? { getenv(name).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } }
+        let chosen = variable("SDL_VIDEODRIVER"), display = variable("DISPLAY") ?? variable("WAYLAND_DISPLAY")
+        let deadline = ContinuousClock.now + .seconds(5)
+        var tries = 0
+        while true {
+            guard SDL_Init(UInt32(SDL_INIT_VIDEO)) == 0 else {
+                throw HostError("Cannot start SDL video (\(String(cString: SDL_GetError()))). With no display, run with --headless or under xvfb-run.")
+            }
+            let driver = SDL_GetCurrentVideoDriver().map { String(cString: $0) } ?? "none"
+            // Asked for by name (SDL_VIDEODRIVER, or --headless): what was asked is what runs.
+            if headless || chosen != nil || !["offscreen", "dummy"].contains(driver) { return }
+            SDL_Quit()
+            guard ContinuousClock.now < deadline else {
+                throw HostError("No display to open the watch's window on: \(display.map { "DISPLAY \($0) did not answer" } ?? "DISPLAY is not set") "
+                                + "(SDL fell back to its \(driver) driver, which shows nothing). Run with --headless, under xvfb-run, or with DISPLAY naming a running X server.")
+            }
+            tries += 1
+            if tries == 1 { Logger(label: "hyzer.watch").warning("no display answered\(display.map { " at \($0)" } ?? ""); trying again for 5 s") }
+            Thread.sleep(forTimeInterval: 0.5)
+        }
+    }
+
     /// The home's lock (one watch per home: a second would share the first one's outbox and
     /// logs), the session with the standings on disk for the first frame, and the font paths kept
     /// from the last start.
@@ -205,9 +232,7 @@ extension HyzerWatch {
             complicationBudget: a.complicationBudget, returnToClock: a.returnToClock)
         let (held, session, savedFontPaths) = try openHome(paths, configuration, wake: wake)
         defer { withExtendedLifetime(held) {} }
-        guard SDL_Init(UInt32(SDL_INIT_VIDEO)) == 0 else {
-            throw HostError("Cannot start SDL video (\(String(cString: SDL_GetError()))). With no display, run with --headless or under xvfb-run.")
-        }
+        try startVideo(headless: a.headless)
         defer { SDL_Quit() }
         let ttf = try SDLTTF.shared.get()
         guard ttf.initialize() == 0 else { throw HostError.sdl("TTF_Init") }

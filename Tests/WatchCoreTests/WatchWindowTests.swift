@@ -87,9 +87,12 @@ struct WatchWindowTests {
     }
 
     /// `windowedWatch`, once its window shows, and the window. A watch whose window never showed
-    /// (a few times in fresh clones' runs under load, not understood: it logged nothing after SDL
-    /// started) is recorded as a known intermittent issue, with its threads' stacks when gdb is
-    /// installed, and started once more: a second start with no window fails the test.
+    /// (a few times in fresh clones' runs under load: it drew its first frame and ran its script,
+    /// and no window of its class or pid was on the display) is recorded as a known intermittent
+    /// issue, with its threads' stacks when gdb is installed, and started once more: a second
+    /// start with no window fails the test. One way to that: SDL, finding no display at the start,
+    /// falls back to drawing offscreen; the watch now ends saying so (`WristTests.noDisplayNoWindow`),
+    /// and its message shows here if that was the cause.
     static func shownWatch(script: String, environment extra: [String: String?] = [:]) async throws
         -> (home: TemporaryHome, server: RunningProcess, display: VirtualDisplay, watch: RunningProcess, window: String) {
         let first = try await windowedWatch(script: script, environment: extra)

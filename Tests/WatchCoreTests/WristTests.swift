@@ -190,6 +190,18 @@ struct WristTests {
         #expect(second.status == 1)
         #expect(second.stderr.contains("Another hyzer-watch (pid \(first.processIdentifier ?? -1)) is using \(home.path)/watch"), "\(second.stderr)")
     }
+
+    @Test("A watch whose display does not answer says so and ends, instead of running in a window nobody can see or click")
+    func noDisplayNoWindow() async throws {
+        let home = try TemporaryHome()
+        // A display number no X server of this machine serves.
+        let free = (90..<300).first { !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\($0)") } ?? 299
+        let watch = try await CLIProcess.run("hyzer-watch", ["--home", home.path, "--script", try WatchHeadlessTests.script(home, "wait 30s\n")],
+                                             environment: ["DISPLAY": ":\(free)", "WAYLAND_DISPLAY": "", "SDL_VIDEODRIVER": ""])
+        #expect(watch.status == 1)
+        #expect(watch.stderr.contains("No display to open the watch's window on: DISPLAY :\(free) did not answer"), "\(watch.stderr)")
+        #expect(watch.stderr.contains("--headless"))
+    }
 }
 
 extension WristTests {
