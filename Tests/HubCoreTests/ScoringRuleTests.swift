@@ -237,7 +237,12 @@ struct NameTextTests {
         let home = try TemporaryHome()
         for (names, alike) in [(["José Núñez", "Jose Nunez"], "\"Jose Nunez\" reads like the player \"José Núñez\""),
                                (["Sean O'Brien", "Sean O\u{2019}Brien"], "reads like the player \"Sean O'Brien\""),
-                               (["Anne-Marie Lee", "Anne\u{2013}Marie Lee"], "reads like the player \"Anne-Marie Lee\"")] {
+                               (["Anne-Marie Lee", "Anne\u{2013}Marie Lee"], "reads like the player \"Anne-Marie Lee\""),
+                               // Letters with a stroke are not decomposed by Unicode, but read as the plain letter.
+                               (["Łukasz", "Lukasz"], "\"Lukasz\" reads like the player \"Łukasz\""),
+                               (["Søren", "Soren"], "\"Soren\" reads like the player \"Søren\""),
+                               (["Đorđe", "Dorde"], "\"Dorde\" reads like the player \"Đorđe\""),
+                               (["Þór", "Thor"], "\"Thor\" reads like the player \"Þór\"")] {
             let refused = try await home.hub("round", "start", "--course", "Maple Hill", "--guest", names[0], names[1])
             #expect(refused.status == 1 && refused.stderr.contains(alike), "\(names): \(refused.stderr)")
         }

@@ -101,11 +101,21 @@ public enum NameText {
         name.utf8.allSatisfy { $0 < 0x80 } ? name.lowercased() : folded(name)
     }
 
-    /// `text` lowercased with its accents taken off ("Émile" → "emile"): how names compare when
-    /// they are sorted, matched to a voice line, or checked for look-alikes.
+    /// `text` lowercased with its accents taken off ("Émile" → "emile", "Łukasz" → "lukasz"): how
+    /// names compare when they are sorted, matched to a voice line, or checked for look-alikes.
     public static func folded(_ text: String) -> String {
-        text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).lowercased()
+        let plain = text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).lowercased()
+        guard plain.unicodeScalars.contains(where: { unaccented[$0] != nil }) else { return plain }
+        return String(String.UnicodeScalarView(plain.unicodeScalars.flatMap { unaccented[$0]?.unicodeScalars.map { $0 } ?? [$0] }))
     }
+
+    /// Letters whose stroke or bar Unicode does not take off as an accent (they do not decompose),
+    /// and the joined and old letters a voice line spells out: "Søren" reads as "Soren", "Þór" as
+    /// "Thor".
+    private static let unaccented: [Unicode.Scalar: String] = [
+        "ø": "o", "ł": "l", "đ": "d", "ð": "d", "ħ": "h", "ŧ": "t", "ƀ": "b", "ɨ": "i", "ƶ": "z", "ı": "i",
+        "æ": "ae", "œ": "oe", "þ": "th",
+    ]
 }
 
 private extension String {
