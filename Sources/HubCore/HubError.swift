@@ -67,7 +67,7 @@ public enum HubError: Error, Equatable, Sendable, CustomStringConvertible {
         case .noActiveRound:
             "No round is active. Start one with: hyzer-hub round start --course NAME --player NAME..."
         case .roundFinished(let course):
-            "The round on \(course) is finished; no score can be recorded in it (only a resolution of a discrepancy still open: hyzer-hub discrepancies). Start a new one with: hyzer-hub round start --course NAME --player NAME..."
+            "The round on \(course) is finished already; only a discrepancy still open can be settled in it (hyzer-hub discrepancies). Start a new one with: hyzer-hub round start --course NAME --player NAME..."
         case .unknownRound(let id, let matches):
             "\(matches == 0 ? "No round here has" : "\(matches) rounds here have") the id \(NameText.shown(id)); give the whole id or its last 8 or more hex digits, as hyzer-hub discrepancies and history --json show them."
         case .roundAlreadyInPlay(let course):
@@ -79,7 +79,7 @@ public enum HubError: Error, Equatable, Sendable, CustomStringConvertible {
         case .duplicateCourse(let name):
             "A course named \"\(name)\" already exists; course names must be unique."
         case .badCourseFile(let path, let reason):
-            "Cannot read course file \(path): \(HubText.sentence(reason)) Expected {\"name\": \"…\", \"holes\": [{\"number\": 1, \"par\": 3}, …]} with holes 1...N and par 2...6."
+            "Cannot read course file \(path): \(HubText.sentence(reason)) Expected {\"name\": \"…\", \"holes\": [{\"number\": 1, \"par\": 3}, …]} with holes 1...N (N at most \(Course.allowedHoleCount.upperBound)) and par \(Hole.allowedPar.lowerBound)...\(Hole.allowedPar.upperBound)."
         case .unknownPlayer(let name, let players, let suggestion?):
             "No player named \"\(name)\" in this round; did you mean \(suggestion)? Players: \(players.joined(separator: ", "))."
         case .unknownPlayer(let name, let players, nil):

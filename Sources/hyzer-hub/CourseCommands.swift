@@ -30,7 +30,7 @@ struct CourseCommand: ParsableCommand {
             abstract: "Add a course from a JSON file.",
             discussion: """
                 The file: {"name": "Maple Hill", "holes": [{"number": 1, "par": 3}, ...]} with holes \
-                numbered 1...N in order and par 2...6. Names are unique (any case).
+                numbered 1...N in order (at most 36 holes, as the cloud shares) and par 2...6. Names are unique (any case).
                 """
         )
         @ParentCommand var course: CourseCommand

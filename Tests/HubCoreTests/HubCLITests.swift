@@ -118,7 +118,7 @@ struct HubCLITests {
         #expect(json.status == 0 && json.stdout.contains("\"hole\" : 1"))
         // The finished round takes that resolution, and nothing else.
         let scored = try await home.hub("score", "Jake", "5", "--hole", "2")
-        #expect(scored.status == 1 && scored.stderr.contains("is finished; no score can be recorded in it (only a resolution of a discrepancy still open"))
+        #expect(scored.status == 1 && scored.stderr.contains("is finished already; only a discrepancy still open can be settled in it"))
         #expect(try await home.hub("resolve", "Jake", "4", "--hole", "1").status == 0)
         #expect(try await home.hub("discrepancies").stdout == "The round on Willow Creek is finished. No discrepancies are open.\n")
         #expect(try await home.hub("standings").stdout.contains("1    Jake    +1     1     4\n"))
@@ -262,15 +262,15 @@ struct HubCLITests {
         #expect(!afterDashes.stderr.contains("is not an option"), "\(afterDashes.stderr)")
     }
 
-    @Test("After the round is finished, scoring, correcting and moving the hole say it is finished, not that none was started")
+    @Test("After the round is finished, scoring, correcting, moving the hole and finishing again say it is finished, not that none was started")
     func finishedRoundSaysSo() async throws {
         let home = try TemporaryHome()
         #expect(try await home.hub("round", "start", "--course", "Willow Creek", "--player", "Jake").status == 0)
         #expect(try await home.hub("round", "finish", "--force").status == 0)
-        for arguments in [["score", "Jake", "3"], ["correct", "Jake", "3", "--hole", "1"], ["hole", "2"]] {
+        for arguments in [["score", "Jake", "3"], ["correct", "Jake", "3", "--hole", "1"], ["hole", "2"], ["round", "finish"], ["round", "finish", "--force"]] {
             let result = try await CLIProcess.run("hyzer-hub", ["--home", home.path] + arguments)
             #expect(result.status == 1)
-            #expect(result.stderr == "Error: The round on Willow Creek is finished; no score can be recorded in it (only a resolution of a discrepancy still open: hyzer-hub discrepancies). Start a new one with: hyzer-hub round start --course NAME --player NAME...\n")
+            #expect(result.stderr == "Error: The round on Willow Creek is finished already; only a discrepancy still open can be settled in it (hyzer-hub discrepancies). Start a new one with: hyzer-hub round start --course NAME --player NAME...\n", "\(arguments)")
         }
     }
 
@@ -307,6 +307,9 @@ struct HubCLITests {
             (#"{"name": "Bad Par", "holes": [{"number": 1, "par": 9}]}"#, "Course \"Bad Par\": hole 1 has par 9; par must be between 2 and 6."),
             (#"{"name": "Gap", "holes": [{"number": 1, "par": 3}, {"number": 3, "par": 3}]}"#,
              "Course \"Gap\": hole at position 2 is numbered 3; holes must be numbered 1...N in order."),
+            // The cloud shares a course of at most 36 holes: a longer one could never be shared.
+            ("{\"name\": \"Long\", \"holes\": [\((1...37).map { "{\"number\": \($0), \"par\": 3}" }.joined(separator: ", "))]}",
+             "Course \"Long\" has 37 holes; a course has 1 to 36 holes."),
             (#"{"holes": []}"#, "missing \"name\""),
             ("not json", "not valid JSON"),
         ]
@@ -316,7 +319,7 @@ struct HubCLITests {
             let result = try await home.hub("course", "add", "--file", file.path)
             #expect(result.status == 1)
             let sentence = reason.hasSuffix(".") ? reason : reason + "."  // one full stop, never two
-            #expect(result.stderr == "Error: Cannot read course file \(file.path): \(sentence) Expected {\"name\": \"…\", \"holes\": [{\"number\": 1, \"par\": 3}, …]} with holes 1...N and par 2...6.\n")
+            #expect(result.stderr == "Error: Cannot read course file \(file.path): \(sentence) Expected {\"name\": \"…\", \"holes\": [{\"number\": 1, \"par\": 3}, …]} with holes 1...N (N at most 36) and par 2...6.\n")
         }
         let duplicate = try await home.hub("course", "add", "--file", good.path)
         #expect(duplicate.stderr == "Error: A course named \"Tiny Park\" already exists; course names must be unique.\n")

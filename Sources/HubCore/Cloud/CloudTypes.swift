@@ -84,7 +84,9 @@ public struct CloudRound: Sendable, Equatable {
         func refuse(_ problem: String) -> CloudRoundProblem { CloudRoundProblem(roundID: id, problem: problem) }
         if let problem = NameText.problem(courseName) { throw refuse("its course name: \(problem)") }
         if let organizerName, let problem = NameText.problem(organizerName) { throw refuse("its organizer's name: \(problem)") }
-        guard (1...36).contains(pars.count), pars.allSatisfy(Hole.allowedPar.contains) else { throw refuse("a course has 1 to 36 holes of par 2 to 6") }
+        guard Course.allowedHoleCount.contains(pars.count), pars.allSatisfy(Hole.allowedPar.contains) else {
+            throw refuse("a course has \(Course.allowedHoleCount.lowerBound) to \(Course.allowedHoleCount.upperBound) holes of par 2 to 6")
+        }
         guard (1...50).contains(playerIDs.count), playerIDs.count == playerNames.count, Set(playerIDs).count == playerIDs.count,
               Set(playerNames.map { $0.lowercased() }).count == playerNames.count else {
             throw refuse("a round has 1 to 50 players with distinct ids and names")

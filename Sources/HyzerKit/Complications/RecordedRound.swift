@@ -59,7 +59,7 @@ public struct RecordedRound: Sendable, Hashable, Codable {
 
     /// What makes this round unplayable, if anything.
     public var problem: String? {
-        guard (1...36).contains(pars.count) else { return "pars lists \(pars.count) holes; a course has 1 to 36" }
+        guard Course.allowedHoleCount.contains(pars.count) else { return "pars lists \(pars.count) holes; a course has \(CourseError.holeRange)" }
         if let (index, par) = pars.enumerated().first(where: { !Hole.allowedPar.contains($0.element) }) {
             return "hole \(index + 1) has par \(par); par must be between \(Hole.allowedPar.lowerBound) and \(Hole.allowedPar.upperBound)"
         }

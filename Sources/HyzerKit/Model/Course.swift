@@ -13,6 +13,7 @@ public struct Course: Sendable, Hashable, Codable {
         guard !trimmed.isEmpty else { throw .emptyName }
         if let problem = NameText.problem(trimmed) { throw .badName(trimmed, problem) }
         guard !holes.isEmpty else { throw .noHoles(course: trimmed) }
+        guard holes.count <= Self.allowedHoleCount.upperBound else { throw .tooManyHoles(course: trimmed, count: holes.count) }
         for (index, hole) in holes.enumerated() where hole.number != index + 1 {
             throw .holesNotNumberedInOrder(course: trimmed, position: index + 1, found: hole.number)
         }
@@ -22,6 +23,10 @@ public struct Course: Sendable, Hashable, Codable {
         self.name = trimmed
         self.holes = holes
     }
+
+    /// How many holes a course may have: two 18-hole layouts played as one. The cloud holds a
+    /// round to the same bound, so every course here can be shared.
+    public static let allowedHoleCount: ClosedRange<Int> = 1...36
 
     public var holeCount: Int { holes.count }
     public var totalPar: Int { holes.reduce(0) { $0 + $1.par } }
@@ -42,9 +47,12 @@ public struct Course: Sendable, Hashable, Codable {
 }
 
 public enum CourseError: Error, Equatable, Sendable, CustomStringConvertible {
+    static var holeRange: String { "\(Course.allowedHoleCount.lowerBound) to \(Course.allowedHoleCount.upperBound)" }
+
     case emptyName
     case badName(String, String)
     case noHoles(course: String)
+    case tooManyHoles(course: String, count: Int)
     case holesNotNumberedInOrder(course: String, position: Int, found: Int)
     case parOutOfRange(course: String, hole: Int, par: Int)
 
@@ -56,6 +64,8 @@ public enum CourseError: Error, Equatable, Sendable, CustomStringConvertible {
             "The course name \"\(NameText.shown(name))\" cannot be used: \(problem)."
         case .noHoles(let course):
             "Course \"\(course)\" has no holes; a course needs at least one hole, numbered from 1."
+        case .tooManyHoles(let course, let count):
+            "Course \"\(course)\" has \(count) holes; a course has \(Self.holeRange) holes."
         case .holesNotNumberedInOrder(let course, let position, let found):
             "Course \"\(course)\": hole at position \(position) is numbered \(found); holes must be numbered 1...N in order."
         case .parOutOfRange(let course, let hole, let par):
