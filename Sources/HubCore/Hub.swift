@@ -16,6 +16,9 @@ public final class Hub: Sendable {
     /// named `w@sarah_phone` would read, here, as Sarah's phone's device `w`, and the phones would
     /// draw different lines between devices. So no device id a phone scores under holds an @.
     public static func deviceIDProblem(_ deviceID: String) -> String? {
+        if deviceID.isEmpty || deviceID.utf8.count > ScoreEvent.maxDeviceIDLength || deviceID.containsControlCharacter {
+            return "The device id \"\(NameText.shown(deviceID))\" cannot be used: a device id is 1 to \(ScoreEvent.maxDeviceIDLength) bytes with no control characters (this one: \(deviceID.utf8.count) bytes)."
+        }
         guard deviceID.contains("@") else { return nil }
         return "The device id \"\(deviceID)\" holds an @; in a shared round each phone writes another phone's device as DEVICE@PHONE, so a device id has none."
     }
@@ -166,8 +169,8 @@ public final class Hub: Sendable {
     @discardableResult
     public func addCourse(fileAt url: URL) throws -> Course {
         let data: Data
-        do { data = try Data(contentsOf: url) } catch {
-            throw HubError.badCourseFile(path: url.path, reason: "the file cannot be read")
+        do { data = try DurableFile.read(url) } catch {
+            throw HubError.badCourseFile(path: url.path, reason: "the file cannot be read (\(error.reason))")
         }
         let course: Course
         do {

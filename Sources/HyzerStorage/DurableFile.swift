@@ -92,6 +92,24 @@ public enum DurableFile {
 
     /// `data` in a new file beside `url` (named for this process unless `name` is given), synced
     /// when `durable`.
+    /// The whole of a file a person named (a course, a recorded round, a script): what fails is
+    /// said as the system says it ("No such file or directory", "Is a directory", "Permission
+    /// denied"), never as Foundation's error domain and code.
+    public static func read(_ url: URL) throws(DurableFileError) -> Data {
+        let file = try open(url, .readOnly, [], doing: "read")
+        defer { file.closeQuietly() }
+        var data = Data()
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count: Int
+            do { count = try chunk.withUnsafeMutableBytes { try file.read(into: $0) } } catch {
+                throw .failed("read", url.path, (error as? Errno)?.rawValue ?? EIO)
+            }
+            if count == 0 { return data }
+            data.append(contentsOf: chunk[..<count])
+        }
+    }
+
     private static func writeTemporary(beside url: URL, named name: String?, _ data: Data, mode: mode_t, durable: Bool) throws(DurableFileError) -> URL {
         let temp = url.deletingLastPathComponent().appendingPathComponent(name ?? ".\(url.lastPathComponent).\(getpid()).tmp")
         let file = try open(temp, .writeOnly, [.create, .truncate], mode: mode, doing: "create")
@@ -141,8 +159,14 @@ public enum DurableFileError: Error, Equatable, Sendable, CustomStringConvertibl
 
     public var description: String {
         switch self {
-        case .failed(let operation, let path, let code):
-            "Could not \(operation) \(path): \(String(cString: strerror(code)))\(code == ENOSPC ? " (the disk is full)" : "")."
+        case .failed(let operation, let path, _): "Could not \(operation) \(path): \(reason)."
+        }
+    }
+
+    /// Why, as the system says it: "No such file or directory", "Is a directory".
+    public var reason: String {
+        switch self {
+        case .failed(_, _, let code): "\(String(cString: strerror(code)))\(code == ENOSPC ? " (the disk is full)" : "")"
         }
     }
 }

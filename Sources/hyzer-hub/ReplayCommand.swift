@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HubCore
 import HyzerKit
+import HyzerStorage
 
 struct ReplayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -35,21 +36,30 @@ struct ReplayCommand: ParsableCommand {
 
     func run() throws {
         let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: file)) } catch {
-            throw CommandMessage("\(file): cannot be read (\((error as NSError).localizedDescription)).")
+        do { data = try DurableFile.read(URL(fileURLWithPath: file)) } catch {
+            throw CommandMessage("\(file): cannot be read (\(error.reason)).")
         }
         let recorded: RecordedRound
         do { recorded = try RecordedRound.read(data, from: file) } catch { throw CommandMessage(error.description) }
         if plan { return try printPlan(recorded) }
 
         let hub = try root.openHub()
-        let course = try Course(name: recorded.course, holes: recorded.holes)
+        // What the file names that this phone cannot take (a course or player name) is said of the file.
+        func ofTheFile<T>(_ body: () throws -> T) throws -> T {
+            do { return try body() } catch let error as CourseError { throw CommandMessage("\(file): \(error)") } catch let error as HubError {
+                switch error {
+                case .lookAlikeName, .invalidPlayerName, .duplicatePlayerName, .course: throw CommandMessage("\(file): \(error)")
+                default: throw error
+                }
+            }
+        }
+        let course = try ofTheFile { try Course(name: recorded.course, holes: recorded.holes) }
         let existing = try hub.courses().first(where: { $0.name.lowercased() == course.name.lowercased() })
         if let existing, existing.holes != course.holes {
             throw CommandMessage("This phone has a course named \"\(existing.name)\" with other holes than the recording's; rename one of them (the recording's \"course\").")
         }
         // The course is added with the round, or not at all: a replay that cannot start leaves nothing behind.
-        let round = try hub.startRound(course: course.name, players: [], guests: recorded.players.map(\.name), adding: existing == nil ? course : nil)
+        let round = try ofTheFile { try hub.startRound(course: course.name, players: [], guests: recorded.players.map(\.name), adding: existing == nil ? course : nil) }
         // Each line written at once (print buffers when stdout is a pipe): someone watching sees
         // each score land, after the lines that say what is replayed.
         func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }

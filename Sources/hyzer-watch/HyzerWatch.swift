@@ -343,10 +343,9 @@ extension HyzerWatch {
 /// A text file's contents, or an error that says why not as the system puts it ("No such file
 /// or directory", "Is a directory", "Permission denied"), or that it is not UTF-8.
 private func readText(at path: String) throws -> String {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { throw HostError(String(cString: strerror(errno))) }
-    defer { close(fd) }
-    guard let text = String(validating: try readAll(fd) ?? [], as: UTF8.self) else { throw HostError("not UTF-8 text") }
+    let data: Data
+    do { data = try DurableFile.read(URL(fileURLWithPath: path)) } catch { throw HostError(error.reason) }
+    guard let text = String(validating: data, as: UTF8.self) else { throw HostError("not UTF-8 text") }
     return text
 }
 

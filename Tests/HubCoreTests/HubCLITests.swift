@@ -452,9 +452,21 @@ extension HubCLITests {
         let bad = home.url.appendingPathComponent("bad.json")
         try #"{"course": "C", "pars": [3, 3], "players": [{"name": "Ann", "strokes": [3]}]}"#.write(to: bad, atomically: true, encoding: .utf8)
         let refused = try await home.hub("replay", bad.path)
-        #expect(refused.status != 0 && refused.stderr.contains("bad.json: not a recorded round: Ann has 1 scores for 2 holes"), "\(refused.stderr)")
+        #expect(refused.status != 0 && refused.stderr.contains("bad.json: not a recorded round: Ann has 1 score for 2 holes; strokes lists one score a hole, 2 in all."), "\(refused.stderr)")
         let missing = try await home.hub("replay", home.url.appendingPathComponent("none.json").path)
-        #expect(missing.status != 0 && missing.stderr.contains("none.json: cannot be read"), "\(missing.stderr)")
+        #expect(missing.status != 0 && missing.stderr.contains("none.json: cannot be read (No such file or directory)."), "\(missing.stderr)")
+        // A folder, a list, a score as text: each said as a person reads it, never as Foundation's error code.
+        let folder = try await home.hub("replay", home.path)
+        #expect(folder.status != 0 && folder.stderr.contains("\(home.path): cannot be read (Is a directory)."), "\(folder.stderr)")
+        for (content, said) in [("[1, 2]", "not a recorded round: wrong type (an object is expected)."),
+                                (#"{"course": "C", "pars": [3, 3], "players": [{"name": "Ann", "strokes": [3, "4"]}]}"#,
+                                 "not a recorded round: wrong type at players[0].strokes[1] (a whole number is expected)."),
+                                (#"{"course": "Bad\u0007C", "pars": [3, 3], "players": [{"name": "Ann", "strokes": [3, 4]}]}"#,
+                                 "bad.json: The course name \"Bad\\u{7}C\" cannot be used")] {
+            try content.write(to: bad, atomically: true, encoding: .utf8)
+            let result = try await home.hub("replay", bad.path)
+            #expect(result.status == 1 && result.stderr.contains(said), "\(content): \(result.stderr)")
+        }
         let speed = try await home.hub("replay", bad.path, "--speed", "0")
         #expect(speed.status != 0 && speed.stderr.contains("--speed must be more than 0"), "\(speed.stderr)")
         #expect(try await home.hub("round", "start", "--course", "Willow Creek", "--player", "Ann").status == 0)

@@ -115,7 +115,7 @@ import Testing
         let base = #"{"course": "C", "pars": [3, 3], "players": [{"name": "Ann", "strokes": [3, 4]}]}"#
         #expect(throws: Never.self) { try RecordedRound.read(Data(base.utf8), from: "r.json") }
         let cases: [(String, String)] = [
-            (#"{"course": "C", "pars": [3, 3], "players": [{"name": "Ann", "strokes": [3]}]}"#, "Ann has 1 scores for 2 holes; give one a hole"),
+            (#"{"course": "C", "pars": [3, 3], "players": [{"name": "Ann", "strokes": [3]}]}"#, "Ann has 1 score for 2 holes; strokes lists one score a hole, 2 in all"),
             (#"{"course": "C", "pars": [3, 9], "players": [{"name": "Ann", "strokes": [3, 4]}]}"#, "hole 2 has par 9; par must be between 2 and 6"),
             (#"{"course": "C", "pars": [3, 3], "players": [{"name": "Ann", "strokes": [3, 11]}]}"#, "Ann has 11 strokes on hole 2; strokes are 1 to 10"),
             (#"{"course": "C", "pars": [3, 3], "players": []}"#, "players is empty"),

@@ -242,7 +242,7 @@ extension LinkHardeningTests {
             // Foundation's UUID reads each pair of digits with sscanf: this one was stored as 11111101-….
             ("id with a space in it", #"id:  1111111-2222-4333-8444-555555555555"#, .invalidScore, "The score is not valid: unreadable value at body.id."),
             ("supersedesEventID missing", #"no supersedesEventID"#, .invalidScore, "The score is not valid: missing \"supersedesEventID\" at body."),
-            ("strokes as text", #"strokes: "3""#, .invalidScore, "The score is not valid: wrong type at body.strokes."),
+            ("strokes as text", #"strokes: "3""#, .invalidScore, "The score is not valid: wrong type at body.strokes (a whole number is expected)."),
             ("strokes 3.5", #"strokes: 3.5"#, .invalidScore, "The score is not valid: strokes must be a whole number from 1 to 10; got 3.5."),
             ("another device", #"device: phone"#, .wrongDevice, "The score names device \"phone\", but this connection paired as \"raw-watch\"; a watch scores as itself."),
             ("reporter not in the round", #"reporter: guest:Mallory"#, .unknownReporter, "The reporter guest \"Mallory\" is not a player of this round."),

@@ -122,7 +122,8 @@ public enum HyzerJSON {
     }
 
     /// What a person reads about JSON that does not decode: "not valid JSON", "missing \"name\"",
-    /// "wrong type at holes[0].par". The one explainer for files and frames alike.
+    /// "wrong type at holes[0].par (a whole number is expected)". The one explainer for files and
+    /// frames alike.
     public static func explain(_ error: DecodingError) -> String {
         switch error {
         case .dataCorrupted(let context) where context.codingPath.isEmpty:
@@ -131,10 +132,25 @@ public enum HyzerJSON {
             return "unreadable value\(location(context))"
         case .keyNotFound(let key, let context):
             return "missing \"\(key.stringValue)\"\(location(context))"
-        case .typeMismatch(_, let context), .valueNotFound(_, let context):
-            return "wrong type\(location(context))"
+        case .typeMismatch(let type, let context):
+            return "wrong type\(location(context)) (\(expected(type)) is expected)"
+        case .valueNotFound(let type, let context):
+            return "null\(location(context)) (\(expected(type)) is expected)"
         @unknown default:
             return "undecodable"
+        }
+    }
+
+    /// A JSON type as a person names it.
+    private static func expected(_ type: Any.Type) -> String {
+        switch type {
+        case is any BinaryInteger.Type: "a whole number"
+        case is any BinaryFloatingPoint.Type: "a number"
+        case is String.Type, is UUID.Type: "text"
+        case is Bool.Type: "true or false"
+        case is [String: Any].Type: "an object"
+        case is [Any].Type: "a list"
+        default: "\(type)"
         }
     }
 
