@@ -206,7 +206,7 @@ public final class CloudSync: Service, Sendable {
                 lastFailure = nil
                 // Before the listener takes a second connection of the role's four.
                 let ended = try await cloud.whileConnected(silence: self.silence) { try await cloud.endOtherSessions(named: session) }
-                if ended > 0 { logger.info("ended \(ended) session\(ended == 1 ? "" : "s") an earlier connection left open on the cloud's server") }
+                if ended > 0 { logger.info("ended \(ListText.count(ended, "session")) an earlier connection left open on the cloud's server") }
                 backoff = .milliseconds(250)
                 do {
                     try await cancelWhenGracefulShutdown {

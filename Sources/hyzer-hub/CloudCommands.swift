@@ -84,7 +84,7 @@ struct CloudCommand: AsyncParsableCommand {
         func run() async throws {
             do {
                 let ended = try await CloudAdmin.disablePhone(adminURL, phone: phone, logger: Logger(label: "hyzer.hub.cloud"))
-                print("Phone \(phone) can no longer log in; \(ended) session\(ended == 1 ? "" : "s") ended. Its rounds and scores stay in the cloud.")
+                print("Phone \(phone) can no longer log in; \(ListText.count(ended, "session")) ended. Its rounds and scores stay in the cloud.")
             } catch let error as CloudError {
                 throw CommandMessage(error.description)
             }
@@ -148,7 +148,7 @@ struct CloudCommand: AsyncParsableCommand {
             try hub.setCloud(nil)
             let waiting = try hub.cloudSummary().eventsWaiting
             print("Cloud forgotten; new rounds stay on this phone. A running hyzer-hub serve stops syncing."
-                  + (waiting > 0 ? " \(waiting) score\(waiting == 1 ? "" : "s") of shared rounds wait here until a cloud is set again." : ""))
+                  + (waiting > 0 ? " \(ListText.count(waiting, "score")) of shared rounds wait here until a cloud is set again." : ""))
         }
     }
 
@@ -205,7 +205,7 @@ struct CloudCommand: AsyncParsableCommand {
                 : "State: not syncing (hyzer-hub serve is not running); \(probe)"
             print(stateLine)
             if let lastSyncAt { print("Last in step: \(HyzerJSON.formatTimestamp(lastSyncAt))") }
-            print("Waiting to upload: \(summary.eventsWaiting) score\(summary.eventsWaiting == 1 ? "" : "s")\(summary.roundsWaiting > 0 ? ", \(summary.roundsWaiting) round\(summary.roundsWaiting == 1 ? "" : "s")" : "")"
+            print("Waiting to upload: \(ListText.count(summary.eventsWaiting, "score"))\(summary.roundsWaiting > 0 ? ", \(ListText.count(summary.roundsWaiting, "round"))" : "")"
                   + (summary.completionsWaiting > 0 ? ", \(CloudCommand.ends(summary.completionsWaiting)) (the other phones still play it)" : ""))
             print("Shared rounds: \(summary.sharedRounds)")
             if !summary.refused.isEmpty {
@@ -245,7 +245,7 @@ struct CloudCommand: AsyncParsableCommand {
             let summary = try hub.cloudSummary()
             let (uploaded, downloaded) = (result.uploaded, result.downloaded)
             let ends = result.completionsUploaded
-            print("Uploaded \(uploaded) score\(uploaded == 1 ? "" : "s")\(ends > 0 ? " and \(CloudCommand.ends(ends))" : ""); downloaded \(downloaded) new score\(downloaded == 1 ? "" : "s"). "
+            print("Uploaded \(ListText.count(uploaded, "score"))\(ends > 0 ? " and \(CloudCommand.ends(ends))" : ""); downloaded \(ListText.count(downloaded, "new score")). "
                   + "Shared rounds: \(summary.sharedRounds), all in the cloud\(summary.roundsWaiting > 0 ? " but \(summary.roundsWaiting)" : ""); waiting to upload: \(summary.eventsWaiting)"
                   + (summary.completionsWaiting > 0 ? ", and \(CloudCommand.ends(summary.completionsWaiting))." : "."))
             for offer in result.offers {
@@ -255,7 +255,7 @@ struct CloudCommand: AsyncParsableCommand {
     }
 
     /// "the end of 2 finished rounds": completions waiting to go up, or gone up.
-    static func ends(_ count: Int) -> String { "the end of \(count) finished round\(count == 1 ? "" : "s")" }
+    static func ends(_ count: Int) -> String { "the end of \(ListText.count(count, "finished round"))" }
 
     /// A hub's refusal as it is; a cloud failure said for a person, with what it means here.
     static func explain(_ error: any Error, _ address: CloudAddress) -> any Error {

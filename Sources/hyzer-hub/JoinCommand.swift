@@ -38,7 +38,7 @@ extension RoundCommand {
                 await cloud.close()
                 let held = try hub.eventLog().events.count
                 let organizer = shared.organizer + (shared.organizerName.map { " (\($0))" } ?? "")
-                print("\(already ? "Already in" : "Joined") the round on \(joined.courseName) organized by \(organizer): \(joined.players.map(\.name).joined(separator: ", ")). \(held) score\(held == 1 ? "" : "s") so far.")
+                print("\(already ? "Already in" : "Joined") the round on \(joined.courseName) organized by \(organizer): \(joined.players.map(\.name).joined(separator: ", ")). \(ListText.count(held, "score")) so far.")
             } catch {
                 await cloud.close()
                 throw CloudCommand.explain(error, cloud.address)

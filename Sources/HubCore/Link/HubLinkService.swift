@@ -234,7 +234,7 @@ public final class HubLinkService: LinkServerDelegate {
             for transfer in queued { server?.send(transfer, toDevice: deviceID) }
             return (queued.count, known)
         }
-        if delivered > 0 { logger.info("\(deviceID) is back: \(delivered) complication transfer\(delivered == 1 ? "" : "s") queued while it was away delivered") }
+        if delivered > 0 { logger.info("\(deviceID) is back: \(ListText.count(delivered, "complication transfer")) queued while it was away delivered") }
         // A watch back from away got what changed meanwhile from the queue: a reconnection is not a
         // change, so only a watch new to the phone (or one it forgot, the app having been closed) is
         // considered now.

@@ -14,7 +14,7 @@ public enum HubText {
 
     public static func roundStarted(_ round: Round) -> String {
         let names = round.players.map { $0.isGuest ? "\($0.name) (guest)" : $0.name }
-        return "Started a round on \(round.courseName) (\(round.holeCount) hole\(round.holeCount == 1 ? "" : "s")) with \(ListText.joined(names)). "
+        return "Started a round on \(round.courseName) (\(ListText.count(round.holeCount, "hole"))) with \(ListText.joined(names)). "
             + "\(ScoreFormat.holeProgress(current: 1, of: round.holeCount))."
     }
 
@@ -56,7 +56,7 @@ public enum HubText {
             } ?? ""
             let disputed = round.standings.filter(\.discrepancy).count
             let open = disputed == 0 ? "" : " (\(disputed == 1 ? "a discrepancy" : "\(disputed) players' discrepancies") open: hyzer-hub discrepancies)"
-            return "\(date)  \(round.courseName) (\(round.holeCount) hole\(round.holeCount == 1 ? "" : "s"), \(round.standings.count) player\(round.standings.count == 1 ? "" : "s")): \(won)\(you)\(open)"
+            return "\(date)  \(round.courseName) (\(ListText.count(round.holeCount, "hole")), \(ListText.count(round.standings.count, "player"))): \(won)\(you)\(open)"
         }.joined(separator: "\n")
     }
 
@@ -88,7 +88,7 @@ public enum HubText {
         let width = max(6, round.standings.map { columns($0.name) }.max() ?? 0)
         var lines = [
             // A finished round is on no hole (its first hole not scored by all read "Hole 1 of 18").
-            round.status == .completed ? "\(round.courseName) · Final · \(round.holeCount) hole\(round.holeCount == 1 ? "" : "s")"
+            round.status == .completed ? "\(round.courseName) · Final · \(ListText.count(round.holeCount, "hole"))"
                 : "\(round.courseName) · \(ScoreFormat.holeProgress(current: round.currentHole, of: round.holeCount)) · \(round.status.displayName)",
             "POS  \(pad("PLAYER", width))  SCORE  THRU  STROKES",
         ]

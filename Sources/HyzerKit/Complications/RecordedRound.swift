@@ -73,7 +73,7 @@ public struct RecordedRound: Sendable, Hashable, Codable {
             }
             seen[skeleton] = card.name
             guard card.strokes.count == pars.count else {
-                return "\(card.name) has \(card.strokes.count) score\(card.strokes.count == 1 ? "" : "s") for \(pars.count) hole\(pars.count == 1 ? "" : "s"); strokes lists one score a hole, \(pars.count) in all"
+                return "\(card.name) has \(ListText.count(card.strokes.count, "score")) for \(ListText.count(pars.count, "hole")); strokes lists one score a hole, \(pars.count) in all"
             }
             if let (index, strokes) = card.strokes.enumerated().first(where: { !Strokes.allowed.contains($0.element) }) {
                 return "\(card.name) has \(strokes) strokes on hole \(index + 1); strokes are \(Strokes.allowed.lowerBound) to \(Strokes.allowed.upperBound)"

@@ -47,7 +47,7 @@ public enum ScoreFormat {
     /// "31 seconds ago", "2 minutes ago", "1 hour ago": an age read aloud.
     public static func spokenAge(seconds: Double) -> String {
         let whole = Int(max(0, seconds).rounded(.down))
-        func unit(_ n: Int, _ name: String) -> String { "\(n) \(name)\(n == 1 ? "" : "s") ago" }
+        func unit(_ n: Int, _ name: String) -> String { "\(ListText.count(n, name)) ago" }
         switch whole {
         case ..<1: return "just now"
         case ..<60: return unit(whole, "second")

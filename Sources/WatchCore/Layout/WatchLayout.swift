@@ -451,7 +451,7 @@ private struct Face {
         // could be hole 7 or 17).
         header(title, shorter: final ? ["Final"] : ["Hole \(hole)/\(round.holeCount)", "Hole \(hole)", "\(hole)/\(round.holeCount)"], into: &list)
         list.addElement(AccessibilityElement(.list, label: final ? "Final standings" : "Leaderboard",
-                                             value: "\(round.standings.count) \(round.standings.count == 1 ? "player" : "players")",
+                                             value: ListText.count(round.standings.count, "player"),
                                              frame: area, children: elements))
 
         let count = round.standings.count
@@ -871,7 +871,7 @@ private struct Face {
         let onScreen = overlay.rows.indices.filter { $0 >= overlay.firstRow && $0 < overlay.firstRow + shown }
         let rows = onScreen.map { voiceRow($0, of: overlay, into: &list) }
         let area = Rect(x: 0, y: WatchLayout.voiceTitleHeight(m), width: m.width, height: WatchLayout.voiceSaveButton(size: size, textSize: state.textSize).y - WatchLayout.voiceTitleHeight(m))
-        list.addElement(AccessibilityElement(.list, label: "Scores heard", value: "\(overlay.rows.count) \(overlay.rows.count == 1 ? "score" : "scores")", frame: area, children: rows))
+        list.addElement(AccessibilityElement(.list, label: "Scores heard", value: ListText.count(overlay.rows.count, "score"), frame: area, children: rows))
         if shown < overlay.rows.count { scrollIndicator(count: overlay.rows.count, visible: shown, first: overlay.firstRow, area: area, into: &list) }
         voiceSave(overlay, into: &list)
     }
@@ -1120,7 +1120,7 @@ private struct Face {
         let noPhone = state.linkKnown && !state.reachable
         // With the phone there, unsent scores show on their rows; the count matters when it is away.
         let pending = noPhone && state.pendingTransfers > 0 ? "\(state.pendingTransfers) to send"
-            : state.unreadableScores > 0 ? "\(state.unreadableScores) saved \(state.unreadableScores == 1 ? "score" : "scores") unreadable" : nil
+            : state.unreadableScores > 0 ? "\(ListText.count(state.unreadableScores, "saved score")) unreadable" : nil
         // A one-line banner takes the footer band for its seconds, in place of the status (which
         // comes back after it), rather than standing over the last row; VoiceOver still has both.
         let banner = shownBanner
@@ -1128,7 +1128,7 @@ private struct Face {
         let statusHidden = bannerLines == 1
         let hasStatus = (noPhone || pending != nil) && !statusHidden
         if noPhone, statusHidden {
-            list.addElement(AccessibilityElement(.status, label: "No phone", value: pending.map { _ in "\(state.pendingTransfers) \(state.pendingTransfers == 1 ? "score" : "scores") to send" },
+            list.addElement(AccessibilityElement(.status, label: "No phone", value: pending.map { _ in "\(ListText.count(state.pendingTransfers, "score")) to send" },
                                                  frame: frame))
         } else if noPhone {
             // Status has its own treatment: a capsule with a purple dot, never a score colour.
@@ -1160,7 +1160,7 @@ private struct Face {
                 list.commands.append(.text(rest, frame: Rect(x: x, y: frame.y, width: measurer.width(rest, font) + 2, height: frame.height),
                                            font: font, color: HyzerColor.textSecondary, alignment: .leading))
             }
-            list.addElement(AccessibilityElement(.status, label: "No phone", value: pending.map { _ in "\(state.pendingTransfers) \(state.pendingTransfers == 1 ? "score" : "scores") to send" },
+            list.addElement(AccessibilityElement(.status, label: "No phone", value: pending.map { _ in "\(ListText.count(state.pendingTransfers, "score")) to send" },
                                                  frame: capsule))
         } else if let pending {
             if !statusHidden { list.commands.append(.text(pending, frame: frame, font: caption, color: HyzerColor.textSecondary, alignment: .center)) }

@@ -97,15 +97,12 @@ public final class ScenarioRunner {
         case .stale: "stale is \(state.isStale(at: session.now()))"
         case .reachable: state.linkKnown ? "reachable is \(state.reachable)" : "the link has not said yet"
         case .screen: "the screen is \(state.screenName)"
-        case .delivered: "\(Self.count(state.delivered, "score")) delivered"
-        case .pending: "\(Self.count(state.pendingTransfers, "score")) waiting to send"
-        case .dropped: "\(Self.count(state.droppedLiveMessages, "live message")) dropped"
-        case .complications: "\(Self.count(state.complicationTransfers, "complication transfer")) received"
+        case .delivered: "\(ListText.count(state.delivered, "score")) delivered"
+        case .pending: "\(ListText.count(state.pendingTransfers, "score")) waiting to send"
+        case .dropped: "\(ListText.count(state.droppedLiveMessages, "live message")) dropped"
+        case .complications: "\(ListText.count(state.complicationTransfers, "complication transfer")) received"
         }
     }
-
-    /// "1 score", "2 scores".
-    static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
 
     private func finishRecording() {
         guard host.isRecording else { return }

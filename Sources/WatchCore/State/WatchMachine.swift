@@ -403,7 +403,7 @@ public enum WatchMachine {
             return effects + pulse(&state, .failure, value: nil, env) + [.announce("Nothing saved.")]
         }
         state.banner = Banner(text: "Saved \(saved.joined(separator: ", "))", style: .success, until: env.now.addingTimeInterval(savedBannerDuration),
-                              shorter: ["Saved \(savedShort.joined(separator: ", "))", "Saved \(saved.count) \(saved.count == 1 ? "score" : "scores")"])
+                              shorter: ["Saved \(savedShort.joined(separator: ", "))", "Saved \(ListText.count(saved.count, "score"))"])
         let notSaved = skipped.isEmpty ? "" : " Not saved: \(skipped.joined(separator: ", "))."
         return effects + pulse(&state, .success, value: nil, env)
             + [.announce("Saved. \(saved.joined(separator: ", ")) on hole \(overlay.hole).\(same)\(notSaved)")]
