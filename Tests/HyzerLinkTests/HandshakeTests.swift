@@ -565,6 +565,29 @@ extension LinkHardeningTests {
         #expect(lines.count <= 10, "\(lines.count) lines of rejections in the log")
     }
 
+    @Test("serve stopped (SIGTERM) while scores are on their way acks every score it committed before it closes the connection: a graceful stop leaves no stored score for a watch to send again")
+    func stopAnswersWhatItCommitted() async throws {
+        let home = try TemporaryHome()
+        try await home.startRound(players: 20)
+        let server = try await home.serve()
+        defer { server.stop() }
+        let socket = try RawSocket(unixPath: home.socketPath)
+        let snapshot = try await socket.pair(token: home.token)
+        var frames: [UInt8] = []
+        for player in 0..<20 {
+            for hole in 1...10 { frames += rawScoreFrame(scoreBody(snapshot, player: player, hole: hole)) }
+        }
+        try await socket.send(frames)
+        server.send(SIGTERM)
+        let (messages, closed) = try await socket.frames(timeout: .seconds(60)) { _ in false }
+        #expect(closed)
+        #expect(await server.waitForExit(timeout: .seconds(30)) == 0)
+        let acked = Set(messages.compactMap { if case .ack(let ack) = $0 { ack.eventID.uppercased() } else { nil } })
+        let stored = try await home.events().map(\.id.uuidString)
+        let unanswered = stored.filter { !acked.contains($0) }
+        #expect(unanswered.isEmpty, "\(unanswered.count) of \(stored.count) stored scores were not acked before the connection closed")
+    }
+
     @Test("A heartbeat naming an older sequence gets the newest standings again")
     func catchUp() async throws {
         let (home, server, socket, snapshot) = try await pairedRawWatch()

@@ -241,7 +241,9 @@ public final class LinkServer: Sendable {
         for watch in watches { watch.send(.complication(transfer)) }
     }
 
-    /// Stops accepting, closes every connection, removes the socket file.
+    /// Stops accepting, closes every connection once the scores already on the queue from it are
+    /// answered (a score committed and never acked would be sent again by its watch: a resend of
+    /// what the hub holds, after a stop that was meant to be clean), removes the socket file.
     public func shutdown() async {
         let (listener, channels) = state.withLockedValue { state in
             let result = (state.listener, state.paired.values.map(\.channel))
@@ -250,7 +252,12 @@ public final class LinkServer: Sendable {
             return result
         }
         try? await listener?.close()
-        for channel in channels { try? await channel.close() }
+        for channel in channels { channel.pipeline.fireUserInboundEventTriggered(Stopping()) }
+        // A store that does not answer (another process holding its lock) does not hold the stop
+        // for long: a score then unanswered is sent again, and acked as a resend.
+        let deadline = channels.first?.eventLoop.scheduleTask(in: .seconds(5)) { for channel in channels { channel.close(promise: nil) } }
+        for channel in channels { try? await channel.closeFuture.get() }
+        deadline?.cancel()
         if case .unix(let path) = configuration.address { unlink(path) }
         logger.info("stopped")
     }
@@ -310,6 +317,9 @@ public final class LinkServer: Sendable {
 
     /// The event that tells an unpaired connection's handler it was let go to make room.
     struct MadeRoomFor {}
+
+    /// The hub stops: a connection answers what it has read, reads nothing more, and closes.
+    struct Stopping {}
 
     func leftUnpaired(_ channel: any Channel) {
         let id = ObjectIdentifier(channel)

@@ -62,6 +62,13 @@ final class ServerConnectionHandler: ChannelInboundHandler {
         if event is LinkServer.MadeRoomFor {
             return refuse(context: context, Refusal(reason: .busy, message: "Too many connections are waiting to pair; try again shortly."))
         }
+        if event is LinkServer.Stopping {
+            // The scores on the queue are answered; those held back past it are not taken (the
+            // watch sends them again to the next hub), and nothing more is read.
+            held.removeAll()
+            context.channel.setOption(ChannelOptions.autoRead, value: false).whenComplete { _ in }
+            return closeAfterAnswers(context: context)
+        }
         // The peer shut its side down: nothing more comes, but what it sent is still answered.
         if let event = event as? ChannelEvent, event == .inputClosed {
             if case .paired = phase { closeAfterAnswers(context: context) } else if case .awaitingHello = phase { close(context: context) }
