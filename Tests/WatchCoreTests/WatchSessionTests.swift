@@ -37,6 +37,25 @@ struct WatchSessionTests {
         try String(contentsOf: home.url.appendingPathComponent("watch/\(file)"), encoding: .utf8).split(separator: "\n").map(String.init)
     }
 
+    @Test("After link down, what the old link still hands over as it stops (standings, a heartbeat) is not taken: out of range nothing arrives, and the standings go stale")
+    func nothingArrivesAfterLinkDown() async throws {
+        let home = try TemporaryHome()
+        try Self.write(Fixture.snapshot(), to: home)
+        let session = try Self.session(home)
+        session.loadSnapshot()
+        session.start()
+        try await Self.running(session) { (session: WatchSession) async throws in
+            // The link this watch had (made while its generation was 0) goes down, then the clock
+            // passes the stale mark; frames that link read before its stop landed then arrive.
+            session.setLink(up: false)
+            session.advanceClock(by: 120)
+            session.linkEvent(.heartbeat(Heartbeat(sentAt: Date(), sequence: 1)), from: 0)
+            session.linkEvent(.standings(Fixture.snapshot(sequence: 5)), from: 0)
+            #expect(session.current.snapshot?.sequence == 1)
+            #expect(session.current.isStale(at: session.now()))
+        }
+    }
+
     @Test("Save logs a success haptic and writes the score to the outbox before anything else")
     func saveWritesOutbox() async throws {
         let home = try TemporaryHome()

@@ -276,12 +276,17 @@ public final class WatchSession: Sendable {
         }
     }
 
-    private func linkEvent(_ event: LinkClientEvent, from generation: Int) {
+    func linkEvent(_ event: LinkClientEvent, from generation: Int) {
+        // A client taken down (`link down`) may still pair, or hand over a heartbeat or standings
+        // it read, on its own thread before its stop lands: that is no longer this watch's link,
+        // and out of range nothing arrives. Its acks and refusals still count: its outbox has
+        // settled those scores.
+        switch event {
+        case .acked, .rejected: break
+        default: guard shell.withLockedValue({ $0.link.generation == generation }) else { return }
+        }
         switch event {
         case .reachability(let reachable):
-            // A client taken down (`link down`) may still finish pairing on its own thread before
-            // its stop lands; what it says of the phone is no longer this watch's link.
-            guard shell.withLockedValue({ $0.link.generation == generation }) else { return }
             send(.reachability(reachable))
             if reachable { readPhoneFile() }
         case .standings(let snapshot):
