@@ -213,8 +213,10 @@ struct CloudConvergenceTests {
                 builtInMemory += group.builtInMemory
             }
             print("randomizedConvergence: \(discrepanciesSeen) discrepancies open at the end, \(resolutionsSeen) resolutions, \(correctionsSeen) corrections, \(builtInMemory) downloads' standings built in memory")
-            // The draws did exercise the hard cases.
-            #expect(discrepanciesSeen > 20 && resolutionsSeen > 20 && correctionsSeen > 20 && builtInMemory > 20,
+            // The draws did exercise the hard cases. Resolutions are the rarest (a draw resolves
+            // only an open discrepancy on a phone allowed to): 19 in one seed's 80 trials, about
+            // 40 in most, so their floor is lower; a generator that never drew one still fails.
+            #expect(discrepanciesSeen > 20 && resolutionsSeen > 5 && correctionsSeen > 20 && builtInMemory > 20,
                     "discrepancies \(discrepanciesSeen), resolutions \(resolutionsSeen), corrections \(correctionsSeen), built in memory \(builtInMemory): \(replay)")
         }
     }
