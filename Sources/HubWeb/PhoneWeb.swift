@@ -34,8 +34,19 @@ public struct PhoneWebConfiguration: Sendable {
 
     public var isLoopback: Bool { Self.isLoopback(host) }
 
+    /// `localhost`, or an address of this machine's loopback written as an address: 127.0.0.0/8
+    /// as four numbers (`127.0.0.1`), or `::1` in any of its spellings. Never a name that merely
+    /// begins like one (`127.attacker.example` resolves wherever its owner says: DNS rebinding).
     public static func isLoopback(_ host: String) -> Bool {
-        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+        if host.lowercased() == "localhost" { return true }
+        var v4 = in_addr(), v6 = in6_addr()
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        if parts.count == 4, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+           inet_pton(AF_INET, host, &v4) == 1 {
+            return UInt32(bigEndian: v4.s_addr) >> 24 == 127
+        }
+        guard inet_pton(AF_INET6, host, &v6) == 1 else { return false }
+        return withUnsafeBytes(of: v6) { bytes in bytes.dropLast().allSatisfy { $0 == 0 } && bytes.last == 1 }
     }
 
     /// `HOST:PORT` (`[::1]:8080` for IPv6), as `serve --web` takes it: read as the link reads

@@ -295,12 +295,24 @@ struct AccessGate: RouterMiddleware {
     static let openPaths: Set<String> = ["/", "/app.js", "/app.css", "/tokens.css", "/api/pair"]
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        if let refusal = refusal(of: request) { return refusal }
+        if let refusal = refusal(of: request) { return Self.secured(refusal) }
         do {
-            return try await next(request, context)
+            return Self.secured(try await next(request, context))
         } catch let error as HTTPError where error.status == .notFound {
-            return PhoneWebAPI.refusal(.notFound, "No \(request.method) \(request.uri.path) here: the page is at /, its API is in docs/WEB.md.")
+            return Self.secured(PhoneWebAPI.refusal(.notFound, "No \(request.method) \(request.uri.path) here: the page is at /, its API is in docs/WEB.md."))
         }
+    }
+
+    /// Every answer says what the page may do in a browser: run and load only its own files, be
+    /// framed by no other page (a frame of another site's page could have its buttons clicked
+    /// through), be read only as the type it says, and name itself to no other site.
+    static func secured(_ response: Response) -> Response {
+        var response = response
+        response.headers[.contentSecurityPolicy] = "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'; object-src 'none'"
+        response.headers[.init("X-Frame-Options")!] = "DENY"
+        response.headers[.xContentTypeOptions] = "nosniff"
+        response.headers[.init("Referrer-Policy")!] = "no-referrer"
+        return response
     }
 
     /// On loopback any page in a browser on this machine could reach the phone: a request names
@@ -314,9 +326,14 @@ struct AccessGate: RouterMiddleware {
                 return PhoneWebAPI.refusal(.misdirectedRequest, "This phone's face answers only to 127.0.0.1, localhost or [::1]; got Host \"\(host)\".")
             }
         }
-        if let origin = request.headers[.origin], origin != "null",
-           Self.hostName(String(origin.drop { $0 != "/" }.drop { $0 == "/" })) != request.head.authority.map(Self.hostName) {
-            return PhoneWebAPI.refusal(.forbidden, "A page from \(origin) may not use this phone's face.")
+        // The page's own requests name its origin exactly: this scheme, this host and port. Any
+        // other (another port's server on this machine, `null` from a sandboxed frame of any
+        // site) is another page.
+        if let origin = request.headers[.origin] {
+            let own = "\(open ? "http" : "https")://\(request.head.authority ?? "")".lowercased()
+            guard origin.lowercased() == own else {
+                return PhoneWebAPI.refusal(.forbidden, "A page from \(origin) may not use this phone's face (only its own page, \(own), may).")
+            }
         }
         guard open || Self.openPaths.contains(request.uri.path) else {
             switch tokenGiven(request) {

@@ -444,8 +444,30 @@ def api(url, home):
     check(status == 415, f"a text/plain post: {status} {answer[:200]!r}")
     status, answer = raw("POST", "/api/score", {"Host": authority, "Content-Type": "application/json", "Origin": "http://evil.example"}, json.dumps({"player": "Ann", "strokes": 5, "hole": 3}).encode())
     check(status == 403, f"a foreign Origin: {status} {answer[:200]!r}")
-    status, answer = raw("GET", "/api/state", {"Host": "attacker.example:" + authority.rsplit(":", 1)[1]})
-    check(status == 421, f"a rebound host name: {status} {answer[:200]!r}")
+    port = authority.rsplit(":", 1)[1]
+    # The page may not be framed by another site's page (its buttons clicked through), nor load
+    # or run anything but its own files; refusals say so too.
+    for path in ["/", "/app.js", "/api/state", "/nowhere"]:
+        status, answer = raw("GET", path, {"Host": authority})
+        head = answer.split(b"\r\n\r\n", 1)[0].decode().lower()
+        for header in ["content-security-policy: default-src 'self'", "frame-ancestors 'none'", "x-frame-options: deny",
+                       "x-content-type-options: nosniff", "referrer-policy: no-referrer"]:
+            check(header in head, f"GET {path} ({status}) has no {header}: {head}")
+    # Names that only begin like a loopback address resolve wherever their owner says (DNS rebinding).
+    for rebound in ["attacker.example", "127.attacker.example", "127.0.0.1.rebind.example", "127-evil.com", "localhost.evil.com"]:
+        status, answer = raw("GET", "/api/state", {"Host": f"{rebound}:{port}"})
+        check(status == 421, f"a rebound host name {rebound}: {status} {answer[:200]!r}")
+        status, answer = raw("POST", "/api/score", {"Host": f"{rebound}:{port}", "Origin": f"http://{rebound}:{port}", "Content-Type": "application/json"},
+                             json.dumps({"player": "Ann", "strokes": 7, "hole": 3}).encode())
+        check(status == 421, f"a score from a rebound page {rebound}: {status} {answer[:200]!r}")
+    # Only the page's own origin, exactly: not a sandboxed frame of any site (null), not another
+    # port's server on this machine, not another scheme.
+    for origin in ["null", f"http://127.0.0.1:{int(port) + 1}", f"https://{authority}", "http://127.0.0.1"]:
+        status, answer = raw("GET", "/api/state", {"Host": authority, "Origin": origin})
+        check(status == 403, f"a read from Origin {origin}: {status} {answer[:200]!r}")
+        status, answer = raw("GET", "/live", {"Host": authority, "Origin": origin, "Upgrade": "websocket", "Connection": "Upgrade",
+                                              "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==", "Sec-WebSocket-Version": "13"})
+        check(status != 101, f"a WebSocket from Origin {origin} was upgraded: {answer[:200]!r}")
     status, answer = raw("GET", "/live", {"Host": authority, "Origin": "http://evil.example", "Upgrade": "websocket", "Connection": "Upgrade",
                                           "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==", "Sec-WebSocket-Version": "13"})
     check(status != 101, f"a foreign page's WebSocket was upgraded: {answer[:200]!r}")
