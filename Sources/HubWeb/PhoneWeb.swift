@@ -106,8 +106,12 @@ public struct PhoneWeb: Service {
         // the page sends a cookie and a few short headers.
         let http1 = HTTP1Channel.Configuration(idleTimeout: .seconds(30),
                                                httpDecoderConfiguration: .init(maxHeaderFieldSize: 8 * 1024, maxHeaderListSize: 16 * 1024, maxHeaderFieldCount: 64))
-        let upgrade = HTTPServerBuilder.http1WebSocketUpgrade(webSocketRouter: live,
-                                                              configuration: .init(http1: http1, ws: .init(maxFrameSize: PhoneWebAPI.maxBodyBytes)))
+        let webSocketResponder = live.buildResponder()
+        let upgrade = HTTPServerBuilder { responder in
+            FirstAnswerDeadline(inner: HTTP1WebSocketUpgradeChannel(
+                responder: responder, webSocketResponder: webSocketResponder,
+                configuration: .init(http1: http1, ws: .init(maxFrameSize: PhoneWebAPI.maxBodyBytes))))
+        }
         let server: HTTPServerBuilder
         if let tls = configuration.tls {
             server = try .tls(upgrade, tlsConfiguration: tls)

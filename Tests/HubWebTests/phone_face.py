@@ -18,7 +18,7 @@ Selenium), against a real `hyzer-hub serve` and a real headless `hyzer-watch` on
 hyzer-hub and hyzer-watch are found on PATH. Exit 0 when every check holds; otherwise the first
 failed check on stderr and exit 1.
 """
-import hashlib, http.client, http.cookiejar, json, os, socket, ssl, subprocess, sys, time, urllib.error, urllib.request
+import hashlib, http.client, http.cookiejar, json, os, signal, socket, ssl, subprocess, sys, time, urllib.error, urllib.request
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
@@ -537,10 +537,12 @@ def hostile(url, home):
     before = rss_kb(pid)
     peers = []
     # 100 that open a request and never finish it.
+    stalled_at = time.monotonic()
     for _ in range(100):
         sock = socket.create_connection((host, port), timeout=10)
         sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ")
         peers.append(sock)
+    stalled = list(peers)
     # 50 live pages that never read what they are sent.
     for _ in range(50):
         peers.append(websocket_handshake(host, port)[0])
@@ -575,10 +577,28 @@ def hostile(url, home):
     check(status == 200, f"the API under load: {status}")
     after = rss_kb(pid)
     check(after - before < 64 * 1024, f"serve grew from {before} to {after} KB with {len(peers)} hostile peers")
+    # A connection that has had no answer 10 s after it opened is closed by the hub (a request
+    # never finished would hold it, and serve's stop, for as long as the peer liked).
+    for sock in stalled:
+        sock.settimeout(max(0.5, stalled_at + 20 - time.monotonic()))
+        try:
+            closed = sock.recv(100) == b""
+        except OSError:
+            closed = False
+        check(closed, f"a request never finished was still open {time.monotonic() - stalled_at:.0f} s after it began")
     for sock in peers:
         sock.close()
     reader.close()
-    print(f"ok ({len(peers)} hostile peers; serve {before} → {after} KB)")
+    # And serve stops at once on SIGTERM with one such request open.
+    sock = socket.create_connection((host, port), timeout=10)
+    sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+    os.kill(pid, signal.SIGTERM)
+    asked = time.monotonic()
+    while os.path.exists(f"/proc/{pid}") and time.monotonic() - asked < 15:
+        time.sleep(0.05)
+    check(not os.path.exists(f"/proc/{pid}"), f"serve still ran {time.monotonic() - asked:.0f} s after SIGTERM, a request left half sent")
+    sock.close()
+    print(f"ok ({len(peers)} hostile peers; serve {before} → {after} KB; stopped {time.monotonic() - asked:.1f} s after SIGTERM)")
 
 
 def fuzz(url, home, seed=None):
