@@ -262,6 +262,15 @@ struct HubCLITests {
         #expect(!afterDashes.stderr.contains("is not an option"), "\(afterDashes.stderr)")
     }
 
+    @Test("A round takes at most 1,000 players (a tournament pool): one more is refused, naming the bound, and nothing is stored")
+    func playerBound() async throws {
+        let home = try TemporaryHome()
+        let refused = try await CLIProcess.run("hyzer-hub", ["--home", home.path, "round", "start", "--course", "Maple Hill", "--guest"] + (1...1001).map { "G\($0)" })
+        #expect(refused.status == 1 && refused.stderr.contains("A round has at most 1,000 players"), "\(refused.stderr)")
+        #expect(try await home.hub("standings").stdout.contains("No active round"))
+        #expect(try await CLIProcess.run("hyzer-hub", ["--home", home.path, "round", "start", "--course", "Maple Hill", "--guest"] + (1...1000).map { "G\($0)" }).status == 0)
+    }
+
     @Test("After the round is finished, scoring, correcting, moving the hole and finishing again say it is finished, not that none was started")
     func finishedRoundSaysSo() async throws {
         let home = try TemporaryHome()

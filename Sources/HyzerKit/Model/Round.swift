@@ -50,8 +50,14 @@ public struct Round: Sendable, Hashable, Codable, Identifiable {
     /// The player with exactly this id (byte for byte, as every id is matched).
     public func player(_ id: PlayerID) -> Player? { players.first { $0.id.hasSameBytes(as: id) } }
 
+    /// The most players a round takes: a tournament pool (DESIGN.md: several hundred), and the
+    /// standings' budget of 1,000; more would make every change's standings and page a load.
+    /// (A round shared through the cloud has at most 50, a card's worth: docs/SYNC.md.)
+    public static let maxPlayers = 1000
+
     public mutating func addPlayer(_ player: Player) throws(RoundError) {
         guard status == .setup else { throw .playersFixed(status: status) }
+        guard players.count < Self.maxPlayers else { throw .tooManyPlayers(max: Self.maxPlayers) }
         guard !players.contains(where: { $0.id == player.id }) else { throw .duplicatePlayer(player.name) }
         if players.contains(where: { $0.name.lowercased() == player.name.lowercased() }) {
             throw .duplicatePlayer(player.name)
@@ -166,6 +172,7 @@ public enum RoundError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidTransition(from: RoundStatus, to: RoundStatus)
     case incomplete(missingScores: Int)
     case holeOutOfRange(hole: Int, holeCount: Int)
+    case tooManyPlayers(max: Int)
 
     public var description: String {
         switch self {
@@ -183,6 +190,8 @@ public enum RoundError: Error, Equatable, Sendable, CustomStringConvertible {
             "The round is not complete: \(missing) score\(missing == 1 ? " is" : "s are") still missing."
         case .holeOutOfRange(let hole, let holeCount):
             "Hole \(hole) is not on this course; holes are 1...\(holeCount)."
+        case .tooManyPlayers(let max):
+            "A round has at most \(max.formatted()) players (a tournament pool); start one round per pool."
         }
     }
 }
