@@ -231,7 +231,7 @@ struct PhoneWebAPI: Sendable {
         switch error {
         case .keyNotFound(let key, let context): return "\(field(context.codingPath + [key])) is missing"
         case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
-            return "\(field(context.codingPath)) must be \(type == Int.self ? "a whole number" : type == String.self ? "text" : type == Bool.self ? "true or false" : type == [String].self ? "a list of names" : "\(type)")"
+            return "\(context.codingPath.isEmpty ? "The request" : field(context.codingPath)) must be \(HyzerJSON.expected(type))"
         case .dataCorrupted(let context):
             guard context.codingPath.isEmpty else { return "\(field(context.codingPath)) must be a whole number" }
             guard let object = parsed as? [String: Any] else { return "The request is not a JSON object" }

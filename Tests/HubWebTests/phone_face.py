@@ -403,6 +403,12 @@ def api(url, home):
     check(status == 400 and "strokes" in body.get("error", ""), f"a score without strokes: {status} {body}")
     status, body = call("/api/score", {"player": "Ann", "strokes": 3.5})
     check(status == 400 and body.get("error", "").startswith("strokes must be a whole number"), f"strokes 3.5: {status} {body}")
+    # Said in JSON's words, never the server's language's type names.
+    for raw, said in [(b"[1, 2]", "The request must be an object"), (b'{"course": "Cedar Ridge", "players": "Ann"}', "players must be a list"),
+                      (b'{"player": "Ann", "strokes": "3"}', "strokes must be a whole number")]:
+        path = "/api/round/start" if b"course" in raw else "/api/score"
+        status, body = call(path, raw=raw)
+        check(status == 400 and body.get("error", "").startswith(said), f"{raw!r} to {path}: {status} {body}")
     status, body = call("/api/score", {"player": "Ann", "strokes": 3})
     check(status == 200 and body["recorded"]["outcome"] == "newScore", f"a good score: {status} {body}")
     # The page's voice over the phone's own score corrects it, as the voice overlays do (the

@@ -141,8 +141,9 @@ public enum HyzerJSON {
         }
     }
 
-    /// A JSON type as a person names it.
-    private static func expected(_ type: Any.Type) -> String {
+    /// A JSON type as a person names it ("a whole number", "text", "a list", "an object"), for
+    /// what a value should have been.
+    public static func expected(_ type: Any.Type) -> String {
         switch type {
         case is any BinaryInteger.Type: "a whole number"
         case is any BinaryFloatingPoint.Type: "a number"
