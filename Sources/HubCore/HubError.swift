@@ -81,15 +81,15 @@ public enum HubError: Error, Equatable, Sendable, CustomStringConvertible {
         case .badCourseFile(let path, let reason):
             "Cannot read course file \(path): \(HubText.sentence(reason)) Expected {\"name\": \"…\", \"holes\": [{\"number\": 1, \"par\": 3}, …]} with holes 1...N (N at most \(Course.allowedHoleCount.upperBound)) and par \(Hole.allowedPar.lowerBound)...\(Hole.allowedPar.upperBound)."
         case .unknownPlayer(let name, let players, let suggestion?):
-            "No player named \"\(name)\" in this round; did you mean \(suggestion)? Players: \(players.joined(separator: ", "))."
+            "No player named \"\(NameText.shown(name))\" in this round; did you mean \(suggestion)? Players: \(players.joined(separator: ", "))."
         case .unknownPlayer(let name, let players, nil):
-            "No player named \"\(name)\" in this round. Players: \(players.joined(separator: ", "))."
+            "No player named \"\(NameText.shown(name))\" in this round. Players: \(players.joined(separator: ", "))."
         case .ambiguousPlayer(let name, let candidates):
-            "\"\(name)\" could be \(ListText.joined(candidates.map { "\"\($0)\"" }, conjunction: "or")); give more of the name."
+            "\"\(NameText.shown(name))\" could be \(ListText.joined(candidates.map { "\"\($0)\"" }, conjunction: "or")); give more of the name."
         case .invalidPlayerName(let name, let reason):
             "\"\(NameText.shown(name))\" is not a usable player name; \(reason)."
         case .duplicatePlayerName(let name):
-            "\(name) is named twice; each player can be in a round once."
+            "\(NameText.shown(name)) is named twice; each player can be in a round once."
         case .alreadyScored(let player, let hole, let strokes, let attempted, let device):
             "\(player) already has \(strokes) on hole \(hole)\(device.map { " from \($0)" } ?? ""). To change it: hyzer-hub correct \"\(player)\" \(attempted) --hole \(hole)"
                 + (device.map { " --device \($0)" } ?? "")

@@ -196,6 +196,9 @@ struct NameTextTests {
         if let shown { #expect(result.stderr.contains(shown), "\(result.stderr)") }
         #expect(!result.stderr.contains("\u{1B}") && !result.stderr.contains("\u{202E}"), "never printed raw")
         #expect(try await home.hub("round", "start", "--course", "Maple Hill", "--player", "Ann", String(repeating: "a", count: 64)).status == 0)
+        // Nor when it names nobody: a score for it is refused, naming it escaped.
+        let unknown = try await home.hub("score", name, "3")
+        #expect(unknown.status == 1 && !unknown.stderr.contains("\u{1B}") && !unknown.stderr.contains("\u{202E}"), "\(unknown.stderr)")
     }
 
     @Test("Course names from a course file are checked the same way; a look-alike of a course already here is refused")
