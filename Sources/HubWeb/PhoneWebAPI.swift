@@ -207,7 +207,10 @@ struct PhoneWebAPI: Sendable {
         let takes = shapes[path].map { " \(path) takes \($0)." } ?? ""
         // A POST without a JSON content type is what a form or a script on another site sends
         // without asking (a "simple" cross-site request): never taken.
-        guard request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true else {
+        // The media type itself, parameters aside (`application/json; charset=utf-8`), not a
+        // prefix of it (`application/jsonx`).
+        let mediaType = request.headers[.contentType]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+        guard mediaType == "application/json" else {
             return .failure(Refusal(status: .unsupportedMediaType, message: "Send JSON with Content-Type: application/json.\(takes)"))
         }
         let data = bytes.readableBytes == 0 ? Data("{}".utf8) : Data(bytes.readableBytesView)

@@ -446,8 +446,9 @@ def api(url, home):
     start = json.dumps({"course": "Cedar Ridge", "players": ["Mallory"]}).encode()
     status, answer = raw("POST", "/api/round/start", {"Host": authority, "Content-Type": "text/plain", "Origin": "http://127.0.0.5:9011"}, start)
     check(status in (403, 415), f"a cross-site form post: {status} {answer[:200]!r}")
-    status, answer = raw("POST", "/api/score", {"Host": authority, "Content-Type": "text/plain"}, json.dumps({"player": "Ann", "strokes": 5, "hole": 3}).encode())
-    check(status == 415, f"a text/plain post: {status} {answer[:200]!r}")
+    for media in ["text/plain", "application/jsonx", "application/json-patch+json"]:
+        status, answer = raw("POST", "/api/score", {"Host": authority, "Content-Type": media}, json.dumps({"player": "Ann", "strokes": 5, "hole": 3}).encode())
+        check(status == 415, f"a {media} post: {status} {answer[:200]!r}")
     status, answer = raw("POST", "/api/score", {"Host": authority, "Content-Type": "application/json", "Origin": "http://evil.example"}, json.dumps({"player": "Ann", "strokes": 5, "hole": 3}).encode())
     check(status == 403, f"a foreign Origin: {status} {answer[:200]!r}")
     port = authority.rsplit(":", 1)[1]
