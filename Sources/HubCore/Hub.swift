@@ -235,7 +235,7 @@ public final class Hub: Sendable {
                 throw HubError.unknownCourse(courseName, available: try store.courses().map(\.name))
             }
             var round = Round(course: course, createdAt: clock())
-            for name in players + guests { try Self.checkPlayerName(Self.trim(name), guest: guests.contains(name)) }
+            for name in players + guests { try Self.checkPlayerName(name, guest: guests.contains(name)) }
             try Self.refuseLookAlikes(players.map(Self.trim), guests: guests.map(Self.trim), store: store)
             do {
                 for name in players.map(Self.trim) {
@@ -560,8 +560,10 @@ public final class Hub: Sendable {
 
     /// A name every device can score and show: a letter or digit, no control characters, and a
     /// guest's id (`guest:<name>`) within a score's bound for player ids.
-    static func checkPlayerName(_ name: String, guest: Bool) throws {
-        if let problem = NameText.problem(name) { throw HubError.invalidPlayerName(name, problem) }
+    static func checkPlayerName(_ given: String, guest: Bool) throws {
+        let name = trim(given)
+        // Said as given when trimming left nothing ("   " is no name, and "" would not show it).
+        if let problem = NameText.problem(name) { throw HubError.invalidPlayerName(name.isEmpty ? given : name, problem) }
         let room = ScoreEvent.maxPlayerIDLength - Player.guestPrefix.utf8.count
         guard !guest || name.utf8.count <= room else {
             throw HubError.invalidPlayerName(name, "a guest's name is at most \(room) bytes (\(name.utf8.count) given): its id, guest:<name>, is at most \(ScoreEvent.maxPlayerIDLength)")

@@ -291,6 +291,9 @@ struct HubCLITests {
              "Error: No course named \"Pebble\". Known courses: Cedar Ridge, Maple Hill, Willow Creek. Add one with: hyzer-hub course add --file FILE\n"),
             ("no letter", ["round", "start", "--course", "Maple Hill", "--player", "Jake", "--guest", " -- "],
              "Error: \"--\" is not a usable player name; a name needs at least one letter or digit.\n"),
+            // Nothing left once trimmed: said as given, not as "".
+            ("only spaces", ["round", "start", "--course", "Maple Hill", "--player", "Jake", "--guest", "   "],
+             "Error: \"   \" is not a usable player name; a name needs at least one letter or digit.\n"),
             // No device could score such a player: a score's player id has no control characters.
             ("control character", ["round", "start", "--course", "Maple Hill", "--guest", "Bad\u{7}Name"],
              "Error: \"Bad\\u{7}Name\" is not a usable player name; a name may not hold control characters (tabs, line breaks, terminal escapes; U+0007).\n"),
