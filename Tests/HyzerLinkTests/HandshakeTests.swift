@@ -567,12 +567,8 @@ extension LinkHardeningTests {
 
     @Test("serve stopped (SIGTERM) while scores are on their way acks every score it committed before it closes the connection: a graceful stop leaves no stored score for a watch to send again")
     func stopAnswersWhatItCommitted() async throws {
-        let home = try TemporaryHome()
-        try await home.startRound(players: 20)
-        let server = try await home.serve()
-        defer { server.stop() }
-        let socket = try RawSocket(unixPath: home.socketPath)
-        let snapshot = try await socket.pair(token: home.token)
+        let (home, server, socket, snapshot) = try await pairedRawWatch(players: 20)
+        defer { server.stop(); withExtendedLifetime(home) {} }
         var frames: [UInt8] = []
         for player in 0..<20 {
             for hole in 1...10 { frames += rawScoreFrame(scoreBody(snapshot, player: player, hole: hole)) }

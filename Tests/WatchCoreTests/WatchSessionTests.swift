@@ -13,6 +13,15 @@ struct WatchSessionTests {
         try WatchSession(configuration: WatchConfiguration(paths: HyzerPaths(home: home.url), deviceID: "watch-1"))
     }
 
+    /// A started session on `home` that shows the fixture's standings, as kept from before.
+    static func startedWithStandings(_ home: TemporaryHome) throws -> WatchSession {
+        try write(Fixture.snapshot(), to: home)
+        let session = try session(home)
+        session.loadSnapshot()
+        session.start()
+        return session
+    }
+
     /// Writes `snapshot` as standings that reached the watch before (its container,
     /// `watch/standings.json`), or with `phone` as the phone's own `shared/standings.json`.
     static func write(_ snapshot: StandingsSnapshot, to home: TemporaryHome, phone: Bool = false) throws {
@@ -40,10 +49,7 @@ struct WatchSessionTests {
     @Test("After link down, what the old link still hands over as it stops (standings, a heartbeat) is not taken: out of range nothing arrives, and the standings go stale")
     func nothingArrivesAfterLinkDown() async throws {
         let home = try TemporaryHome()
-        try Self.write(Fixture.snapshot(), to: home)
-        let session = try Self.session(home)
-        session.loadSnapshot()
-        session.start()
+        let session = try Self.startedWithStandings(home)
         try await Self.running(session) { (session: WatchSession) async throws in
             // The link this watch had (made while its generation was 0) goes down, then the clock
             // passes the stale mark; frames that link read before its stop landed then arrive.
@@ -59,10 +65,7 @@ struct WatchSessionTests {
     @Test("Save logs a success haptic and writes the score to the outbox before anything else")
     func saveWritesOutbox() async throws {
         let home = try TemporaryHome()
-        try Self.write(Fixture.snapshot(), to: home)
-        let session = try Self.session(home)
-        session.loadSnapshot()
-        session.start()
+        let session = try Self.startedWithStandings(home)
         try await Self.running(session) { (session: WatchSession) async throws in
             #expect(session.current.snapshot?.sequence == 1)
             session.send(.tap(WatchLayout.rowFrame(slot: 0, size: .mm45).center))
@@ -127,10 +130,7 @@ struct WatchSessionTests {
     @Test("Back after turning the crown records nothing: no outbox file, no success haptic")
     func backRecordsNothing() async throws {
         let home = try TemporaryHome()
-        try Self.write(Fixture.snapshot(), to: home)
-        let session = try Self.session(home)
-        session.loadSnapshot()
-        session.start()
+        let session = try Self.startedWithStandings(home)
         try await Self.running(session) { (session: WatchSession) async throws in
             session.send(.tap(WatchLayout.rowFrame(slot: 1, size: .mm45).center))
             session.send(.crown(detents: 2))
