@@ -73,7 +73,7 @@ public enum HubError: Error, Equatable, Sendable, CustomStringConvertible {
         case .roundAlreadyInPlay(let course):
             "A round on \(course) is already in play; only one round can be active. Finish it first with: hyzer-hub round finish"
         case .unknownCourse(let name, let available):
-            "No course named \"\(name)\". Known courses: \(available.joined(separator: ", ")). Add one with: hyzer-hub course add --file FILE"
+            "No course named \"\(NameText.shown(name))\". Known courses: \(available.joined(separator: ", ")). Add one with: hyzer-hub course add --file FILE"
         case .lookAlikeName(let name, let existing, let what):
             "\"\(NameText.shown(name))\" reads like the \(what) \"\(existing)\" already here; use that name, or one that reads differently."
         case .duplicateCourse(let name):

@@ -122,7 +122,7 @@ func report(_ result: AppendResult, hub: Hub, json: Bool, typed: String) throws 
     let wanted = typed.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
     if let name = round.player(result.event.playerID)?.name, wanted != name.lowercased(),
        !name.lowercased().split(separator: " ").contains(Substring(wanted)) {
-        FileHandle.standardError.write(Data("hyzer-hub: read \u{201C}\(typed)\u{201D} as \(name)\n".utf8))
+        FileHandle.standardError.write(Data("hyzer-hub: read \u{201C}\(NameText.shown(typed))\u{201D} as \(name)\n".utf8))
     }
     if json { try printJSON(RecordedReport(result, round: round)) } else {
         print(HubText.recorded(result, round: round, settledBy: try hub.settledElsewhere(round.id)))

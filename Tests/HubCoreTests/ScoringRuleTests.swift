@@ -199,6 +199,11 @@ struct NameTextTests {
         // Nor when it names nobody: a score for it is refused, naming it escaped.
         let unknown = try await home.hub("score", name, "3")
         #expect(unknown.status == 1 && !unknown.stderr.contains("\u{1B}") && !unknown.stderr.contains("\u{202E}"), "\(unknown.stderr)")
+        // Nor when it is read as a player it is close to ("read … as Ann"), nor as a course.
+        let near = try await home.hub("score", "Ann\u{1B}[2J", "3", "--hole", "2")
+        #expect(!near.stderr.contains("\u{1B}") && !near.stdout.contains("\u{1B}"), "\(near.stderr)")
+        let course = try await home.hub("round", "start", "--course", "Maple Hill\u{1B}[2J", "--player", "Ann")
+        #expect(course.status == 1 && !course.stderr.contains("\u{1B}"), "\(course.stderr)")
     }
 
     @Test("Course names from a course file are checked the same way; a look-alike of a course already here is refused")

@@ -404,7 +404,7 @@ public enum VoiceTranscriptParser {
         func problem(_ resolution: VoiceParseResult.Item.Resolution, _ heard: String, _ score: ScoreWords) -> String? {
             switch resolution {
             case .player(let player, _):
-                return score.problem.map { "heard \"\(heard) \(score.said)\" for \(player.name): \($0)" }
+                return score.problem.map { "heard \"\(NameText.shown("\(heard) \(score.said)"))\" for \(player.name): \($0)" }
             case .suggestion(let player, let evidence):
                 return "did you mean \(player.name)? (\"\(heard)\": \(evidence.description), \(Int((evidence.confidence * 100).rounded())) % match)"
             case .ambiguous(let players, _):
