@@ -4,7 +4,8 @@ import HummingbirdWebSocket
 import Logging
 import NIOCore
 
-/// The page's connections, each closed when it has had no answer 10 s after it opened.
+/// The page's connections, each closed when it has had no answer 10 s after it opened, and 2 s
+/// after the server's stop began.
 ///
 /// Hummingbird's idle timeout, and its close at the server's stop, start with a connection's
 /// first request: a peer that opens one and sends nothing, or a request head a byte at a time,
@@ -13,6 +14,7 @@ import NIOCore
 /// upgrade) lifts the deadline; from then on Hummingbird's own 30 s idle timeout holds.
 struct FirstAnswerDeadline: ServerChildChannel {
     static let deadline = TimeAmount.seconds(10)
+    static let stopGrace = TimeAmount.seconds(2)
     let inner: HTTP1WebSocketUpgradeChannel
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<HTTP1WebSocketUpgradeChannel.Value> {
@@ -47,9 +49,17 @@ struct FirstAnswerDeadline: ServerChildChannel {
             context.write(data, promise: promise)
         }
 
-        /// The server stops: a connection that has had no answer has nothing to finish.
+        /// The server stops: a connection that has had no answer has nothing to finish; any other
+        /// (a request being answered, a live page whose peer never closes its end) has 2 s.
         func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-            if event is ChannelShouldQuiesceEvent, !answered { context.close(promise: nil) }
+            if event is ChannelShouldQuiesceEvent {
+                if answered {
+                    let channel = context.channel
+                    closing = context.eventLoop.scheduleTask(in: FirstAnswerDeadline.stopGrace) { channel.close(promise: nil) }
+                } else {
+                    context.close(promise: nil)
+                }
+            }
             context.fireUserInboundEventTriggered(event)
         }
     }

@@ -596,15 +596,18 @@ def hostile(url, home):
     for sock in peers:
         sock.close()
     reader.close()
-    # And serve stops at once on SIGTERM with one such request open.
+    # And serve stops promptly on SIGTERM with one such request open, and a live page whose
+    # peer never reads or closes its end.
     sock = socket.create_connection((host, port), timeout=10)
     sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+    silent_page = websocket_handshake(host, port)[0]
     os.kill(pid, signal.SIGTERM)
     asked = time.monotonic()
     while os.path.exists(f"/proc/{pid}") and time.monotonic() - asked < 15:
         time.sleep(0.05)
-    check(not os.path.exists(f"/proc/{pid}"), f"serve still ran {time.monotonic() - asked:.0f} s after SIGTERM, a request left half sent")
+    check(not os.path.exists(f"/proc/{pid}"), f"serve still ran {time.monotonic() - asked:.0f} s after SIGTERM, a request left half sent and a page never closing")
     sock.close()
+    silent_page.close()
     print(f"ok ({len(peers)} hostile peers; serve {before} → {after} KB; stopped {time.monotonic() - asked:.1f} s after SIGTERM)")
 
 

@@ -64,6 +64,7 @@ public struct RecordedRound: Sendable, Hashable, Codable {
             return "hole \(index + 1) has par \(par); par must be between \(Hole.allowedPar.lowerBound) and \(Hole.allowedPar.upperBound)"
         }
         guard !players.isEmpty else { return "players is empty; a round needs at least one" }
+        guard players.count <= Round.maxPlayers else { return "players lists \(players.count); a round has at most \(Round.maxPlayers.formatted())" }
         var seen: [String: String] = [:]
         for card in players {
             let skeleton = NameText.skeleton(card.name)
