@@ -336,8 +336,9 @@ struct AccessGate: RouterMiddleware {
             let own = "\(open ? "http" : "https")://\(request.head.authority ?? "")".lowercased()
             // A WebSocket library outside a browser may name the socket's own URL (`ws://HOST`);
             // no browser's page has such an origin, so it is no other site's page.
-            let socketClient = ["ws://", "wss://"].contains { origin.lowercased().hasPrefix($0) }
-                && Self.hostName(String(origin.drop { $0 != "/" }.drop { $0 == "/" })) == request.head.authority.map(Self.hostName)
+            let host = request.head.authority.map(Self.hostName) ?? ""
+            let socketOrigins = ["ws://\(host.contains(":") ? "[\(host)]" : host)", "ws://\(request.head.authority ?? "")"]
+            let socketClient = request.uri.path == "/live" && socketOrigins.contains(origin.lowercased())
             guard origin.lowercased() == own || socketClient else {
                 return PhoneWebAPI.refusal(.forbidden, "A page from \(origin) may not use this phone's face (only its own page, \(own), may).")
             }

@@ -469,7 +469,8 @@ def api(url, home):
         check(status == 421, f"a score from a rebound page {rebound}: {status} {answer[:200]!r}")
     # Only the page's own origin, exactly: not a sandboxed frame of any site (null), not another
     # port's server on this machine, not another scheme.
-    for origin in ["null", f"http://127.0.0.1:{int(port) + 1}", f"https://{authority}", "http://127.0.0.1", "ws://evil.example"]:
+    for origin in ["null", f"http://127.0.0.1:{int(port) + 1}", f"https://{authority}", "http://127.0.0.1", "ws://evil.example",
+                   f"ws://{authority}evil", "wss://127.0.0.1", f"ws://127.0.0.1:{int(port) + 1}"]:
         status, answer = raw("GET", "/api/state", {"Host": authority, "Origin": origin})
         check(status == 403, f"a read from Origin {origin}: {status} {answer[:200]!r}")
         status, answer = raw("GET", "/live", {"Host": authority, "Origin": origin, "Upgrade": "websocket", "Connection": "Upgrade",
